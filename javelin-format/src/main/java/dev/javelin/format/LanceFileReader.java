@@ -1,0 +1,216 @@
+package dev.javelin.format;
+
+import dev.javelin.format.container.FileMetadata;
+import dev.javelin.format.encoding.ColumnSource;
+import dev.javelin.format.encoding.EncodingStrategy;
+import dev.javelin.format.encoding.FieldDecoder;
+import dev.javelin.format.encoding.RowRanges;
+import dev.javelin.format.io.InputFile;
+import dev.javelin.format.io.LocalInputFile;
+import dev.javelin.format.schema.LanceField;
+import dev.javelin.format.schema.LanceSchema;
+import java.io.IOException;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.Schema;
+
+/**
+ * Reads a Lance 2.0 or 2.1 file into Arrow vectors.
+ *
+ * <p>{@link #read} streams batches through an {@link org.apache.arrow.vector.ipc.ArrowReader},
+ * reading only the pages that hold the requested rows; {@link #take} reads given rows. The
+ * reader owns its {@link InputFile} and closes it. Not safe for concurrent use; open one reader
+ * per thread.
+ */
+public final class LanceFileReader implements AutoCloseable {
+  private final InputFile file;
+  private final BufferAllocator allocator;
+  private final FileMetadata metadata;
+  private final EncodingStrategy strategy;
+  private final int[] firstColumn;
+
+  private LanceFileReader(InputFile file, BufferAllocator allocator, FileMetadata metadata) {
+    this.file = file;
+    this.allocator = allocator;
+    this.metadata = metadata;
+    this.strategy = EncodingStrategy.forVersion(metadata.version());
+    List<LanceField> fields = metadata.schema().fields();
+    this.firstColumn = new int[fields.size()];
+    int c = 0;
+    for (int i = 0; i < fields.size(); i++) {
+      firstColumn[i] = c;
+      c += strategy.numColumns(fields.get(i));
+    }
+  }
+
+  /**
+   * Opens a file, reading and checking its metadata. The reader takes ownership of the file.
+   *
+   * @throws CorruptFileException if the file is not a valid Lance file
+   * @throws UnsupportedFormatException if it is of a version Javelin does not read
+   */
+  public static LanceFileReader open(InputFile file, BufferAllocator allocator) throws IOException {
+    try {
+      return new LanceFileReader(file, allocator, FileMetadata.read(file));
+    } catch (IOException | RuntimeException e) {
+      file.close();
+      throw e;
+    }
+  }
+
+  /** Opens a local file. */
+  public static LanceFileReader open(Path path, BufferAllocator allocator) throws IOException {
+    try {
+      return open(LocalInputFile.open(path), allocator);
+    } catch (NoSuchFileException e) {
+      throw new LanceFormatException(path.toString(), "File not found", e);
+    }
+  }
+
+  public String location() {
+    return file.location();
+  }
+
+  public LanceFileVersion version() {
+    return metadata.version();
+  }
+
+  public long numRows() {
+    return metadata.numRows();
+  }
+
+  /** The schema with Lance field ids. */
+  public LanceSchema lanceSchema() {
+    return metadata.schema();
+  }
+
+  /** The schema as Arrow sees it. */
+  public Schema schema() {
+    return metadata.schema().toArrow();
+  }
+
+  /** Column and page layout, for {@code file info}. */
+  public FileMetadata metadata() {
+    return metadata;
+  }
+
+  /**
+   * Streams the rows and columns the options select, in batches of {@code batchSize} rows.
+   * The returned reader owns its {@link VectorSchemaRoot} and refills it on each
+   * {@code loadNextBatch()}; close it when done.
+   *
+   * @throws ColumnNotFoundException if a column is not in the file
+   * @throws IllegalArgumentException if the row range passes the end of the file
+   */
+  public org.apache.arrow.vector.ipc.ArrowReader read(ReadOptions options) throws IOException {
+    long end = options.endRow() < 0 ? numRows() : options.endRow();
+    if (end > numRows()) {
+      throw new IllegalArgumentException(
+          "Row range " + options.startRow() + ":" + end + " passes the end of the file (" + numRows() + " rows): "
+              + location());
+    }
+    List<FieldDecoder> decoders = decoders(options.columns());
+    return new BatchReader(allocator, decoders, options.startRow(), end, options.batchSize());
+  }
+
+  /** Reads every row of the given columns (all when null) in batches of the default size. */
+  public org.apache.arrow.vector.ipc.ArrowReader read(List<String> columns) throws IOException {
+    return read(ReadOptions.builder().columns(columns).build());
+  }
+
+  /**
+   * Reads the given rows, in the order given (duplicates allowed), reading only the pages or
+   * chunks that hold them. The caller closes the returned root.
+   *
+   * @param rows row indices in [0, numRows())
+   * @param columns top-level columns, or null for all
+   * @throws IndexOutOfBoundsException if a row is out of range
+   */
+  public VectorSchemaRoot take(long[] rows, List<String> columns) throws IOException {
+    for (long r : rows) {
+      if (r < 0 || r >= numRows()) {
+        throw new IndexOutOfBoundsException(
+            "Row " + r + " is out of range for a file of " + numRows() + " rows: " + location());
+      }
+    }
+    long[] sorted = Arrays.stream(rows).sorted().distinct().toArray();
+    boolean inOrder = Arrays.equals(sorted, rows);
+    List<FieldDecoder> decoders = decoders(columns);
+    List<FieldVector> vectors = new ArrayList<>();
+    try {
+      RowRanges ranges = RowRanges.ofSortedRows(sorted);
+      for (FieldDecoder d : decoders) {
+        FieldVector v = d.read(ranges, allocator);
+        vectors.add(inOrder ? v : reorder(v, sorted, rows));
+      }
+    } catch (IOException | RuntimeException e) {
+      vectors.forEach(FieldVector::close);
+      throw e;
+    } finally {
+      decoders.forEach(FieldDecoder::close);
+    }
+    List<Field> fields = new ArrayList<>();
+    for (FieldVector v : vectors) {
+      fields.add(v.getField());
+    }
+    return new VectorSchemaRoot(fields, vectors, rows.length);
+  }
+
+  // Puts the values of sorted distinct rows into the caller's order; closes the input.
+  private FieldVector reorder(FieldVector sortedValues, long[] sorted, long[] rows) {
+    try (FieldVector in = sortedValues) {
+      FieldVector out = in.getField().createVector(allocator);
+      out.setInitialCapacity(rows.length);
+      out.allocateNew();
+      for (int i = 0; i < rows.length; i++) {
+        int from = Arrays.binarySearch(sorted, rows[i]);
+        out.copyFromSafe(from, i, in);
+      }
+      out.setValueCount(rows.length);
+      return out;
+    }
+  }
+
+  private List<FieldDecoder> decoders(List<String> columns) {
+    List<LanceField> fields = metadata.schema().fields();
+    List<Integer> picked = new ArrayList<>();
+    if (columns == null) {
+      for (int i = 0; i < fields.size(); i++) {
+        picked.add(i);
+      }
+    } else {
+      for (String name : columns) {
+        int idx = -1;
+        for (int i = 0; i < fields.size(); i++) {
+          if (fields.get(i).name().equals(name)) {
+            idx = i;
+            break;
+          }
+        }
+        if (idx < 0) {
+          throw new ColumnNotFoundException(location(), name);
+        }
+        picked.add(idx);
+      }
+    }
+    List<FieldDecoder> out = new ArrayList<>();
+    ColumnSource source = new ColumnSource(file, metadata.version(), metadata.columns(), metadata.numRows());
+    for (int idx : picked) {
+      source.seek(firstColumn[idx]);
+      out.add(strategy.newDecoder(fields.get(idx), source));
+    }
+    return out;
+  }
+
+  @Override
+  public void close() throws IOException {
+    file.close();
+  }
+}

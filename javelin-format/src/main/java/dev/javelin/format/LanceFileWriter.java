@@ -1,0 +1,196 @@
+package dev.javelin.format;
+
+import com.google.protobuf.Any;
+import dev.javelin.format.container.ContainerWriter;
+import dev.javelin.format.encoding.EncodingStrategy;
+import dev.javelin.format.encoding.FieldEncoder;
+import dev.javelin.format.encoding.WriteOptions;
+import dev.javelin.format.io.LocalOutputFile;
+import dev.javelin.format.io.OutputFile;
+import dev.javelin.format.proto.File2Protos.ColumnMetadata;
+import dev.javelin.format.proto.FileProtos.FileDescriptor;
+import dev.javelin.format.schema.LanceField;
+import dev.javelin.format.schema.LanceSchema;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.Schema;
+
+/**
+ * Writes one Lance file from Arrow batches.
+ *
+ * <pre>{@code
+ * try (LanceFileWriter w = LanceFileWriter.create(path, root.getSchema(), WriteOptions.defaults())) {
+ *   w.write(root);
+ * }
+ * }</pre>
+ *
+ * <p>{@link #close()} finishes the file (writes metadata and footer). If a write fails, call
+ * {@link #abort()}, which removes the partial file; close after abort does nothing.
+ */
+public final class LanceFileWriter implements AutoCloseable {
+  private final OutputFile output;
+  private final LanceSchema schema;
+  private final Schema arrowSchema;
+  private final WriteOptions options;
+  private final ContainerWriter container;
+  private final List<FieldEncoder> encoders = new ArrayList<>();
+  private final List<int[]> fieldColumns = new ArrayList<>();
+  private long rows;
+  private boolean closed;
+
+  private LanceFileWriter(OutputFile output, LanceSchema schema, WriteOptions options) throws IOException {
+    this.output = output;
+    this.schema = schema;
+    this.arrowSchema = schema.toArrow();
+    this.options = options;
+    EncodingStrategy strategy = EncodingStrategy.forVersion(options.version());
+    int column = 0;
+    for (LanceField f : schema.fields()) {
+      encoders.add(strategy.newEncoder(f, options));
+      column = mapColumns(f, column);
+    }
+    this.container = new ContainerWriter(output);
+  }
+
+  // Records (field id, column index) the way Lance does: pre-order, −1 for fields with no column.
+  private int mapColumns(LanceField f, int column) {
+    boolean hasColumn = options.version() == LanceFileVersion.V2_0 || !(f.isStruct() || f.isList());
+    fieldColumns.add(new int[] {f.id(), hasColumn ? column : -1});
+    int next = hasColumn ? column + 1 : column;
+    for (LanceField c : f.children()) {
+      next = mapColumns(c, next);
+    }
+    return next;
+  }
+
+  /** Creates a file for an Arrow schema; fields get ids depth-first from 0. */
+  public static LanceFileWriter create(OutputFile output, Schema schema, WriteOptions options) throws IOException {
+    return create(output, LanceSchema.fromArrow(schema), options);
+  }
+
+  /** Creates a file for a Lance schema, keeping its field ids (what a dataset writer needs). */
+  public static LanceFileWriter create(OutputFile output, LanceSchema schema, WriteOptions options) throws IOException {
+    return new LanceFileWriter(output, schema, options);
+  }
+
+  /** Creates a file at a local path; fails if the path exists. */
+  public static LanceFileWriter create(Path path, Schema schema, WriteOptions options) throws IOException {
+    return create(new LocalOutputFile(path), schema, options);
+  }
+
+  public LanceSchema schema() {
+    return schema;
+  }
+
+  public LanceFileVersion version() {
+    return options.version();
+  }
+
+  /** Rows written so far. */
+  public long numRows() {
+    return rows;
+  }
+
+  /**
+   * The (field id, column index) pairs of the file, pre-order; the column index is −1 for a field
+   * with no column of its own (2.1 structs and lists). This is what a dataset's data file records.
+   */
+  public List<int[]> fieldColumnIndices() {
+    List<int[]> out = new ArrayList<>();
+    for (int[] p : fieldColumns) {
+      out.add(p.clone());
+    }
+    return out;
+  }
+
+  /**
+   * Writes a batch. Its fields must match the file's schema by name and type, in order.
+   *
+   * @throws IllegalArgumentException if the batch's schema does not match
+   */
+  public void write(VectorSchemaRoot batch) throws IOException {
+    checkOpen();
+    List<Field> expected = arrowSchema.getFields();
+    List<FieldVector> vectors = batch.getFieldVectors();
+    if (vectors.size() != expected.size()) {
+      throw new IllegalArgumentException("Batch has " + vectors.size() + " columns but the file's schema has "
+          + expected.size() + ": " + output.location());
+    }
+    for (int i = 0; i < expected.size(); i++) {
+      Field want = expected.get(i);
+      Field got = vectors.get(i).getField();
+      if (!sameShape(want, got)) {
+        throw new IllegalArgumentException("Batch column " + i + " is " + got + " but the file's schema has "
+            + want + ": " + output.location());
+      }
+    }
+    for (int i = 0; i < vectors.size(); i++) {
+      encoders.get(i).append(vectors.get(i), container);
+    }
+    rows += batch.getRowCount();
+  }
+
+  private static boolean sameShape(Field want, Field got) {
+    if (!want.getName().equals(got.getName()) || !want.getType().equals(got.getType())
+        || want.getChildren().size() != got.getChildren().size()) {
+      return false;
+    }
+    for (int i = 0; i < want.getChildren().size(); i++) {
+      Field w = want.getChildren().get(i);
+      Field g = got.getChildren().get(i);
+      // The item of a fixed-size list has no Lance field, so its name is not kept.
+      boolean fsl = want.getType() instanceof org.apache.arrow.vector.types.pojo.ArrowType.FixedSizeList;
+      if (fsl ? !w.getType().equals(g.getType()) : !sameShape(w, g)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private void checkOpen() {
+    if (closed) {
+      throw new IllegalStateException("Writer is closed: " + output.location());
+    }
+  }
+
+  /** Finishes the file: flushes pages, writes column metadata, the schema and the footer. */
+  @Override
+  public void close() throws IOException {
+    if (closed) {
+      return;
+    }
+    try {
+      List<ColumnMetadata> columns = new ArrayList<>();
+      for (FieldEncoder e : encoders) {
+        columns.addAll(e.finish(container));
+      }
+      FileDescriptor fd = FileDescriptor.newBuilder().setSchema(schema.toProto()).setLength(rows).build();
+      container.finish(columns, fd.toByteArray(), options.version());
+      closed = true;
+    } catch (IOException | RuntimeException e) {
+      abort();
+      throw e;
+    }
+  }
+
+  /** Stops writing and removes the partial file. Safe to call more than once. */
+  public void abort() {
+    closed = true;
+    try {
+      container.abort();
+    } catch (IOException e) {
+      throw new UncheckedIOException("Could not remove partial file " + output.location(), e);
+    }
+  }
+
+  /** Wraps an encoding in the {@code google.protobuf.Any} form Lance stores in metadata. */
+  public static byte[] pack(com.google.protobuf.Message encoding, String typeUrl) {
+    return Any.newBuilder().setTypeUrl(typeUrl).setValue(encoding.toByteString()).build().toByteArray();
+  }
+}

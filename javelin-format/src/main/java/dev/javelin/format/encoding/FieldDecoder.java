@@ -1,0 +1,28 @@
+package dev.javelin.format.encoding;
+
+import dev.javelin.format.schema.LanceField;
+import java.io.IOException;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.FieldVector;
+
+/**
+ * Decodes one top-level field of a file into Arrow vectors. Reads only the pages (2.0) or
+ * chunks (2.1) that hold the requested rows. A decoder may keep a small cache (the last page it
+ * decoded) and so is not safe for concurrent use.
+ */
+public interface FieldDecoder extends AutoCloseable {
+  LanceField field();
+
+  /**
+   * Decodes the given rows, in order, into a new vector of {@code field().toArrow()}'s type
+   * with {@code rows.numRows()} values. The caller owns and closes the vector.
+   *
+   * @throws dev.javelin.format.LanceFormatException if the pages are corrupt; the message names
+   *     the column and page
+   */
+  FieldVector read(RowRanges rows, BufferAllocator allocator) throws IOException;
+
+  /** Drops any cached page. */
+  @Override
+  default void close() {}
+}

@@ -1,0 +1,70 @@
+package dev.javelin.format.encoding;
+
+import dev.javelin.format.LanceFileVersion;
+
+/** Options for writing one Lance file. Immutable; build with {@link #builder()}. */
+public final class WriteOptions {
+  /** Lance's default: a page is flushed once it holds this many bytes. */
+  public static final long DEFAULT_MAX_PAGE_BYTES = 32L << 20;
+
+  private final LanceFileVersion version;
+  private final long maxPageBytes;
+  private final boolean dictionaryEncoding;
+
+  private WriteOptions(Builder b) {
+    this.version = b.version;
+    this.maxPageBytes = b.maxPageBytes;
+    this.dictionaryEncoding = b.dictionaryEncoding;
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  public static WriteOptions defaults() {
+    return builder().build();
+  }
+
+  public LanceFileVersion version() {
+    return version;
+  }
+
+  public long maxPageBytes() {
+    return maxPageBytes;
+  }
+
+  /** Whether encoders may dictionary-encode low-cardinality strings (2.0; optional). */
+  public boolean dictionaryEncoding() {
+    return dictionaryEncoding;
+  }
+
+  public static final class Builder {
+    private LanceFileVersion version = LanceFileVersion.V2_1;
+    private long maxPageBytes = DEFAULT_MAX_PAGE_BYTES;
+    private boolean dictionaryEncoding = true;
+
+    private Builder() {}
+
+    public Builder version(LanceFileVersion version) {
+      this.version = version;
+      return this;
+    }
+
+    public Builder maxPageBytes(long maxPageBytes) {
+      if (maxPageBytes < 1024) {
+        throw new IllegalArgumentException("maxPageBytes must be at least 1024, got " + maxPageBytes);
+      }
+      this.maxPageBytes = maxPageBytes;
+      return this;
+    }
+
+    public Builder dictionaryEncoding(boolean enabled) {
+      this.dictionaryEncoding = enabled;
+      return this;
+    }
+
+    public WriteOptions build() {
+      return new WriteOptions(this);
+    }
+  }
+}

@@ -1,0 +1,25 @@
+package dev.javelin.format.io;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+
+/**
+ * A file to read from by position. Implementations are safe for concurrent positional reads.
+ * Reads past the end fail with {@link java.io.EOFException}.
+ */
+public interface InputFile extends Closeable {
+  /** Where the file is, for error messages. */
+  String location();
+
+  /** The length in bytes. */
+  long length() throws IOException;
+
+  /**
+   * Reads exactly {@code length} bytes starting at {@code position}.
+   *
+   * @return a little-endian heap buffer positioned at 0 with {@code length} bytes remaining
+   * @throws java.io.EOFException if the range passes the end of the file
+   */
+  ByteBuffer read(long position, int length) throws IOException;
+}

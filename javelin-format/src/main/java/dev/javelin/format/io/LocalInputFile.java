@@ -1,0 +1,62 @@
+package dev.javelin.format.io;
+
+import java.io.EOFException;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+
+/** An {@link InputFile} on the local file system, read with positional reads on one channel. */
+public final class LocalInputFile implements InputFile {
+  private final Path path;
+  private final FileChannel channel;
+  private final long length;
+
+  private LocalInputFile(Path path, FileChannel channel, long length) {
+    this.path = path;
+    this.channel = channel;
+    this.length = length;
+  }
+
+  /** Opens a file for reading; the caller closes it. */
+  public static LocalInputFile open(Path path) throws IOException {
+    FileChannel channel = FileChannel.open(path, StandardOpenOption.READ);
+    return new LocalInputFile(path, channel, channel.size());
+  }
+
+  @Override
+  public String location() {
+    return path.toString();
+  }
+
+  @Override
+  public long length() {
+    return length;
+  }
+
+  @Override
+  public ByteBuffer read(long position, int len) throws IOException {
+    if (position < 0 || len < 0 || position + len > length) {
+      throw new EOFException(
+          "Read of " + len + " bytes at " + position + " passes the end (" + length + " bytes) of " + path);
+    }
+    ByteBuffer buffer = ByteBuffer.allocate(len).order(ByteOrder.LITTLE_ENDIAN);
+    long pos = position;
+    while (buffer.hasRemaining()) {
+      int n = channel.read(buffer, pos);
+      if (n < 0) {
+        throw new EOFException("Unexpected end of " + path + " at " + pos);
+      }
+      pos += n;
+    }
+    buffer.flip();
+    return buffer;
+  }
+
+  @Override
+  public void close() throws IOException {
+    channel.close();
+  }
+}
