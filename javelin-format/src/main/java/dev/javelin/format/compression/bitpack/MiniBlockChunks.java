@@ -17,12 +17,28 @@ public final class MiniBlockChunks {
   private final int[][] chunkBufferSizes;
   private final int[] chunkLogNumValues;
   private final long numValues;
+  private final int[][] chunkBufferOffsets;
+  private final long lastChunkValues;
 
   MiniBlockChunks(byte[][] buffers, int[][] chunkBufferSizes, int[] chunkLogNumValues, long numValues) {
     this.buffers = buffers;
     this.chunkBufferSizes = chunkBufferSizes;
     this.chunkLogNumValues = chunkLogNumValues;
     this.numValues = numValues;
+    int n = chunkLogNumValues.length;
+    this.chunkBufferOffsets = new int[n][];
+    int[] next = new int[buffers.length];
+    long before = 0;
+    for (int c = 0; c < n; c++) {
+      chunkBufferOffsets[c] = next.clone();
+      for (int b = 0; b < buffers.length; b++) {
+        next[b] += chunkBufferSizes[c][b];
+      }
+      if (c < n - 1) {
+        before += 1L << chunkLogNumValues[c];
+      }
+    }
+    this.lastChunkValues = numValues - before;
   }
 
   /** The number of values in the page. */
@@ -52,11 +68,7 @@ public final class MiniBlockChunks {
 
   /** The byte offset of chunk {@code chunk}'s part of buffer {@code b} in {@link #buffer(int)}. */
   public int chunkBufferOffset(int chunk, int b) {
-    int off = 0;
-    for (int c = 0; c < chunk; c++) {
-      off += chunkBufferSizes[c][b];
-    }
-    return off;
+    return chunkBufferOffsets[chunk][b];
   }
 
   /** The log2 of the chunk's value count, or 0 for the last chunk (as Lance's chunk metadata stores it). */
@@ -66,13 +78,6 @@ public final class MiniBlockChunks {
 
   /** The number of values in chunk {@code chunk}. */
   public long chunkNumValues(int chunk) {
-    if (chunk < chunkLogNumValues.length - 1) {
-      return 1L << chunkLogNumValues[chunk];
-    }
-    long before = 0;
-    for (int c = 0; c < chunk; c++) {
-      before += 1L << chunkLogNumValues[c];
-    }
-    return numValues - before;
+    return chunk < chunkLogNumValues.length - 1 ? 1L << chunkLogNumValues[chunk] : lastChunkValues;
   }
 }

@@ -26,8 +26,11 @@ import java.nio.ByteOrder;
  * {@code (n / 1024) * words + r} words for a raw tail and {@code (n / 1024 + 1) * words} for a packed
  * one (when both are equal the tail is raw, which is also what the writer chooses then).
  *
- * <p>Lance uses this as a block compressor for more than 1024 values: mini-block repetition and
- * definition levels ({@code T = 16}, one call per mini-block chunk) and dictionaries.
+ * <p>Lance uses this as a block compressor when the block holds more than 1024 values: mini-block
+ * repetition and definition levels ({@code T = 16}) and fixed-width dictionaries. For levels the
+ * compressor and its width are chosen once per page but applied to each mini-block chunk's levels on
+ * their own, so a chunk's buffer may hold fewer than 1024 values (seen in 7.0.0 files: the last chunk
+ * of a 1074-row page stores its 50 levels raw, that of a 6000-row page its 880 levels packed).
  */
 public final class OutOfLineBitpackingCodec {
   private static final String WHAT = "out-of-line bitpacking";
