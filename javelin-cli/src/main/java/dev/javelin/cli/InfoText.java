@@ -14,13 +14,13 @@ import java.util.List;
  * size     14336 bytes
  *
  * schema (field id, name, type):
- *   0  id        int64 not null
- *   1  tags      list
- *   2    item    int32
+ *   0  id      int64 not null
+ *   1  tags    list
+ *   2    item  int32
  *
  * columns (column, field, pages, bytes):
  *   0  id         field 0  1 page   2400 bytes
- *        page 0  300 rows  buffers [2400]  MiniBlock(value=Flat(64), num_buffers=1)
+ *       page 0  300 rows  buffers [2400]  MiniBlock(value=Flat(64), num_buffers=1)
  * </pre>
  */
 final class InfoText {
@@ -64,7 +64,7 @@ final class InfoText {
       pathWidth = Math.max(pathWidth, path(c).length());
     }
     b.append("\ncolumns (column, field, pages, bytes):\n");
-    String pageIndent = "  " + " ".repeat(colWidth) + "     ";
+    String pageIndent = "  " + " ".repeat(colWidth) + "    ";
     for (FileInfo.Column c : columns) {
       b.append("  ").append(pad(String.valueOf(c.index()), colWidth, true)).append("  ")
           .append(pad(path(c), pathWidth, false))
