@@ -14,11 +14,12 @@ import picocli.CommandLine.Parameters;
 /** {@code javelin file info}: version, rows, schema, and each column's pages and encodings. */
 @Command(
     name = "info",
-    header = "Show a Lance file's version, rows, schema with field ids, and its columns' pages and encodings.",
+    header = "Show a Lance file's version, rows, schema, and its columns' pages.",
     description = {
-      "Reads only the file's metadata. Each page shows its rows, the sizes of its buffers and a",
-      "one-line description of its encoding, e.g. Nullable(NoNull(Flat(64))) in 2.0 or",
-      "MiniBlock(def=Flat(16), value=Flat(32), layers=[NULLABLE_ITEM], num_buffers=1) in 2.1.",
+      "Reads only the file's metadata. The schema shows field ids. Each column shows",
+      "the field it stores and its pages: rows, buffer sizes, and the encoding in one",
+      "line, such as Nullable(NoNull(Flat(64))) in 2.0, or in 2.1",
+      "MiniBlock(def=Flat(16), value=Flat(32), layers=[NULLABLE_ITEM], num_buffers=1).",
       ""
     })
 final class InfoCommand extends BaseCommand {
