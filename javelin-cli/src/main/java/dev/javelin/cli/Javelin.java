@@ -1,5 +1,8 @@
 package dev.javelin.cli;
 
+import java.io.BufferedWriter;
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStreamWriter;
@@ -74,7 +77,11 @@ public final class Javelin implements Callable<Integer> {
     if (System.getProperty("slf4j.internal.verbosity") == null) {
       System.setProperty("slf4j.internal.verbosity", "ERROR");
     }
-    PrintWriter out = new PrintWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8));
+    // Straight to file descriptor 1 rather than through System.out, which swallows write errors:
+    // this way a closed pipe (javelin file read big.lance | head) shows in checkError() and the
+    // read stops instead of decoding the rest of the file for nobody.
+    PrintWriter out = new PrintWriter(new BufferedWriter(
+        new OutputStreamWriter(new FileOutputStream(FileDescriptor.out), StandardCharsets.UTF_8), 1 << 16));
     PrintWriter err = new PrintWriter(new OutputStreamWriter(System.err, StandardCharsets.UTF_8), true);
     int code = commandLine(out, err).execute(args);
     out.flush();

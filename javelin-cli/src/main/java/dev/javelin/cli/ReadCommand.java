@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.BooleanSupplier;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -72,6 +73,8 @@ final class ReadCommand extends BaseCommand {
       description = "Write to FILE instead of standard output (required for arrow); replaces FILE.")
   Path output;
 
+  private boolean stopped;
+
   @Override
   public Integer call() throws IOException {
     if (rows != null && take != null) {
@@ -97,8 +100,9 @@ final class ReadCommand extends BaseCommand {
         text = output == null ? out() : new PrintWriter(Files.newBufferedWriter(output, StandardCharsets.UTF_8));
         writer = format.text(text);
       }
+      PrintWriter sink = text;
       try (RowWriter w = writer) {
-        count = take != null ? take(reader, w) : scan(reader, w);
+        count = take != null ? take(reader, w) : scan(reader, w, () -> sink != null && sink.checkError());
       } finally {
         if (text != null && output != null) {
           text.close();
@@ -106,6 +110,9 @@ final class ReadCommand extends BaseCommand {
       }
     }
     flushOut();
+    if (stopped) {
+      return ExitCodes.OK;
+    }
     if (output != null) {
       err().printf(Locale.ROOT, "Wrote %,d %s to %s%n", count, count == 1 ? "row" : "rows", output);
     } else {
@@ -114,7 +121,7 @@ final class ReadCommand extends BaseCommand {
     return ExitCodes.OK;
   }
 
-  private long scan(LanceFileReader reader, RowWriter w) throws IOException {
+  private long scan(LanceFileReader reader, RowWriter w, BooleanSupplier closed) throws IOException {
     ReadOptions.Builder options = ReadOptions.builder().columns(columns).batchSize(batchSize);
     if (rows != null) {
       long n = reader.numRows();
@@ -127,6 +134,11 @@ final class ReadCommand extends BaseCommand {
       w.start(root.getSchema());
       while (batches.loadNextBatch()) {
         w.write(root);
+        if (closed.getAsBoolean()) {
+          // Whoever reads our output has stopped (| head); so do we.
+          stopped = true;
+          break;
+        }
       }
       return w.finish();
     }
