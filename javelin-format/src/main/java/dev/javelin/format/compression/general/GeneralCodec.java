@@ -9,6 +9,7 @@ import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
+import java.util.Locale;
 
 /**
  * Compresses and decompresses one buffer with ZSTD or LZ4, framed the way Lance frames it (its
@@ -33,40 +34,98 @@ import java.util.Arrays;
  * so make one per thread.
  */
 public final class GeneralCodec {
+  /**
+   * A general-purpose compression scheme Lance applies to whole buffers or single values.
+   *
+   * <p>In 2.1 files the scheme is {@code lance.encodings21.CompressionScheme} inside
+   * {@code BufferCompression} ({@link #protoNumber()}); in 2.0 files it is the string
+   * {@code lance.encodings.Compression.scheme} ({@link #lanceName()}).
+   */
+  public enum Scheme {
+    LZ4(1, "lz4"),
+    ZSTD(2, "zstd");
+
+    private final int protoNumber;
+    private final String lanceName;
+
+    Scheme(int protoNumber, String lanceName) {
+      this.protoNumber = protoNumber;
+      this.lanceName = lanceName;
+    }
+
+    /** The value of {@code lance.encodings21.CompressionScheme} for this scheme. */
+    public int protoNumber() {
+      return protoNumber;
+    }
+
+    /** The name Lance uses in 2.0 descriptions and in field metadata. */
+    public String lanceName() {
+      return lanceName;
+    }
+
+    /**
+     * The scheme with the given {@code lance.encodings21.CompressionScheme} number.
+     *
+     * @throws IllegalArgumentException for 0 (unspecified) and unknown numbers
+     */
+    public static Scheme fromProtoNumber(int number) {
+      for (Scheme s : values()) {
+        if (s.protoNumber == number) {
+          return s;
+        }
+      }
+      throw new IllegalArgumentException("Unknown general compression scheme number " + number);
+    }
+
+    /**
+     * The scheme with the given Lance name ("zstd", "lz4").
+     *
+     * @throws IllegalArgumentException for other names, "none" and "fsst" included
+     */
+    public static Scheme fromLanceName(String name) {
+      for (Scheme s : values()) {
+        if (s.lanceName.equals(name.toLowerCase(Locale.ROOT))) {
+          return s;
+        }
+      }
+      throw new IllegalArgumentException("Unknown general compression scheme '" + name + "'");
+    }
+  }
+
   private static final int ZSTD_MAGIC = 0xFD2FB528;
   private static final int ZSTD_PREFIX = 8;
   private static final int LZ4_PREFIX = 4;
   private static final int MAX_ARRAY = Integer.MAX_VALUE - 16;
 
-  private final CompressionScheme scheme;
+  private final Scheme scheme;
   private ZstdCompressor zstdCompressor;
   private ZstdDecompressor zstdDecompressor;
   private Lz4Compressor lz4Compressor;
   private Lz4Decompressor lz4Decompressor;
 
-  private GeneralCodec(CompressionScheme scheme) {
+  private GeneralCodec(Scheme scheme) {
     this.scheme = scheme;
   }
 
-  public static GeneralCodec of(CompressionScheme scheme) {
+  public static GeneralCodec of(Scheme scheme) {
     return new GeneralCodec(scheme);
   }
 
   public static GeneralCodec zstd() {
-    return new GeneralCodec(CompressionScheme.ZSTD);
+    return new GeneralCodec(Scheme.ZSTD);
   }
 
   public static GeneralCodec lz4() {
-    return new GeneralCodec(CompressionScheme.LZ4);
+    return new GeneralCodec(Scheme.LZ4);
   }
 
-  public CompressionScheme scheme() {
+  public Scheme scheme() {
     return scheme;
   }
 
   /** The most bytes {@link #compress} can produce for {@code length} input bytes, framing included. */
   public int maxCompressedLength(int length) {
-    long max = scheme == CompressionScheme.ZSTD
+    long max = scheme == Scheme.ZSTD
         ? ZSTD_PREFIX + (long) zstdCompressor().maxCompressedLength(length)
         : LZ4_PREFIX + (long) lz4Compressor().maxCompressedLength(length);
     if (length < 0 || max > MAX_ARRAY) {
@@ -90,7 +149,7 @@ public final class GeneralCodec {
     checkRange(src, off, len, "input");
     int max = maxCompressedLength(len);
     checkRange(dst, dstOff, max, "output");
-    if (scheme == CompressionScheme.ZSTD) {
+    if (scheme == Scheme.ZSTD) {
       putLongLe(dst, dstOff, len);
       return ZSTD_PREFIX + zstdCompressor().compress(src, off, len, dst, dstOff + ZSTD_PREFIX, max - ZSTD_PREFIX);
     }
@@ -104,7 +163,7 @@ public final class GeneralCodec {
    */
   public long declaredLength(byte[] src, int off, int len) {
     checkRange(src, off, len, "input");
-    if (scheme == CompressionScheme.ZSTD) {
+    if (scheme == Scheme.ZSTD) {
       if (len == 0) {
         return 0;
       }
@@ -133,7 +192,7 @@ public final class GeneralCodec {
   public byte[] decompress(byte[] src, int off, int len, int maxLength) {
     checkRange(src, off, len, "input");
     long declared = declaredLength(src, off, len);
-    if (declared < 0 && scheme == CompressionScheme.ZSTD) {
+    if (declared < 0 && scheme == Scheme.ZSTD) {
       return bareZstd(src, off, len, maxLength);
     }
     byte[] out = new byte[checkDeclared(declared, len, maxLength)];
@@ -152,7 +211,7 @@ public final class GeneralCodec {
     checkRange(src, off, len, "input");
     checkRange(dst, dstOff, maxLength, "output");
     long declared = declaredLength(src, off, len);
-    if (declared < 0 && scheme == CompressionScheme.ZSTD) {
+    if (declared < 0 && scheme == Scheme.ZSTD) {
       return bareZstdInto(src, off, len, dst, dstOff, maxLength);
     }
     int n = checkDeclared(declared, len, maxLength);
@@ -174,13 +233,13 @@ public final class GeneralCodec {
 
   /** Decompresses a length-prefixed buffer whose declared length {@code n} was checked. */
   private void decompressInto(byte[] src, int off, int len, byte[] dst, int dstOff, int n) {
-    if (scheme == CompressionScheme.ZSTD && len == 0) {
+    if (scheme == Scheme.ZSTD && len == 0) {
       return;
     }
-    int prefix = scheme == CompressionScheme.ZSTD ? ZSTD_PREFIX : LZ4_PREFIX;
+    int prefix = scheme == Scheme.ZSTD ? ZSTD_PREFIX : LZ4_PREFIX;
     int got;
     try {
-      got = scheme == CompressionScheme.ZSTD
+      got = scheme == Scheme.ZSTD
           ? zstdDecompressor().decompress(src, off + prefix, len - prefix, dst, dstOff, n)
           : lz4Decompressor().decompress(src, off + prefix, len - prefix, dst, dstOff, n);
     } catch (RuntimeException e) {
