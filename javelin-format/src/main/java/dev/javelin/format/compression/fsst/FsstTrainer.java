@@ -38,6 +38,9 @@ final class FsstTrainer {
 
   private final int[] count1 = new int[CODES];
   private final int[] count2 = new int[CODES * CODES];
+  /** The indexes of the non-zero entries of count2, so that rounds need not scan it all. */
+  private int[] touched = new int[1024];
+  private int numTouched;
   private final Candidates candidates = new Candidates();
 
   private FsstTrainer(byte[] data) {
@@ -137,11 +140,9 @@ final class FsstTrainer {
    * per sampled byte.
    */
   private double compressCount(int frac) {
+    // count2 is all zeros here: it starts so, and makeTable() clears what it reads.
     Arrays.fill(count1, 0);
     boolean pairs = frac < 128;
-    if (pairs) {
-      Arrays.fill(count2, 0);
-    }
     long gain = 0;
     long seen = 0;
     for (int p = 0; p < numPieces; p++) {
@@ -164,9 +165,9 @@ final class FsstTrainer {
         }
         gain += code >= 256 ? len - 1 : -1;
         if (pairs && prev >= 0) {
-          count2[prev * CODES + code]++;
+          countPair(prev * CODES + code);
           if (len > 1) {
-            count2[prev * CODES + first]++;
+            countPair(prev * CODES + first);
           }
         }
         prev = code;
@@ -184,6 +185,15 @@ final class FsstTrainer {
     return code < 256 ? 1 : lengths[code - 256];
   }
 
+  private void countPair(int index) {
+    if (count2[index]++ == 0) {
+      if (numTouched == touched.length) {
+        touched = Arrays.copyOf(touched, 2 * touched.length);
+      }
+      touched[numTouched++] = index;
+    }
+  }
+
   /** Replaces the current table by the best candidates the counters suggest. */
   private void makeTable(int frac) {
     int minCount = 5 * frac / 128;
@@ -191,29 +201,28 @@ final class FsstTrainer {
     candidates.clear();
     for (int c1 = 0; c1 < numCodes; c1++) {
       int cnt1 = count1[c1];
-      if (cnt1 == 0) {
-        continue;
-      }
-      long v1 = symbolValue(c1);
-      int len1 = symbolLength(c1);
-      if (cnt1 >= minCount) {
+      if (cnt1 >= Math.max(1, minCount)) {
+        int len1 = symbolLength(c1);
         // Single bytes get a boost: they replace escapes, which cost two bytes.
-        candidates.add(v1, len1, (long) cnt1 * len1 * (len1 == 1 ? 8 : 1));
-      }
-      if (len1 == FsstSymbolTable.MAX_SYMBOL_LENGTH) {
-        continue;
-      }
-      int row = c1 * CODES;
-      for (int c2 = 0; c2 < numCodes; c2++) {
-        int cnt2 = count2[row + c2];
-        if (cnt2 == 0 || cnt2 < minCount) {
-          continue;
-        }
-        int len = Math.min(FsstSymbolTable.MAX_SYMBOL_LENGTH, len1 + symbolLength(c2));
-        long v = (v1 | symbolValue(c2) << (8 * len1)) & FsstSymbolTable.mask(len);
-        candidates.add(v, len, (long) cnt2 * len);
+        candidates.add(symbolValue(c1), len1, (long) cnt1 * len1 * (len1 == 1 ? 8 : 1));
       }
     }
+    // The pairs that occurred, in the order first seen; each counter is cleared as it is read.
+    for (int t = 0; t < numTouched; t++) {
+      int index = touched[t];
+      int cnt2 = count2[index];
+      count2[index] = 0;
+      int c1 = index / CODES;
+      int c2 = index % CODES;
+      int len1 = symbolLength(c1);
+      if (len1 == FsstSymbolTable.MAX_SYMBOL_LENGTH || cnt2 < minCount) {
+        continue;
+      }
+      int len = Math.min(FsstSymbolTable.MAX_SYMBOL_LENGTH, len1 + symbolLength(c2));
+      long v = (symbolValue(c1) | symbolValue(c2) << (8 * len1)) & FsstSymbolTable.mask(len);
+      candidates.add(v, len, (long) cnt2 * len);
+    }
+    numTouched = 0;
     long[] order = candidates.byGain();
     map.clear();
     numSymbols = 0;
