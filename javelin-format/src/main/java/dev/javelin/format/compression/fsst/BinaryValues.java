@@ -68,7 +68,10 @@ public final class BinaryValues {
   /**
    * Accumulates values, growing its arrays as needed, and refuses to hold more than a set number
    * of bytes. One builder can collect the output of several decode calls (e.g. the chunks of a
-   * page); {@link #build()} hands its arrays over without copying.
+   * page); {@link #build()} hands its arrays over without copying. A caller that copies the
+   * values out itself (into Arrow buffers, say) can instead read {@link #offsets()} and
+   * {@link #bytes()} directly and {@link #clear()} the builder for the next batch, so that the
+   * arrays are allocated once.
    */
   public static final class Builder {
     /** Java arrays cannot be much longer than this. */
@@ -109,6 +112,32 @@ public final class BinaryValues {
       return maxBytes;
     }
 
+    /** The offsets so far, {@code count() + 1} of them; a live view, valid until the next change. */
+    public int[] offsets() {
+      checkOpen();
+      return offsets;
+    }
+
+    /** The bytes so far, {@code dataLength()} of them; a live view, valid until the next change. */
+    public byte[] bytes() {
+      checkOpen();
+      return bytes;
+    }
+
+    /** Forgets all values but keeps the arrays. */
+    public Builder clear() {
+      checkOpen();
+      count = 0;
+      offsets[0] = 0;
+      return this;
+    }
+
+    private void checkOpen() {
+      if (offsets == null) {
+        throw new IllegalStateException("Builder already built");
+      }
+    }
+
     /** Appends one value. */
     public Builder add(byte[] src, int off, int len) {
       ensureValues(1);
@@ -129,9 +158,7 @@ public final class BinaryValues {
 
     /** Makes room for {@code n} more offsets. */
     void ensureValues(int n) {
-      if (offsets == null) {
-        throw new IllegalStateException("Builder already built");
-      }
+      checkOpen();
       long need = (long) count + n + 1;
       if (need > offsets.length) {
         if (need > MAX_ARRAY) {

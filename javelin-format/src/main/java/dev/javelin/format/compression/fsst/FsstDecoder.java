@@ -22,8 +22,6 @@ import java.nio.ByteOrder;
  * {@link IllegalArgumentException}. An instance is immutable and may be shared between threads.
  */
 public final class FsstDecoder {
-  private static final VarHandle INT_LE = MethodHandles.byteArrayViewVarHandle(int[].class,
-      ByteOrder.LITTLE_ENDIAN);
   private static final VarHandle LONG_LE = MethodHandles.byteArrayViewVarHandle(long[].class,
       ByteOrder.LITTLE_ENDIAN);
 
@@ -239,39 +237,10 @@ public final class FsstDecoder {
    * The hot loop. The caller guarantees {@code dst} has room for the decoded value plus 8 bytes,
    * so every symbol can be stored as a whole word.
    */
-  private int expand(int index, byte[] src, int start, int end, byte[] dst, int o) {
-    int in = start;
+  private int expand(int index, byte[] src, int in, int end, byte[] dst, int o) {
     final long[] syms = symbols;
     final int[] lens = lengths;
-    // Codes without a symbol have length 0; in the 4-code path they write a harmless word and
-    // advance nothing, and are caught after the loop through this flag.
-    int bad = 0;
     while (in < end) {
-      if (end - in >= 4) {
-        int w = (int) INT_LE.get(src, in);
-        // Take four codes at once unless one is an escape (a 0xFF byte, i.e. a zero byte in ~w).
-        if ((((~w) - 0x01010101) & w & 0x80808080) == 0) {
-          int c0 = w & 0xFF;
-          int c1 = (w >>> 8) & 0xFF;
-          int c2 = (w >>> 16) & 0xFF;
-          int c3 = w >>> 24;
-          int l0 = lens[c0];
-          int l1 = lens[c1];
-          int l2 = lens[c2];
-          int l3 = lens[c3];
-          LONG_LE.set(dst, o, syms[c0]);
-          o += l0;
-          LONG_LE.set(dst, o, syms[c1]);
-          o += l1;
-          LONG_LE.set(dst, o, syms[c2]);
-          o += l2;
-          LONG_LE.set(dst, o, syms[c3]);
-          o += l3;
-          bad |= (l0 - 1) | (l1 - 1) | (l2 - 1) | (l3 - 1);
-          in += 4;
-          continue;
-        }
-      }
       int code = src[in++] & 0xFF;
       int len = lens[code];
       if (len != 0) {
@@ -282,11 +251,6 @@ public final class FsstDecoder {
       } else {
         throw badCode(index, code);
       }
-    }
-    if (bad < 0) {
-      // Rescan to report the first bad code the way the one-code path would.
-      exactLength(index, src, start, end);
-      throw new AssertionError("FSST value " + index + " has a bad code that a rescan did not find");
     }
     return o;
   }

@@ -125,10 +125,13 @@ public final class GeneralCodec {
 
   /** The most bytes {@link #compress} can produce for {@code length} input bytes, framing included. */
   public int maxCompressedLength(int length) {
+    if (length < 0) {
+      throw new IllegalArgumentException("Negative length " + length);
+    }
     long max = scheme == Scheme.ZSTD
         ? ZSTD_PREFIX + (long) zstdCompressor().maxCompressedLength(length)
         : LZ4_PREFIX + (long) lz4Compressor().maxCompressedLength(length);
-    if (length < 0 || max > MAX_ARRAY) {
+    if (max > MAX_ARRAY) {
       throw new IllegalArgumentException("Cannot compress " + length + " bytes in one buffer");
     }
     return (int) max;
