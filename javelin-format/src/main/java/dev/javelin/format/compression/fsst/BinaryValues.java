@@ -187,7 +187,7 @@ public final class BinaryValues {
     }
 
     IllegalArgumentException tooLarge(long size) {
-      return new IllegalArgumentException("Values would take " + size
+      return new IllegalArgumentException("Values need at least " + size
           + " bytes, more than the bound of " + maxBytes);
     }
   }

@@ -192,7 +192,7 @@ public final class FsstDecoder {
     int i = 0;
     while (i < n) {
       int j = i + 1;
-      int limit = start + GROUP_BYTES;
+      long limit = (long) start + GROUP_BYTES;
       while (j < n && offs[c + j + 1] <= limit) {
         j++;
       }

@@ -175,7 +175,7 @@ class FsstDecoderTest {
     assertThat(strings(raw.decode(c, 32, 3, c, 100))).containsExactly("plain", "", "text~");
     assertThatThrownBy(() -> raw.decode(c, 32, 3, c, 9))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("Values would take 10 bytes, more than the bound of 9");
+        .hasMessage("Values need at least 10 bytes, more than the bound of 9");
   }
 
   @Test
@@ -243,7 +243,7 @@ class FsstDecoderTest {
     ByteBuffer big = chunk(32, codes(4), codes(3, 3)); // "x" then 16 bytes: 22 in all
     assertThatThrownBy(() -> decoder.decode(big, 32, 2, big, out))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("Values would take 22 bytes, more than the bound of 20");
+        .hasMessage("Values need at least 22 bytes, more than the bound of 20");
     assertThat(out.count()).isEqualTo(1);
     assertThat(out.dataLength()).isEqualTo(5);
     assertThat(strings(out.build())).containsExactly("hello");
@@ -258,7 +258,7 @@ class FsstDecoderTest {
     assertThat(decoder.decode(values, 3003).dataLength()).isEqualTo(3003);
     assertThatThrownBy(() -> decoder.decode(values, 3002))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("Values would take 3003 bytes, more than the bound of 3002");
+        .hasMessage("Values need at least 3003 bytes, more than the bound of 3002");
   }
 
   @Test
