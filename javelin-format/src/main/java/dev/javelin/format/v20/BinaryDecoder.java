@@ -168,7 +168,7 @@ final class BinaryDecoder extends NodeDecoder {
         Page codec = codecs[page];
         PageBytes bytes = codec.dictionary != null
             ? pages.wholePage(page)
-            : pages.bytes(page, pieces.count(i, j));
+            : pages.bytes(pieces, i, j);
         for (int k = i; k < j; k++) {
           long from = pieces.from[k];
           long to = pieces.to[k];

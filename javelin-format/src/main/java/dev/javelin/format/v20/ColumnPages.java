@@ -33,6 +33,10 @@ final class ColumnPages {
   private PageBytes cachedBytes;
   private Object cachedExtra;
   private int lastTouched = -1;
+  // Where the previous read ended and, while a read is going on, where the one before it ended:
+  // a read that starts where the last one stopped is a scan, and reads pages whole.
+  private long lastEnd = -1;
+  private long previousEnd = -1;
 
   ColumnPages(ColumnSource source, int column) {
     this.source = source;
@@ -166,6 +170,10 @@ final class ColumnPages {
    * @throws CorruptFileException if a range passes the end of the column
    */
   Pieces pieces(Ranges ranges) {
+    previousEnd = lastEnd;
+    if (ranges.size > 0) {
+      lastEnd = ranges.ends[ranges.size - 1];
+    }
     Pieces out = new Pieces(ranges.size + numPages);
     long dest = 0;
     int p = 0;
@@ -207,15 +215,20 @@ final class ColumnPages {
   }
 
   /**
-   * The bytes of a page for reading {@code needed} of its values. A page read in large part, or
-   * read twice in a row (a scan in small batches), is read whole and kept; otherwise only the
-   * byte ranges asked for are read.
+   * The bytes of a page for reading pieces [i, j) of it. A page read in large part, read twice in
+   * a row, or read from where the previous read stopped (a scan in small batches) is read whole
+   * and kept; otherwise only the byte ranges asked for are read.
    */
-  PageBytes bytes(int page, long needed) throws IOException {
+  PageBytes bytes(Pieces pieces, int i, int j) throws IOException {
+    int page = pieces.page[i];
     if (page == cachedPage) {
       return cachedBytes;
     }
-    boolean whole = needed * 8 >= lengths[page] || page == lastTouched;
+    long needed = pieces.count(i, j);
+    long start = firstRow[page] + pieces.from[i];
+    long before = i == 0 ? previousEnd : firstRow[pieces.page[i - 1]] + pieces.to[i - 1];
+    boolean continues = start == before;
+    boolean whole = needed * 8 >= lengths[page] || page == lastTouched || continues;
     lastTouched = page;
     return whole ? wholePage(page) : new PageBytes(this, page, null);
   }
@@ -259,5 +272,7 @@ final class ColumnPages {
     cachedBytes = null;
     cachedExtra = null;
     lastTouched = -1;
+    lastEnd = -1;
+    previousEnd = -1;
   }
 }

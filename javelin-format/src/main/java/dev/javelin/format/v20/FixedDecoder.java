@@ -121,7 +121,7 @@ final class FixedDecoder extends NodeDecoder {
       for (int i = 0; i < pieces.size; ) {
         int j = pieces.groupEnd(i);
         int page = pieces.page[i];
-        PageBytes bytes = pages.bytes(page, pieces.count(i, j));
+        PageBytes bytes = pages.bytes(pieces, i, j);
         for (int k = i; k < j; k++) {
           copy(levels[page], layout, bytes, pieces.from[k], pieces.to[k], out, pieces.dest[k]);
         }

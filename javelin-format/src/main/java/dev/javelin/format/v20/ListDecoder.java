@@ -84,7 +84,7 @@ final class ListDecoder extends NodeDecoder {
       for (int i = 0; i < pieces.size; ) {
         int j = pieces.groupEnd(i);
         int page = pieces.page[i];
-        PageBytes bytes = pages.bytes(page, pieces.count(i, j));
+        PageBytes bytes = pages.bytes(pieces, i, j);
         long adjustment = adjustments[page];
         for (int k = i; k < j; k++) {
           long from = pieces.from[k];
