@@ -219,6 +219,12 @@ class V20SmokeTest {
           field("ts_us_tz", new ArrowType.Timestamp(TimeUnit.MICROSECOND, "America/New_York")),
           field("ts_ns", new ArrowType.Timestamp(TimeUnit.NANOSECOND, null)),
           field("dec128", new ArrowType.Decimal(20, 3, 128)),
+          field("dec256", new ArrowType.Decimal(40, 5, 256)),
+          field("dur_us", new ArrowType.Duration(TimeUnit.MICROSECOND)),
+          field("fsl_fsl", new ArrowType.FixedSizeList(2), item(new ArrowType.FixedSizeList(3), item(new ArrowType.Int(16, true)))),
+          field("large_list_large_list", ArrowType.LargeList.INSTANCE,
+              item(ArrowType.LargeList.INSTANCE, item(ArrowType.LargeBinary.INSTANCE))),
+          field("list_bool", ArrowType.List.INSTANCE, item(ArrowType.Bool.INSTANCE)),
           field("fsb5", new ArrowType.FixedSizeBinary(5)),
           field("utf8", ArrowType.Utf8.INSTANCE),
           field("large_utf8", ArrowType.LargeUtf8.INSTANCE),
@@ -245,7 +251,7 @@ class V20SmokeTest {
     static List<String> reorderable() {
       List<String> out = new ArrayList<>();
       for (Field f : schema().getFields()) {
-        if (!f.getName().equals("list_fsl")) {
+        if (!f.getName().equals("list_fsl") && !f.getName().equals("large_list_large_list")) {
           out.add(f.getName());
         }
       }
