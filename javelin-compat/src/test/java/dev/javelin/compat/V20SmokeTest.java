@@ -85,6 +85,9 @@ class V20SmokeTest {
     }
     try (dev.javelin.format.LanceFileReader javelin = dev.javelin.format.LanceFileReader.open(file, allocator)) {
       assertThat(javelin.metadata().columns().get(4).getPagesCount()).as("i64 pages").isGreaterThan(3);
+      // Javelin's writer dictionary-encodes low-cardinality pages too: lance-core must decode them.
+      int lowcard = javelin.lanceSchema().fields().indexOf(javelin.lanceSchema().field("lowcard").orElseThrow());
+      assertThat(firstPage(javelin, lowcard).hasDictionary()).isTrue();
     }
 
     try (org.lance.file.LanceFileReader lance = org.lance.file.LanceFileReader.open(file.toString(), allocator)) {
@@ -123,10 +126,7 @@ class V20SmokeTest {
       assertThat(javelin.numRows()).isEqualTo(2001);
       // lance-core dictionary-encodes the low-cardinality strings: Javelin must decode that.
       int lowcard = javelin.lanceSchema().fields().indexOf(javelin.lanceSchema().field("lowcard").orElseThrow());
-      ColumnMetadata column = javelin.metadata().columns().get(firstColumn(javelin, lowcard));
-      ArrayEncoding page = ArrayEncoding.parseFrom(
-          Any.parseFrom(column.getPages(0).getEncoding().getDirect().getEncoding()).getValue());
-      assertThat(page.hasDictionary()).isTrue();
+      assertThat(firstPage(javelin, lowcard).hasDictionary()).isTrue();
 
       for (int batchSize : new int[] {5000, 97}) {
         assertThat(javelinRead(javelin, ReadOptions.builder().batchSize(batchSize).build())).isEqualTo(expected);
@@ -150,12 +150,15 @@ class V20SmokeTest {
     }
   }
 
-  private static int firstColumn(dev.javelin.format.LanceFileReader reader, int fieldIndex) {
+  // The encoding of the first page of a top-level field's first column (2.0: one column per field).
+  private static ArrayEncoding firstPage(dev.javelin.format.LanceFileReader reader, int fieldIndex)
+      throws Exception {
     int c = 0;
     for (int i = 0; i < fieldIndex; i++) {
       c += reader.lanceSchema().fields().get(i).flatten().size();
     }
-    return c;
+    ColumnMetadata column = reader.metadata().columns().get(c);
+    return ArrayEncoding.parseFrom(Any.parseFrom(column.getPages(0).getEncoding().getDirect().getEncoding()).getValue());
   }
 
   private static List<List<Object>> lanceRead(org.lance.file.LanceFileReader lance, List<Range> ranges, int batch)
