@@ -150,6 +150,46 @@ class V20SmokeTest {
     }
   }
 
+  @Test
+  void javelinReadsStringsLanceCompressed() throws Exception {
+    Path file = dir.resolve("compressed.lance");
+    Schema schema = new Schema(List.of(
+        compressed(Values.field("zstd_utf8", ArrowType.Utf8.INSTANCE), "zstd"),
+        compressed(Values.field("lz4_large_binary", ArrowType.LargeBinary.INSTANCE), "lz4"),
+        compressed(Values.field("zstd_binary", ArrowType.Binary.INSTANCE), "zstd")));
+    List<List<Object>> expected = new ArrayList<>();
+    Random random = new Random(9);
+    try (org.lance.file.LanceFileWriter lance =
+        org.lance.file.LanceFileWriter.open(file.toString(), allocator, null, Optional.of("2.0"), Map.of())) {
+      for (int rows : new int[] {900, 300}) {
+        try (VectorSchemaRoot batch = Values.batch(schema, rows, random, allocator)) {
+          lance.write(batch);
+          Values.append(expected, Values.canon(batch));
+        }
+      }
+    }
+    try (dev.javelin.format.LanceFileReader javelin = dev.javelin.format.LanceFileReader.open(file, allocator)) {
+      ArrayEncoding page = firstPage(javelin, 0);
+      assertThat(page.getBinary().getBytes().getFlat().getCompression().getScheme()).isEqualTo("zstd");
+      assertThat(firstPage(javelin, 1).getBinary().getBytes().getFlat().getCompression().getScheme()).isEqualTo("lz4");
+      assertThat(javelinRead(javelin, ReadOptions.builder().batchSize(128).build())).isEqualTo(expected);
+      long[] rows = {1199, 0, 650};
+      try (VectorSchemaRoot taken = javelin.take(rows, null)) {
+        List<List<Object>> got = Values.canon(taken);
+        for (int c = 0; c < got.size(); c++) {
+          for (int i = 0; i < rows.length; i++) {
+            assertThat(got.get(c).get(i)).isEqualTo(expected.get(c).get((int) rows[i]));
+          }
+        }
+      }
+    }
+  }
+
+  private static Field compressed(Field f, String scheme) {
+    return new Field(f.getName(), new FieldType(true, f.getType(), null,
+        Map.of("lance-encoding:compression", scheme)), f.getChildren());
+  }
+
   // The encoding of the first page of a top-level field's first column (2.0: one column per field).
   private static ArrayEncoding firstPage(dev.javelin.format.LanceFileReader reader, int fieldIndex)
       throws Exception {

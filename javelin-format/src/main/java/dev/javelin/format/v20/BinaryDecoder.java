@@ -48,6 +48,8 @@ final class BinaryDecoder extends NodeDecoder {
     int indices;
     int bytes;
     long nullAdjustment;
+    // null when the bytes are stored plain.
+    String compression;
   }
 
   private static final class DictionaryCodec {
@@ -114,10 +116,18 @@ final class BinaryDecoder extends NodeDecoder {
       throw pages.unsupported(page, prefix + "string bytes encoded as " + bytes.getArrayEncodingCase());
     }
     Flat flat = bytes.getFlat();
-    c.bytes = pages.flatBuffer(page, flat, 8, 0, prefix + "string bytes");
+    c.compression = Compression.scheme(flat);
+    if (c.compression != null && !Compression.supported(c.compression)) {
+      throw pages.unsupported(page, prefix + "string bytes are compressed with '" + c.compression + "'");
+    }
+    c.bytes = pages.flatBufferOf(page, flat, 8, 0, prefix + "string bytes");
     c.nullAdjustment = binary.getNullAdjustment();
     if (values > 0 && c.nullAdjustment == 0) {
       throw pages.corrupt(page, prefix + "string null_adjustment is 0");
+    }
+    if (c.compression != null && values > 0 && Long.compareUnsigned(c.nullAdjustment, Integer.MAX_VALUE - 64) > 0) {
+      throw pages.corrupt(page, prefix + "string null_adjustment " + Long.toUnsignedString(c.nullAdjustment)
+          + " is too large for compressed bytes");
     }
     return c;
   }
@@ -166,9 +176,9 @@ final class BinaryDecoder extends NodeDecoder {
         int j = pieces.groupEnd(i);
         int page = pieces.page[i];
         Page codec = codecs[page];
-        PageBytes bytes = codec.dictionary != null
-            ? pages.wholePage(page)
-            : pages.bytes(pieces, i, j);
+        // Dictionaries and compressed bytes are decoded whole; plain pages are read by range.
+        boolean whole = codec.dictionary != null || (codec.binary != null && codec.binary.compression != null);
+        PageBytes bytes = whole ? pages.wholePage(page) : pages.bytes(pieces, i, j);
         for (int k = i; k < j; k++) {
           long from = pieces.from[k];
           long to = pieces.to[k];
@@ -218,7 +228,8 @@ final class BinaryDecoder extends NodeDecoder {
       long dest, Output out) throws IOException {
     long first = from == 0 ? 0 : from - 1;
     ByteBuffer idx = bytes.get(c.indices, first * 8, (to - first) * 8);
-    long bytesSize = pages.bufferSize(page, c.bytes);
+    ByteBuffer plain = c.compression == null ? null : decompressed(page, c, bytes, true);
+    long bytesSize = plain == null ? pages.bufferSize(page, c.bytes) : plain.remaining();
     long start = from == 0 ? 0 : end(page, c, idx.getLong(0), bytesSize, from - 1);
     long prev = start;
     int base = from == 0 ? 0 : 8;
@@ -233,7 +244,34 @@ final class BinaryDecoder extends NodeDecoder {
       out.value(dest + (i - from), valid, e - prev);
       prev = e;
     }
-    out.chunks.add(bytes.get(c.bytes, start, prev - start));
+    out.chunks.add(plain == null ? bytes.get(c.bytes, start, prev - start) : slice(plain, start, prev - start));
+  }
+
+  private static ByteBuffer slice(ByteBuffer b, long from, long length) {
+    ByteBuffer d = b.duplicate();
+    d.position((int) from);
+    d.limit((int) (from + length));
+    return d.slice();
+  }
+
+  // The uncompressed bytes of a page's Binary, which must come to null_adjustment - 1 bytes.
+  private ByteBuffer decompressed(int page, BinaryCodec c, PageBytes bytes, boolean cache) throws IOException {
+    Object cached = pages.cachedExtra(page);
+    if (cache && cached instanceof ByteBuffer) {
+      return (ByteBuffer) cached;
+    }
+    int expected = c.nullAdjustment == 0 ? 0 : (int) (c.nullAdjustment - 1);
+    ByteBuffer compressed = bytes.get(c.bytes, 0, pages.bufferSize(page, c.bytes));
+    ByteBuffer plain;
+    try {
+      plain = Compression.decompress(c.compression, compressed, expected);
+    } catch (IllegalArgumentException e) {
+      throw pages.corrupt(page, "string bytes: " + e.getMessage());
+    }
+    if (cache) {
+      pages.cacheExtra(page, plain);
+    }
+    return plain;
   }
 
   // The end offset an index stands for, checked against the bytes buffer.
@@ -322,8 +360,10 @@ final class BinaryDecoder extends NodeDecoder {
     d.starts = new long[n];
     d.ends = new long[n];
     d.valid = new boolean[n];
-    long bytesSize = pages.bufferSize(page, items.bytes);
-    d.data = bytes.get(items.bytes, 0, bytesSize);
+    d.data = items.compression == null
+        ? bytes.get(items.bytes, 0, pages.bufferSize(page, items.bytes))
+        : decompressed(page, items, bytes, false);
+    long bytesSize = d.data.remaining();
     ByteBuffer idx = bytes.get(items.indices, 0, (long) n * 8);
     long prev = 0;
     for (int i = 0; i < n; i++) {

@@ -135,12 +135,19 @@ final class ColumnPages {
    * @return the buffer index
    */
   int flatBuffer(int page, Flat flat, long bits, long values, String what) {
+    if (Compression.scheme(flat) != null) {
+      throw unsupported(page, what + " is compressed with '" + flat.getCompression().getScheme() + "'");
+    }
+    return flatBufferOf(page, flat, bits, values, what);
+  }
+
+  /** As {@link #flatBuffer}, but the buffer may be compressed (then only its index is checked). */
+  int flatBufferOf(int page, Flat flat, long bits, long values, String what) {
     if (flat.getBitsPerValue() != bits) {
       throw corrupt(page, what + " has " + flat.getBitsPerValue() + " bits per value, expected " + bits);
     }
-    if (flat.hasCompression() && !flat.getCompression().getScheme().isEmpty()
-        && !flat.getCompression().getScheme().equalsIgnoreCase("none")) {
-      throw unsupported(page, what + " is compressed with '" + flat.getCompression().getScheme() + "'");
+    if (Compression.scheme(flat) != null) {
+      values = 0;
     }
     Buffer ref = flat.getBuffer();
     if (ref.getBufferType() != Buffer.BufferType.page) {
