@@ -25,6 +25,9 @@ final class BinaryDecoder extends NodeDecoder {
   private final ColumnPages pages;
   private final boolean large;
   private final Page[] codecs;
+  // The dictionary of the dictionary page read last (a scan reads it once per page).
+  private int dictionaryPage = -1;
+  private Dict dictionary;
 
   BinaryDecoder(LanceField field, ColumnPages pages, long expectedValues) {
     this.pages = pages;
@@ -86,12 +89,8 @@ final class BinaryDecoder extends NodeDecoder {
       case DICTIONARY:
         out.dictionary = parseDictionary(page, inner.getDictionary(), values);
         return out;
-      case FSST:
-      case FIXED_SIZE_BINARY:
-      case BLOCK:
-        throw pages.unsupported(page, inner.getArrayEncodingCase() + " string encoding is not supported");
       default:
-        throw pages.corrupt(page, "expected Binary or Dictionary strings but found " + inner.getArrayEncodingCase());
+        throw pages.unexpected(page, "strings", inner, "Binary or Dictionary");
     }
   }
 
@@ -103,7 +102,7 @@ final class BinaryDecoder extends NodeDecoder {
       e = e.getNullable().getNoNulls().getValues();
     }
     if (e.getArrayEncodingCase() != ArrayEncoding.ArrayEncodingCase.FLAT) {
-      throw pages.unsupported(page, what + " encoded as " + e.getArrayEncodingCase());
+      throw pages.unexpected(page, what, e, "Flat");
     }
     return pages.flatBuffer(page, e.getFlat(), bits, values, what);
   }
@@ -113,7 +112,7 @@ final class BinaryDecoder extends NodeDecoder {
     c.indices = flat(page, binary.getIndices(), 64, values, prefix + "string offsets");
     ArrayEncoding bytes = binary.getBytes();
     if (bytes.getArrayEncodingCase() != ArrayEncoding.ArrayEncodingCase.FLAT) {
-      throw pages.unsupported(page, prefix + "string bytes encoded as " + bytes.getArrayEncodingCase());
+      throw pages.unexpected(page, prefix + "string bytes", bytes, "Flat");
     }
     Flat flat = bytes.getFlat();
     c.compression = Compression.scheme(flat);
@@ -141,7 +140,7 @@ final class BinaryDecoder extends NodeDecoder {
       flat = flat.getNullable().getNoNulls().getValues();
     }
     if (flat.getArrayEncodingCase() != ArrayEncoding.ArrayEncodingCase.FLAT) {
-      throw pages.unsupported(page, "dictionary indices encoded as " + flat.getArrayEncodingCase());
+      throw pages.unexpected(page, "dictionary indices", flat, "Flat");
     }
     long bits = flat.getFlat().getBitsPerValue();
     if (bits != 8 && bits != 16 && bits != 32 && bits != 64) {
@@ -155,7 +154,7 @@ final class BinaryDecoder extends NodeDecoder {
     }
     c.numItems = dictionary.getNumDictionaryItems();
     if (dictionary.getItems().getArrayEncodingCase() != ArrayEncoding.ArrayEncodingCase.BINARY) {
-      throw pages.unsupported(page, "dictionary items encoded as " + dictionary.getItems().getArrayEncodingCase());
+      throw pages.unexpected(page, "dictionary items", dictionary.getItems(), "Binary");
     }
     c.items = parseBinary(page, dictionary.getItems().getBinary(), c.numItems, "dictionary ");
     return c;
@@ -176,8 +175,9 @@ final class BinaryDecoder extends NodeDecoder {
         int j = pieces.groupEnd(i);
         int page = pieces.page[i];
         Page codec = codecs[page];
-        // Dictionaries and compressed bytes are decoded whole; plain pages are read by range.
-        boolean whole = codec.dictionary != null || (codec.binary != null && codec.binary.compression != null);
+        // Compressed bytes are decoded whole; otherwise a few rows read only their bytes (and, for
+        // a dictionary page, the dictionary).
+        boolean whole = codec.binary != null && codec.binary.compression != null;
         PageBytes bytes = whole ? pages.wholePage(page) : pages.bytes(pieces, i, j);
         for (int k = i; k < j; k++) {
           long from = pieces.from[k];
@@ -339,6 +339,8 @@ final class BinaryDecoder extends NodeDecoder {
   @Override
   void close() {
     pages.close();
+    dictionaryPage = -1;
+    dictionary = null;
   }
 
   /** A page's decoded dictionary. */
@@ -350,9 +352,8 @@ final class BinaryDecoder extends NodeDecoder {
   }
 
   private Dict dictionary(int page, DictionaryCodec c, PageBytes bytes) throws IOException {
-    Object cached = pages.cachedExtra(page);
-    if (cached instanceof Dict) {
-      return (Dict) cached;
+    if (page == dictionaryPage) {
+      return dictionary;
     }
     BinaryCodec items = c.items;
     int n = c.numItems;
@@ -377,7 +378,8 @@ final class BinaryDecoder extends NodeDecoder {
       d.valid[i] = Long.compareUnsigned(v, items.nullAdjustment) < 0;
       prev = e;
     }
-    pages.cacheExtra(page, d);
+    dictionaryPage = page;
+    dictionary = d;
     return d;
   }
 

@@ -129,6 +129,35 @@ final class ColumnPages {
   }
 
   /**
+   * The exception for a page encoding that is not what the field's type needs: unsupported if it
+   * is a Lance encoding Javelin does not decode, corrupt otherwise.
+   */
+  RuntimeException unexpected(int page, String what, ArrayEncoding found, String expected) {
+    switch (found.getArrayEncodingCase()) {
+      case ARRAYENCODING_NOT_SET:
+        return corrupt(page, what + " has no encoding");
+      case BITPACKED:
+      case BITPACKED_FOR_NON_NEG:
+      case CONSTANT:
+      case FSST:
+      case PACKED_STRUCT:
+      case FIXED_SIZE_BINARY:
+      case BLOCK:
+      case RLE:
+      case BYTE_STREAM_SPLIT:
+      case INLINE_BITPACKING:
+      case OUT_OF_LINE_BITPACKING:
+      case VARIABLE:
+      case PACKED_STRUCT_FIXED_WIDTH_MINI_BLOCK:
+      case GENERAL_MINI_BLOCK:
+        return unsupported(page, what + " encoded as " + found.getArrayEncodingCase() + " is not supported");
+      default:
+        return corrupt(page, what + " encoded as " + found.getArrayEncodingCase() + " where " + expected
+            + " is expected");
+    }
+  }
+
+  /**
    * Checks a Flat page buffer reference: its index exists, it is a page buffer, it is not
    * compressed, it has the given bits per value and holds at least {@code values} of them.
    *
@@ -150,6 +179,9 @@ final class ColumnPages {
       values = 0;
     }
     Buffer ref = flat.getBuffer();
+    if (ref.getBufferType() == Buffer.BufferType.UNRECOGNIZED) {
+      throw corrupt(page, what + " refers to a buffer of unknown type " + ref.getBufferTypeValue());
+    }
     if (ref.getBufferType() != Buffer.BufferType.page) {
       throw unsupported(page, what + " refers to a " + ref.getBufferType() + " buffer");
     }

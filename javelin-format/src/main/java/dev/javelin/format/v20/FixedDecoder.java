@@ -62,7 +62,7 @@ final class FixedDecoder extends NodeDecoder {
           level.mode = Level.SOME_NULL;
           ArrayEncoding validity = n.getSomeNulls().getValidity();
           if (validity.getArrayEncodingCase() != ArrayEncoding.ArrayEncodingCase.FLAT) {
-            throw pages.unsupported(page, "validity encoded as " + validity.getArrayEncodingCase());
+            throw pages.unexpected(page, "validity", validity, "Flat");
           }
           level.validityBuffer = pages.flatBuffer(page, validity.getFlat(), 1, values, "validity");
           inner = n.getSomeNulls().getValues();
@@ -75,7 +75,7 @@ final class FixedDecoder extends NodeDecoder {
     }
     if (shape.isList()) {
       if (inner.getArrayEncodingCase() != ArrayEncoding.ArrayEncodingCase.FIXED_SIZE_LIST) {
-        throw mismatch(page, inner, "FixedSizeList");
+        throw pages.unexpected(page, "values", inner, "FixedSizeList");
       }
       long dim = Integer.toUnsignedLong(inner.getFixedSizeList().getDimension());
       if (dim != shape.dimension) {
@@ -90,27 +90,11 @@ final class FixedDecoder extends NodeDecoder {
       level.items = parse(page, inner.getFixedSizeList().getItems(), shape.items, items);
     } else {
       if (inner.getArrayEncodingCase() != ArrayEncoding.ArrayEncodingCase.FLAT) {
-        throw mismatch(page, inner, "Flat");
+        throw pages.unexpected(page, "values", inner, "Flat");
       }
       level.dataBuffer = pages.flatBuffer(page, inner.getFlat(), shape.bits, values, "values");
     }
     return level;
-  }
-
-  private RuntimeException mismatch(int page, ArrayEncoding found, String expected) {
-    switch (found.getArrayEncodingCase()) {
-      case BITPACKED:
-      case BITPACKED_FOR_NON_NEG:
-      case CONSTANT:
-      case FSST:
-      case PACKED_STRUCT:
-      case BLOCK:
-      case RLE:
-      case BYTE_STREAM_SPLIT:
-        return pages.unsupported(page, found.getArrayEncodingCase() + " encoding is not supported");
-      default:
-        return pages.corrupt(page, "expected " + expected + " values but found " + found.getArrayEncodingCase());
-    }
   }
 
   @Override

@@ -43,7 +43,7 @@ final class ListDecoder extends NodeDecoder {
     for (int p = 0; p < n; p++) {
       ArrayEncoding e = pages.encoding(p);
       if (e.getArrayEncodingCase() != ArrayEncoding.ArrayEncodingCase.LIST) {
-        throw pages.corrupt(p, "expected List offsets but found " + e.getArrayEncodingCase());
+        throw pages.unexpected(p, "list offsets", e, "List");
       }
       dev.javelin.format.proto.Encodings20.List list = e.getList();
       ArrayEncoding offsets = list.getOffsets();
@@ -52,7 +52,7 @@ final class ListDecoder extends NodeDecoder {
         offsets = offsets.getNullable().getNoNulls().getValues();
       }
       if (offsets.getArrayEncodingCase() != ArrayEncoding.ArrayEncodingCase.FLAT) {
-        throw pages.unsupported(p, "list offsets encoded as " + offsets.getArrayEncodingCase());
+        throw pages.unexpected(p, "list offsets", offsets, "Flat");
       }
       offsetBuffers[p] = pages.flatBuffer(p, offsets.getFlat(), 64, pages.length(p), "list offsets");
       numItems[p] = list.getNumItems();

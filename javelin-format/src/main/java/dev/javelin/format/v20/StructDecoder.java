@@ -25,8 +25,7 @@ final class StructDecoder extends NodeDecoder {
     checkTotal(header, expectedValues);
     for (int p = 0; p < header.numPages(); p++) {
       if (header.encoding(p).getArrayEncodingCase() != ArrayEncoding.ArrayEncodingCase.STRUCT) {
-        throw header.corrupt(p, "expected a SimpleStruct header but found "
-            + header.encoding(p).getArrayEncodingCase());
+        throw header.unexpected(p, "struct header", header.encoding(p), "SimpleStruct");
       }
     }
     for (LanceField c : field.children()) {

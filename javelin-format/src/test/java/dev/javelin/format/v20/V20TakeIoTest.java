@@ -39,6 +39,7 @@ class V20TakeIoTest {
     Schema schema = new Schema(List.of(
         field("i", new ArrowType.Int(64, true)),
         field("s", UTF8),
+        field("lowcard", UTF8),
         field("l", ArrowType.List.INSTANCE, item(INT32)),
         field("st", ArrowType.Struct.INSTANCE, field("a", ArrowType.Bool.INSTANCE), field("b", ArrowType.Binary.INSTANCE))));
     expected = V20Files.write(file, schema, new int[] {20000, 20000, 20000}, 17, V20Files.options(16 * 1024), allocator);
