@@ -287,7 +287,9 @@ class V20SmokeTest {
           field("list_list", ArrowType.List.INSTANCE, item(ArrowType.List.INSTANCE, item(INT32))),
           field("list_fsl", ArrowType.List.INSTANCE, item(new ArrowType.FixedSizeList(2), item(F32))),
           field("all_null", INT32),
-          field("all_null_utf8", ArrowType.Utf8.INSTANCE)));
+          field("all_null_utf8", ArrowType.Utf8.INSTANCE),
+          field("all_null_list", ArrowType.List.INSTANCE, item(INT32)),
+          field("all_null_fsl", new ArrowType.FixedSizeList(2), item(F32))));
     }
 
     /** Columns a take in random order can return (Arrow Java cannot copy a list of fixed-size lists). */
