@@ -241,6 +241,9 @@ class V20CorruptionTest {
     long metadataStart;
     try (LanceFileReader reader = LanceFileReader.open(small, allocator)) {
       metadataStart = reader.metadata().globalBuffer(0)[0];
+      // The sweep covers every page kind: several pages per column, a dictionary, a list, a struct.
+      assertThat(FileSurgery.encoding(reader.metadata().columns().get(2).getPages(0)).hasDictionary()).isTrue();
+      assertThat(reader.metadata().columns().get(1).getPagesCount()).isGreaterThan(1);
     }
     assertTimeoutPreemptively(Duration.ofSeconds(120), () -> {
       int failures = 0;
