@@ -13,7 +13,11 @@ import dev.javelin.format.schema.LanceField;
  * <p>Every field gets one column, in pre-order: a leaf or fixed-size list its values, a list its
  * offsets (then its item field's columns), a struct a header column (then its children's). Pages
  * are {@code /lance.encodings.ArrayEncoding} trees of Nullable, Flat, FixedSizeList, Binary,
- * Dictionary (read only, or for low-cardinality utf8 pages), List and SimpleStruct.
+ * Dictionary (for low-cardinality utf8 pages, as Lance does), List and SimpleStruct; string bytes
+ * that Lance compressed with zstd or lz4 are read too.
+ *
+ * <p>What 2.0 cannot hold: struct validity (a null struct reads back as a struct of its children's
+ * values, as with Lance) and the items of a null list (dropped on write).
  */
 public final class V20Encoding implements EncodingStrategy {
   public static final V20Encoding INSTANCE = new V20Encoding();
