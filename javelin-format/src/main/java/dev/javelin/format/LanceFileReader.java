@@ -166,15 +166,11 @@ public final class LanceFileReader implements AutoCloseable {
   // Puts the values of sorted distinct rows into the caller's order; closes the input.
   private FieldVector reorder(FieldVector sortedValues, long[] sorted, long[] rows) {
     try (FieldVector in = sortedValues) {
-      FieldVector out = in.getField().createVector(allocator);
-      out.setInitialCapacity(rows.length);
-      out.allocateNew();
+      int[] idx = new int[rows.length];
       for (int i = 0; i < rows.length; i++) {
-        int from = Arrays.binarySearch(sorted, rows[i]);
-        out.copyFromSafe(from, i, in);
+        idx[i] = Arrays.binarySearch(sorted, rows[i]);
       }
-      out.setValueCount(rows.length);
-      return out;
+      return Gather.gather(in, idx, allocator);
     }
   }
 
