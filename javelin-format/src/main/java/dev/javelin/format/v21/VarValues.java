@@ -1,0 +1,94 @@
+package dev.javelin.format.v21;
+
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+import org.apache.arrow.memory.ArrowBuf;
+
+/** Variable-width values (strings, binaries): the bytes back to back plus end offsets. */
+final class VarValues extends LeafValues {
+  final int offsetBytes;
+  private final ByteBuilder data = new ByteBuilder();
+  private long[] ends = new long[16];
+  private int count;
+
+  VarValues(int offsetBytes) {
+    this.offsetBytes = offsetBytes;
+  }
+
+  @Override
+  int count() {
+    return count;
+  }
+
+  @Override
+  long byteSize() {
+    return data.size() + (long) count * offsetBytes;
+  }
+
+  long dataSize() {
+    return data.size();
+  }
+
+  byte[] data() {
+    return data.array();
+  }
+
+  long start(int i) {
+    return i == 0 ? 0 : ends[i - 1];
+  }
+
+  long end(int i) {
+    return ends[i];
+  }
+
+  int length(int i) {
+    return (int) (end(i) - start(i));
+  }
+
+  private void push(long end) {
+    if (count == ends.length) {
+      ends = Arrays.copyOf(ends, ends.length * 2);
+    }
+    ends[count++] = end;
+  }
+
+  void append(ArrowBuf src, long offset, int len) {
+    data.append(src, offset, len);
+    push(data.size());
+  }
+
+  void append(ByteBuffer src, int offset, int len) {
+    data.append(src, offset, len);
+    push(data.size());
+  }
+
+  void append(byte[] src, int offset, int len) {
+    data.append(src, offset, len);
+    push(data.size());
+  }
+
+  @Override
+  void appendRange(LeafValues src, int from, int to) {
+    VarValues s = (VarValues) src;
+    for (int i = from; i < to; i++) {
+      data.append(s.data.array(), (int) s.start(i), s.length(i));
+      push(data.size());
+    }
+  }
+
+  @Override
+  void appendNulls(int n) {
+    for (int i = 0; i < n; i++) {
+      push(data.size());
+    }
+  }
+
+  /** The longest value among [from, to). */
+  int maxLength(int from, int to) {
+    int max = 0;
+    for (int i = from; i < to; i++) {
+      max = Math.max(max, length(i));
+    }
+    return max;
+  }
+}
