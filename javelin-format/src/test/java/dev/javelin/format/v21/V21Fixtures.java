@@ -32,12 +32,24 @@ final class V21Fixtures {
   }
 
   static Path write(Path file, WriteOptions options, VectorSchemaRoot... batches) throws IOException {
-    try (LanceFileWriter w = LanceFileWriter.create(new LocalOutputFile(file), batches[0].getSchema(), options)) {
+    try (LanceFileWriter w = LanceFileWriter.create(new LocalOutputFile(file), schemaOf(batches[0]), options)) {
       for (VectorSchemaRoot b : batches) {
         w.write(b);
       }
     }
     return file;
+  }
+
+  /**
+   * The schema the root's vectors actually have: Arrow Java names list children "$data$" whatever
+   * the schema said, and the writer checks names.
+   */
+  static org.apache.arrow.vector.types.pojo.Schema schemaOf(VectorSchemaRoot root) {
+    List<org.apache.arrow.vector.types.pojo.Field> fields = new ArrayList<>();
+    for (FieldVector v : root.getFieldVectors()) {
+      fields.add(v.getField());
+    }
+    return new org.apache.arrow.vector.types.pojo.Schema(fields);
   }
 
   /** Every column's values, row by row, as plain Java values. */
