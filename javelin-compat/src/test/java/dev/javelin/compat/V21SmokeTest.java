@@ -247,6 +247,153 @@ class V21SmokeTest {
           .isEqualTo(some);
     }
   }
+  /** Asks lance-core for uncompressed values and no dictionaries, on a field and its children. */
+  static Field uncompressed(Field f) {
+    Map<String, String> md = new java.util.HashMap<>();
+    md.put("lance-encoding:compression", "none");
+    md.put("lance-encoding:dict-size-ratio", "0.000001");
+    List<Field> kids = new ArrayList<>();
+    for (Field c : f.getChildren()) {
+      kids.add(uncompressed(c));
+    }
+    return new Field(f.getName(), new FieldType(f.isNullable(), f.getType(), null, md), kids);
+  }
+
+  /** What lance-core writes without compression for data in the given shape. */
+  static final class LanceCase {
+    final String name;
+    final Field field;
+    final double nullRate;
+    final double emptyRate;
+    final int minString;
+    final int maxString;
+    final int rows;
+
+    LanceCase(String name, Field field, double nullRate, double emptyRate, int minString, int maxString, int rows) {
+      this.name = name;
+      this.field = field;
+      this.nullRate = nullRate;
+      this.emptyRate = emptyRate;
+      this.minString = minString;
+      this.maxString = maxString;
+      this.rows = rows;
+    }
+
+    @Override
+    public String toString() {
+      return name;
+    }
+  }
+
+  static List<LanceCase> lanceCases() {
+    List<LanceCase> out = new ArrayList<>();
+    for (Field f : ArrowData.primitives()) {
+      out.add(new LanceCase(f.getName() + " (no nulls)", f, 0, 0, 0, 12, 3000));
+    }
+    Field f32 = ArrowData.field("item", new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE));
+    Field i32 = ArrowData.field("item", new ArrowType.Int(32, true));
+    Field wide = ArrowData.field("item", ArrowType.Utf8.INSTANCE);
+    out.add(new LanceCase("wide utf8 with nulls", ArrowData.field("s", ArrowType.Utf8.INSTANCE), 0.1, 0, 300, 400, 3000));
+    out.add(new LanceCase("wide large_binary with nulls", ArrowData.field("b", ArrowType.LargeBinary.INSTANCE),
+        0.1, 0, 256, 600, 2000));
+    out.add(new LanceCase("fsl<float,128>", ArrowData.fsl("v", 128, f32), 0, 0, 0, 0, 2000));
+    out.add(new LanceCase("fsl<float,128> with nulls", ArrowData.fsl("v", 128, f32), 0.05, 0, 0, 0, 2000));
+    out.add(new LanceCase("fsl<float,16>", ArrowData.fsl("v", 16, f32), 0, 0, 0, 0, 3000));
+    out.add(new LanceCase("fsl<int,2>", ArrowData.fsl("v", 2, i32), 0, 0, 0, 0, 3000));
+    out.add(new LanceCase("fixed_size_binary(300) with nulls",
+        ArrowData.field("fsb", new ArrowType.FixedSizeBinary(300)), 0.1, 0, 0, 0, 1500));
+    out.add(new LanceCase("all-null int64", ArrowData.field("n", new ArrowType.Int(64, true)), 1, 0, 0, 0, 3000));
+    out.add(new LanceCase("list<wide utf8> with nulls and empties", ArrowData.list("l", wide), 0.1, 0.1, 300, 350, 1500));
+    out.add(new LanceCase("struct<wide utf8, fsl128> with nulls",
+        ArrowData.struct("st", ArrowData.field("s", ArrowType.Utf8.INSTANCE), ArrowData.fsl("v", 128, f32)),
+        0.1, 0, 300, 350, 1500));
+    out.add(new LanceCase("list<list<wide utf8>>", ArrowData.list("ll", ArrowData.list("item", wide)),
+        0.1, 0.1, 300, 320, 800));
+    out.add(new LanceCase("list<struct<wide binary>>",
+        ArrowData.list("ls", ArrowData.struct("item", ArrowData.field("b", ArrowType.Binary.INSTANCE))),
+        0.1, 0.1, 260, 300, 800));
+    return out;
+  }
+
+  static List<LanceCase> allNullCases() {
+    List<LanceCase> out = new ArrayList<>();
+    Field i32 = ArrowData.field("item", new ArrowType.Int(32, true));
+    Field nullItem = ArrowData.field("null_item", new ArrowType.Int(32, true));
+    out.add(new LanceCase("struct<all-null int>", ArrowData.struct("st", ArrowData.field("null_a", new ArrowType.Int(32, true))),
+        0.1, 0, 0, 0, 2000));
+    out.add(new LanceCase("list<int>, all lists empty or null", ArrowData.list("l", i32), 0.2, 1, 0, 0, 2000));
+    out.add(new LanceCase("list<int>, all items null", ArrowData.list("l", nullItem), 0.1, 0.1, 0, 0, 2000));
+    out.add(new LanceCase("list<list<int>>, no items",
+        ArrowData.list("l", ArrowData.list("item", nullItem)), 0.1, 0.3, 0, 0, 1000));
+    return out;
+  }
+
+  /** Pages with no valid item but rep/def levels to keep: Javelin to lance-core. */
+  @org.junit.jupiter.params.ParameterizedTest
+  @org.junit.jupiter.params.provider.MethodSource("allNullCases")
+  void allNullJavelinToLance(LanceCase c) throws Exception {
+    Schema schema = new Schema(List.of(c.field));
+    ArrowData.Gen g = new ArrowData.Gen(c.name.hashCode());
+    g.nullRate = c.nullRate;
+    g.emptyRate = c.emptyRate;
+    g.alwaysNull.add("null_a");
+    g.alwaysNull.add("null_item");
+    try (VectorSchemaRoot root = ArrowData.root(schema, ArrowData.randomRows(schema, c.rows, g), allocator)) {
+      Path f = dir.resolve("j.lance");
+      javelinWrite(f, root, 4096);
+      List<List<Object>> expected = rows(root);
+      assertThat(javelinRead(f)).isEqualTo(expected);
+      assertThat(lanceRead(f)).isEqualTo(expected);
+    }
+  }
+
+  /** Pages with no valid item but rep/def levels to keep: lance-core to Javelin. */
+  @org.junit.jupiter.params.ParameterizedTest
+  @org.junit.jupiter.params.provider.MethodSource("allNullCases")
+  void allNullLanceToJavelin(LanceCase c) throws Exception {
+    Schema schema = new Schema(List.of(uncompressed(c.field)));
+    ArrowData.Gen g = new ArrowData.Gen(c.name.hashCode());
+    g.nullRate = c.nullRate;
+    g.emptyRate = c.emptyRate;
+    g.alwaysNull.add("null_a");
+    g.alwaysNull.add("null_item");
+    try (VectorSchemaRoot root = ArrowData.root(schema, ArrowData.randomRows(schema, c.rows, g), allocator)) {
+      Path f = dir.resolve("l.lance");
+      lanceWrite(f, root);
+      List<List<Object>> expected = rows(root);
+      assertThat(javelinRead(f)).isEqualTo(expected);
+    }
+  }
+
+  /** lance-core writes (uncompressed) data; Javelin reads equal values, whole and by take. */
+  @org.junit.jupiter.params.ParameterizedTest
+  @org.junit.jupiter.params.provider.MethodSource("lanceCases")
+  void lanceToJavelin(LanceCase c) throws Exception {
+    Schema schema = new Schema(List.of(uncompressed(c.field)));
+    ArrowData.Gen g = new ArrowData.Gen(c.name.hashCode());
+    g.nullRate = c.nullRate;
+    g.emptyRate = c.emptyRate;
+    g.minString = c.minString;
+    g.maxString = c.maxString;
+    try (VectorSchemaRoot root = ArrowData.root(schema, ArrowData.randomRows(schema, c.rows, g), allocator)) {
+      Path f = dir.resolve("l.lance");
+      lanceWrite(f, root);
+      List<String> layouts = layouts(f);
+      assertThat(layouts).as("layouts lance-core chose").noneMatch(l -> l.contains("bitpacking") || l.contains("fsst")
+          || l.contains("dictionary") || l.contains("rle") || l.contains("general"));
+      List<List<Object>> expected = rows(root);
+      assertThat(javelinRead(f)).as(layouts.toString()).isEqualTo(expected);
+      Random r = new Random(7);
+      long[] take = new long[50];
+      List<List<Object>> want = new ArrayList<>();
+      for (int i = 0; i < take.length; i++) {
+        take[i] = r.nextInt(c.rows);
+        want.add(expected.get((int) take[i]));
+      }
+      assertThat(javelinTake(f, take)).isEqualTo(want);
+    }
+  }
+
   static final class ArrowData {
     private ArrowData() {}
 
@@ -343,6 +490,7 @@ class V21SmokeTest {
       int maxList = 4;
       int maxString = 12;
       int minString = 0;
+      java.util.Set<String> alwaysNull = new java.util.HashSet<>();
 
       Gen(long seed) {
         this.random = new Random(seed);
@@ -350,7 +498,7 @@ class V21SmokeTest {
     }
 
     static Object random(Field f, Gen g) {
-      if (f.isNullable() && g.random.nextDouble() < g.nullRate) {
+      if (f.isNullable() && (g.alwaysNull.contains(f.getName()) || g.random.nextDouble() < g.nullRate)) {
         return null;
       }
       ArrowType t = f.getType();
