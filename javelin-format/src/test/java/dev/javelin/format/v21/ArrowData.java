@@ -125,6 +125,8 @@ final class ArrowData {
     int maxList = 4;
     int maxString = 12;
     int minString = 0;
+    /** Names of fields that are always null. */
+    final java.util.Set<String> alwaysNull = new java.util.HashSet<>();
 
     Gen(long seed) {
       this.random = new Random(seed);
@@ -132,7 +134,7 @@ final class ArrowData {
   }
 
   static Object random(Field f, Gen g) {
-    if (f.isNullable() && g.random.nextDouble() < g.nullRate) {
+    if (f.isNullable() && (g.alwaysNull.contains(f.getName()) || g.random.nextDouble() < g.nullRate)) {
       return null;
     }
     ArrowType t = f.getType();
