@@ -328,6 +328,117 @@ class V21SmokeTest {
     return out;
   }
 
+  private static List<Object> one(Object x) {
+    List<Object> l = new ArrayList<>();
+    l.add(x);
+    return l;
+  }
+
+  @Test
+  void zeroRowsBothWays() throws Exception {
+    Schema schema = new Schema(List.of(ArrowData.field("i", new ArrowType.Int(32, true)),
+        ArrowData.list("l", ArrowData.struct("item", ArrowData.field("a", ArrowType.Utf8.INSTANCE)))));
+    try (VectorSchemaRoot root = ArrowData.root(schema, List.of(), allocator)) {
+      Path j = dir.resolve("j0.lance");
+      javelinWrite(j, root);
+      assertThat(lanceRead(j)).isEmpty();
+      try (org.lance.file.LanceFileReader r = org.lance.file.LanceFileReader.open(j.toString(), allocator)) {
+        assertThat(r.numRows()).isZero();
+      }
+      Path l = dir.resolve("l0.lance");
+      lanceWrite(l, root);
+      assertThat(javelinRead(l)).isEmpty();
+    }
+  }
+
+  /** Nulls and empties at every level of list<struct<list<int>, utf8>>. */
+  @Test
+  void nullsAtEveryLevelJavelinToLance() throws Exception {
+    Field leaf = ArrowData.field("v", new ArrowType.Int(32, true));
+    Schema schema = new Schema(List.of(ArrowData.list("l", ArrowData.struct("s", ArrowData.list("inner", leaf),
+        ArrowData.field("t", ArrowType.Utf8.INSTANCE)))));
+    byte[] seven = {7, 0, 0, 0};
+    List<Object[]> rows = new ArrayList<>();
+    rows.add(new Object[] {null});
+    rows.add(new Object[] {List.of()});
+    rows.add(new Object[] {one(null)});
+    rows.add(new Object[] {one(new Object[] {null, null})});
+    rows.add(new Object[] {one(new Object[] {List.of(), "x".getBytes()})});
+    rows.add(new Object[] {one(new Object[] {java.util.Arrays.asList(null, null), null})});
+    rows.add(new Object[] {java.util.Arrays.asList(new Object[] {one(seven), "y".getBytes()}, new Object[] {null, null})});
+    List<Object[]> many = new ArrayList<>();
+    for (int i = 0; i < 100; i++) {
+      many.addAll(rows);
+    }
+    try (VectorSchemaRoot root = ArrowData.root(schema, many, allocator)) {
+      Path f = dir.resolve("nulls.lance");
+      javelinWrite(f, root, 1024);
+      assertThat(lanceRead(f)).isEqualTo(rows(root));
+    }
+  }
+
+  /** A row with 40,000 empty lists before a value: Javelin falls back to full-zip. */
+  @Test
+  void fullZipFallbackJavelinToLance() throws Exception {
+    Schema schema = new Schema(List.of(ArrowData.list("ll",
+        ArrowData.list("item", ArrowData.field("item", new ArrowType.Int(32, true))))));
+    List<Object> outer = new ArrayList<>(java.util.Collections.nCopies(40_000, List.of()));
+    outer.add(one(new byte[] {5, 0, 0, 0}));
+    List<Object[]> rows = new ArrayList<>();
+    rows.add(new Object[] {one(one(new byte[] {1, 0, 0, 0}))});
+    rows.add(new Object[] {outer});
+    rows.add(new Object[] {null});
+    try (VectorSchemaRoot root = ArrowData.root(schema, rows, allocator)) {
+      Path f = dir.resolve("fallback.lance");
+      javelinWrite(f, root);
+      assertThat(layouts(f)).singleElement().asString().startsWith("full_zip_layout");
+      assertThat(lanceRead(f)).isEqualTo(rows(root));
+    }
+  }
+
+  /** Nullable fixed-size lists of floats, booleans and bytes, widths 2 to 1536, with null items. */
+  @org.junit.jupiter.params.ParameterizedTest
+  @org.junit.jupiter.params.provider.ValueSource(ints = {2, 3, 7, 64, 128, 300, 1024, 1536})
+  void fixedSizeListWidthsJavelinToLance(int dim) throws Exception {
+    Schema schema = new Schema(List.of(
+        ArrowData.fsl("v", dim, ArrowData.field("item", new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE))),
+        ArrowData.fsl("b", dim, ArrowData.field("item", ArrowType.Bool.INSTANCE)),
+        ArrowData.fsl("u", dim, ArrowData.field("item", new ArrowType.Int(8, false)))));
+    ArrowData.Gen g = new ArrowData.Gen(dim);
+    g.nullRate = 0.05;
+    try (VectorSchemaRoot root = ArrowData.root(schema, ArrowData.randomRows(schema, 400, g), allocator)) {
+      Path f = dir.resolve("fsl.lance");
+      javelinWrite(f, root, 64 * 1024);
+      assertThat(lanceRead(f)).isEqualTo(rows(root));
+    }
+  }
+
+  /** Many pages each way, read by row ranges and takes. */
+  @Test
+  void manyPagesBothWays() throws Exception {
+    Schema schema = new Schema(List.of(uncompressed(ArrowData.field("x", new ArrowType.Int(64, true))),
+        uncompressed(ArrowData.field("w", ArrowType.Utf8.INSTANCE))));
+    ArrowData.Gen g = new ArrowData.Gen(3);
+    g.nullRate = 0;
+    g.minString = 256;
+    g.maxString = 2000;
+    try (VectorSchemaRoot root = ArrowData.root(schema, ArrowData.randomRows(schema, 30_000, g), allocator)) {
+      List<List<Object>> expected = rows(root);
+      Path j = dir.resolve("jp.lance");
+      javelinWrite(j, root, 1 << 20);
+      assertThat(layouts(j).size()).isGreaterThan(20);
+      List<List<Object>> want = new ArrayList<>(expected.subList(5, 7));
+      want.addAll(expected.subList(12_345, 20_000));
+      assertThat(lanceReadRanges(j, List.of(org.lance.util.Range.of(5, 7), org.lance.util.Range.of(12_345, 20_000))))
+          .isEqualTo(want);
+      Path l = dir.resolve("lp.lance");
+      lanceWrite(l, root);
+      assertThat(javelinRead(l)).isEqualTo(expected);
+      assertThat(javelinTake(l, new long[] {29_999, 3, 15_000, 3})).containsExactly(expected.get(29_999),
+          expected.get(3), expected.get(15_000), expected.get(3));
+    }
+  }
+
   /** Pages with no valid item but rep/def levels to keep: Javelin to lance-core. */
   @org.junit.jupiter.params.ParameterizedTest
   @org.junit.jupiter.params.provider.MethodSource("allNullCases")
