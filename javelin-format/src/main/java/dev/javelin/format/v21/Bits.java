@@ -47,9 +47,21 @@ final class Bits {
   void addRepeated(boolean bit, long n) {
     ensureBits(size + n);
     if (bit) {
-      for (long i = 0; i < n; i++) {
-        long p = size + i;
+      long p = size;
+      long end = size + n;
+      while (p < end && (p & 7) != 0) {
         data[(int) (p >>> 3)] |= (byte) (1 << (p & 7));
+        p++;
+      }
+      if (end - p >= 8) {
+        int from = (int) (p >>> 3);
+        int to = (int) (end >>> 3);
+        java.util.Arrays.fill(data, from, to, (byte) 0xFF);
+        p = (long) to << 3;
+      }
+      while (p < end) {
+        data[(int) (p >>> 3)] |= (byte) (1 << (p & 7));
+        p++;
       }
     }
     size += n;

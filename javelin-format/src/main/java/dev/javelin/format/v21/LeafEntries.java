@@ -78,7 +78,7 @@ final class LeafEntries {
 
   /** Whether an entry holds a value slot (a valid item or a null one inside the innermost list). */
   boolean visible(int i) {
-    return codes == null || path.depthOf(codes.get(i)) == 0;
+    return codes == null || path.depthTable()[codes.get(i)] == 0;
   }
 
   /**

@@ -134,6 +134,20 @@ final class LeafPath {
     return -1;
   }
 
+  private int[] depthTable;
+
+  /** {@link #depthOf} for every code of this path, as a table. */
+  int[] depthTable() {
+    if (depthTable == null) {
+      int[] t = new int[2 * fields.length + 1];
+      for (int c = 0; c < t.length; c++) {
+        t[c] = depthOf(c);
+      }
+      depthTable = t;
+    }
+    return depthTable;
+  }
+
   /**
    * The innermost layer an entry with this canonical code reaches: 0 (the leaf) for valid items
    * and nulls that only mask items, else the list layer where the entry stops.

@@ -21,6 +21,7 @@ final class MiniBlockPageDecoder extends PageDecoder {
   private final long numItems;
   private final int depth;
   private final int maxRep;
+  private final int[] depthOfCode;
 
   // Page metadata, loaded on first use.
   private int numChunks = -1;
@@ -73,6 +74,7 @@ final class MiniBlockPageDecoder extends PageDecoder {
     }
     this.numBuffers = values.numBuffers();
     this.maxRep = path.maxRep;
+    this.depthOfCode = path.depthTable();
     if ((repDecoder != null) != (maxRep > 0)) {
       throw corrupt(repDecoder != null ? "has repetition levels but field " + path.name() + " is under no list"
           : "has no repetition levels but field " + path.name() + " is under a list");
@@ -331,7 +333,7 @@ final class MiniBlockPageDecoder extends PageDecoder {
   }
 
   private boolean visible(Chunk ch, int level) {
-    return ch.codes == null || path.depthOf(ch.codes[level]) == 0;
+    return ch.codes == null || depthOfCode[ch.codes[level]] == 0;
   }
 
   private static void emit(Chunk ch, int from, int to, int v0, int v1, LeafEntries out) {

@@ -70,9 +70,35 @@ final class VarValues extends LeafValues {
   @Override
   void appendRange(LeafValues src, int from, int to) {
     VarValues s = (VarValues) src;
+    if (to <= from) {
+      return;
+    }
+    long base = s.start(from);
+    long shift = data.size() - base;
+    data.append(s.data.array(), (int) base, (int) (s.start(to) - base));
+    ensureEnds(to - from);
     for (int i = from; i < to; i++) {
-      data.append(s.data.array(), (int) s.start(i), s.length(i));
-      push(data.size());
+      ends[count++] = s.ends[i] + shift;
+    }
+  }
+
+  /**
+   * Appends n values stored back to back in {@code src} from {@code dataStart}, whose ends
+   * (relative to {@code dataStart}) are given; the caller has checked them.
+   */
+  void appendRun(ByteBuffer src, int dataStart, long[] relEnds, int n) {
+    long total = n == 0 ? 0 : relEnds[n - 1];
+    long shift = data.size();
+    data.append(src, dataStart, (int) total);
+    ensureEnds(n);
+    for (int i = 0; i < n; i++) {
+      ends[count++] = relEnds[i] + shift;
+    }
+  }
+
+  private void ensureEnds(int extra) {
+    if (count + extra > ends.length) {
+      ends = Arrays.copyOf(ends, Math.max(count + extra, ends.length * 2));
     }
   }
 

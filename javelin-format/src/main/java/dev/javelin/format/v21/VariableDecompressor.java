@@ -27,19 +27,22 @@ final class VariableDecompressor implements MiniBlockDecompressor, VariablePerVa
           + " bytes of offsets but the chunk's buffer has " + size);
     }
     VarValues v = (VarValues) out;
-    long prev = offset(chunk, base, 0);
-    if (prev < 0 || prev > size) {
-      throw new BadDataException("first offset " + prev + " is outside the chunk's buffer of " + size + " bytes");
+    long first = offset(chunk, base, 0);
+    if (first < 0 || first > size) {
+      throw new BadDataException("first offset " + first + " is outside the chunk's buffer of " + size + " bytes");
     }
+    long[] ends = new long[numValues];
+    long prev = first;
     for (int i = 1; i <= numValues; i++) {
       long next = offset(chunk, base, i);
       if (next < prev || next > size) {
         throw new BadDataException("offset " + i + " (" + next + ") is before the previous (" + prev
             + ") or past the chunk's buffer of " + size + " bytes");
       }
-      v.append(chunk, base + (int) prev, (int) (next - prev));
+      ends[i - 1] = next - first;
       prev = next;
     }
+    v.appendRun(chunk, base + (int) first, ends, numValues);
   }
 
   private long offset(ByteBuffer b, int base, int i) {

@@ -119,10 +119,13 @@ final class VectorAssembler {
       return null;
     }
     int thr = path.listsBelow(layer) + (path.isListLayer(layer) ? 1 : 0);
+    int[] depth = path.depthTable();
+    short[] rep = e.rep.array();
+    short[] codes = e.codeArray();
     int[] out = new int[e.size()];
     int k = 0;
     for (int i = 0; i < e.size(); i++) {
-      if (e.rep(i) >= thr && path.depthOf(e.code(i)) <= layer) {
+      if (rep[i] >= thr && (codes == null || depth[codes[i]] <= layer)) {
         out[k++] = i;
       }
     }
@@ -132,6 +135,9 @@ final class VectorAssembler {
   private static long[] listOffsets(LeafPath path, LeafEntries e, int layer, int[] starts, int n) {
     int childThr = path.listsBelow(layer - 1) + (path.isListLayer(layer - 1) ? 1 : 0);
     long[] offsets = new long[n + 1];
+    int[] depth = path.depthTable();
+    short[] rep = e.rep.array();
+    short[] codes = e.codeArray();
     int el = -1;
     long items = 0;
     int next = 0;
@@ -142,7 +148,7 @@ final class VectorAssembler {
         }
         el = next++;
       }
-      if (el >= 0 && e.rep(i) >= childThr && path.depthOf(e.code(i)) <= layer - 1) {
+      if (el >= 0 && rep[i] >= childThr && (codes == null || depth[codes[i]] <= layer - 1)) {
         items++;
       }
     }
@@ -154,9 +160,27 @@ final class VectorAssembler {
 
   private static Bits validity(LeafEntries e, int[] starts, int n, int layer) {
     Bits b = new Bits();
-    for (int k = 0; k < n; k++) {
-      int c = e.code(starts == null ? k : starts[k]);
-      b.add(!(Codes.isNull(c) && Codes.layer(c) >= layer));
+    short[] codes = e.codeArray();
+    if (codes == null) {
+      b.addRepeated(true, n);
+      return b;
+    }
+    // Null at this layer or above: codes 1 + 2 * l with l >= layer.
+    int lowest = Codes.nullAt(layer);
+    int k = 0;
+    while (k < n) {
+      int c = codes[starts == null ? k : starts[k]];
+      boolean valid = !((c & 1) == 1 && c >= lowest);
+      int j = k + 1;
+      while (j < n) {
+        int d = codes[starts == null ? j : starts[j]];
+        if (!((d & 1) == 1 && d >= lowest) != valid) {
+          break;
+        }
+        j++;
+      }
+      b.addRepeated(valid, j - k);
+      k = j;
     }
     return b;
   }
@@ -237,17 +261,24 @@ final class VectorAssembler {
     loadFixed(cur, (int) count, curValid, values.items, 0);
   }
 
+  private static int popCount(byte[] bits, int n) {
+    int c = 0;
+    int full = n >>> 3;
+    for (int i = 0; i < full; i++) {
+      c += Integer.bitCount(bits[i] & 0xFF);
+    }
+    for (int i = full * 8; i < n; i++) {
+      c += (bits[i >>> 3] >>> (i & 7)) & 1;
+    }
+    return c;
+  }
+
   private void load(FieldVector v, int n, Bits valid) {
     loadWith(v, n, valid);
   }
 
   private void loadWith(FieldVector v, int n, Bits valid, ArrowBuf... rest) {
-    int nulls = 0;
-    for (int i = 0; i < n; i++) {
-      if (!valid.get(i)) {
-        nulls++;
-      }
-    }
+    int nulls = n - popCount(valid.array(), n);
     ArrowBuf validity = allocator.buffer(Math.max(1, (n + 7) / 8));
     try {
       validity.setBytes(0, valid.array(), 0, (n + 7) / 8);
