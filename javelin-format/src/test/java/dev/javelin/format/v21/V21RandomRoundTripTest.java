@@ -30,7 +30,7 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * written with random page sizes, then read whole in random batch sizes, by row range, and by
  * take in random order with duplicates.
  */
-class V21RandomRoundTripProperties {
+class V21RandomRoundTripTest {
   private BufferAllocator allocator;
   private Path dir;
   private int counter;
@@ -98,7 +98,7 @@ class V21RandomRoundTripProperties {
     if (f.getType() instanceof ArrowType.FixedSizeList || f.getType() instanceof ArrowType.LargeList) {
       return true;
     }
-    return f.getChildren().stream().anyMatch(V21RandomRoundTripProperties::containsFsl);
+    return f.getChildren().stream().anyMatch(V21RandomRoundTripTest::containsFsl);
   }
 
   @Property(tries = 40)
