@@ -121,13 +121,4 @@ final class Bits {
     b.addFrom(data, from, n);
     return Arrays.copyOf(b.data, b.byteSize());
   }
-
-  boolean allSet(long from, long n) {
-    for (long i = from; i < from + n; i++) {
-      if (!get(i)) {
-        return false;
-      }
-    }
-    return true;
-  }
 }

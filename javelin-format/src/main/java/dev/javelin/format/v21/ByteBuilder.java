@@ -27,10 +27,6 @@ final class ByteBuilder {
     return data;
   }
 
-  void clear() {
-    size = 0;
-  }
-
   void ensureRoom(long extra) {
     long need = size + extra;
     if (need > data.length) {
@@ -111,11 +107,6 @@ final class ByteBuilder {
     if (rem != 0) {
       fill(fill, alignment - rem);
     }
-  }
-
-  void setShort(int pos, int v) {
-    data[pos] = (byte) v;
-    data[pos + 1] = (byte) (v >>> 8);
   }
 
   /** A little-endian buffer over a copy of the contents. */

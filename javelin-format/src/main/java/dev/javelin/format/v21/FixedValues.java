@@ -20,10 +20,6 @@ final class FixedValues extends LeafValues {
     this.bitData = bits == 1 ? new Bits() : null;
   }
 
-  int byteWidth() {
-    return bits / 8;
-  }
-
   @Override
   int count() {
     return count;
@@ -37,10 +33,6 @@ final class FixedValues extends LeafValues {
   /** The raw bytes: values packed from bit 0 (booleans) or back to back. */
   byte[] array() {
     return bits == 1 ? bitData.array() : bytes.array();
-  }
-
-  Bits bitData() {
-    return bitData;
   }
 
   void appendFrom(ArrowBuf src, long firstValue, int n) {
@@ -95,7 +87,7 @@ final class FixedValues extends LeafValues {
     return Arrays.copyOfRange(bytes.array(), from * w, to * w);
   }
 
-  /** Writes values [from, from + n) into one value's slot of a full-zip buffer. */
+  /** Appends the bytes of one value (whole-byte widths only), for a full-zip buffer. */
   void writeValue(ByteBuilder out, int index) {
     int w = bits / 8;
     out.append(bytes.array(), index * w, w);

@@ -44,8 +44,25 @@ final class LeafPath {
     return out;
   }
 
+  /** Whether Lance stores this struct packed into one column (field metadata "packed"). */
+  static boolean isPacked(LanceField f) {
+    if (!f.isStruct()) {
+      return false;
+    }
+    for (String key : new String[] {"packed", "lance-encoding:packed"}) {
+      String v = f.metadata().get(key);
+      if (v != null && v.equalsIgnoreCase("true")) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /** The number of 2.1 columns a field occupies: one per leaf. */
   static int countLeaves(LanceField f) {
+    if (isPacked(f)) {
+      return 1;
+    }
     if (f.isStruct()) {
       if (f.children().isEmpty()) {
         return 1; // Lance stores an empty struct as one all-null column
@@ -64,6 +81,9 @@ final class LeafPath {
 
   private static void collect(LanceField f, List<LanceField> fields, List<Kind> kinds, List<LeafPath> out) {
     fields.add(f);
+    if (isPacked(f)) {
+      throw new UnsupportedFormatException(null, "Packed struct field '" + f.name() + "' is not supported");
+    }
     if (f.isStruct()) {
       if (f.children().isEmpty()) {
         throw new UnsupportedFormatException(null, "Struct field '" + f.name() + "' has no children");
@@ -88,10 +108,6 @@ final class LeafPath {
 
   int numLayers() {
     return fields.length;
-  }
-
-  LanceField leaf() {
-    return fields[fields.length - 1];
   }
 
   /** The path position (0 = top) of a layer (0 = leaf). */

@@ -134,15 +134,6 @@ final class LeafType {
     }
   }
 
-  boolean isBool() {
-    return kind == Kind.FIXED && bitsPerItem == 1;
-  }
-
-  /** Bits of item data per value (FSL: all items of one value). */
-  long bitsPerValue() {
-    return kind == Kind.FSL ? bitsPerItem * itemsPerValue : bitsPerItem;
-  }
-
   /**
    * Lance's "max length" of a fixed-width value, which decides between mini-block (under 256
    * bytes) and full-zip: the byte width, with sub-byte items counting as 0.

@@ -5,7 +5,8 @@ import dev.javelin.format.UnsupportedFormatException;
 /**
  * Picks the layout of a page the way Lance does and writes it: all-null when no item is valid,
  * full-zip when values are 256 bytes or wider, mini-block otherwise (falling back to full-zip
- * when the levels of a few values cannot fit a chunk).
+ * when the levels of a few values cannot fit a chunk). One exception keeps files readable by
+ * lance-core 7.0.0: see {@link #nullItemBetweenLists}.
  */
 final class PageEncoder {
   /** Values at least this wide go full-zip (Lance's MINIBLOCK_MAX_BYTE_LENGTH_PER_VALUE). */
@@ -42,7 +43,7 @@ final class PageEncoder {
     if (!anyValid) {
       return AllNullWriter.write(page, layers, def);
     }
-    if (isWide(page)) {
+    if (isWide(page) && !nullItemBetweenLists(layers)) {
       return FullZipWriter.write(page, layers, def, perValue(page));
     }
     try {
@@ -50,6 +51,23 @@ final class PageEncoder {
     } catch (MiniBlockWriter.ChunkTooLargeException e) {
       return FullZipWriter.write(page, layers, def, perValue(page));
     }
+  }
+
+  /**
+   * Whether a layer above the innermost list has null items (a null struct between two lists).
+   * lance-core 7.0.0's full-zip reader counts such entries as values while its writer does not,
+   * and panics; its mini-block reader agrees with the writer, so such pages go mini-block.
+   */
+  private static boolean nullItemBetweenLists(RepDefLayers layers) {
+    boolean seenList = false;
+    for (dev.javelin.format.proto.Encodings21.RepDefLayer m : layers.meanings) {
+      if (RepDefLayers.isList(m)) {
+        seenList = true;
+      } else if (seenList && m == dev.javelin.format.proto.Encodings21.RepDefLayer.REPDEF_NULLABLE_ITEM) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static boolean isWide(LeafEntries page) {

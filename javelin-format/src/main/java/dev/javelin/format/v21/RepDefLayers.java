@@ -136,10 +136,6 @@ final class RepDefLayers {
     return level < 0 || level >= levelToCode.length ? -1 : levelToCode[level];
   }
 
-  boolean allValidItemsOnly() {
-    return maxDef == 0;
-  }
-
   List<RepDefLayer> asList() {
     return List.of(meanings);
   }

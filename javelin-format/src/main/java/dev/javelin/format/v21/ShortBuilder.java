@@ -27,10 +27,6 @@ final class ShortBuilder {
     return data[i] & 0xFFFF;
   }
 
-  void set(int i, int v) {
-    data[i] = (short) v;
-  }
-
   private void ensureRoom(int extra) {
     long need = (long) size + extra;
     if (need > data.length) {
@@ -56,13 +52,5 @@ final class ShortBuilder {
     ensureRoom(to - from);
     System.arraycopy(src, from, data, size, to - from);
     size += to - from;
-  }
-
-  void clear() {
-    size = 0;
-  }
-
-  short[] toArray() {
-    return Arrays.copyOf(data, size);
   }
 }

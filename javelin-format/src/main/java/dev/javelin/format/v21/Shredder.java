@@ -6,7 +6,6 @@ import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.vector.BaseFixedWidthVector;
 import org.apache.arrow.vector.BaseLargeVariableWidthVector;
 import org.apache.arrow.vector.BaseVariableWidthVector;
-import org.apache.arrow.vector.BitVectorHelper;
 import org.apache.arrow.vector.ValueVector;
 import org.apache.arrow.vector.complex.AbstractStructVector;
 import org.apache.arrow.vector.complex.FixedSizeListVector;
@@ -194,9 +193,5 @@ final class Shredder {
     ArrowBuf data = ((BaseFixedWidthVector) cur).getDataBuffer();
     out.items.appendFrom(data, first, (int) count);
     out.addCount(n);
-  }
-
-  static boolean bit(ArrowBuf buf, long i) {
-    return BitVectorHelper.get(buf, (int) i) != 0;
   }
 }

@@ -193,7 +193,7 @@ final class VectorAssembler {
     Bits valid = validity(e, starts, n, 0);
     switch (path.type.kind) {
       case FIXED:
-        loadFixed(v, n, valid, (FixedValues) values, 0);
+        loadFixed(v, n, valid, (FixedValues) values);
         break;
       case VARIABLE:
         loadVariable(v, n, valid, (VarValues) values);
@@ -203,7 +203,7 @@ final class VectorAssembler {
     }
   }
 
-  private void loadFixed(FieldVector v, int n, Bits valid, FixedValues values, long firstValue) {
+  private void loadFixed(FieldVector v, int n, Bits valid, FixedValues values) {
     long bytes = values.bits == 1 ? (n + 7L) / 8 : (long) n * (values.bits / 8);
     ArrowBuf data = allocator.buffer(Math.max(bytes, 1));
     try {
@@ -215,8 +215,8 @@ final class VectorAssembler {
   }
 
   private void loadVariable(FieldVector v, int n, Bits valid, VarValues values) {
-    boolean large = values.offsetBytes == 8 || v instanceof org.apache.arrow.vector.BaseLargeVariableWidthVector;
-    large = v instanceof org.apache.arrow.vector.BaseLargeVariableWidthVector;
+    // The vector's own offset width decides, whatever the file's offsets were.
+    boolean large = v instanceof org.apache.arrow.vector.BaseLargeVariableWidthVector;
     long total = values.dataSize();
     if (!large && total > Integer.MAX_VALUE) {
       throw new UnsupportedFormatException(location, "More than 2 GiB of strings in one read; use large_string");
@@ -258,7 +258,7 @@ final class VectorAssembler {
       }
       cur = ((FixedSizeListVector) cur).getDataVector();
     }
-    loadFixed(cur, (int) count, curValid, values.items, 0);
+    loadFixed(cur, (int) count, curValid, values.items);
   }
 
   private static int popCount(byte[] bits, int n) {
