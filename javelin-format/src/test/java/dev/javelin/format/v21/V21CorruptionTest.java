@@ -195,6 +195,97 @@ class V21CorruptionTest {
     }).isInstanceOf(CorruptFileException.class).hasMessageContaining("Column 0 page 0").hasMessageContaining(message);
   }
 
+  // Mutates one number of the first column's metadata: a page length, a buffer offset or size, or
+  // a field of the page layout.
+  private static ColumnMetadata mutate(ColumnMetadata c, Random r) {
+    int pageIndex = r.nextInt(c.getPagesCount());
+    ColumnMetadata.Page p = c.getPages(pageIndex);
+    ColumnMetadata.Page.Builder pb = p.toBuilder();
+    long[] nasty = {0, 1, -1, 2, 7, 255, 65536, Integer.MAX_VALUE, Long.MAX_VALUE, 1L << 40};
+    long v = r.nextBoolean() ? nasty[r.nextInt(nasty.length)] : r.nextInt(100_000);
+    int what = r.nextInt(5);
+    if (what == 0) {
+      pb.setLength(v);
+    } else if (what == 1 && p.getBufferSizesCount() > 0) {
+      pb.setBufferSizes(r.nextInt(p.getBufferSizesCount()), v);
+    } else if (what == 2 && p.getBufferOffsetsCount() > 0) {
+      pb.setBufferOffsets(r.nextInt(p.getBufferOffsetsCount()), v);
+    } else {
+      try {
+        PageLayout l = PageLayout.parseFrom(Any.parseFrom(p.getEncoding().getDirect().getEncoding()).getValue());
+        PageLayout.Builder lb = l.toBuilder();
+        int k = r.nextInt(6);
+        if (l.hasMiniBlockLayout()) {
+          var m = lb.getMiniBlockLayoutBuilder();
+          switch (k) {
+            case 0: m.setNumItems(v); break;
+            case 1: m.setNumBuffers(v); break;
+            case 2: m.setRepetitionIndexDepth((int) v); break;
+            case 3: if (m.getLayersCount() > 0) { m.setLayers(r.nextInt(m.getLayersCount()), RepDefLayer.forNumber(r.nextInt(7))); } break;
+            case 4: m.setValueCompression(Protos21.flat(v)); break;
+            default: m.clearRepCompression(); break;
+          }
+        } else if (l.hasFullZipLayout()) {
+          var f = lb.getFullZipLayoutBuilder();
+          switch (k) {
+            case 0: f.setBitsRep((int) v); break;
+            case 1: f.setBitsDef((int) v); break;
+            case 2: f.setBitsPerValue((int) v); break;
+            case 3: f.setBitsPerOffset((int) v); break;
+            case 4: if (f.getLayersCount() > 0) { f.setLayers(r.nextInt(f.getLayersCount()), RepDefLayer.forNumber(r.nextInt(7))); } break;
+            default: f.setNumItems((int) v); break;
+          }
+        } else if (l.hasAllNullLayout()) {
+          var a = lb.getAllNullLayoutBuilder();
+          if (a.getLayersCount() > 0) {
+            a.setLayers(r.nextInt(a.getLayersCount()), RepDefLayer.forNumber(r.nextInt(7)));
+          }
+        }
+        pb.setEncoding(Protos21.direct(lb.build(), Protos21.PAGE_LAYOUT_URL));
+      } catch (Exception e) {
+        throw new AssertionError(e);
+      }
+    }
+    return c.toBuilder().setPages(pageIndex, pb).build();
+  }
+
+  @Test
+  void mutatedPageMetadataFailsCleanly() throws Exception {
+    ArrowData.Gen g = new ArrowData.Gen(21);
+    g.nullRate = 0.2;
+    g.emptyRate = 0.2;
+    ArrowData.Gen wide = new ArrowData.Gen(22);
+    wide.minString = 260;
+    wide.maxString = 300;
+    wide.nullRate = 0.2;
+    wide.emptyRate = 0.2;
+    List<byte[]> files = List.of(
+        file(List.of(ArrowData.field("i", new ArrowType.Int(32, true))), 3000, 4096, g),
+        file(List.of(ArrowData.list("l", ArrowData.field("item", ArrowType.Utf8.INSTANCE))), 2000, 4096, g),
+        file(List.of(ArrowData.list("l", ArrowData.field("item", ArrowType.Utf8.INSTANCE))), 300, 1 << 20, wide),
+        file(List.of(ArrowData.fsl("v", 100, f32())), 300, 1 << 20, g),
+        file(List.of(ArrowData.struct("st", ArrowData.field("x", new ArrowType.Int(8, true)))), 300, 1 << 20, nulls()));
+    Random r = new Random(5);
+    for (byte[] bytes : files) {
+      for (int iter = 0; iter < 150; iter++) {
+        long seed = r.nextLong();
+        assertTimeoutPreemptively(Duration.ofSeconds(20), () -> {
+          try (FieldVector v = decode(bytes, c -> mutate(c, new Random(seed)))) {
+            v.getValueCount();
+          } catch (CorruptFileException | UnsupportedFormatException e) {
+            assertThat(e.getMessage()).contains("olumn");
+          }
+        });
+      }
+    }
+  }
+
+  private static ArrowData.Gen nulls() {
+    ArrowData.Gen g = new ArrowData.Gen(23);
+    g.alwaysNull.add("x");
+    return g;
+  }
+
   @Test
   void chunkPastTheBuffer() throws Exception {
     byte[] b = ints();
