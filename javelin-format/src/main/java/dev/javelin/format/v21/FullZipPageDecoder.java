@@ -57,8 +57,9 @@ final class FullZipPageDecoder extends PageDecoder {
             throw corrupt("full-zip layout says " + layout.getBitsPerValue() + " bits per value but its encoding has "
                 + (fixed.bytesPerValue() * 8L));
           }
-          if (fixed.bytesPerValue() == 0) {
-            throw unsupported("full-zip values of less than a byte are not supported");
+          if (path.type.bitsPerItem % 8 != 0) {
+            // Lance does not read these either: full-zip values must be whole bytes.
+            throw unsupported("full-zip pages of bit-packed values are not supported");
           }
           break;
         case BITS_PER_OFFSET:

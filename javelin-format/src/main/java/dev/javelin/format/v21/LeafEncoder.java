@@ -11,6 +11,9 @@ import org.apache.arrow.vector.ValueVector;
  * holds about {@code maxPageBytes}. Pages always hold whole rows.
  */
 final class LeafEncoder {
+  // Pages also end at this many entries, which keeps counts well inside ints (full-zip layouts
+  // record them as u32) whatever maxPageBytes says.
+  private static final int MAX_PAGE_ENTRIES = 1 << 28;
   private final LeafPath path;
   private final long maxPageBytes;
   private final Shredder shredder;
@@ -32,7 +35,7 @@ final class LeafEncoder {
       int k = rowsToTake(n - r);
       shredder.shred(top, r, r + k, page);
       r += k;
-      if (page.byteSize() >= maxPageBytes) {
+      if (page.byteSize() >= maxPageBytes || page.size() >= MAX_PAGE_ENTRIES) {
         flush(sink);
       }
     }
