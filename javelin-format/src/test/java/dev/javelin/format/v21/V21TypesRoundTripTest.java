@@ -73,7 +73,21 @@ class V21TypesRoundTripTest {
       Path file = V21Fixtures.write(dir.resolve("t.lance"), V21Fixtures.v21(), root);
       assertThat(V21Fixtures.readAll(allocator, file, 777)).isEqualTo(V21Fixtures.rows(root));
       Path small = V21Fixtures.write(dir.resolve("small.lance"), V21Fixtures.v21(4096), root);
-      assertThat(V21Fixtures.readAll(allocator, small, 1000)).isEqualTo(V21Fixtures.rows(root));
+      List<List<Object>> expected = V21Fixtures.rows(root);
+      assertThat(V21Fixtures.readAll(allocator, small, 1000)).isEqualTo(expected);
+      long[] take = {2999, 0, 1234, 1234, 17, 2000, 17, 1};
+      if (V21RandomRoundTripTest.nestedFsl(List.of(f))) {
+        // LanceFileReader reorders with copyFromSafe, which Arrow Java 18 lacks for these.
+        take = java.util.Arrays.stream(take).sorted().distinct().toArray();
+      }
+      List<List<Object>> want = new ArrayList<>();
+      for (long t : take) {
+        want.add(expected.get((int) t));
+      }
+      try (dev.javelin.format.LanceFileReader r = dev.javelin.format.LanceFileReader.open(small, allocator);
+          VectorSchemaRoot t = r.take(take, null)) {
+        assertThat(V21Fixtures.rows(t)).isEqualTo(want);
+      }
     }
   }
 }
