@@ -478,6 +478,51 @@ class V21SmokeTest {
     }
   }
 
+  /**
+   * Lists of thousands of items span many mini-block chunks, some holding no row start: the
+   * repetition index must tell lance-core where each row begins and ends.
+   */
+  @Test
+  void rowsSpanningManyChunksJavelinToLance() throws Exception {
+    Schema schema = new Schema(List.of(
+        ArrowData.list("l", ArrowData.field("item", new ArrowType.Int(32, true))),
+        ArrowData.list("ll", ArrowData.list("item", ArrowData.field("item", new ArrowType.Int(8, true))))));
+    Random r = new Random(3);
+    List<Object[]> rows = new ArrayList<>();
+    for (int i = 0; i < 60; i++) {
+      int n = i % 7 == 3 ? 3000 + r.nextInt(9000) : r.nextInt(5);
+      Object[] row = new Object[2];
+      for (int c = 0; c < 2; c++) {
+        if (r.nextInt(10) == 0) {
+          continue;
+        }
+        List<Object> items = new ArrayList<>();
+        for (int k = 0; k < n; k++) {
+          if (r.nextInt(20) == 0) {
+            items.add(null);
+          } else if (c == 0) {
+            items.add(new byte[] {(byte) k, (byte) (k >> 8), 0, 0});
+          } else {
+            items.add(r.nextInt(50) == 0 ? List.of() : one(new byte[] {(byte) k}));
+          }
+        }
+        row[c] = items;
+      }
+      rows.add(row);
+    }
+    try (VectorSchemaRoot root = ArrowData.root(schema, rows, allocator)) {
+      List<List<Object>> expected = rows(root);
+      Path f = dir.resolve("span.lance");
+      javelinWrite(f, root);
+      assertThat(lanceRead(f)).isEqualTo(expected);
+      for (int a = 0; a < 60; a += 7) {
+        int b = Math.min(60, a + 1 + r.nextInt(20));
+        assertThat(lanceReadRanges(f, List.of(org.lance.util.Range.of(a, b)))).as("rows %s..%s", a, b)
+            .isEqualTo(expected.subList(a, b));
+      }
+    }
+  }
+
   /** Many pages each way, read by row ranges and takes. */
   @Test
   void manyPagesBothWays() throws Exception {

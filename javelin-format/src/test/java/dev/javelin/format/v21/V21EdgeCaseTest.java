@@ -172,6 +172,71 @@ class V21EdgeCaseTest {
     }
   }
 
+  /** Rows whose lists span many chunks: chunks that are all continuation, ranges cutting them. */
+  @Test
+  void rowsSpanningManyChunks() throws Exception {
+    Schema schema = new Schema(List.of(
+        ArrowData.list("l", ArrowData.field("item", new ArrowType.Int(32, true))),
+        ArrowData.list("s", ArrowData.field("item", ArrowType.Utf8.INSTANCE)),
+        ArrowData.list("ll", ArrowData.list("item", ArrowData.field("item", new ArrowType.Int(8, true))))));
+    java.util.Random r = new java.util.Random(3);
+    List<Object[]> rows = new ArrayList<>();
+    for (int i = 0; i < 60; i++) {
+      int n = i % 7 == 3 ? 3000 + r.nextInt(9000) : r.nextInt(5);
+      Object[] row = new Object[3];
+      for (int c = 0; c < 3; c++) {
+        if (r.nextInt(10) == 0) {
+          row[c] = null;
+          continue;
+        }
+        List<Object> items = new ArrayList<>();
+        for (int k = 0; k < n; k++) {
+          if (r.nextInt(20) == 0) {
+            items.add(null);
+          } else if (c == 0) {
+            items.add(bytes(r.nextInt()));
+          } else if (c == 1) {
+            items.add(("v" + r.nextInt(1000)).getBytes());
+          } else {
+            items.add(r.nextInt(50) == 0 ? List.of() : one(new byte[] {(byte) k}));
+          }
+        }
+        row[c] = items;
+      }
+      rows.add(row);
+    }
+    try (VectorSchemaRoot root = ArrowData.root(schema, rows, allocator)) {
+      List<List<Object>> expected = V21Fixtures.rows(root);
+      for (long pageBytes : new long[] {32 << 20, 50_000}) {
+        Path f = V21Fixtures.write(dir.resolve("span" + pageBytes + ".lance"), V21Fixtures.v21(pageBytes), root);
+        assertThat(V21Fixtures.readAll(allocator, f, 1)).isEqualTo(expected);
+        assertThat(V21Fixtures.readAll(allocator, f, 7)).isEqualTo(expected);
+        try (LanceFileReader reader = LanceFileReader.open(f, allocator)) {
+          for (int a = 0; a < 60; a += 5) {
+            for (int b = a + 1; b <= 60; b += 13) {
+              List<List<Object>> got = new ArrayList<>();
+              try (org.apache.arrow.vector.ipc.ArrowReader it = reader.read(
+                  dev.javelin.format.ReadOptions.builder().rows(a, b).batchSize(3).build())) {
+                while (it.loadNextBatch()) {
+                  got.addAll(V21Fixtures.rows(it.getVectorSchemaRoot()));
+                }
+              }
+              assertThat(got).as("rows %s..%s", a, b).isEqualTo(expected.subList(a, b));
+            }
+          }
+          long[] take = {3, 10, 11, 17, 24, 31, 38, 45, 52, 59};
+          try (VectorSchemaRoot t = reader.take(take, null)) {
+            List<List<Object>> want = new ArrayList<>();
+            for (long x : take) {
+              want.add(expected.get((int) x));
+            }
+            assertThat(V21Fixtures.rows(t)).isEqualTo(want);
+          }
+        }
+      }
+    }
+  }
+
   @ParameterizedTest
   @ValueSource(ints = {2, 3, 7, 8, 16, 63, 64, 65, 128, 300, 768, 1024, 1536})
   void fixedSizeListWidths(int dim) throws Exception {
