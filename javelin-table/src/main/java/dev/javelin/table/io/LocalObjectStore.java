@@ -7,7 +7,9 @@ import dev.javelin.format.io.OutputFile;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.channels.FileChannel;
+import java.nio.file.DirectoryStream;
 import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -15,7 +17,6 @@ import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
-import java.util.stream.Stream;
 
 /**
  * An {@link ObjectStore} over a local directory. Keys map to relative paths.
@@ -60,27 +61,36 @@ public final class LocalObjectStore implements ObjectStore {
     int slash = prefix.lastIndexOf('/');
     Path dir = slash < 0 ? root : root.resolve(prefix.substring(0, slash));
     List<ObjectInfo> out = new ArrayList<>();
-    if (!Files.isDirectory(dir)) {
-      return out;
-    }
-    try (Stream<Path> files = Files.walk(dir)) {
-      for (Path p : (Iterable<Path>) files::iterator) {
-        if (!Files.isRegularFile(p) || p.getFileName().toString().startsWith(TEMP_PREFIX)) {
+    walk(dir, prefix, out);
+    return out;
+  }
+
+  // Other writers create and delete files while we list (temporary files above all), so a
+  // file or directory that vanishes between being listed and being looked at is skipped.
+  private void walk(Path dir, String prefix, List<ObjectInfo> out) throws IOException {
+    try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
+      for (Path p : entries) {
+        if (p.getFileName().toString().startsWith(TEMP_PREFIX)) {
+          continue;
+        }
+        BasicFileAttributes attrs;
+        try {
+          attrs = Files.readAttributes(p, BasicFileAttributes.class);
+        } catch (NoSuchFileException e) {
           continue;
         }
         String key = root.relativize(p).toString().replace(java.io.File.separatorChar, '/');
-        if (key.startsWith(prefix)) {
-          long size;
-          try {
-            size = Files.size(p);
-          } catch (NoSuchFileException e) {
-            continue; // deleted while listing
+        if (attrs.isDirectory()) {
+          if (key.startsWith(prefix) || prefix.startsWith(key + "/")) {
+            walk(p, prefix, out);
           }
-          out.add(new ObjectInfo(key, size));
+        } else if (attrs.isRegularFile() && key.startsWith(prefix)) {
+          out.add(new ObjectInfo(key, attrs.size()));
         }
       }
+    } catch (NoSuchFileException | java.nio.file.NotDirectoryException e) {
+      // the directory itself is gone (or never existed): nothing under it
     }
-    return out;
   }
 
   @Override
