@@ -42,9 +42,15 @@ final class FragmentFiles {
     Map<String, Part> parts = new LinkedHashMap<>();
     for (int out = 0; out < fields.size(); out++) {
       LanceField f = fields.get(out);
+      // A file holds a nested field if it lists the field or any field under it: Lance leaves
+      // 2.1 structs and lists (which have no column) out of DataFile.fields, Javelin lists them.
+      List<Integer> ids = new ArrayList<>();
+      for (LanceField x : f.flatten()) {
+        ids.add(x.id());
+      }
       DataFile holder = null;
       for (DataFile d : fragment.files()) {
-        if (d.fields().contains(f.id())) {
+        if (d.fields().stream().anyMatch(ids::contains)) {
           holder = d;
         }
       }
