@@ -230,9 +230,10 @@ public final class Dataset {
         txn = Transaction.append(readVersion, writer.finish());
         commit = t.newCommit(txn);
       }
-      Manifest m = commit.cleanupOnFailure(writer.writtenKeys()).commit();
+      // From here the commit owns the files: it deletes them if it definitely fails, and keeps
+      // them if the outcome is unknown (the new version may reference them).
       committed = true;
-      return m;
+      return commit.cleanupOnFailure(writer.writtenKeys()).commit();
     } catch (IOException e) {
       throw new UncheckedIOException("Write failed: " + location, e);
     } finally {
