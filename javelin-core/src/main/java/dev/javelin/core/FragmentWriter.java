@@ -22,7 +22,7 @@ import org.apache.arrow.vector.VectorSchemaRoot;
  * {@code maxRowsPerFile} rows. Keeps the keys of every file it created, so a failed write or
  * commit can delete them.
  */
-final class FragmentWriter implements AutoCloseable {
+final class FragmentWriter {
   private static final Logger LOG = Logger.getLogger(FragmentWriter.class.getName());
 
   private final ObjectStore store;
@@ -33,7 +33,6 @@ final class FragmentWriter implements AutoCloseable {
   private final List<String> written = new ArrayList<>();
   private LanceFileWriter current;
   private String currentName;
-  private boolean failed;
 
   FragmentWriter(ObjectStore store, LanceSchema schema, LanceFileVersion version, WriteParams params) {
     this.store = store;
@@ -49,28 +48,23 @@ final class FragmentWriter implements AutoCloseable {
   void write(VectorSchemaRoot batch) throws IOException {
     int rows = batch.getRowCount();
     int done = 0;
-    try {
-      while (done < rows) {
-        if (current == null) {
-          open();
-        }
-        long room = params.maxRowsPerFile() - current.numRows();
-        int n = (int) Math.min(Math.min(room, rows - done), params.maxRowsPerGroup());
-        if (done == 0 && n == rows) {
-          current.write(batch);
-        } else {
-          try (VectorSchemaRoot slice = batch.slice(done, n)) {
-            current.write(slice);
-          }
-        }
-        done += n;
-        if (current.numRows() >= params.maxRowsPerFile()) {
-          finishFile();
+    while (done < rows) {
+      if (current == null) {
+        open();
+      }
+      long room = params.maxRowsPerFile() - current.numRows();
+      int n = (int) Math.min(Math.min(room, rows - done), params.maxRowsPerGroup());
+      if (done == 0 && n == rows) {
+        current.write(batch);
+      } else {
+        try (VectorSchemaRoot slice = batch.slice(done, n)) {
+          current.write(slice);
         }
       }
-    } catch (IOException | RuntimeException e) {
-      failed = true;
-      throw e;
+      done += n;
+      if (current.numRows() >= params.maxRowsPerFile()) {
+        finishFile();
+      }
     }
   }
 
@@ -126,13 +120,6 @@ final class FragmentWriter implements AutoCloseable {
       } catch (IOException | RuntimeException e) {
         LOG.log(Level.WARNING, "Could not delete " + key + " of a failed write in " + store.location(), e);
       }
-    }
-  }
-
-  @Override
-  public void close() {
-    if (failed) {
-      deleteAll();
     }
   }
 

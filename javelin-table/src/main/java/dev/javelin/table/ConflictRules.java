@@ -26,8 +26,6 @@ final class ConflictRules {
   enum Resolution {
     /** Build on top of it: it changes nothing this transaction depends on. */
     COMPATIBLE,
-    /** The operation must be redone by the caller on the newer version. */
-    RETRYABLE,
     /** This transaction cannot commit. */
     CONFLICT
   }

@@ -6,7 +6,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.NoSuchFileException;
 import java.util.Collections;
-import java.util.Map;
 import java.util.NavigableMap;
 import java.util.Optional;
 import java.util.TreeMap;
@@ -148,10 +147,5 @@ public final class Table {
   /** Starts a commit of a transaction; configure it, then call {@link Commit#commit()}. */
   public Commit newCommit(Transaction transaction) {
     return new Commit(this, transaction);
-  }
-
-  /** Every version with its manifest key, for listing tools. */
-  Map<Long, String> versionKeys() {
-    return listVersions();
   }
 }
