@@ -63,7 +63,7 @@ public final class FileMetadata {
    * Reads and checks the metadata of a file.
    *
    * @throws CorruptFileException if the file is truncated or its metadata is malformed
-   * @throws dev.javelin.format.UnsupportedFormatException if the version is not 2.0 or 2.1
+   * @throws dev.javelin.format.UnsupportedFormatException if the version is not 2.0, 2.1 or 2.2
    */
   public static FileMetadata read(InputFile file) throws IOException {
     String loc = file.location();
