@@ -142,7 +142,8 @@ public final class FileMetadata {
       return new FileMetadata(version, schema, fd.getLength(), List.copyOf(columns), gbs);
     } catch (EOFException e) {
       throw new CorruptFileException(loc, "File is truncated: " + e.getMessage(), e);
-    } catch (IndexOutOfBoundsException e) {
+    } catch (IndexOutOfBoundsException | IllegalArgumentException e) {
+      // A slice past the metadata region (IllegalArgumentException from ByteBuffer.limit) too.
       throw new CorruptFileException(loc, "Metadata offsets are inconsistent", e);
     }
   }
