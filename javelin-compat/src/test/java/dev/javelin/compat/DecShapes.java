@@ -248,6 +248,47 @@ final class DecShapes {
     out.add(column("zstd-compressed long strings per value",
         withMetadata(field("x", UTF8), "lance-encoding:compression", "zstd"), 600,
         i -> utf8(word(r, 300, 2000)), "full_zip", "general"));
+    out.add(column("constant strings with nulls", field("x", UTF8), 5_000,
+        i -> i % 3 == 0 ? null : utf8("hello"), "dictionary"));
+    out.add(column("constant large strings", field("x", ArrowType.LargeUtf8.INSTANCE), 5_000,
+        i -> utf8("hello world"), "dictionary"));
+    out.add(column("empty strings", field("x", UTF8), 5_000, i -> utf8(""), "variable"));
+    out.add(column("constant 40-byte binaries", field("x", new ArrowType.FixedSizeBinary(40)), 5_000,
+        i -> le(0x0102030405L, 40), "flat"));
+    out.add(column("constant booleans", field("x", ArrowType.Bool.INSTANCE), 5_000, i -> true, "flat"));
+    out.add(column("struct of a constant int", ArrowData.struct("x", field("a", I32)), 5_000,
+        i -> new Object[] {le(5, 4)}, "rle"));
+    out.add(column("lists of a constant int", ArrowData.list("x", field("item", I64)), 5_000, i -> {
+      List<Object> l = new ArrayList<>();
+      for (int k = i % 4; k > 0; k--) {
+        l.add(r.nextInt(5) == 0 ? null : le(9, 8));
+      }
+      return i % 6 == 0 ? null : l;
+    }, "rep_compression"));
+    out.add(column("lists of low-cardinality strings", ArrowData.list("x", field("item", UTF8)), 6_000, i -> {
+      List<Object> l = new ArrayList<>();
+      for (int k = r.nextInt(5); k > 0; k--) {
+        l.add(r.nextInt(9) == 0 ? null : utf8(levels[r.nextInt(4)]));
+      }
+      return i % 11 == 0 ? null : l;
+    }, "dictionary", "rep_compression"));
+    out.add(column("nullable struct with a blob", ArrowData.struct("x",
+        withMetadata(field("b", ArrowType.LargeBinary.INSTANCE), "lance-encoding:blob", "true"), field("i", I32)), 30,
+        i -> {
+          byte[] b = new byte[20_000 + r.nextInt(20_000)];
+          r.nextBytes(b);
+          return i % 4 == 0 ? null : new Object[] {i % 5 == 1 ? null : b, le(i, 4)};
+        }, "blob_layout"));
+    out.add(column("timestamps in runs", field("x", new ArrowType.Timestamp(org.apache.arrow.vector.types.TimeUnit.MILLISECOND,
+        null)), 10_000, i -> le(1_700_000_000_000L + i / 100, 8), "rle"));
+    out.add(column("lists of vectors of 4 floats", ArrowData.list("x", ArrowData.fsl("item", 4, field("item", F32))), 5_000,
+        i -> {
+          List<Object> l = new ArrayList<>();
+          for (int k = r.nextInt(3); k > 0; k--) {
+            l.add(vector(r, 4, 0));
+          }
+          return l;
+        }, "fixed_size_list", "rep_compression"));
     return out;
   }
 

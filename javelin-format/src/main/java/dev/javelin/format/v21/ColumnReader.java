@@ -54,7 +54,7 @@ final class ColumnReader {
       case FULL_ZIP_LAYOUT:
         return new FullZipPageDecoder(source, path, column, p, page, layout.getFullZipLayout());
       case ALL_NULL_LAYOUT:
-        return new AllNullPageDecoder(source, path, column, p, page, layout.getAllNullLayout());
+        return new ConstantPageDecoder(source, path, column, p, page, layout.getAllNullLayout());
       case BLOB_LAYOUT:
         return new BlobPageDecoder(source, path, column, p, page, layout.getBlobLayout());
       default:

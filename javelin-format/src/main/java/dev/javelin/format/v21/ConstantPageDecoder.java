@@ -10,17 +10,24 @@ import java.nio.ByteOrder;
 
 /**
  * Reads an all-null page, or (format 2.2, where the layout is called ConstantLayout) a page whose
- * every visible item holds the one value the layout carries inline.
+ * every visible item holds one value: carried inline in the layout (fixed-width values of at most
+ * 32 bytes) or in a value buffer ({@code u32 n, n x u32 sizes, the n Arrow buffers of a
+ * one-value array}: the bytes, or the offsets then the bytes).
  *
- * <p>A page with one item layer and no buffers needs no bytes: every row is a null item (or the
- * constant). Otherwise buffers 0 and 1 hold the page's repetition and definition levels, as plain
- * u16 values or, when the layout names an encoding for them, as one block each; they are loaded
- * whole on first use, with each row's first level.
+ * <p>The buffers are: [value] for a constant without levels, [rep, def] for levels,
+ * [value, rep, def] for both; none for a page with one item layer and no levels, where every row
+ * is a null item (or the constant). The levels are plain u16 values or, when the layout names an
+ * encoding for them, one block each; they are loaded whole on first use, with each row's first
+ * level.
  */
-final class AllNullPageDecoder extends PageDecoder {
+final class ConstantPageDecoder extends PageDecoder {
   private final RepDefLayers layers;
   private final boolean simple;
-  private final byte[] constant;
+  /** The constant's bytes (a fixed-width value, or a variable-width one), or null for all-null. */
+  private byte[] constant;
+  private final int valueBuffer;
+  private final int repBuffer;
+  private final int defBuffer;
   private final LevelDecompressor repDecoder;
   private final LevelDecompressor defDecoder;
   private final long numRepValues;
@@ -29,7 +36,7 @@ final class AllNullPageDecoder extends PageDecoder {
   private short[] codes;
   private int[] rowStart;
 
-  AllNullPageDecoder(ColumnSource source, LeafPath path, int column, int page, ColumnMetadata.Page meta,
+  ConstantPageDecoder(ColumnSource source, LeafPath path, int column, int page, ColumnMetadata.Page meta,
       AllNullLayout layout) {
     super(source, path, column, page, meta);
     String[] problem = new String[1];
@@ -37,17 +44,30 @@ final class AllNullPageDecoder extends PageDecoder {
     if (layers == null) {
       throw corrupt(problem[0]);
     }
+    LeafType t = path.type;
+    int nb = bufferSizes.length;
     if (layout.hasInlineValue()) {
       byte[] v = layout.getInlineValue().toByteArray();
-      LeafType t = path.type;
-      boolean fits = t.kind == LeafType.Kind.FIXED && (t.bitsPerItem == 1 ? v.length == 1 : v.length * 8L == t.bitsPerItem);
-      if (!fits) {
+      if (!fixedFits(t, v.length)) {
         throw corrupt("constant page holds a " + v.length + "-byte value but field " + path.name() + " is " + t);
       }
+      if (nb != 0 && nb != 2) {
+        throw corrupt("constant page with an inline value has " + nb + " buffers, not 0 or 2");
+      }
       this.constant = v;
+      this.valueBuffer = -1;
     } else {
+      if (nb > 3) {
+        throw corrupt("constant page has " + nb + " buffers, not 0 to 3");
+      }
       this.constant = null;
+      this.valueBuffer = nb % 2 == 1 ? 0 : -1;
+      if (valueBuffer >= 0 && t.kind != LeafType.Kind.FIXED && t.kind != LeafType.Kind.VARIABLE) {
+        throw unsupported("a constant page of " + t + " values is not supported");
+      }
     }
+    this.repBuffer = nb >= 2 ? nb - 2 : -1;
+    this.defBuffer = nb >= 2 ? nb - 1 : -1;
     try {
       this.repDecoder = layout.hasRepCompression() ? Decompressors.levels(layout.getRepCompression()) : null;
       this.defDecoder = layout.hasDefCompression() ? Decompressors.levels(layout.getDefCompression()) : null;
@@ -58,16 +78,84 @@ final class AllNullPageDecoder extends PageDecoder {
     }
     this.numRepValues = layout.getNumRepValues();
     this.numDefValues = layout.getNumDefValues();
-    boolean singleItemLayer = layout.getLayersCount() == 1
-        && (layout.getLayers(0) == RepDefLayer.REPDEF_NULLABLE_ITEM
-            || constant != null && layout.getLayers(0) == RepDefLayer.REPDEF_ALL_VALID_ITEM);
-    long bytes = 0;
-    for (long s : bufferSizes) {
-      bytes += s;
+    boolean hasValue = constant != null || valueBuffer >= 0;
+    boolean noLevels = repBuffer < 0 || bufferSizes[repBuffer] == 0 && bufferSizes[defBuffer] == 0;
+    // Without levels every row is one item: the constant, or a null item.
+    this.simple = noLevels;
+    if (simple && path.maxRep > 0) {
+      throw corrupt("page under a list stores no repetition levels");
     }
-    this.simple = singleItemLayer && bytes == 0;
-    if (!simple) {
-      requireBuffers(2);
+    if (simple && !hasValue && layout.getLayers(0) != RepDefLayer.REPDEF_NULLABLE_ITEM) {
+      throw corrupt("all-null page without levels whose item layer is " + layout.getLayers(0));
+    }
+  }
+
+  private static boolean fixedFits(LeafType t, int bytes) {
+    return t.kind == LeafType.Kind.FIXED && (t.bitsPerItem == 1 ? bytes == 1 : bytes * 8L == t.bitsPerItem);
+  }
+
+  /** Reads the value buffer: {@code u32 n, n sizes, n buffers} of a one-value Arrow array. */
+  private void loadValue() throws IOException {
+    if (valueBuffer < 0 || constant != null) {
+      return;
+    }
+    long size = bufferSizes[valueBuffer];
+    if (size > Integer.MAX_VALUE - 64) {
+      throw corrupt("constant value of " + size + " bytes is too large");
+    }
+    ByteBuffer b = readBuffer(valueBuffer, 0, size).slice().order(ByteOrder.LITTLE_ENDIAN);
+    int len = b.limit();
+    if (len < 4) {
+      throw corrupt("constant value buffer of " + len + " bytes has no header");
+    }
+    long n = b.getInt(0) & 0xFFFFFFFFL;
+    LeafType t = path.type;
+    long expected = t.kind == LeafType.Kind.VARIABLE ? 2 : 1;
+    if (n != expected || 4 + 4 * n > len) {
+      throw corrupt("constant value buffer holds " + n + " buffers; a " + t + " value needs " + expected);
+    }
+    long[] sizes = new long[(int) n];
+    long total = 4 + 4 * n;
+    for (int i = 0; i < n; i++) {
+      sizes[i] = b.getInt(4 + 4 * i) & 0xFFFFFFFFL;
+      total += sizes[i];
+    }
+    if (total != len) {
+      throw corrupt("constant value buffer of " + len + " bytes declares " + total);
+    }
+    int at = (int) (4 + 4 * n);
+    if (t.kind == LeafType.Kind.FIXED) {
+      if (!fixedFits(t, (int) sizes[0])) {
+        throw corrupt("constant page holds a " + sizes[0] + "-byte value but field " + path.name() + " is " + t);
+      }
+      byte[] v = new byte[(int) sizes[0]];
+      b.get(at, v);
+      this.constant = v;
+      return;
+    }
+    long w = sizes[0] / 2;
+    if (sizes[0] != 16 && sizes[0] != 8) {
+      throw corrupt("constant string has " + sizes[0] + " bytes of offsets, not 2 offsets");
+    }
+    long first = PageDecoder.unsigned(b, at, (int) w);
+    long last = PageDecoder.unsigned(b, at + (int) w, (int) w);
+    if (first < 0 || first > last || last > sizes[1]) {
+      throw corrupt("constant string offsets " + first + ".." + last + " do not fit its " + sizes[1] + " bytes");
+    }
+    byte[] v = new byte[(int) (last - first)];
+    b.get(at + (int) sizes[0] + (int) first, v);
+    this.constant = v;
+  }
+
+  /** Appends the constant (or placeholders when there is none) for {@code n} items. */
+  private void appendConstant(int n, LeafValues out) {
+    if (constant == null || path.type.kind == LeafType.Kind.FIXED) {
+      ConstantDecompressor.append(constant, n, out);
+      return;
+    }
+    VarValues v = (VarValues) out;
+    for (int i = 0; i < n; i++) {
+      v.append(constant, 0, constant.length);
     }
   }
 
@@ -79,6 +167,9 @@ final class AllNullPageDecoder extends PageDecoder {
   }
 
   private short[] levels(int buffer, LevelDecompressor decoder, long declared) throws IOException {
+    if (buffer < 0) {
+      return new short[0];
+    }
     long size = bufferSizes[buffer];
     if (size == 0) {
       return new short[0];
@@ -107,13 +198,13 @@ final class AllNullPageDecoder extends PageDecoder {
     if (rowStart != null) {
       return;
     }
-    short[] r = levels(0, repDecoder, numRepValues);
-    short[] d = levels(1, defDecoder, numDefValues);
+    short[] r = levels(repBuffer, repDecoder, numRepValues);
+    short[] d = levels(defBuffer, defDecoder, numDefValues);
     if ((r.length > 0) != (path.maxRep > 0)) {
       throw corrupt(r.length > 0 ? "has repetition levels but field " + path.name() + " is under no list"
           : "has no repetition levels but field " + path.name() + " is under a list");
     }
-    if (d.length == 0 && constant == null) {
+    if (d.length == 0 && constant == null && valueBuffer < 0) {
       throw corrupt("all-null page has no definition levels, so its items would be valid");
     }
     long n = Math.max(r.length, d.length);
@@ -130,7 +221,7 @@ final class AllNullPageDecoder extends PageDecoder {
       if (code < 0) {
         throw corrupt("definition level " + (d[i] & 0xFFFF) + " is above the maximum " + layers.maxDef);
       }
-      if (code == 0 && constant == null) {
+      if (code == 0 && constant == null && valueBuffer < 0) {
         throw corrupt("all-null page has a valid item at level " + i);
       }
       c[i] = (short) code;
@@ -173,11 +264,12 @@ final class AllNullPageDecoder extends PageDecoder {
 
   @Override
   void doRead(long[] rs, long[] re, int count, LeafEntries out) throws IOException {
+    loadValue();
     for (int i = 0; i < count; i++) {
       if (simple) {
         int n = (int) (re[i] - rs[i]);
         out.addCodes(constant == null ? Codes.nullAt(0) : 0, n);
-        ConstantDecompressor.append(constant, n, out.values);
+        appendConstant(n, out.values);
         continue;
       }
       load();
@@ -188,7 +280,7 @@ final class AllNullPageDecoder extends PageDecoder {
       for (int k = from; k < to; k++) {
         visible += codes == null || path.depthOf(codes[k]) == 0 ? 1 : 0;
       }
-      ConstantDecompressor.append(constant, visible, out.values);
+      appendConstant(visible, out.values);
     }
   }
 }
