@@ -522,19 +522,55 @@ final class MiniBlockPageDecoder extends PageDecoder {
     }
   }
 
-  // The dictionary's items for a chunk's indices.
+  // The dictionary's items for a chunk's indices, gathered in one pass.
   private LeafValues lookUp(int c, FixedValues indices) {
-    LeafValues out = LeafValues.create(path.type);
+    int n = indices.count();
+    int[] idx = new int[n];
     ByteBuffer b = ByteBuffer.wrap(indices.array()).order(ByteOrder.LITTLE_ENDIAN);
     int w = indexType.bitsPerItem / 8;
     long limit = dictionary.count();
-    for (int i = 0; i < indices.count(); i++) {
-      long idx = unsigned(b, i * w, w);
-      if (idx < 0 || idx >= limit) {
-        throw new BadDataException("chunk " + c + " has dictionary index " + Long.toUnsignedString(idx) + " but the "
+    for (int i = 0; i < n; i++) {
+      long x = unsigned(b, i * w, w);
+      if (x < 0 || x >= limit) {
+        throw new BadDataException("chunk " + c + " has dictionary index " + Long.toUnsignedString(x) + " but the "
             + "dictionary has " + limit + " items");
       }
-      out.appendRange(dictionary, (int) idx, (int) idx + 1);
+      idx[i] = (int) x;
+    }
+    LeafValues out = LeafValues.create(path.type);
+    if (dictionary instanceof VarValues) {
+      VarValues d = (VarValues) dictionary;
+      byte[] src = d.data();
+      long total = 0;
+      for (int i = 0; i < n; i++) {
+        total += d.length(idx[i]);
+      }
+      if (total > Integer.MAX_VALUE - 64) {
+        throw new BadDataException("chunk " + c + " expands to more than 2 GiB of dictionary values");
+      }
+      byte[] gathered = new byte[(int) total];
+      long[] ends = new long[n];
+      int pos = 0;
+      for (int i = 0; i < n; i++) {
+        int len = d.length(idx[i]);
+        System.arraycopy(src, (int) d.start(idx[i]), gathered, pos, len);
+        pos += len;
+        ends[i] = pos;
+      }
+      ((VarValues) out).appendRun(ByteBuffer.wrap(gathered), 0, ends, n);
+    } else if (dictionary instanceof FixedValues && ((FixedValues) dictionary).bits % 8 == 0) {
+      FixedValues d = (FixedValues) dictionary;
+      int vw = d.bits / 8;
+      byte[] src = d.array();
+      byte[] gathered = new byte[Math.multiplyExact(n, vw)];
+      for (int i = 0; i < n; i++) {
+        System.arraycopy(src, idx[i] * vw, gathered, i * vw, vw);
+      }
+      ((FixedValues) out).appendFrom(ByteBuffer.wrap(gathered), 0, n);
+    } else {
+      for (int i = 0; i < n; i++) {
+        out.appendRange(dictionary, idx[i], idx[i] + 1);
+      }
     }
     return out;
   }
