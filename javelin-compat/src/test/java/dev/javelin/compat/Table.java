@@ -10,7 +10,6 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowReader;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
-import org.apache.arrow.vector.util.TransferPair;
 
 /**
  * Rows held as a list of batches, with row lookup across them. Batches are moved out of readers by
@@ -56,9 +55,7 @@ final class Table implements AutoCloseable {
         List<FieldVector> vectors = new ArrayList<>();
         List<Field> fields = new ArrayList<>();
         for (FieldVector v : src.getFieldVectors()) {
-          TransferPair tp = v.getTransferPair(allocator);
-          tp.transfer();
-          FieldVector to = (FieldVector) tp.getTo();
+          FieldVector to = move(v, allocator);
           vectors.add(to);
           fields.add(to.getField());
         }
@@ -120,15 +117,52 @@ final class Table implements AutoCloseable {
    */
   static List<VectorSchemaRoot> slices(VectorSchemaRoot root, int batchRows) {
     List<VectorSchemaRoot> out = new ArrayList<>();
-    int n = root.getRowCount();
-    if (n == 0) {
-      out.add(root.slice(0, 0));
+    try {
+      int n = root.getRowCount();
+      if (n == 0) {
+        out.add(slice(root, 0, 0));
+        return out;
+      }
+      for (int start = 0; start < n; start += batchRows) {
+        out.add(slice(root, start, Math.min(batchRows, n - start)));
+      }
       return out;
+    } catch (RuntimeException e) {
+      closeAll(out);
+      throw e;
     }
-    for (int start = 0; start < n; start += batchRows) {
-      out.add(root.slice(start, Math.min(batchRows, n - start)));
+  }
+
+  /**
+   * Rows [start, start + length) of a root, copied by buffer transfer into vectors made from the
+   * root's own fields. Unlike {@code VectorSchemaRoot.slice}, list items keep their names (Arrow's
+   * own transfer renames them "$data$").
+   */
+  static VectorSchemaRoot slice(VectorSchemaRoot root, int start, int length) {
+    List<FieldVector> vectors = new ArrayList<>();
+    try {
+      for (FieldVector v : root.getFieldVectors()) {
+        FieldVector to = v.getField().createVector(v.getAllocator());
+        vectors.add(to);
+        v.makeTransferPair(to).splitAndTransfer(start, length);
+      }
+      return new VectorSchemaRoot(root.getSchema().getFields(), vectors, length);
+    } catch (RuntimeException e) {
+      vectors.forEach(FieldVector::close);
+      throw e;
     }
-    return out;
+  }
+
+  // Moves a vector's buffers into a new vector of the same field, keeping child names.
+  private static FieldVector move(FieldVector v, BufferAllocator allocator) {
+    FieldVector to = v.getField().createVector(allocator);
+    try {
+      v.makeTransferPair(to).transfer();
+      return to;
+    } catch (RuntimeException e) {
+      to.close();
+      throw e;
+    }
   }
 
   static void closeAll(List<VectorSchemaRoot> roots) {
