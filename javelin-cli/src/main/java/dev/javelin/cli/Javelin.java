@@ -1,10 +1,107 @@
 package dev.javelin.cli;
 
-/** Entry point of the command line; the commands come with the CLI work. */
-public final class Javelin {
-  private Javelin() {}
+import java.io.BufferedWriter;
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStreamWriter;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.util.Properties;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.IVersionProvider;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * The {@code javelin} command line: Lance files from Java.
+ *
+ * <pre>
+ * javelin demo
+ * javelin file write out.lance --input data.csv
+ * javelin file read out.lance --rows 0:10
+ * javelin file info out.lance
+ * </pre>
+ *
+ * <p>Exit codes are those of {@link ExitCodes}. Data goes to standard output, messages to standard
+ * error; every error is one line {@code javelin: <message>}, with a stack trace only under
+ * {@code --verbose}.
+ */
+@Command(
+    name = "javelin",
+    mixinStandardHelpOptions = true,
+    versionProvider = Javelin.Version.class,
+    header = "Write, read and inspect Lance files, in pure Java.",
+    synopsisSubcommandLabel = "COMMAND",
+    usageHelpAutoWidth = true,
+    footer = {"", "Start with 'javelin demo' for a tour, or 'javelin COMMAND --help' for the details of a command."},
+    subcommands = {FileCommand.class, DemoCommand.class})
+public final class Javelin implements Callable<Integer> {
+  @Spec
+  CommandSpec spec;
+
+  @Option(names = "--verbose", description = "On error, print the stack trace too.")
+  boolean verbose;
+
+  /** Run bare, it shows what it can do, on stderr since nothing was asked for. */
+  @Override
+  public Integer call() {
+    spec.commandLine().usage(spec.commandLine().getErr());
+    return ExitCodes.INVALID_INPUT;
+  }
+
+  /**
+   * The command line, writing data to {@code out} and messages to {@code err}; run it with
+   * {@code execute(args)}, which returns an exit code of {@link ExitCodes}. The caller flushes
+   * the writers.
+   */
+  public static CommandLine commandLine(PrintWriter out, PrintWriter err) {
+    CommandLine cl = new CommandLine(new Javelin());
+    cl.setOut(out);
+    cl.setErr(err);
+    ErrorHandler errors = new ErrorHandler();
+    cl.setExecutionExceptionHandler(errors);
+    cl.setParameterExceptionHandler(errors);
+    cl.setExitCodeExceptionMapper(errors);
+    cl.setCaseInsensitiveEnumValuesAllowed(true);
+    return cl;
+  }
 
   public static void main(String[] args) {
-    System.exit(0);
+    // Arrow logs through SLF4J; with no logger bound, SLF4J warns about it on stderr, which is
+    // noise in a command line tool.
+    if (System.getProperty("slf4j.internal.verbosity") == null) {
+      System.setProperty("slf4j.internal.verbosity", "ERROR");
+    }
+    // Straight to file descriptor 1 rather than through System.out, which swallows write errors:
+    // this way a closed pipe (javelin file read big.lance | head) shows in checkError() and the
+    // read stops instead of decoding the rest of the file for nobody.
+    PrintWriter out = new PrintWriter(new BufferedWriter(
+        new OutputStreamWriter(new FileOutputStream(FileDescriptor.out), StandardCharsets.UTF_8), 1 << 16));
+    PrintWriter err = new PrintWriter(new OutputStreamWriter(System.err, StandardCharsets.UTF_8), true);
+    int code = commandLine(out, err).execute(args);
+    out.flush();
+    err.flush();
+    System.exit(code);
+  }
+
+  /** The version Maven recorded in the jar; "dev" when run from classes. */
+  static final class Version implements IVersionProvider {
+    @Override
+    public String[] getVersion() throws IOException {
+      String version = "dev";
+      try (InputStream in = Javelin.class.getResourceAsStream("/META-INF/maven/dev.javelin/javelin-cli/pom.properties")) {
+        if (in != null) {
+          Properties p = new Properties();
+          p.load(in);
+          version = p.getProperty("version", version);
+        }
+      }
+      return new String[] {"javelin " + version + " (Lance file format 2.0 and 2.1)"};
+    }
   }
 }

@@ -22,8 +22,12 @@ final class BatchReader extends ArrowReader {
   private final Schema schema;
   private long next;
 
-  BatchReader(BufferAllocator allocator, List<FieldDecoder> decoders, long start, long end, int batchSize) {
+  private final String location;
+
+  BatchReader(String location, BufferAllocator allocator, List<FieldDecoder> decoders, long start, long end,
+      int batchSize) {
     super(allocator);
+    this.location = location;
     this.decoders = decoders;
     this.next = start;
     this.end = end;
@@ -46,7 +50,7 @@ final class BatchReader extends ArrowReader {
     List<FieldVector> vectors = new ArrayList<>();
     try {
       for (FieldDecoder d : decoders) {
-        vectors.add(d.read(rows, allocator));
+        vectors.add(LanceFileReader.decode(location, d, rows, allocator));
       }
       List<Field> fields = new ArrayList<>();
       for (FieldVector v : vectors) {

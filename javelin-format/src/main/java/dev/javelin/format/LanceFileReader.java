@@ -117,7 +117,7 @@ public final class LanceFileReader implements AutoCloseable {
               + location());
     }
     List<FieldDecoder> decoders = decoders(options.columns());
-    return new BatchReader(allocator, decoders, options.startRow(), end, options.batchSize());
+    return new BatchReader(location(), allocator, decoders, options.startRow(), end, options.batchSize());
   }
 
   /** Reads every row of the given columns (all when null) in batches of the default size. */
@@ -147,7 +147,7 @@ public final class LanceFileReader implements AutoCloseable {
     try {
       RowRanges ranges = RowRanges.ofSortedRows(sorted);
       for (FieldDecoder d : decoders) {
-        FieldVector v = d.read(ranges, allocator);
+        FieldVector v = decode(location(), d, ranges, allocator);
         vectors.add(inOrder ? v : reorder(v, sorted, rows));
       }
     } catch (IOException | RuntimeException e) {
@@ -166,15 +166,11 @@ public final class LanceFileReader implements AutoCloseable {
   // Puts the values of sorted distinct rows into the caller's order; closes the input.
   private FieldVector reorder(FieldVector sortedValues, long[] sorted, long[] rows) {
     try (FieldVector in = sortedValues) {
-      FieldVector out = in.getField().createVector(allocator);
-      out.setInitialCapacity(rows.length);
-      out.allocateNew();
+      int[] idx = new int[rows.length];
       for (int i = 0; i < rows.length; i++) {
-        int from = Arrays.binarySearch(sorted, rows[i]);
-        out.copyFromSafe(from, i, in);
+        idx[i] = Arrays.binarySearch(sorted, rows[i]);
       }
-      out.setValueCount(rows.length);
-      return out;
+      return Gather.gather(in, idx, allocator);
     }
   }
 
@@ -204,9 +200,36 @@ public final class LanceFileReader implements AutoCloseable {
     ColumnSource source = new ColumnSource(file, metadata.version(), metadata.columns(), metadata.numRows());
     for (int idx : picked) {
       source.seek(firstColumn[idx]);
-      out.add(strategy.newDecoder(fields.get(idx), source));
+      try {
+        out.add(strategy.newDecoder(fields.get(idx), source));
+      } catch (LanceFormatException e) {
+        out.forEach(FieldDecoder::close);
+        throw e;
+      } catch (RuntimeException e) {
+        out.forEach(FieldDecoder::close);
+        throw malformed(location(), fields.get(idx).name(), e);
+      }
     }
     return out;
+  }
+
+  /**
+   * Decodes rows of one field. A decoder reports what it recognises as corrupt itself; any other
+   * runtime failure while decoding is also the file's fault, so it is reported the same way.
+   */
+  static FieldVector decode(String location, FieldDecoder decoder, RowRanges rows, BufferAllocator allocator)
+      throws IOException {
+    try {
+      return decoder.read(rows, allocator);
+    } catch (LanceFormatException | org.apache.arrow.memory.OutOfMemoryException e) {
+      throw e;
+    } catch (RuntimeException e) {
+      throw malformed(location, decoder.field().name(), e);
+    }
+  }
+
+  private static CorruptFileException malformed(String location, String field, RuntimeException e) {
+    return new CorruptFileException(location, "Column '" + field + "' could not be decoded (" + e + ")", e);
   }
 
   @Override

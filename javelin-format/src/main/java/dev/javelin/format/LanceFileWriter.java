@@ -18,6 +18,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
 
@@ -144,13 +145,20 @@ public final class LanceFileWriter implements AutoCloseable {
     for (int i = 0; i < want.getChildren().size(); i++) {
       Field w = want.getChildren().get(i);
       Field g = got.getChildren().get(i);
-      // The item of a fixed-size list has no Lance field, so its name is not kept.
-      boolean fsl = want.getType() instanceof org.apache.arrow.vector.types.pojo.ArrowType.FixedSizeList;
-      if (fsl ? !w.getType().equals(g.getType()) : !sameShape(w, g)) {
+      // A list's item name is not part of its type: Arrow Java calls it "$data$", others "item"
+      // or "element". The item of a fixed-size list has no Lance field, so its name is not kept.
+      ArrowType.ArrowTypeID t = want.getType().getTypeID();
+      boolean item = t == ArrowType.ArrowTypeID.List || t == ArrowType.ArrowTypeID.LargeList
+          || t == ArrowType.ArrowTypeID.FixedSizeList;
+      if (item ? !sameShape(renamed(w, g.getName()), g) : !sameShape(w, g)) {
         return false;
       }
     }
     return true;
+  }
+
+  private static Field renamed(Field f, String name) {
+    return new Field(name, f.getFieldType(), f.getChildren());
   }
 
   private void checkOpen() {

@@ -1,0 +1,99 @@
+package dev.javelin.bench;
+
+import dev.javelin.format.LanceFileVersion;
+import dev.javelin.format.LanceFileWriter;
+import dev.javelin.format.encoding.WriteOptions;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * Writes the benchmark data set (held in memory beforehand) to a new file, by Javelin and by
+ * lance-core. Also records each file's size, which the ratio table reports.
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.SingleShotTime)
+@OutputTimeUnit(TimeUnit.MILLISECONDS)
+@Warmup(iterations = 2)
+@Measurement(iterations = 4)
+@Fork(value = 1, jvmArgsAppend = {"--add-opens=java.base/java.nio=ALL-UNNAMED", "-Xmx4g"})
+public class FileWriteBenchmark {
+  @Param({"javelin", "lance"})
+  public String impl;
+
+  @Param({"2.0", "2.1"})
+  public String version;
+
+  private BufferAllocator allocator;
+  private final List<VectorSchemaRoot> batches = new ArrayList<>();
+  private Path out;
+  private int run;
+
+  @Setup(Level.Trial)
+  public void setup() throws Exception {
+    allocator = new RootAllocator();
+    long rows = BenchData.rows();
+    for (long first = 0; first < rows; first += BenchData.BATCH) {
+      VectorSchemaRoot root = VectorSchemaRoot.create(BenchData.schema(), allocator);
+      BenchData.fill(root, first, (int) Math.min(BenchData.BATCH, rows - first));
+      batches.add(root);
+    }
+    out = Files.createTempDirectory(BenchData.dir(), "write-");
+  }
+
+  @TearDown(Level.Trial)
+  public void tearDown() throws Exception {
+    batches.forEach(VectorSchemaRoot::close);
+    allocator.close();
+    try (var files = Files.list(out)) {
+      for (Path p : (Iterable<Path>) files::iterator) {
+        Files.delete(p);
+      }
+    }
+    Files.delete(out);
+  }
+
+  @Benchmark
+  public long write() throws Exception {
+    Path file = out.resolve(impl + "-" + version + "-" + (run++) + ".lance");
+    if (impl.equals("javelin")) {
+      try (LanceFileWriter w = LanceFileWriter.create(file, BenchData.schema(),
+          WriteOptions.builder().version(LanceFileVersion.parse(version)).build())) {
+        for (VectorSchemaRoot b : batches) {
+          w.write(b);
+        }
+      }
+    } else {
+      try (org.lance.file.LanceFileWriter w =
+          org.lance.file.LanceFileWriter.open(file.toString(), allocator, null, Optional.of(version), Map.of())) {
+        for (VectorSchemaRoot b : batches) {
+          w.write(b);
+        }
+      }
+    }
+    long size = Files.size(file);
+    Files.writeString(BenchData.dir().resolve("size-" + impl + "-" + version + ".txt"), Long.toString(size));
+    Files.delete(file);
+    return size;
+  }
+}

@@ -1,0 +1,174 @@
+package dev.javelin.cli;
+
+import dev.javelin.format.LanceFileVersion;
+import dev.javelin.format.LanceFileWriter;
+import dev.javelin.format.LanceFormatException;
+import dev.javelin.format.encoding.WriteOptions;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.ipc.ArrowReader;
+import org.apache.arrow.vector.types.pojo.Field;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.TypeConversionException;
+
+/** {@code javelin file write}: Arrow IPC or CSV in, one Lance file out. */
+@Command(
+    name = "write",
+    header = "Write a Lance file from an Arrow IPC file or stream, or a CSV file.",
+    description = {
+      "Reads IN in batches, so inputs larger than memory are fine, and writes OUT.lance.",
+      "IN is told apart by its first bytes: an Arrow IPC file starts with ARROW1, an",
+      "Arrow IPC stream with 0xFFFFFFFF; anything else is read as CSV (RFC 4180, UTF-8)",
+      "with a header line. CSV column types are inferred from the whole file unless",
+      "--schema gives them: bool, int64, float64, else utf8. An empty cell is null; a",
+      "quoted empty cell (\"\") is an empty string.",
+      ""
+    },
+    footer = {
+      "",
+      "--schema gives the type of every CSV column, instead of inferring them:",
+      "  NAME:TYPE[?],NAME:TYPE[?],...     e.g. id:int64,name:utf8?,score:float64?",
+      "A trailing '?' makes a column nullable (an empty cell is null); without it an",
+      "empty cell is an error. Columns are written in the order of the spec, which",
+      "must name every column of the CSV. TYPE is one of:",
+      "  bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64,",
+      "  float32, float64, utf8, large_utf8,",
+      "  binary                   cells in base64",
+      "  date32                   cells like 2024-05-31",
+      "  timestamp[UNIT]          UNIT one of s, ms, us, ns; cells like",
+      "  timestamp[UNIT,TZ]       2024-05-31T12:00:00.5 or 2024-05-31 12:00:00+02:00",
+      "                           (without an offset, a cell is in UTC)",
+      "Aliases: boolean, float, double, string, large_string, date.",
+      "",
+      "Examples:",
+      "  javelin file write people.lance --input people.csv",
+      "  javelin file write people.lance --input people.csv \\",
+      "      --schema 'id:int64,name:utf8,age:int32?'",
+      "  javelin file write events.lance --input events.arrow --version 2.0 \\",
+      "      --max-page-bytes 8M"
+    })
+final class WriteCommand extends BaseCommand {
+  @Parameters(index = "0", paramLabel = "OUT.lance", description = "The Lance file to write.")
+  Path output;
+
+  @Option(names = {"-i", "--input"}, required = true, paramLabel = "IN",
+      description = "Arrow IPC file or stream, or CSV file with a header.")
+  Path input;
+
+  @Option(names = "--version", paramLabel = "2.0|2.1", converter = VersionConverter.class, defaultValue = "2.1",
+      description = "Lance file format version (default: ${DEFAULT-VALUE}).")
+  LanceFileVersion version;
+
+  @Option(names = "--schema", paramLabel = "SPEC", converter = SchemaSpec.Converter.class,
+      description = "Types of the CSV columns, as NAME:TYPE[?],... (see below).")
+  SchemaSpec schema;
+
+  @Option(names = "--max-page-bytes", paramLabel = "N", converter = ByteSize.class,
+      description = "Flush a page once it holds about N bytes; 1048576, 512K, 8M (default: 32M).")
+  Long maxPageBytes;
+
+  @Option(names = {"-f", "--force"}, description = "Replace OUT.lance if it exists.")
+  boolean force;
+
+  @Override
+  public Integer call() throws IOException {
+    if (!Files.exists(input)) {
+      throw new InvalidInputException("Input file not found: " + input);
+    }
+    if (Files.isDirectory(input)) {
+      throw new InvalidInputException("Input is a directory, not a file: " + input);
+    }
+    if (maxPageBytes != null && maxPageBytes < 1024) {
+      throw new InvalidInputException("--max-page-bytes must be at least 1K (1024 bytes), got " + maxPageBytes);
+    }
+    if (Files.exists(output)) {
+      if (!force) {
+        throw new InvalidInputException("Output file already exists (use --force to replace it): " + output);
+      }
+      Files.delete(output);
+    }
+    WriteOptions.Builder options = WriteOptions.builder().version(version);
+    if (maxPageBytes != null) {
+      options.maxPageBytes(maxPageBytes);
+    }
+    Inputs.Kind kind = Inputs.detect(input);
+    long rows;
+    int columns;
+    try (BufferAllocator allocator = new RootAllocator();
+        ArrowReader reader = Inputs.open(input, kind, schema, allocator)) {
+      VectorSchemaRoot batch = root(reader, kind);
+      for (Field f : batch.getSchema().getFields()) {
+        if (f.getDictionary() != null) {
+          throw new InvalidInputException("Column '" + f.getName() + "' of " + input
+              + " is dictionary-encoded, which Javelin does not write; decode it first");
+        }
+      }
+      columns = batch.getSchema().getFields().size();
+      // The first batch is read before the output is created, so that a bad input fails
+      // without leaving a file behind.
+      boolean more = next(reader, kind);
+      LanceFileWriter writer = LanceFileWriter.create(output, batch.getSchema(), options.build());
+      try {
+        while (more) {
+          if (batch.getRowCount() > 0) {
+            writer.write(batch);
+          }
+          more = next(reader, kind);
+        }
+        writer.close();
+      } catch (IOException | RuntimeException e) {
+        writer.abort();
+        throw e;
+      }
+      rows = writer.numRows();
+    }
+    err().printf(Locale.ROOT, "Wrote %,d rows and %d columns to %s (Lance %s, %,d bytes)%n",
+        rows, columns, output, version, Files.size(output));
+    return ExitCodes.OK;
+  }
+
+  private VectorSchemaRoot root(ArrowReader reader, Inputs.Kind kind) throws IOException {
+    try {
+      return reader.getVectorSchemaRoot();
+    } catch (IOException | RuntimeException e) {
+      throw unreadable(kind, e);
+    }
+  }
+
+  private boolean next(ArrowReader reader, Inputs.Kind kind) throws IOException {
+    try {
+      return reader.loadNextBatch();
+    } catch (IOException | RuntimeException e) {
+      throw unreadable(kind, e);
+    }
+  }
+
+  // Errors of our own CSV reader already say what is wrong; Arrow's need the file named.
+  private RuntimeException unreadable(Inputs.Kind kind, Exception e) {
+    if (e instanceof InvalidInputException || e instanceof LanceFormatException) {
+      return (RuntimeException) e;
+    }
+    return new InvalidInputException("Cannot read " + input + " as " + kind.label + ": "
+        + ErrorHandler.message(e), e);
+  }
+
+  /** Parses --version. */
+  static final class VersionConverter implements ITypeConverter<LanceFileVersion> {
+    @Override
+    public LanceFileVersion convert(String value) {
+      try {
+        return LanceFileVersion.parse(value);
+      } catch (IllegalArgumentException e) {
+        throw new TypeConversionException(e.getMessage());
+      }
+    }
+  }
+}
