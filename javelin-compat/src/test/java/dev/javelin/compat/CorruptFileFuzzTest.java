@@ -86,7 +86,7 @@ class CorruptFileFuzzTest {
           new Field("st", FieldType.notNullable(ArrowType.Struct.INSTANCE), List.of(
               new Field("a", FieldType.notNullable(new ArrowType.Int(64, true)), null),
               new Field("b", FieldType.notNullable(ArrowType.Binary.INSTANCE), null))));
-      return RandomData.withMetadata(new Schema(fields), LanceWritesJavelinReadsProperties.NO_COMPRESSION);
+      return RandomData.withMetadata(new Schema(fields), LanceWritesJavelinReadsTest.NO_COMPRESSION);
     }
     Field item = new Field("item", FieldType.nullable(new ArrowType.Int(64, true)), null);
     return new Schema(List.of(

@@ -185,7 +185,7 @@ class HarnessTest {
   void pageEncodingsTellPlainFromCompressedPages() throws IOException {
     Schema plainSchema = RandomData.withMetadata(
         new Schema(List.of(new Field("x", FieldType.notNullable(new ArrowType.Int(32, true)), null))),
-        LanceWritesJavelinReadsProperties.NO_COMPRESSION);
+        LanceWritesJavelinReadsTest.NO_COMPRESSION);
     Schema defaultSchema = new Schema(List.of(new Field("x", FieldType.notNullable(new ArrowType.Int(32, true)), null)));
     assertThat(encodings(plainSchema).compressive()).isEmpty();
     assertThat(encodings(plainSchema).used()).contains("mini_block", "flat");

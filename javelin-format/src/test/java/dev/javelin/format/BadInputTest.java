@@ -258,6 +258,27 @@ class BadInputTest {
 
   @ParameterizedTest
   @EnumSource(LanceFileVersion.class)
+  void metadataOverlappingTheFooterIsCorrupt(LanceFileVersion version) throws IOException {
+    // Inside the file, but running into (or lying in) the footer: no valid file puts metadata there.
+    FileBytes good = FileBytes.read(container(version));
+    long cmEntry = good.footerLong(FileBytes.CMO_TABLE_START);
+    long gbEntry = good.footerLong(FileBytes.GBO_TABLE_START);
+    long footer = good.length() - FileBytes.FOOTER;
+    long[][] ranges = {{footer - 4, 8}, {footer, 40}, {good.length() - 1, 1}, {footer + 8, 16}};
+    assertSoftly(soft -> {
+      for (long[] r : ranges) {
+        for (long entry : new long[] {cmEntry, gbEntry}) {
+          Path p = bad(good.withLong(entry, r[0]).withLong(entry + 8, r[1]));
+          String what = (entry == cmEntry ? "column 0 metadata" : "global buffer 0") + " at " + r[0] + "+" + r[1];
+          soft.assertThatThrownBy(() -> open(p)).as(what).isInstanceOf(CorruptFileException.class)
+              .hasMessageEndingWith(": " + p);
+        }
+      }
+    });
+  }
+
+  @ParameterizedTest
+  @EnumSource(LanceFileVersion.class)
   void garbledColumnMetadataIsCorrupt(LanceFileVersion version) throws IOException {
     FileBytes good = FileBytes.read(container(version));
     long[] cm0 = good.columnMetadata(0);

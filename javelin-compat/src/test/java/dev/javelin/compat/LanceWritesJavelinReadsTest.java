@@ -31,7 +31,7 @@ import org.apache.arrow.vector.VectorSchemaRoot;
  * asking lance-core not to compress, which makes plain files more likely. Rep/def levels are still
  * bitpacked whenever lance-core sees fit, so nullable and nested shapes are skipped often.
  */
-class LanceWritesJavelinReadsProperties {
+class LanceWritesJavelinReadsTest {
   /** lance-core's field metadata that turns off value compression, dictionaries and RLE. */
   static final Map<String, String> NO_COMPRESSION = Map.of(
       "lance-encoding:compression", "none",
@@ -44,6 +44,10 @@ class LanceWritesJavelinReadsProperties {
 
   @Property(tries = 40, shrinking = ShrinkingMode.OFF)
   void v20(@ForAll long seed) throws IOException {
+    checkV20(seed);
+  }
+
+  static void checkV20(long seed) throws IOException {
     Path file = Scratch.newFile("lance-2.0-" + seed);
     try (BufferAllocator allocator = new RootAllocator();
         Sample sample = Sample.generate(seed, RandomData.V2_0, allocator)) {

@@ -20,7 +20,7 @@ import org.apache.arrow.vector.VectorSchemaRoot;
  * <p>A failure message starts with the difference and ends with the case ({@code seed=...});
  * replay it with {@code @Property(seed = ...)} or by calling {@link #check} with that seed.
  */
-class JavelinWritesLanceReadsProperties {
+class JavelinWritesLanceReadsTest {
   @Property(tries = 30, shrinking = ShrinkingMode.OFF)
   void v20(@ForAll long seed) throws IOException {
     check(LanceFileVersion.V2_0, RandomData.V2_0, seed);

@@ -16,7 +16,7 @@ import org.apache.arrow.vector.VectorSchemaRoot;
  * given (full scans, ranges, projections). If this fails, the generator left what lance-core can
  * store, or the comparison is wrong; the Javelin properties would be meaningless.
  */
-class OracleRoundTripProperties {
+class OracleRoundTripTest {
   @Property(tries = 15, shrinking = ShrinkingMode.OFF)
   void v20(@ForAll long seed) throws IOException {
     check(LanceFileVersion.V2_0, RandomData.V2_0, seed);
