@@ -47,9 +47,10 @@ import org.junit.jupiter.params.provider.MethodSource;
 class CorruptFileFuzzTest {
   private static final Duration LIMIT = Duration.ofSeconds(20);
   private static final long MEMORY_LIMIT = 256L << 20;
-  private static final int FLIPS = 150;
-  private static final int FIELD_DAMAGE = 60;
-  private static final int CUTS = 40;
+  // Iterations per test; raise them for a deeper run, e.g. -Dfuzz.flips=5000.
+  private static final int FLIPS = Integer.getInteger("fuzz.flips", 150);
+  private static final int FIELD_DAMAGE = Integer.getInteger("fuzz.fields", 60);
+  private static final int CUTS = Integer.getInteger("fuzz.cuts", 40);
 
   @TempDir Path dir;
 
@@ -128,10 +129,13 @@ class CorruptFileFuzzTest {
     Outcomes outcomes = new Outcomes(writer + " " + version + " truncations of " + good.length + " bytes");
     for (int len = 0; len < good.length; len++) {
       byte[] cut = java.util.Arrays.copyOf(good, len);
-      String outcome = attempt(cut, "cut to " + len + " of " + good.length + " bytes");
+      String damage = "cut to " + len + " of " + good.length + " bytes";
       // A cut file has lost its footer; only an accidental "LANC" before the cut could open.
-      assertThat(outcome).as("cut to %d bytes", len).isNotEqualTo("read");
-      outcomes.add(outcome);
+      outcomes.run(damage, () -> {
+        String outcome = attempt(cut, damage);
+        assertThat(outcome).as(damage).isNotEqualTo("read");
+        return outcome;
+      });
     }
     outcomes.report();
   }
@@ -144,7 +148,8 @@ class CorruptFileFuzzTest {
     Outcomes outcomes = new Outcomes(writer + " " + version + " random cuts of " + good.length + " bytes");
     for (int i = 0; i < CUTS; i++) {
       int len = random.nextInt(good.length);
-      outcomes.add(attempt(java.util.Arrays.copyOf(good, len), "seed 20 cut " + i + ": to " + len + " bytes"));
+      String damage = "seed 20 cut " + i + ": to " + len + " bytes";
+      outcomes.run(damage, () -> attempt(java.util.Arrays.copyOf(good, len), damage));
     }
     outcomes.report();
   }
@@ -192,7 +197,8 @@ class CorruptFileFuzzTest {
       long value = random.nextBoolean() ? nasty[random.nextInt(nasty.length)] : random.nextLong() >>> random.nextInt(64);
       byte[] bad = good.clone();
       java.nio.ByteBuffer.wrap(bad).order(java.nio.ByteOrder.LITTLE_ENDIAN).putLong(Math.toIntExact(at), value);
-      outcomes.add(attempt(bad, "seed 50 damage " + i + ": u64 at " + at + " set to " + value));
+      String damage = "seed 50 damage " + i + ": u64 at " + at + " set to " + value;
+      outcomes.run(damage, () -> attempt(bad, damage));
     }
     outcomes.report();
   }
@@ -220,7 +226,8 @@ class CorruptFileFuzzTest {
         bad[at] ^= (byte) mask;
         done.append(k == 0 ? "" : ", ").append("byte ").append(at).append(" ^= 0x").append(Integer.toHexString(mask));
       }
-      outcomes.add(attempt(bad, what + " #" + i + " (seed " + (baseSeed * 1_000_003 + i) + "): " + done));
+      String damage = what + " #" + i + " (seed " + (baseSeed * 1_000_003 + i) + "): " + done;
+      outcomes.run(damage, () -> attempt(bad, damage));
     }
     outcomes.report();
   }
@@ -291,21 +298,57 @@ class CorruptFileFuzzTest {
     }
   }
 
-  /** Counts outcomes of one test's attempts and prints them, so a run shows what was exercised. */
+  /**
+   * Runs one test's attempts, counting outcomes; a failed attempt is recorded and the rest still
+   * run, so one run shows every kind of failure. {@link #report} prints the counts and fails if
+   * any attempt failed.
+   */
   private static final class Outcomes {
+    private static final int SHOWN = 8;
     private final String what;
     private final Map<String, Integer> counts = new TreeMap<>();
+    private final List<String> failures = new ArrayList<>();
+    private int attempts;
 
     Outcomes(String what) {
       this.what = what;
     }
 
-    void add(String outcome) {
-      counts.merge(outcome, 1, Integer::sum);
+    void run(String damage, java.util.concurrent.Callable<String> attempt) {
+      attempts++;
+      try {
+        counts.merge(attempt.call(), 1, Integer::sum);
+      } catch (Throwable t) {
+        counts.merge("FAILED", 1, Integer::sum);
+        failures.add(damage + "\n      " + describe(t));
+      }
+    }
+
+    // The failure and where in Javelin it came from.
+    private static String describe(Throwable t) {
+      Throwable root = t;
+      while (root.getCause() != null && root.getCause() != root) {
+        root = root.getCause();
+      }
+      String where = "";
+      for (StackTraceElement e : root.getStackTrace()) {
+        if (e.getClassName().startsWith("dev.javelin.format")) {
+          where = " at " + e;
+          break;
+        }
+      }
+      return t.getMessage() + (root == t ? "" : " <- " + root) + where;
     }
 
     void report() {
       System.out.println("[fuzz] " + what + ": " + counts);
+      if (!failures.isEmpty()) {
+        StringBuilder b = new StringBuilder(what + ": " + failures.size() + " of " + attempts + " attempts failed");
+        for (String f : failures.subList(0, Math.min(SHOWN, failures.size()))) {
+          b.append("\n  - ").append(f);
+        }
+        throw new AssertionError(b.toString());
+      }
     }
   }
 }
