@@ -182,6 +182,123 @@ class HarnessTest {
   }
 
   @Test
+  void sameSeedGivesSameData() {
+    try (Sample a = Sample.generate(42, RandomData.V2_1, allocator);
+        Sample b = Sample.generate(42, RandomData.V2_1, allocator)) {
+      assertThat(a.describe()).isEqualTo(b.describe());
+      VectorAssertions.assertTablesEqual(a.expected, b.expected, "seed 42 twice");
+    }
+  }
+
+  @Test
+  void generatorCoversEveryTypeAndShape() {
+    java.util.Set<String> seen = new java.util.TreeSet<>();
+    int empty = 0;
+    int large = 0;
+    for (long seed = 0; seed < 400; seed++) {
+      RandomData data = new RandomData(seed, RandomData.V2_1);
+      for (Field f : data.schema().getFields()) {
+        collect(f, null, seen);
+      }
+      int rows = data.rowCount();
+      empty += rows == 0 ? 1 : 0;
+      large += rows >= 1000 ? 1 : 0;
+    }
+    assertThat(seen).contains("Bool", "Int8", "Int16", "Int32", "Int64", "UInt8", "UInt16", "UInt32", "UInt64",
+        "HalfFloat", "Float", "Double", "Utf8", "LargeUtf8", "Binary", "LargeBinary", "Date(DAY)",
+        "Date(MILLISECOND)", "Time(SECOND, 32)", "Time(MILLISECOND, 32)", "Time(MICROSECOND, 64)",
+        "Time(NANOSECOND, 64)", "Decimal", "FixedSizeBinary", "FixedSizeList(2)", "FixedSizeList(16)",
+        "FixedSizeList(128)", "List", "LargeList", "Struct", "List<Struct>", "Struct<List>", "List<List<Int32>>");
+    for (String unit : new String[] {"SECOND", "MILLISECOND", "MICROSECOND", "NANOSECOND"}) {
+      assertThat(seen).contains("Timestamp(" + unit + ", null)", "Timestamp(" + unit + ", UTC)");
+    }
+    assertThat(empty).as("row counts of 0").isPositive();
+    assertThat(large).as("row counts of 1000 or more").isPositive();
+  }
+
+  private static void collect(Field f, Field parent, java.util.Set<String> seen) {
+    ArrowType t = f.getType();
+    String name;
+    if (t instanceof ArrowType.Int) {
+      ArrowType.Int i = (ArrowType.Int) t;
+      name = (i.getIsSigned() ? "Int" : "UInt") + i.getBitWidth();
+    } else if (t instanceof ArrowType.FloatingPoint) {
+      name = new String[] {"HalfFloat", "Float", "Double"}[((ArrowType.FloatingPoint) t).getPrecision().ordinal()];
+    } else if (t instanceof ArrowType.Decimal || t instanceof ArrowType.FixedSizeBinary) {
+      name = t.getTypeID().name();
+    } else if (t instanceof ArrowType.Timestamp) {
+      ArrowType.Timestamp ts = (ArrowType.Timestamp) t;
+      name = "Timestamp(" + ts.getUnit() + ", " + (ts.getTimezone() == null ? "null" : ts.getTimezone()) + ")";
+    } else {
+      name = t.toString();
+    }
+    seen.add(name);
+    if (parent != null) {
+      String p = parent.getType().getTypeID().name();
+      if ((p.equals("List") || p.equals("LargeList")) && t.getTypeID() == ArrowType.ArrowTypeID.Struct) {
+        seen.add("List<Struct>");
+      }
+      if (p.equals("Struct") && (t.getTypeID() == ArrowType.ArrowTypeID.List)) {
+        seen.add("Struct<List>");
+      }
+      if (p.equals("List") && t.getTypeID() == ArrowType.ArrowTypeID.List
+          && f.getChildren().get(0).getType().equals(new ArrowType.Int(32, true))) {
+        seen.add("List<List<Int32>>");
+      }
+    }
+    for (Field c : f.getChildren()) {
+      collect(c, f, seen);
+    }
+  }
+
+  @Test
+  void generatorMakesNullsAtEveryLevelAndEmptyLists() {
+    int nullStructs = 0;
+    int nullLists = 0;
+    int emptyLists = 0;
+    int nullItems = 0;
+    for (long seed = 0; seed < 60; seed++) {
+      try (Sample s = Sample.generate(seed, RandomData.V2_1, allocator)) {
+        for (org.apache.arrow.vector.FieldVector v : s.expected.batches().get(0).getFieldVectors()) {
+          int[] c = countNulls(v);
+          nullStructs += c[0];
+          nullLists += c[1];
+          emptyLists += c[2];
+          nullItems += c[3];
+        }
+      }
+    }
+    assertThat(nullStructs).as("null structs").isPositive();
+    assertThat(nullLists).as("null lists").isPositive();
+    assertThat(emptyLists).as("empty lists").isPositive();
+    assertThat(nullItems).as("null values inside lists").isPositive();
+  }
+
+  // {null structs, null lists, empty lists, null values inside lists} in a vector and its children.
+  private static int[] countNulls(org.apache.arrow.vector.FieldVector v) {
+    int[] out = new int[4];
+    int n = v.getValueCount();
+    if (v instanceof StructVector) {
+      out[0] += v.getNullCount();
+    }
+    if (v instanceof ListVector || v instanceof org.apache.arrow.vector.complex.LargeListVector) {
+      out[1] += v.getNullCount();
+      for (int i = 0; i < n; i++) {
+        Object o = v.getObject(i);
+        out[2] += o != null && ((List<?>) o).isEmpty() ? 1 : 0;
+      }
+      out[3] += v.getChildrenFromFields().get(0).getNullCount();
+    }
+    for (org.apache.arrow.vector.FieldVector c : v.getChildrenFromFields()) {
+      int[] k = countNulls(c);
+      for (int i = 0; i < 4; i++) {
+        out[i] += k[i];
+      }
+    }
+    return out;
+  }
+
+  @Test
   void pageEncodingsTellPlainFromCompressedPages() throws IOException {
     Schema plainSchema = RandomData.withMetadata(
         new Schema(List.of(new Field("x", FieldType.notNullable(new ArrowType.Int(32, true)), null))),
