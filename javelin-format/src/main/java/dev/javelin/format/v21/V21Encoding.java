@@ -1,6 +1,5 @@
 package dev.javelin.format.v21;
 
-import dev.javelin.format.UnsupportedFormatException;
 import dev.javelin.format.encoding.ColumnSource;
 import dev.javelin.format.encoding.EncodingStrategy;
 import dev.javelin.format.encoding.FieldDecoder;
@@ -8,7 +7,13 @@ import dev.javelin.format.encoding.FieldEncoder;
 import dev.javelin.format.encoding.WriteOptions;
 import dev.javelin.format.schema.LanceField;
 
-/** The Lance 2.1 encodings. */
+/**
+ * The Lance 2.1 ("structural") encodings. Only leaf fields get columns; structs and lists live in
+ * each leaf's repetition and definition levels. Pages use the mini-block layout for values under
+ * 256 bytes, full-zip for wider ones and all-null when no item is valid. Javelin writes values
+ * uncompressed (Flat, Variable, FixedSizeList) with plain 16-bit levels, and reads the same plus
+ * those layouts as Lance writes them.
+ */
 public final class V21Encoding implements EncodingStrategy {
   public static final V21Encoding INSTANCE = new V21Encoding();
 
@@ -16,16 +21,16 @@ public final class V21Encoding implements EncodingStrategy {
 
   @Override
   public int numColumns(LanceField field) {
-    throw new UnsupportedFormatException(null, "not built yet");
+    return LeafPath.countLeaves(field);
   }
 
   @Override
   public FieldEncoder newEncoder(LanceField field, WriteOptions options) {
-    throw new UnsupportedFormatException(null, "not built yet");
+    return new V21FieldEncoder(LeafPath.leaves(field), options.maxPageBytes());
   }
 
   @Override
   public FieldDecoder newDecoder(LanceField field, ColumnSource source) {
-    throw new UnsupportedFormatException(null, "not built yet");
+    return new V21FieldDecoder(field, source);
   }
 }

@@ -1,0 +1,134 @@
+package dev.javelin.format.v21;
+
+import com.google.protobuf.Any;
+import com.google.protobuf.InvalidProtocolBufferException;
+import dev.javelin.format.CorruptFileException;
+import dev.javelin.format.UnsupportedFormatException;
+import dev.javelin.format.encoding.ColumnSource;
+import dev.javelin.format.encoding.RowRanges;
+import dev.javelin.format.proto.Encodings21.PageLayout;
+import dev.javelin.format.proto.File2Protos.ColumnMetadata;
+import dev.javelin.format.proto.File2Protos.Encoding;
+import java.io.IOException;
+
+/**
+ * Reads rows of one leaf column. Page layouts are parsed up front (so a malformed or unsupported
+ * encoding fails when the decoder is made); page data is read per request, page by page, and only
+ * the page last read keeps its cached state.
+ */
+final class ColumnReader {
+  private final LeafPath path;
+  private final PageDecoder[] pages;
+  private final long[] firstRow;
+  private int current = -1;
+
+  ColumnReader(LeafPath path, ColumnSource source, int column) {
+    this.path = path;
+    ColumnMetadata meta = source.column(column);
+    int n = meta.getPagesCount();
+    this.pages = new PageDecoder[n];
+    this.firstRow = new long[n + 1];
+    long row = 0;
+    for (int p = 0; p < n; p++) {
+      ColumnMetadata.Page page = meta.getPages(p);
+      if (page.getLength() <= 0 || page.getLength() > source.numRows() - row) {
+        throw source.corrupt(column, p, "page has " + page.getLength() + " rows; the column's pages so far hold "
+            + row + " of the file's " + source.numRows());
+      }
+      firstRow[p] = row;
+      pages[p] = decoder(source, column, p, page);
+      row += page.getLength();
+    }
+    firstRow[n] = row;
+    if (row != source.numRows()) {
+      throw new CorruptFileException(source.location(),
+          "Column " + column + " holds " + row + " rows but the file has " + source.numRows());
+    }
+  }
+
+  private PageDecoder decoder(ColumnSource source, int column, int p, ColumnMetadata.Page page) {
+    PageLayout layout = layout(source, column, p, page.getEncoding());
+    switch (layout.getLayoutCase()) {
+      case MINI_BLOCK_LAYOUT:
+        return new MiniBlockPageDecoder(source, path, column, p, page, layout.getMiniBlockLayout());
+      case FULL_ZIP_LAYOUT:
+        return new FullZipPageDecoder(source, path, column, p, page, layout.getFullZipLayout());
+      case ALL_NULL_LAYOUT:
+        return new AllNullPageDecoder(source, path, column, p, page, layout.getAllNullLayout());
+      case BLOB_LAYOUT:
+        throw new UnsupportedFormatException(source.location(),
+            "Column " + column + " page " + p + ": the blob layout is not supported");
+      default:
+        throw source.corrupt(column, p, "page layout is empty");
+    }
+  }
+
+  private static PageLayout layout(ColumnSource source, int column, int p, Encoding enc) {
+    if (!enc.hasDirect()) {
+      throw new UnsupportedFormatException(source.location(), "Column " + column + " page " + p
+          + ": only direct page encodings are supported, not " + enc.getLocationCase());
+    }
+    try {
+      Any any = Any.parseFrom(enc.getDirect().getEncoding());
+      if (!any.getTypeUrl().endsWith("lance.encodings21.PageLayout")) {
+        throw new UnsupportedFormatException(source.location(), "Column " + column + " page " + p
+            + ": page encoding is " + any.getTypeUrl() + ", not a 2.1 page layout");
+      }
+      return PageLayout.parseFrom(any.getValue());
+    } catch (InvalidProtocolBufferException e) {
+      throw source.corrupt(column, p, "page encoding is not a valid protobuf (" + e.getMessage() + ")");
+    }
+  }
+
+  /** Reads the given rows, in order, into new entries. */
+  LeafEntries read(RowRanges rows) throws IOException {
+    LeafEntries out = new LeafEntries(path);
+    int p = 0;
+    long[] starts = new long[Math.max(1, rows.size())];
+    long[] ends = new long[starts.length];
+    int i = 0;
+    while (i < rows.size()) {
+      long s = rows.start(i);
+      while (p < pages.length && firstRow[p + 1] <= s) {
+        p++;
+      }
+      if (p >= pages.length) {
+        throw new IllegalArgumentException("Row " + s + " is past the column's " + firstRow[pages.length] + " rows");
+      }
+      // Gather this page's share of the ranges.
+      int k = 0;
+      long pageStart = firstRow[p];
+      long pageEnd = firstRow[p + 1];
+      while (i < rows.size() && rows.start(i) < pageEnd) {
+        long a = Math.max(rows.start(i), pageStart);
+        long b = Math.min(rows.end(i), pageEnd);
+        starts[k] = a - pageStart;
+        ends[k] = b - pageStart;
+        k++;
+        if (rows.end(i) <= pageEnd) {
+          i++;
+        } else {
+          break;
+        }
+      }
+      if (p != current) {
+        if (current >= 0) {
+          pages[current].release();
+        }
+        current = p;
+      }
+      pages[p].read(starts, ends, k, out);
+      if (i < rows.size() && rows.end(i) > pageEnd) {
+        p++;
+      }
+    }
+    return out;
+  }
+
+  void close() {
+    if (current >= 0) {
+      pages[current].release();
+      current = -1;
+    }
+  }
+}

@@ -1,0 +1,47 @@
+package dev.javelin.format.v21;
+
+import dev.javelin.format.proto.Encodings21.CompressiveEncoding;
+
+/** Fixed-width values as they are ({@code Flat}): booleans packed 8 to a byte. */
+final class FlatEncoder implements MiniBlockValueEncoder, PerValueEncoder {
+  private final FixedValues values;
+
+  FlatEncoder(FixedValues values) {
+    this.values = values;
+  }
+
+  @Override
+  public CompressiveEncoding encoding() {
+    return Protos21.flat(values.bits);
+  }
+
+  @Override
+  public int numBuffers() {
+    return 1;
+  }
+
+  @Override
+  public int[] bufferSizes(int from, int to) {
+    return new int[] {(int) (((long) (to - from) * values.bits + 7) / 8)};
+  }
+
+  @Override
+  public byte[][] encode(int from, int to) {
+    return new byte[][] {values.slice(from, to)};
+  }
+
+  @Override
+  public boolean isVariable() {
+    return false;
+  }
+
+  @Override
+  public int bits() {
+    return values.bits;
+  }
+
+  @Override
+  public void write(int index, ByteBuilder out) {
+    values.writeValue(out, index);
+  }
+}

@@ -1,0 +1,30 @@
+package dev.javelin.format.v21;
+
+/**
+ * The values of one leaf column, in order, one per visible item (null items included, holding
+ * placeholder bytes). Writers fill it from Arrow vectors; readers fill it from decoded chunks.
+ */
+abstract class LeafValues {
+  /** Number of values. */
+  abstract int count();
+
+  /** Bytes held, for page sizing. */
+  abstract long byteSize();
+
+  /** Appends values [from, to) of a container of the same layout. */
+  abstract void appendRange(LeafValues src, int from, int to);
+
+  /** Appends placeholder values for null items. */
+  abstract void appendNulls(int n);
+
+  static LeafValues create(LeafType type) {
+    switch (type.kind) {
+      case FIXED:
+        return new FixedValues(type.bitsPerItem);
+      case VARIABLE:
+        return new VarValues(type.offsetBytes);
+      default:
+        return new FslValues(type);
+    }
+  }
+}

@@ -1,0 +1,453 @@
+package dev.javelin.format.v21;
+
+import dev.javelin.format.encoding.ColumnSource;
+import dev.javelin.format.proto.Encodings21.MiniBlockLayout;
+import dev.javelin.format.proto.File2Protos.ColumnMetadata;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+
+/**
+ * Reads a mini-block page (see {@link MiniBlockWriter} for the bytes). On first use it loads the
+ * chunk metadata and, for leaves under lists, the repetition index; then each request reads only
+ * the chunks that hold the requested rows, in one read per run of chunks. The last decoded chunk
+ * is kept, so batches that share a chunk decode it once.
+ */
+final class MiniBlockPageDecoder extends PageDecoder {
+  private final RepDefLayers layers;
+  private final MiniBlockDecompressor values;
+  private final LevelDecompressor repDecoder;
+  private final LevelDecompressor defDecoder;
+  private final int numBuffers;
+  private final long numItems;
+  private final int depth;
+  private final int maxRep;
+  private final int[] depthOfCode;
+
+  // Page metadata, loaded on first use.
+  private int numChunks = -1;
+  private int[] chunkItems;
+  private long[] itemStart;
+  private long[] chunkOffset;
+  private long[] firstRow;
+  private long[] starts;
+  private boolean[] preamble;
+  private boolean[] trailer;
+
+  private int cachedIndex = -1;
+  private Chunk cached;
+
+  /** A decoded chunk: its levels (as canonical codes) and values. */
+  private static final class Chunk {
+    int numLevels;
+    short[] rep;
+    short[] codes;
+    LeafValues values;
+  }
+
+  MiniBlockPageDecoder(ColumnSource source, LeafPath path, int column, int page, ColumnMetadata.Page meta,
+      MiniBlockLayout layout) {
+    super(source, path, column, page, meta);
+    if (layout.hasDictionary()) {
+      throw unsupported("mini-block dictionary encoding ('" + Protos21.name(layout.getDictionary())
+          + "' dictionary) is not supported");
+    }
+    if (!layout.hasValueCompression()) {
+      throw corrupt("mini-block layout has no value encoding");
+    }
+    String[] problem = new String[1];
+    this.layers = RepDefLayers.fromFile(layout.getLayersList(), path, problem);
+    if (layers == null) {
+      throw corrupt(problem[0]);
+    }
+    try {
+      this.values = Decompressors.miniBlock(layout.getValueCompression(), path.type);
+      this.repDecoder = layout.hasRepCompression() ? Decompressors.levels(layout.getRepCompression()) : null;
+      this.defDecoder = layout.hasDefCompression() ? Decompressors.levels(layout.getDefCompression()) : null;
+    } catch (UnsupportedEncodingException e) {
+      throw unsupported(e.getMessage());
+    } catch (BadDataException e) {
+      throw corrupt(e.getMessage());
+    }
+    if (values.numBuffers() != layout.getNumBuffers()) {
+      throw corrupt("mini-block layout says " + layout.getNumBuffers() + " buffers per chunk but its value encoding has "
+          + values.numBuffers());
+    }
+    this.numBuffers = values.numBuffers();
+    this.maxRep = path.maxRep;
+    this.depthOfCode = path.depthTable();
+    if ((repDecoder != null) != (maxRep > 0)) {
+      throw corrupt(repDecoder != null ? "has repetition levels but field " + path.name() + " is under no list"
+          : "has no repetition levels but field " + path.name() + " is under a list");
+    }
+    this.depth = layout.getRepetitionIndexDepth();
+    if (repDecoder != null && depth < 1) {
+      throw corrupt("has repetition levels but no repetition index");
+    }
+    this.numItems = layout.getNumItems();
+    requireBuffers(repDecoder != null ? 3 : 2);
+  }
+
+  @Override
+  void release() {
+    numChunks = -1;
+    chunkItems = null;
+    itemStart = null;
+    chunkOffset = null;
+    firstRow = null;
+    starts = null;
+    preamble = null;
+    trailer = null;
+    cachedIndex = -1;
+    cached = null;
+  }
+
+  private void loadMeta() throws IOException {
+    if (numChunks >= 0) {
+      return;
+    }
+    long metaSize = bufferSizes[0];
+    if (metaSize % 2 != 0 || metaSize == 0) {
+      throw corrupt("chunk metadata has " + metaSize + " bytes");
+    }
+    long n = metaSize / 2;
+    if (n > bufferSizes[1] / 8) {
+      throw corrupt("chunk metadata lists " + n + " chunks but the chunk buffer has only " + bufferSizes[1] + " bytes");
+    }
+    if (numItems < 1) {
+      throw corrupt("mini-block page has " + numItems + " items");
+    }
+    ByteBuffer meta = readBuffer(0, 0, metaSize);
+    int chunks = (int) n;
+    int[] items = new int[chunks];
+    long[] iStart = new long[chunks + 1];
+    long[] offs = new long[chunks + 1];
+    long counter = 0;
+    long offset = 0;
+    for (int c = 0; c < chunks; c++) {
+      int w = meta.getShort(2 * c) & 0xFFFF;
+      long bytes = ((w >>> 4) + 1L) * 8;
+      long count;
+      if (c < chunks - 1) {
+        count = 1L << (w & 0xF);
+      } else {
+        count = numItems - counter;
+        if (count < 1) {
+          throw corrupt("chunk metadata counts more values than the page's " + numItems);
+        }
+      }
+      if (counter + count > numItems || count > Integer.MAX_VALUE) {
+        throw corrupt("chunk metadata counts more values than the page's " + numItems);
+      }
+      items[c] = (int) count;
+      iStart[c] = counter;
+      offs[c] = offset;
+      counter += count;
+      offset += bytes;
+      if (offset > bufferSizes[1]) {
+        throw corrupt("chunk " + c + " ends at byte " + offset + ", past the chunk buffer's " + bufferSizes[1]);
+      }
+    }
+    iStart[chunks] = counter;
+    offs[chunks] = offset;
+    if (repDecoder != null) {
+      loadRepIndex(chunks);
+    } else if (numItems != numRows) {
+      throw corrupt("page has " + numRows + " rows but " + numItems + " values and no lists");
+    }
+    this.chunkItems = items;
+    this.itemStart = iStart;
+    this.chunkOffset = offs;
+    this.numChunks = chunks;
+  }
+
+  private void loadRepIndex(int chunks) throws IOException {
+    int idx = bufferSizes.length - 1;
+    long stride = depth + 1L;
+    if (bufferSizes[idx] != chunks * stride * 8) {
+      throw corrupt("repetition index has " + bufferSizes[idx] + " bytes, expected " + (chunks * stride * 8)
+          + " for " + chunks + " chunks");
+    }
+    ByteBuffer b = readBuffer(idx, 0, bufferSizes[idx]);
+    long[] first = new long[chunks];
+    long[] st = new long[chunks];
+    boolean[] pre = new boolean[chunks];
+    boolean[] trail = new boolean[chunks];
+    boolean hasPreamble = false;
+    long row = 0;
+    for (int c = 0; c < chunks; c++) {
+      long ends = b.getLong((int) (c * stride * 8));
+      long partial = b.getLong((int) (c * stride * 8 + 8));
+      if (ends < 0 || partial < 0 || ends > numRows) {
+        throw corrupt("repetition index entry " + c + " is (" + ends + ", " + partial + ")");
+      }
+      boolean hasTrailer = partial > 0;
+      long s = ends + (hasTrailer ? 1 : 0) - (hasPreamble ? 1 : 0);
+      if (s < 0) {
+        throw corrupt("repetition index entry " + c + " starts a negative number of rows");
+      }
+      first[c] = row;
+      st[c] = s;
+      pre[c] = hasPreamble;
+      trail[c] = hasTrailer;
+      hasPreamble = hasTrailer;
+      row += s;
+      if (row > numRows) {
+        break;
+      }
+    }
+    if (row != numRows) {
+      throw corrupt("repetition index counts " + row + " rows but the page has " + numRows);
+    }
+    this.firstRow = first;
+    this.starts = st;
+    this.preamble = pre;
+    this.trailer = trail;
+  }
+
+  @Override
+  void doRead(long[] rs, long[] re, int count, LeafEntries out) throws IOException {
+    loadMeta();
+    for (int i = 0; i < count; i++) {
+      if (repDecoder == null) {
+        readFlat(rs[i], re[i], out);
+      } else {
+        readRepeated(rs[i], re[i], out);
+      }
+    }
+  }
+
+  // Without lists a row is a value: find the chunks by value counts.
+  private void readFlat(long a, long b, LeafEntries out) throws IOException {
+    int c0 = chunkOfItem(a);
+    int c1 = chunkOfItem(b - 1);
+    Chunk[] chunks = chunks(c0, c1);
+    for (int c = c0; c <= c1; c++) {
+      Chunk ch = chunks[c - c0];
+      int from = (int) (Math.max(a, itemStart[c]) - itemStart[c]);
+      int to = (int) (Math.min(b, itemStart[c + 1]) - itemStart[c]);
+      out.addLevels(null, ch.codes, from, to);
+      out.values.appendRange(ch.values, from, to);
+    }
+  }
+
+  private int chunkOfItem(long item) {
+    int lo = 0;
+    int hi = numChunks - 1;
+    while (lo < hi) {
+      int mid = (lo + hi + 1) >>> 1;
+      if (itemStart[mid] <= item) {
+        lo = mid;
+      } else {
+        hi = mid - 1;
+      }
+    }
+    return lo;
+  }
+
+  // The chunk in which a row starts.
+  private int chunkOfRow(long row) {
+    int lo = 0;
+    int hi = numChunks - 1;
+    while (lo < hi) {
+      int mid = (lo + hi + 1) >>> 1;
+      if (firstRow[mid] <= row) {
+        lo = mid;
+      } else {
+        hi = mid - 1;
+      }
+    }
+    while (lo > 0 && starts[lo] == 0) {
+      lo--;
+    }
+    if (row < firstRow[lo] || row >= firstRow[lo] + starts[lo]) {
+      throw corrupt("repetition index has no chunk where row " + row + " starts");
+    }
+    return lo;
+  }
+
+  // With lists: rows [a, b) start in chunk x and end in chunk z; walk their levels.
+  private void readRepeated(long a, long b, LeafEntries out) throws IOException {
+    int x = chunkOfRow(a);
+    int z = chunkOfRow(b - 1);
+    while (z + 1 < numChunks && trailer[z] && firstRow[z] + starts[z] - 1 == b - 1) {
+      z++;
+    }
+    Chunk[] chunks = chunks(x, z);
+    long toSkip = a - firstRow[x];
+    long toTake = b - a;
+    long skipped = 0;
+    long taken = 0;
+    boolean taking = false;
+    boolean done = false;
+    for (int c = x; c <= z && !done; c++) {
+      Chunk ch = chunks[c - x];
+      int li = 0;
+      int vi = 0;
+      if (c == x && preamble[x]) {
+        // The chunk begins with the end of an earlier row.
+        while (li < ch.numLevels && ch.rep[li] != maxRep) {
+          vi += visible(ch, li) ? 1 : 0;
+          li++;
+        }
+        if (li == ch.numLevels) {
+          throw corrupt("chunk " + c + " should start a row but has none");
+        }
+      }
+      int runStart = taking ? li : -1;
+      int runValue = vi;
+      for (; li < ch.numLevels; li++) {
+        if (ch.rep[li] == maxRep) {
+          boolean nowTaking;
+          if (skipped < toSkip) {
+            skipped++;
+            nowTaking = false;
+          } else if (taken < toTake) {
+            taken++;
+            nowTaking = true;
+          } else {
+            done = true;
+            break;
+          }
+          if (nowTaking && !taking) {
+            runStart = li;
+            runValue = vi;
+          } else if (!nowTaking && taking) {
+            emit(ch, runStart, li, runValue, vi, out);
+            runStart = -1;
+          }
+          taking = nowTaking;
+        } else if (c == x && li == 0 && !preamble[x]) {
+          throw corrupt("chunk " + c + " has no preamble but does not start a row");
+        }
+        if (visible(ch, li)) {
+          vi++;
+        }
+      }
+      if (taking) {
+        emit(ch, runStart, li, runValue, vi, out);
+      }
+    }
+    if (taken != toTake) {
+      throw corrupt("levels of rows " + a + ".." + b + " do not match the repetition index (found " + taken + " rows)");
+    }
+  }
+
+  private boolean visible(Chunk ch, int level) {
+    return ch.codes == null || depthOfCode[ch.codes[level]] == 0;
+  }
+
+  private static void emit(Chunk ch, int from, int to, int v0, int v1, LeafEntries out) {
+    out.addLevels(ch.rep, ch.codes, from, to);
+    out.values.appendRange(ch.values, v0, v1);
+  }
+
+  // Decodes chunks [c0, c1], reading those not cached in one request.
+  private Chunk[] chunks(int c0, int c1) throws IOException {
+    Chunk[] out = new Chunk[c1 - c0 + 1];
+    int first = c0;
+    if (cachedIndex == c0) {
+      out[0] = cached;
+      first = c0 + 1;
+    }
+    if (first <= c1) {
+      long start = chunkOffset[first];
+      long end = chunkOffset[c1 + 1];
+      ByteBuffer buf = readBuffer(1, start, end - start);
+      for (int c = first; c <= c1; c++) {
+        out[c - c0] = decode(c, buf, (int) (chunkOffset[c] - start), (int) (chunkOffset[c + 1] - chunkOffset[c]));
+      }
+    }
+    cachedIndex = c1;
+    cached = out[out.length - 1];
+    return out;
+  }
+
+  private Chunk decode(int c, ByteBuffer buf, int base, int len) {
+    int headerLen = 2 * (1 + (repDecoder != null ? 1 : 0) + (defDecoder != null ? 1 : 0) + numBuffers);
+    if (headerLen > len) {
+      throw new BadDataException("chunk " + c + " is " + len + " bytes, too small for its " + headerLen + "-byte header");
+    }
+    int p = base;
+    int numLevels = buf.getShort(p) & 0xFFFF;
+    p += 2;
+    int repSize = 0;
+    int defSize = 0;
+    if (repDecoder != null) {
+      repSize = buf.getShort(p) & 0xFFFF;
+      p += 2;
+    }
+    if (defDecoder != null) {
+      defSize = buf.getShort(p) & 0xFFFF;
+      p += 2;
+    }
+    int[] sizes = new int[numBuffers];
+    for (int i = 0; i < numBuffers; i++) {
+      sizes[i] = buf.getShort(p) & 0xFFFF;
+      p += 2;
+    }
+    int rel = pad8(p - base);
+    int repOff = base + rel;
+    rel = pad8(rel + repSize);
+    int defOff = base + rel;
+    rel = pad8(rel + defSize);
+    int[] offs = new int[numBuffers];
+    for (int i = 0; i < numBuffers; i++) {
+      offs[i] = base + rel;
+      rel = pad8(rel + sizes[i]);
+    }
+    if (rel > len) {
+      throw new BadDataException("chunk " + c + " declares " + rel + " bytes of levels and buffers but is " + len
+          + " bytes");
+    }
+    Chunk ch = new Chunk();
+    int items = chunkItems[c];
+    if (repDecoder != null || defDecoder != null) {
+      ch.numLevels = numLevels;
+      if (repDecoder != null) {
+        ch.rep = repDecoder.decode(buf, repOff, repSize, numLevels);
+        for (int i = 0; i < numLevels; i++) {
+          if ((ch.rep[i] & 0xFFFF) > maxRep) {
+            throw new BadDataException("chunk " + c + " has repetition level " + (ch.rep[i] & 0xFFFF)
+                + " above the maximum " + maxRep);
+          }
+        }
+      }
+      if (defDecoder != null) {
+        short[] def = defDecoder.decode(buf, defOff, defSize, numLevels);
+        ch.codes = new short[numLevels];
+        boolean any = false;
+        for (int i = 0; i < numLevels; i++) {
+          int code = layers.codeOf(def[i] & 0xFFFF);
+          if (code < 0) {
+            throw new BadDataException("chunk " + c + " has definition level " + (def[i] & 0xFFFF)
+                + " above the maximum " + layers.maxDef);
+          }
+          ch.codes[i] = (short) code;
+          any |= code != 0;
+        }
+        if (!any) {
+          ch.codes = null;
+        }
+      }
+      int visible = 0;
+      for (int i = 0; i < numLevels; i++) {
+        visible += visible(ch, i) ? 1 : 0;
+      }
+      if (visible != items) {
+        throw new BadDataException("chunk " + c + " has " + visible + " levels with values but " + items + " values");
+      }
+    } else {
+      ch.numLevels = items;
+    }
+    ch.values = LeafValues.create(path.type);
+    values.decode(buf, offs, sizes, items, ch.values);
+    if (ch.values.count() != items) {
+      throw new BadDataException("chunk " + c + " decoded " + ch.values.count() + " values, expected " + items);
+    }
+    return ch;
+  }
+
+  private static int pad8(int n) {
+    return (n + 7) & ~7;
+  }
+}

@@ -1,0 +1,19 @@
+package dev.javelin.format.v21;
+
+import dev.javelin.format.proto.Encodings21.CompressiveEncoding;
+
+/**
+ * Writes the values of a full-zip page one at a time, between the control words. Fixed-width
+ * encoders write the same number of bytes for every value; variable ones write a length first.
+ */
+interface PerValueEncoder {
+  CompressiveEncoding encoding();
+
+  boolean isVariable();
+
+  /** Fixed: bits per value (a multiple of 8). Variable: bits per length (32 or 64). */
+  int bits();
+
+  /** Fixed: writes the value (any value, nulls included). Variable: the length and bytes. */
+  void write(int index, ByteBuilder out);
+}

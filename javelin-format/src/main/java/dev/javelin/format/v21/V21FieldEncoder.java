@@ -1,0 +1,41 @@
+package dev.javelin.format.v21;
+
+import dev.javelin.format.encoding.BufferSink;
+import dev.javelin.format.encoding.FieldEncoder;
+import dev.javelin.format.proto.File2Protos.ColumnMetadata;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.arrow.vector.FieldVector;
+
+/** Encodes one top-level field as one column per leaf. */
+final class V21FieldEncoder implements FieldEncoder {
+  private final List<LeafEncoder> leaves = new ArrayList<>();
+
+  V21FieldEncoder(List<LeafPath> paths, long maxPageBytes) {
+    for (LeafPath p : paths) {
+      leaves.add(new LeafEncoder(p, maxPageBytes));
+    }
+  }
+
+  @Override
+  public int numColumns() {
+    return leaves.size();
+  }
+
+  @Override
+  public void append(FieldVector vector, BufferSink sink) throws IOException {
+    for (LeafEncoder l : leaves) {
+      l.append(vector, sink);
+    }
+  }
+
+  @Override
+  public List<ColumnMetadata> finish(BufferSink sink) throws IOException {
+    List<ColumnMetadata> out = new ArrayList<>();
+    for (LeafEncoder l : leaves) {
+      out.add(l.finish(sink));
+    }
+    return out;
+  }
+}
