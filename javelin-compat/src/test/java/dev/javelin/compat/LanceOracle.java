@@ -22,8 +22,13 @@ import org.lance.util.Range;
  * a test cannot leak one.
  */
 final class LanceOracle {
-  /** Rows per batch the oracle asks lance-core for; small enough to cross page boundaries often. */
-  static final int BATCH_SIZE = 1000;
+  /**
+   * Rows per batch the oracle asks lance-core for. Generated files hold at most a few thousand
+   * rows, so this reads them in one batch: lance-core 7.0.0 fails ("drain was called on primitive
+   * field decoder ... but the decoder was never awaited") reading a 2.0 list column whose items
+   * span several pages in batches of 1000 rows, its own files included.
+   */
+  static final int BATCH_SIZE = 8192;
 
   /**
    * Where each call is noted before it enters native code. A panic in lance-core aborts the whole

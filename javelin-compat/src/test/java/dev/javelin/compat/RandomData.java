@@ -93,6 +93,16 @@ final class RandomData {
    */
   static final Profile V2_1 = new Profile("2.1", true, true, true, true, false, false);
 
+  /** A profile by its name ("2.0", "2.1"). */
+  static Profile profile(String name) {
+    for (Profile p : new Profile[] {V2_0, V2_1}) {
+      if (p.name.equals(name)) {
+        return p;
+      }
+    }
+    throw new IllegalArgumentException("No profile named " + name);
+  }
+
   private final Random random;
   private final Profile profile;
   private int names;

@@ -26,6 +26,15 @@ final class ReadChecks {
   /** Checks Javelin's reader on {@code file} against {@code expected}, in every way. */
   static void javelin(Path file, Table expected, Random random, BufferAllocator allocator, String context)
       throws IOException {
+    try {
+      javelinChecks(file, expected, random, allocator, context);
+    } catch (IOException | RuntimeException e) {
+      throw new AssertionError("Javelin failed to read " + file + ": " + e + "\n  [" + context + "]", e);
+    }
+  }
+
+  private static void javelinChecks(Path file, Table expected, Random random, BufferAllocator allocator,
+      String context) throws IOException {
     try (LanceFileReader reader = LanceFileReader.open(file, allocator)) {
       assertThat(reader.numRows()).as("numRows [%s]", context).isEqualTo(expected.rowCount());
       VectorAssertions.assertSameSchema(expected.schema(), reader.schema(), context);
