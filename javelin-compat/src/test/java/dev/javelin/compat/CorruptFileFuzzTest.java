@@ -7,7 +7,6 @@ import dev.javelin.format.LanceFileReader;
 import dev.javelin.format.LanceFileVersion;
 import dev.javelin.format.LanceFormatException;
 import dev.javelin.format.ReadOptions;
-import dev.javelin.format.encoding.WriteOptions;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

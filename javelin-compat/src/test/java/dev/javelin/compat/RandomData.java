@@ -52,19 +52,12 @@ final class RandomData {
   static final class Profile {
     final String name;
     final boolean structNulls;
-    final boolean halfFloat;
-    final boolean fixedSizeListItemNulls;
-    final boolean nestedFixedSizeList;
     final boolean fixedSizeListOfOnlyNullItems;
     final boolean nullStructsAboveLists;
 
-    Profile(String name, boolean structNulls, boolean halfFloat, boolean fixedSizeListItemNulls,
-        boolean nestedFixedSizeList, boolean fixedSizeListOfOnlyNullItems, boolean nullStructsAboveLists) {
+    Profile(String name, boolean structNulls, boolean fixedSizeListOfOnlyNullItems, boolean nullStructsAboveLists) {
       this.name = name;
       this.structNulls = structNulls;
-      this.halfFloat = halfFloat;
-      this.fixedSizeListItemNulls = fixedSizeListItemNulls;
-      this.nestedFixedSizeList = nestedFixedSizeList;
       this.fixedSizeListOfOnlyNullItems = fixedSizeListOfOnlyNullItems;
       this.nullStructsAboveLists = nullStructsAboveLists;
     }
@@ -79,7 +72,7 @@ final class RandomData {
    * Lance 2.0 does not store struct validity (a null struct reads back as a struct of its
    * children's values), so structs are never null.
    */
-  static final Profile V2_0 = new Profile("2.0", false, true, true, true, true, true);
+  static final Profile V2_0 = new Profile("2.0", false, true, true);
 
   /**
    * Lance 2.1 stores validity at every level. lance-core 7.0.0 cannot read back a 2.1
@@ -91,7 +84,7 @@ final class RandomData {
    * not null&lt;double&gt;&gt;&gt; with null structs at both levels, or struct&lt;list&lt;binary&gt;&gt; with null
    * structs and null lists; so a struct with a list anywhere below it is never null.
    */
-  static final Profile V2_1 = new Profile("2.1", true, true, true, true, false, false);
+  static final Profile V2_1 = new Profile("2.1", true, false, false);
 
   /** A profile by its name ("2.0", "2.1"). */
   static Profile profile(String name) {
@@ -105,7 +98,6 @@ final class RandomData {
 
   private final Random random;
   private final Profile profile;
-  private int names;
 
   RandomData(long seed, Profile profile) {
     this.random = new Random(seed);
@@ -165,7 +157,7 @@ final class RandomData {
       // list<list<int32>>
       return list(name, false, list("item", false, primitive("item", new ArrowType.Int(32, true))));
     }
-    if ((depth == 0 || profile.nestedFixedSizeList) && roll < 32) {
+    if (roll < 32) {
       int[] dims = {2, 16, 128};
       return fixedSizeList(name, dims[random.nextInt(dims.length)]);
     }
@@ -177,7 +169,7 @@ final class RandomData {
   }
 
   private ArrowType leafType() {
-    switch (random.nextInt(profile.halfFloat ? 22 : 21)) {
+    switch (random.nextInt(22)) {
       case 0:
         return ArrowType.Bool.INSTANCE;
       case 1:
@@ -268,7 +260,7 @@ final class RandomData {
 
   private Field fixedSizeList(String name, int dim) {
     Field item = new Field("item",
-        new FieldType(profile.fixedSizeListItemNulls && random.nextBoolean(),
+        new FieldType(random.nextBoolean(),
             new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE), null), null);
     return new Field(name, new FieldType(nullable(), new ArrowType.FixedSizeList(dim), null), List.of(item));
   }
