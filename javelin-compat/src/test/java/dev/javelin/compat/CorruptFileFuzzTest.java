@@ -62,6 +62,9 @@ class CorruptFileFuzzTest {
     List<Arguments> out = new ArrayList<>();
     for (Writer w : Writer.values()) {
       for (LanceFileVersion v : LanceFileVersion.values()) {
+        if (w == Writer.JAVELIN && v == LanceFileVersion.V2_2) {
+          continue; // Javelin reads 2.2 but does not write it
+        }
         out.add(Arguments.of(w, v));
       }
     }
