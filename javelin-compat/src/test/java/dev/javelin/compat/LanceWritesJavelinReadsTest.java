@@ -42,7 +42,7 @@ class LanceWritesJavelinReadsTest {
   private static final Map<String, Integer> SKIPPED_21 = new TreeMap<>();
   private static final AtomicInteger SKIPPED_FILES_21 = new AtomicInteger();
 
-  @Property(tries = 40, shrinking = ShrinkingMode.OFF)
+  @Property(seed = "20261130", tries = 40, shrinking = ShrinkingMode.OFF)
   void v20(@ForAll long seed) throws IOException {
     checkV20(seed);
   }
@@ -59,7 +59,7 @@ class LanceWritesJavelinReadsTest {
     }
   }
 
-  @Property(tries = 100, maxDiscardRatio = 1000, shrinking = ShrinkingMode.OFF)
+  @Property(seed = "20261130", tries = 100, maxDiscardRatio = 1000, shrinking = ShrinkingMode.OFF)
   void v21WithoutCompressiveEncodings(@ForAll long seed) throws IOException {
     Set<String> compressive = checkV21(seed);
     Statistics.label("2.1 files").collect(compressive.isEmpty() ? "read by Javelin" : "skipped");
