@@ -14,6 +14,14 @@ import java.nio.ByteOrder;
  * is kept, so batches that share a chunk decode it once.
  */
 final class MiniBlockPageDecoder extends PageDecoder {
+  /**
+   * The most values a chunk may hold: Lance writes at most 4096 (the 4-bit count field allows
+   * 2^15); this bounds what a lying item count can make the reader allocate.
+   */
+  static final int MAX_CHUNK_VALUES = 1 << 16;
+  /** The most items a dictionary may have; more is refused as unsupported. */
+  static final int MAX_DICTIONARY_ITEMS = 1 << 22;
+
   private final RepDefLayers layers;
   private final boolean largeChunks;
   private final MiniBlockDecompressor values;
@@ -160,6 +168,9 @@ final class MiniBlockPageDecoder extends PageDecoder {
         if (count < 1) {
           throw corrupt("chunk metadata counts more values than the page's " + numItems);
         }
+        if (count > MAX_CHUNK_VALUES) {
+          throw corrupt("the last chunk would hold " + count + " values; chunks hold at most " + MAX_CHUNK_VALUES);
+        }
       }
       if (counter + count > numItems || count > Integer.MAX_VALUE) {
         throw corrupt("chunk metadata counts more values than the page's " + numItems);
@@ -194,9 +205,12 @@ final class MiniBlockPageDecoder extends PageDecoder {
 
   private void loadDictionary() throws IOException {
     long size = bufferSizes[2];
-    if (dictionaryItems < 0 || dictionaryItems > Integer.MAX_VALUE - 64
-        || (path.type.kind == LeafType.Kind.FIXED && dictionaryItems * path.type.bitsPerItem / 8 > (1L << 31))) {
+    if (dictionaryItems < 0) {
       throw corrupt("dictionary has " + Long.toUnsignedString(dictionaryItems) + " items");
+    }
+    if (dictionaryItems > MAX_DICTIONARY_ITEMS) {
+      throw unsupported("dictionary of " + dictionaryItems + " items is larger than the " + MAX_DICTIONARY_ITEMS
+          + " Javelin reads");
     }
     if (size > Integer.MAX_VALUE - 64) {
       throw unsupported("dictionary of " + size + " bytes is too large");
@@ -205,7 +219,7 @@ final class MiniBlockPageDecoder extends PageDecoder {
     LeafValues d = LeafValues.create(path.type);
     try {
       dictionaryDecoder.decode(b, (int) dictionaryItems, d);
-    } catch (BadDataException | IllegalArgumentException | IndexOutOfBoundsException e) {
+    } catch (BadDataException | IllegalArgumentException | IndexOutOfBoundsException | ArithmeticException e) {
       throw corrupt("dictionary: " + e.getMessage());
     }
     if (d.count() != dictionaryItems) {
