@@ -9,9 +9,15 @@ import java.nio.ByteOrder;
 
 /**
  * Reads a mini-block page (see {@link MiniBlockWriter} for the bytes). On first use it loads the
- * chunk metadata and, for leaves under lists, the repetition index; then each request reads only
- * the chunks that hold the requested rows, in one read per run of chunks. The last decoded chunk
- * is kept, so batches that share a chunk decode it once.
+ * chunk metadata, the dictionary (buffer 2, when the layout has one) and, for leaves under lists,
+ * the repetition index (the last buffer); then each request reads only the chunks that hold the
+ * requested rows, in one read per run of chunks. The last decoded chunk is kept, so batches that
+ * share a chunk decode it once.
+ *
+ * <p>Each chunk's values are decoded by the layout's value encoding ({@link Decompressors}); in a
+ * dictionary page they are indices, replaced by the dictionary's items as the chunk is decoded.
+ * Format 2.2 pages with {@code has_large_chunk} use 32-bit chunk metadata words and chunk buffer
+ * sizes instead of 16-bit ones.
  */
 final class MiniBlockPageDecoder extends PageDecoder {
   /**
