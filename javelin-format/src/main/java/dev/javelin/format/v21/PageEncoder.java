@@ -7,6 +7,14 @@ import dev.javelin.format.UnsupportedFormatException;
  * full-zip when values are 256 bytes or wider, mini-block otherwise (falling back to full-zip
  * when the levels of a few values cannot fit a chunk). One exception keeps files readable by
  * lance-core 7.0.0: see {@link #nullItemBetweenLists}.
+ *
+ * <p>With compression on, values and levels are compressed as lance-core 7.0.0 compresses them by
+ * default. Mini-block: fixed-width values get RLE, inline bit-packing or nothing
+ * ({@link FixedCompression}); variable-width values a dictionary ({@link StringDictionary}), else
+ * FSST ({@link FsstCompression}), else nothing; fixed-size lists and booleans nothing; levels are
+ * bit-packed ({@link LevelEncoder}). Full-zip: variable-width values over 32 KiB are compressed
+ * one by one with zstd ({@link ZstdPerValueEncoder}), else FSST, else nothing; fixed-width values
+ * nothing. All-null pages keep plain levels, as Lance's do.
  */
 final class PageEncoder {
   /** Values at least this wide go full-zip (Lance's MINIBLOCK_MAX_BYTE_LENGTH_PER_VALUE). */
@@ -15,6 +23,10 @@ final class PageEncoder {
   private PageEncoder() {}
 
   static EncodedPage encode(LeafEntries page) {
+    return encode(page, false);
+  }
+
+  static EncodedPage encode(LeafEntries page, boolean compress) {
     LeafPath path = page.path;
     int layersCount = path.numLayers();
     boolean[] nullSeen = new boolean[layersCount];
@@ -44,13 +56,77 @@ final class PageEncoder {
       return AllNullWriter.write(page, layers, def);
     }
     if (isWide(page) && !nullItemBetweenLists(layers)) {
-      return FullZipWriter.write(page, layers, def, perValue(page));
+      return FullZipWriter.write(page, layers, def, compress ? compressedPerValue(page) : perValue(page));
+    }
+    if (compress) {
+      try {
+        return compressedMiniBlock(page, layers, def);
+      } catch (MiniBlockWriter.ChunkTooLargeException e) {
+        // The codec's chunks break a limit with these levels: let the writer cut its own chunks.
+      }
     }
     try {
-      return MiniBlockWriter.write(page, layers, def, miniBlock(page));
+      return MiniBlockWriter.write(page, layers, def, miniBlock(page), compress);
     } catch (MiniBlockWriter.ChunkTooLargeException e) {
-      return FullZipWriter.write(page, layers, def, perValue(page));
+      return FullZipWriter.write(page, layers, def, compress ? compressedPerValue(page) : perValue(page));
     }
+  }
+
+  private static EncodedPage compressedMiniBlock(LeafEntries page, RepDefLayers layers, short[] def)
+      throws MiniBlockWriter.ChunkTooLargeException {
+    LeafType t = page.path.type;
+    if (t.kind == LeafType.Kind.FIXED) {
+      FixedValues v = (FixedValues) page.values;
+      ChunkedValues chunks = v.bits == 1 ? null : FixedCompression.choose(v.array(), v.bits, v.count());
+      if (chunks != null) {
+        return MiniBlockWriter.write(page, layers, def, chunks, null, true);
+      }
+    } else if (t.kind == LeafType.Kind.VARIABLE) {
+      VarValues v = (VarValues) page.values;
+      StringDictionary dict = StringDictionary.tryEncode(v);
+      if (dict != null) {
+        MiniBlockWriter.Dictionary d = new MiniBlockWriter.Dictionary(dict.encoding, dict.numItems,
+            java.nio.ByteBuffer.wrap(dict.block));
+        ChunkedValues indices = FixedCompression.choose(dict.indices, dict.indices.length);
+        if (indices != null) {
+          return MiniBlockWriter.write(page, layers, def, indices, d, true);
+        }
+        return MiniBlockWriter.write(page, layers, def, new FlatEncoder(asFixed(dict.indices)), d, true);
+      }
+      if (FsstCompression.applies(v, v.maxLength(0, v.count()))) {
+        VariableEncoder fsst = FsstCompression.compress(v);
+        if (fsst != null) {
+          return MiniBlockWriter.write(page, layers, def, fsst, true);
+        }
+      }
+    }
+    return MiniBlockWriter.write(page, layers, def, miniBlock(page), true);
+  }
+
+  private static FixedValues asFixed(int[] ints) {
+    java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(4 * ints.length).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+    b.asIntBuffer().put(ints);
+    FixedValues f = new FixedValues(32);
+    f.appendFrom(b, 0, ints.length);
+    return f;
+  }
+
+  static PerValueEncoder compressedPerValue(LeafEntries page) {
+    if (page.path.type.kind != LeafType.Kind.VARIABLE) {
+      return perValue(page);
+    }
+    VarValues v = (VarValues) page.values;
+    int maxLength = v.maxLength(0, v.count());
+    if (maxLength > ZstdPerValueEncoder.MIN_MAX_LENGTH) {
+      return new ZstdPerValueEncoder(v);
+    }
+    if (FsstCompression.applies(v, maxLength)) {
+      VariableEncoder fsst = FsstCompression.compress(v);
+      if (fsst != null) {
+        return fsst;
+      }
+    }
+    return perValue(page);
   }
 
   /**

@@ -26,7 +26,7 @@ public final class V21Encoding implements EncodingStrategy {
 
   @Override
   public FieldEncoder newEncoder(LanceField field, WriteOptions options) {
-    return new V21FieldEncoder(LeafPath.leaves(field), options.maxPageBytes());
+    return new V21FieldEncoder(LeafPath.leaves(field), options);
   }
 
   @Override

@@ -1,0 +1,136 @@
+package dev.javelin.compat;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.javelin.format.LanceFileVersion;
+import dev.javelin.format.LanceFileWriter;
+import dev.javelin.format.encoding.WriteOptions;
+import dev.javelin.format.io.LocalOutputFile;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.ipc.ArrowReader;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.FieldType;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Javelin writes 2.1 files with compression on; lance-core 7.0.0 must read every page back with
+ * equal values, row by row, and the pages must use the encodings Lance itself would choose for the
+ * shape (checked on the page layouts).
+ */
+class JavelinWrites21CompressedTest {
+  @TempDir Path dir;
+  BufferAllocator allocator;
+
+  @BeforeEach
+  void open() {
+    allocator = new RootAllocator();
+  }
+
+  @AfterEach
+  void close() {
+    allocator.close();
+  }
+
+  /** Shape, then a fragment every page layout of the file must contain. */
+  static Stream<Arguments> shapes() {
+    Map<String, String> expect = new java.util.LinkedHashMap<>();
+    expect.put("sorted_i64", "inline_bitpacking");
+    expect.put("small_range_i32", "inline_bitpacking");
+    expect.put("small_range_i64_nulls", "def_compression { out_of_line_bitpacking");
+    expect.put("wide_i64", "flat { bits_per_value: 64 }");
+    expect.put("negative_i32", "flat { bits_per_value: 32 }");
+    expect.put("constant_i32", "rle");
+    expect.put("runs_i32", "rle");
+    expect.put("runs_i64_nulls", "rle");
+    expect.put("i8", "inline_bitpacking { uncompressed_bits_per_value: 8 }");
+    expect.put("i16_nulls", "out_of_line_bitpacking");
+    expect.put("f64", "inline_bitpacking { uncompressed_bits_per_value: 64 }");
+    expect.put("f32_rounded", "inline_bitpacking");
+    expect.put("bool", "flat { bits_per_value: 1 }");
+    expect.put("low_card_str", "dictionary");
+    expect.put("low_card_str_nulls", "dictionary");
+    expect.put("short_str", "fsst");
+    expect.put("names", "fsst");
+    expect.put("tiny_str", "dictionary");
+    expect.put("long_str_nulls", "fsst");
+    expect.put("binary_40k", "COMPRESSION_ALGORITHM_ZSTD");
+    expect.put("vec16", "fixed_size_list");
+    expect.put("vec128", "full_zip_layout");
+    expect.put("vec128_nulls", "full_zip_layout");
+    expect.put("vec1536", "full_zip_layout");
+    expect.put("list_i32_nulls", "rep_compression { out_of_line_bitpacking");
+    expect.put("list_str", "fsst");
+    expect.put("struct_nulls", "def_compression { out_of_line_bitpacking");
+    expect.put("all_null_i32", "all_null_layout");
+    expect.put("all_null_str", "all_null_layout");
+    assertThat(expect.keySet()).containsExactlyInAnyOrderElementsOf(EncShapes.names());
+    return expect.entrySet().stream().map(e -> Arguments.of(e.getKey(), e.getValue()));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("shapes")
+  void lanceReadsEveryShape(String shape, String expected) throws Exception {
+    try (VectorSchemaRoot root = EncShapes.all().get(shape).apply(allocator, 20_000)) {
+      Path f = dir.resolve(shape + ".lance");
+      EncFiles.javelinWrite(f, root, WriteOptions.DEFAULT_MAX_PAGE_BYTES, true);
+      assertThat(EncFiles.lanceRead(f, allocator)).as(shape).isEqualTo(V21SmokeTest.rows(root));
+      for (String layout : V21SmokeTest.layouts(f)) {
+        assertThat(layout).as(shape).contains(expected);
+      }
+    }
+  }
+
+  /** Small pages: many pages per column, each chosen on its own data, and short last chunks. */
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("shapes")
+  void lanceReadsSmallPages(String shape, String ignored) throws Exception {
+    try (VectorSchemaRoot root = EncShapes.all().get(shape).apply(allocator, 7_001)) {
+      Path f = dir.resolve(shape + ".lance");
+      EncFiles.javelinWrite(f, root, 8 * 1024, true);
+      assertThat(EncFiles.lanceRead(f, allocator)).as(shape).isEqualTo(V21SmokeTest.rows(root));
+    }
+  }
+
+  @Test
+  void fieldMetadataTurnsCompressionOff() throws Exception {
+    try (VectorSchemaRoot src = EncShapes.all().get("sorted_i64").apply(allocator, 5_000)) {
+      Field f0 = src.getSchema().getFields().get(0);
+      Field off = new Field(f0.getName(), new FieldType(f0.isNullable(), f0.getType(), null,
+          Map.of("lance-encoding:compression", "none")), f0.getChildren());
+      try (VectorSchemaRoot root = new VectorSchemaRoot(List.of(off), List.of(src.getVector(0)))) {
+        Path f = dir.resolve("off.lance");
+        EncFiles.javelinWrite(f, root, WriteOptions.DEFAULT_MAX_PAGE_BYTES, true);
+        assertThat(V21SmokeTest.layouts(f)).allSatisfy(l -> assertThat(l).contains("flat { bits_per_value: 64 }"));
+        assertThat(EncFiles.lanceRead(f, allocator)).isEqualTo(V21SmokeTest.rows(src));
+      }
+    }
+  }
+
+  @Test
+  void lanceReadsRowRangesOfCompressedLists() throws Exception {
+    try (VectorSchemaRoot root = EncShapes.all().get("list_i32_nulls").apply(allocator, 30_000)) {
+      Path f = dir.resolve("l.lance");
+      EncFiles.javelinWrite(f, root, 64 * 1024, true);
+      List<List<Object>> all = V21SmokeTest.rows(root);
+      List<List<Object>> expected = new ArrayList<>(all.subList(5, 7));
+      expected.addAll(all.subList(12_345, 20_000));
+      assertThat(EncFiles.lanceReadRanges(f, allocator,
+          List.of(org.lance.util.Range.of(5, 7), org.lance.util.Range.of(12_345, 20_000))))
+          .isEqualTo(expected);
+    }
+  }
+}
