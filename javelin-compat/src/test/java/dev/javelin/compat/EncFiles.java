@@ -33,6 +33,23 @@ final class EncFiles {
     }
   }
 
+  /** The bytes of each column's pages (all their buffers), in column order. */
+  static long[] columnBytes(Path file) throws Exception {
+    try (dev.javelin.format.io.LocalInputFile in = dev.javelin.format.io.LocalInputFile.open(file)) {
+      List<dev.javelin.format.proto.File2Protos.ColumnMetadata> cols =
+          dev.javelin.format.container.FileMetadata.read(in).columns();
+      long[] out = new long[cols.size()];
+      for (int c = 0; c < cols.size(); c++) {
+        for (dev.javelin.format.proto.File2Protos.ColumnMetadata.Page p : cols.get(c).getPagesList()) {
+          for (long s : p.getBufferSizesList()) {
+            out[c] += s;
+          }
+        }
+      }
+      return out;
+    }
+  }
+
   static List<List<Object>> lanceRead(Path file, BufferAllocator allocator) throws Exception {
     return lanceReadRanges(file, allocator, null);
   }

@@ -132,10 +132,44 @@ final class EncShapes {
     m.put("vec16", (a, n) -> vectors(a, n, 16, false));
     m.put("vec128", (a, n) -> vectors(a, n, 128, false));
     m.put("vec128_nulls", (a, n) -> vectors(a, n, 128, true));
-    m.put("vec1536", (a, n) -> vectors(a, Math.min(n, 3000), 1536, false));
+    m.put("vec1536", (a, n) -> vectors(a, Math.min(n, 500), 1536, false));
     m.put("list_i32_nulls", (a, n) -> listOfInts(a, n));
     m.put("list_str", (a, n) -> listOfStrings(a, n));
     m.put("struct_nulls", (a, n) -> struct(a, n));
+    m.put("rare_nulls_i64", (a, n) -> {
+      BigIntVector v = new BigIntVector("i64", a);
+      v.allocateNew(n);
+      for (int i = 0; i < n; i++) {
+        if (i % 5000 == 4999) {
+          v.setNull(i);
+        } else {
+          v.set(i, 1_000_000L + (i * 7919L) % 65_536);
+        }
+      }
+      v.setValueCount(n);
+      return VectorSchemaRoot.of(v);
+    });
+    m.put("large_str", (a, n) -> largeStrings(a, n, EncShapes::sentence));
+    m.put("large_low_card_str", (a, n) -> largeStrings(a, n, (r, i) -> "colour-" + r.nextInt(9)));
+    m.put("empty_strs", (a, n) -> strings(a, n, 0, (r, i) -> ""));
+    m.put("list_list_i64", (a, n) -> listOfLists(a, n));
+    m.put("all_empty_lists", (a, n) -> {
+      Field item = new Field("item", FieldType.nullable(new ArrowType.Int(32, true)), null);
+      Field f = new Field("l", FieldType.nullable(ArrowType.List.INSTANCE), List.of(item));
+      ListVector v = (ListVector) f.createVector(a);
+      v.addOrGetVector(FieldType.nullable(new ArrowType.Int(32, true)));
+      v.allocateNew();
+      for (int i = 0; i < n; i++) {
+        if (i % 3 == 0) {
+          v.setNull(i);
+        } else {
+          v.startNewValue(i);
+          v.endValue(i, 0);
+        }
+      }
+      v.setValueCount(n);
+      return VectorSchemaRoot.of(v);
+    });
     m.put("all_null_i32", (a, n) -> ints(a, n, true, null));
     m.put("all_null_str", (a, n) -> strings(a, n, 1, null));
     return m;
@@ -202,6 +236,59 @@ final class EncShapes {
     }
     b.append(i);
     return b.toString();
+  }
+
+  static VectorSchemaRoot largeStrings(BufferAllocator a, int n, Gen<String> g) {
+    org.apache.arrow.vector.LargeVarCharVector v = new org.apache.arrow.vector.LargeVarCharVector("ls", a);
+    Random r = new Random(14);
+    v.allocateNew();
+    for (int i = 0; i < n; i++) {
+      if (i % 8 == 5) {
+        v.setNull(i);
+      } else {
+        v.setSafe(i, g.next(r, i).getBytes(StandardCharsets.UTF_8));
+      }
+    }
+    v.setValueCount(n);
+    return VectorSchemaRoot.of(v);
+  }
+
+  static VectorSchemaRoot listOfLists(BufferAllocator a, int n) {
+    Field leaf = new Field("item", FieldType.nullable(new ArrowType.Int(64, true)), null);
+    Field inner = new Field("item", FieldType.nullable(ArrowType.List.INSTANCE), List.of(leaf));
+    Field f = new Field("ll", FieldType.nullable(ArrowType.List.INSTANCE), List.of(inner));
+    ListVector v = (ListVector) f.createVector(a);
+    ListVector in = (ListVector) v.getDataVector();
+    BigIntVector items = (BigIntVector) in.getDataVector();
+    Random r = new Random(15);
+    v.allocateNew();
+    int k = 0;
+    int m = 0;
+    for (int i = 0; i < n; i++) {
+      if (i % 13 == 4) {
+        v.setNull(i);
+        continue;
+      }
+      int len = r.nextInt(4);
+      v.startNewValue(i);
+      for (int j = 0; j < len; j++) {
+        if (r.nextInt(9) == 0) {
+          in.setNull(m++);
+          continue;
+        }
+        int len2 = r.nextInt(5);
+        in.startNewValue(m);
+        for (int x = 0; x < len2; x++) {
+          items.setSafe(k++, i * 10L + x);
+        }
+        in.endValue(m++, len2);
+      }
+      v.endValue(i, len);
+    }
+    items.setValueCount(k);
+    in.setValueCount(m);
+    v.setValueCount(n);
+    return VectorSchemaRoot.of(v);
   }
 
   static VectorSchemaRoot vectors(BufferAllocator a, int n, int dim, boolean nulls) {

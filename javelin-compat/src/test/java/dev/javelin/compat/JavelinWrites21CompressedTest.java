@@ -75,6 +75,12 @@ class JavelinWrites21CompressedTest {
     expect.put("list_i32_nulls", "rep_compression { out_of_line_bitpacking");
     expect.put("list_str", "fsst");
     expect.put("struct_nulls", "def_compression { out_of_line_bitpacking");
+    expect.put("rare_nulls_i64", "def_compression { out_of_line_bitpacking");
+    expect.put("large_str", "fsst { symbol_table");
+    expect.put("large_low_card_str", "dictionary { variable { offsets { flat { bits_per_value: 64");
+    expect.put("empty_strs", "value_compression { variable");
+    expect.put("list_list_i64", "inline_bitpacking");
+    expect.put("all_empty_lists", "all_null_layout");
     expect.put("all_null_i32", "all_null_layout");
     expect.put("all_null_str", "all_null_layout");
     assertThat(expect.keySet()).containsExactlyInAnyOrderElementsOf(EncShapes.names());
@@ -103,6 +109,70 @@ class JavelinWrites21CompressedTest {
       EncFiles.javelinWrite(f, root, 8 * 1024, true);
       assertThat(EncFiles.lanceRead(f, allocator)).as(shape).isEqualTo(V21SmokeTest.rows(root));
     }
+  }
+
+  /** Within this factor of lance-core's size: file by file, and column by column. */
+  static final double MAX_SIZE_RATIO = 1.1;
+
+  /** The shapes compared by size: all but the wide vectors, which the benchmark set covers. */
+  static Stream<String> sizedShapes() {
+    return EncShapes.names().stream().filter(s -> !s.equals("vec128") && !s.equals("vec128_nulls") && !s.equals("vec1536"));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("sizedShapes")
+  void asSmallAsLanceOnTypicalShapes(String shape) throws Exception {
+    try (VectorSchemaRoot root = EncShapes.all().get(shape).apply(allocator, 200_000)) {
+      Path j = dir.resolve("j.lance");
+      Path l = dir.resolve("l.lance");
+      EncFiles.javelinWrite(j, root, WriteOptions.DEFAULT_MAX_PAGE_BYTES, true);
+      EncFiles.lanceWrite(l, root, allocator);
+      assertThat((double) java.nio.file.Files.size(j)).as("%s: Javelin %s bytes, lance-core %s", shape,
+          java.nio.file.Files.size(j), java.nio.file.Files.size(l))
+          .isLessThanOrEqualTo(MAX_SIZE_RATIO * java.nio.file.Files.size(l));
+    }
+  }
+
+  /** javelin-bench's data set (int64 id, float64 score, utf8 name, 128-d float vectors), 200k rows. */
+  @Test
+  void asSmallAsLanceOnTheBenchmarkSet() throws Exception {
+    Path j = dir.resolve("j.lance");
+    Path l = dir.resolve("l.lance");
+    WriteOptions opts = WriteOptions.builder().version(LanceFileVersion.V2_1).compression(true).build();
+    int rows = 200_000;
+    try (VectorSchemaRoot root = VectorSchemaRoot.create(EncBenchData.schema(), allocator);
+        LanceFileWriter jw = LanceFileWriter.create(new LocalOutputFile(j), EncBenchData.schema(), opts);
+        org.lance.file.LanceFileWriter lw = org.lance.file.LanceFileWriter.open(
+            l.toString(), allocator, null, java.util.Optional.of("2.1"), Map.of())) {
+      for (int first = 0; first < rows; first += EncBenchData.BATCH) {
+        EncBenchData.fill(root, first, Math.min(EncBenchData.BATCH, rows - first));
+        jw.write(root);
+        lw.write(root);
+      }
+    }
+    long js = java.nio.file.Files.size(j);
+    long ls = java.nio.file.Files.size(l);
+    assertThat((double) js).as("file: Javelin %s bytes, lance-core %s", js, ls).isLessThanOrEqualTo(MAX_SIZE_RATIO * ls);
+    long[] jc = EncFiles.columnBytes(j);
+    long[] lc = EncFiles.columnBytes(l);
+    assertThat(jc).hasSameSizeAs(lc);
+    for (int c = 0; c < jc.length; c++) {
+      assertThat((double) jc[c]).as("column %s: Javelin %s bytes, lance-core %s", c, jc[c], lc[c])
+          .isLessThanOrEqualTo(MAX_SIZE_RATIO * lc[c]);
+    }
+    // Compression pays: without it the id, score and name columns are larger.
+    Path plain = dir.resolve("p.lance");
+    try (VectorSchemaRoot root = VectorSchemaRoot.create(EncBenchData.schema(), allocator);
+        LanceFileWriter pw = LanceFileWriter.create(new LocalOutputFile(plain), EncBenchData.schema(),
+            WriteOptions.builder().version(LanceFileVersion.V2_1).compression(false).build())) {
+      EncBenchData.fill(root, 0, EncBenchData.BATCH);
+      pw.write(root);
+    }
+    try (VectorSchemaRoot root = VectorSchemaRoot.create(EncBenchData.schema(), allocator)) {
+      EncBenchData.fill(root, 0, EncBenchData.BATCH);
+      assertThat(EncFiles.lanceRead(j, allocator).subList(0, EncBenchData.BATCH)).isEqualTo(V21SmokeTest.rows(root));
+    }
+    assertThat(EncFiles.columnBytes(plain)[0]).isGreaterThan(jc[0] * EncBenchData.BATCH / rows);
   }
 
   @Test
