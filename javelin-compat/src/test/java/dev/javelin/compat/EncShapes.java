@@ -151,6 +151,7 @@ final class EncShapes {
     });
     m.put("large_str", (a, n) -> largeStrings(a, n, EncShapes::sentence));
     m.put("large_low_card_str", (a, n) -> largeStrings(a, n, (r, i) -> "colour-" + r.nextInt(9)));
+    m.put("wide_low_card_str", (a, n) -> strings(a, n, 9, (r, i) -> "w".repeat(300) + r.nextInt(5)));
     m.put("empty_strs", (a, n) -> strings(a, n, 0, (r, i) -> ""));
     m.put("list_list_i64", (a, n) -> listOfLists(a, n));
     m.put("all_empty_lists", (a, n) -> {

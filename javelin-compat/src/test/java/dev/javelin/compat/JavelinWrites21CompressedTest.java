@@ -78,6 +78,7 @@ class JavelinWrites21CompressedTest {
     expect.put("rare_nulls_i64", "def_compression { out_of_line_bitpacking");
     expect.put("large_str", "fsst { symbol_table");
     expect.put("large_low_card_str", "dictionary { variable { offsets { flat { bits_per_value: 64");
+    expect.put("wide_low_card_str", "mini_block_layout { def_compression { out_of_line_bitpacking");
     expect.put("empty_strs", "value_compression { variable");
     expect.put("list_list_i64", "inline_bitpacking");
     expect.put("all_empty_lists", "all_null_layout");

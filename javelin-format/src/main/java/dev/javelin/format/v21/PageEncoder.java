@@ -55,14 +55,24 @@ final class PageEncoder {
     if (!anyValid) {
       return AllNullWriter.write(page, layers, def);
     }
-    if (isWide(page) && !nullItemBetweenLists(layers)) {
+    StringDictionary dict = null;
+    if (compress && page.path.type.kind == LeafType.Kind.VARIABLE) {
+      // Like Lance, dictionary-encode before choosing the layout: wide values with few distinct
+      // values become narrow indices in a mini-block page.
+      dict = StringDictionary.tryEncode((VarValues) page.values);
+    }
+    boolean fullZip = isWide(page) && !nullItemBetweenLists(layers);
+    if (dict == null && fullZip) {
       return FullZipWriter.write(page, layers, def, compress ? compressedPerValue(page) : perValue(page));
     }
     if (compress) {
       try {
-        return compressedMiniBlock(page, layers, def);
+        return compressedMiniBlock(page, layers, def, dict);
       } catch (MiniBlockWriter.ChunkTooLargeException e) {
         // The codec's chunks break a limit with these levels: let the writer cut its own chunks.
+      }
+      if (fullZip) {
+        return FullZipWriter.write(page, layers, def, compressedPerValue(page));
       }
     }
     try {
@@ -72,8 +82,8 @@ final class PageEncoder {
     }
   }
 
-  private static EncodedPage compressedMiniBlock(LeafEntries page, RepDefLayers layers, short[] def)
-      throws MiniBlockWriter.ChunkTooLargeException {
+  private static EncodedPage compressedMiniBlock(LeafEntries page, RepDefLayers layers, short[] def,
+      StringDictionary dict) throws MiniBlockWriter.ChunkTooLargeException {
     LeafType t = page.path.type;
     if (t.kind == LeafType.Kind.FIXED) {
       FixedValues v = (FixedValues) page.values;
@@ -83,7 +93,6 @@ final class PageEncoder {
       }
     } else if (t.kind == LeafType.Kind.VARIABLE) {
       VarValues v = (VarValues) page.values;
-      StringDictionary dict = StringDictionary.tryEncode(v);
       if (dict != null) {
         MiniBlockWriter.Dictionary d = new MiniBlockWriter.Dictionary(dict.encoding, dict.numItems,
             java.nio.ByteBuffer.wrap(dict.block));
