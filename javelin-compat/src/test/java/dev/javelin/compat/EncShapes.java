@@ -154,6 +154,25 @@ final class EncShapes {
     m.put("wide_low_card_str", (a, n) -> strings(a, n, 9, (r, i) -> "w".repeat(300) + r.nextInt(5)));
     m.put("empty_strs", (a, n) -> strings(a, n, 0, (r, i) -> ""));
     m.put("list_list_i64", (a, n) -> listOfLists(a, n));
+    m.put("mostly_empty_lists", (a, n) -> {
+      Field item = new Field("item", FieldType.nullable(new ArrowType.Int(32, true)), null);
+      Field f = new Field("l", FieldType.nullable(ArrowType.List.INSTANCE), List.of(item));
+      ListVector v = (ListVector) f.createVector(a);
+      IntVector items = (IntVector) v.addOrGetVector(FieldType.nullable(new ArrowType.Int(32, true))).getVector();
+      v.allocateNew();
+      int k = 0;
+      for (int i = 0; i < n; i++) {
+        v.startNewValue(i);
+        int len = i % 50 == 0 ? 1 : 0;
+        for (int j = 0; j < len; j++) {
+          items.setSafe(k++, i);
+        }
+        v.endValue(i, len);
+      }
+      items.setValueCount(k);
+      v.setValueCount(n);
+      return VectorSchemaRoot.of(v);
+    });
     m.put("all_empty_lists", (a, n) -> {
       Field item = new Field("item", FieldType.nullable(new ArrowType.Int(32, true)), null);
       Field f = new Field("l", FieldType.nullable(ArrowType.List.INSTANCE), List.of(item));

@@ -81,6 +81,7 @@ class JavelinWrites21CompressedTest {
     expect.put("wide_low_card_str", "mini_block_layout { def_compression { out_of_line_bitpacking");
     expect.put("empty_strs", "value_compression { variable");
     expect.put("list_list_i64", "inline_bitpacking");
+    expect.put("mostly_empty_lists", "rep_compression { out_of_line_bitpacking");
     expect.put("all_empty_lists", "all_null_layout");
     expect.put("all_null_i32", "all_null_layout");
     expect.put("all_null_str", "all_null_layout");
@@ -188,6 +189,21 @@ class JavelinWrites21CompressedTest {
         assertThat(V21SmokeTest.layouts(f)).allSatisfy(l -> assertThat(l).contains("flat { bits_per_value: 64 }"));
         assertThat(EncFiles.lanceRead(f, allocator)).isEqualTo(V21SmokeTest.rows(src));
       }
+    }
+  }
+
+  /**
+   * 1024 bit-packed values spanning 50k levels break the chunk limits: the writer cuts smaller
+   * chunks itself, still with packed levels.
+   */
+  @Test
+  void lanceReadsPagesWhoseCodecChunksHoldTooManyLevels() throws Exception {
+    try (VectorSchemaRoot root = EncShapes.all().get("mostly_empty_lists").apply(allocator, 200_000)) {
+      Path f = dir.resolve("e.lance");
+      EncFiles.javelinWrite(f, root, WriteOptions.DEFAULT_MAX_PAGE_BYTES, true);
+      assertThat(V21SmokeTest.layouts(f)).allSatisfy(l -> assertThat(l)
+          .contains("value_compression { flat { bits_per_value: 32 } }", "rep_compression { out_of_line_bitpacking"));
+      assertThat(EncFiles.lanceRead(f, allocator)).isEqualTo(V21SmokeTest.rows(root));
     }
   }
 
