@@ -341,7 +341,8 @@ class V21CompressedEncodingTest {
       same.setValueCount(n);
       cat.setValueCount(n);
       VectorSchemaRoot root = VectorSchemaRoot.of(id, same, cat);
-      Path plain = V21Fixtures.write(dir.resolve("p.lance"), V21Fixtures.v21(), root);
+      Path plain = V21Fixtures.write(dir.resolve("p.lance"),
+          WriteOptions.builder().version(LanceFileVersion.V2_1).compression(false).build(), root);
       assertThat(layouts(plain)).allSatisfy(l -> assertThat(l).doesNotContain("bitpacking", "rle", "dictionary"));
       Path packed = V21Fixtures.write(dir.resolve("c.lance"),
           WriteOptions.builder().version(LanceFileVersion.V2_1).compression(true).build(), root);
