@@ -2,12 +2,20 @@ package dev.javelin.format;
 
 import java.util.Locale;
 
-/** The versions of the Lance 2.x file format that Javelin reads and writes. */
+/**
+ * The versions of the Lance 2.x file format that Javelin reads and writes. Javelin reads 2.2
+ * (lance-core writes it when asked for "2.2") but does not write it.
+ */
 public enum LanceFileVersion {
   /** Format 2.0: the footer says 0.3 for historical reasons; data files record 2/0. */
   V2_0("2.0", 0, 3, 2, 0),
   /** Format 2.1: structural encoding (mini-block and full-zip pages, repetition/definition levels). */
-  V2_1("2.1", 2, 1, 2, 1);
+  V2_1("2.1", 2, 1, 2, 1),
+  /**
+   * Format 2.2: the 2.1 layouts plus larger mini-block chunks, constant pages, compressed
+   * dictionaries and variable-width packed structs. Read only.
+   */
+  V2_2("2.2", 2, 2, 2, 2);
 
   private final String text;
   private final int footerMajor;
@@ -23,7 +31,7 @@ public enum LanceFileVersion {
     this.minor = minor;
   }
 
-  /** "2.0" or "2.1". */
+  /** "2.0", "2.1" or "2.2". */
   @Override
   public String toString() {
     return text;
@@ -47,7 +55,10 @@ public enum LanceFileVersion {
     return footerMinor;
   }
 
-  /** Parses "2.0", "2.1" or "stable" (2.1, what lance-core 7.0.0 writes by default). */
+  /**
+   * Parses a version Javelin writes: "2.0", "2.1" or "stable" (2.1, what lance-core 7.0.0 writes
+   * by default).
+   */
   public static LanceFileVersion parse(String text) {
     String t = text.trim().toLowerCase(Locale.ROOT);
     switch (t) {

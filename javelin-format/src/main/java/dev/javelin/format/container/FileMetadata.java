@@ -63,7 +63,7 @@ public final class FileMetadata {
    * Reads and checks the metadata of a file.
    *
    * @throws CorruptFileException if the file is truncated or its metadata is malformed
-   * @throws dev.javelin.format.UnsupportedFormatException if the version is not 2.0 or 2.1
+   * @throws dev.javelin.format.UnsupportedFormatException if the version is not 2.0, 2.1 or 2.2
    */
   public static FileMetadata read(InputFile file) throws IOException {
     String loc = file.location();
@@ -142,7 +142,8 @@ public final class FileMetadata {
       return new FileMetadata(version, schema, fd.getLength(), List.copyOf(columns), gbs);
     } catch (EOFException e) {
       throw new CorruptFileException(loc, "File is truncated: " + e.getMessage(), e);
-    } catch (IndexOutOfBoundsException e) {
+    } catch (IndexOutOfBoundsException | IllegalArgumentException e) {
+      // A slice past the metadata region (IllegalArgumentException from ByteBuffer.limit) too.
       throw new CorruptFileException(loc, "Metadata offsets are inconsistent", e);
     }
   }

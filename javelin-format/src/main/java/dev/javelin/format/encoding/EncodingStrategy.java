@@ -24,6 +24,7 @@ public interface EncodingStrategy {
       case V2_0:
         return V20Encoding.INSTANCE;
       case V2_1:
+      case V2_2:
         return V21Encoding.INSTANCE;
       default:
         throw new IllegalArgumentException("No encoding strategy for " + version);

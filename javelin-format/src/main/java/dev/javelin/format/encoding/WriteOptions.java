@@ -42,8 +42,8 @@ public final class WriteOptions {
 
   /**
    * Whether 2.1 pages may use Lance's compressive encodings (bit-packing, RLE, dictionaries, FSST,
-   * zstd for large values) where they make the page smaller. Off: values and levels are stored as
-   * they are. A field can also opt out on its own with the field metadata
+   * zstd for large values) where they make the page smaller, as lance-core does; on by default.
+   * Off: values and levels are stored as they are. A field can also opt out on its own with the field metadata
    * {@code lance-encoding:compression=none}, as in Lance.
    */
   public boolean compression() {
@@ -54,7 +54,7 @@ public final class WriteOptions {
     private LanceFileVersion version = LanceFileVersion.V2_1;
     private long maxPageBytes = DEFAULT_MAX_PAGE_BYTES;
     private boolean dictionaryEncoding = true;
-    private boolean compression = false;
+    private boolean compression = true;
 
     private Builder() {}
 

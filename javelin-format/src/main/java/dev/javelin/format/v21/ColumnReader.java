@@ -54,10 +54,9 @@ final class ColumnReader {
       case FULL_ZIP_LAYOUT:
         return new FullZipPageDecoder(source, path, column, p, page, layout.getFullZipLayout());
       case ALL_NULL_LAYOUT:
-        return new AllNullPageDecoder(source, path, column, p, page, layout.getAllNullLayout());
+        return new ConstantPageDecoder(source, path, column, p, page, layout.getAllNullLayout());
       case BLOB_LAYOUT:
-        throw new UnsupportedFormatException(source.location(),
-            "Column " + column + " page " + p + ": the blob layout is not supported");
+        return new BlobPageDecoder(source, path, column, p, page, layout.getBlobLayout());
       default:
         throw source.corrupt(column, p, "page layout is empty");
     }

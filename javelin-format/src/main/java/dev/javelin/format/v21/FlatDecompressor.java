@@ -3,7 +3,7 @@ package dev.javelin.format.v21;
 import java.nio.ByteBuffer;
 
 /** Reads {@code Flat} values: fixed-width, stored as they are (1 bit each for booleans). */
-final class FlatDecompressor implements MiniBlockDecompressor, LevelDecompressor, FixedPerValueDecompressor {
+final class FlatDecompressor implements MiniBlockDecompressor, BlockDecompressor, FixedPerValueDecompressor {
   private final int bits;
 
   FlatDecompressor(int bits) {
@@ -16,25 +16,18 @@ final class FlatDecompressor implements MiniBlockDecompressor, LevelDecompressor
   }
 
   @Override
-  public void decode(ByteBuffer chunk, int[] offsets, int[] sizes, int numValues, LeafValues out) {
-    long need = ((long) numValues * bits + 7) / 8;
-    if (need > sizes[0]) {
-      throw new BadDataException(numValues + " values of " + bits + " bits need " + need
-          + " bytes but the chunk's buffer has " + sizes[0]);
-    }
-    ((FixedValues) out).appendFrom(chunk, offsets[0], numValues);
+  public void decode(ByteBuffer[] buffers, int numValues, LeafValues out) {
+    decode(buffers[0], numValues, out);
   }
 
   @Override
-  public short[] decode(ByteBuffer buf, int offset, int size, int numLevels) {
-    if (2L * numLevels > size) {
-      throw new BadDataException(numLevels + " levels need " + (2L * numLevels) + " bytes but have " + size);
+  public void decode(ByteBuffer buffer, int numValues, LeafValues out) {
+    long need = ((long) numValues * bits + 7) / 8;
+    if (need > buffer.limit()) {
+      throw new BadDataException(numValues + " values of " + bits + " bits need " + need + " bytes but the buffer has "
+          + buffer.limit());
     }
-    short[] out = new short[numLevels];
-    for (int i = 0; i < numLevels; i++) {
-      out[i] = buf.getShort(offset + 2 * i);
-    }
-    return out;
+    ((FixedValues) out).appendFrom(buffer, 0, numValues);
   }
 
   @Override

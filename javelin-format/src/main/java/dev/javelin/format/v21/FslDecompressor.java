@@ -1,21 +1,28 @@
 package dev.javelin.format.v21;
 
 import java.nio.ByteBuffer;
+import java.util.Arrays;
 
 /**
- * Reads {@code FixedSizeList} over {@code Flat}. In a mini-block chunk each layer with validity
- * has its own bitmap buffer, then the items follow; in full-zip each value carries its layers'
- * validity bytes before its items.
+ * Reads {@code FixedSizeList}: nested fixed-size lists flattened to their items. In a mini-block
+ * chunk each layer with validity has its own bitmap buffer (outermost first), then the items
+ * follow in the buffers of the items' own encoding; in full-zip each value carries its layers'
+ * validity bytes before its (flat) items.
  */
 final class FslDecompressor implements MiniBlockDecompressor, FixedPerValueDecompressor {
   private final LeafType type;
   private final boolean[] hasValidity;
   private final long[] cum;
   private final int validityBuffers;
+  private final MiniBlockDecompressor items;
 
-  FslDecompressor(LeafType type, boolean[] hasValidity) {
+  /**
+   * @param items the decoder of the flattened items, or null for flat items (full-zip)
+   */
+  FslDecompressor(LeafType type, boolean[] hasValidity, MiniBlockDecompressor items) {
     this.type = type;
     this.hasValidity = hasValidity;
+    this.items = items;
     this.cum = new long[hasValidity.length];
     long c = 1;
     int n = 0;
@@ -31,35 +38,42 @@ final class FslDecompressor implements MiniBlockDecompressor, FixedPerValueDecom
 
   @Override
   public int numBuffers() {
-    return validityBuffers + 1;
+    return validityBuffers + (items == null ? 1 : items.numBuffers());
   }
 
   @Override
-  public void decode(ByteBuffer chunk, int[] offsets, int[] sizes, int numValues, LeafValues out) {
+  public void decode(ByteBuffer[] buffers, int numValues, LeafValues out) {
     FslValues v = (FslValues) out;
     int k = 0;
     for (int l = 0; l < cum.length; l++) {
       long bits = numValues * cum[l];
       if (hasValidity[l]) {
-        if ((bits + 7) / 8 > sizes[k]) {
+        if ((bits + 7) / 8 > buffers[k].limit()) {
           throw new BadDataException("validity of fixed-size list layer " + l + " needs " + ((bits + 7) / 8)
-              + " bytes but its buffer has " + sizes[k]);
+              + " bytes but its buffer has " + buffers[k].limit());
         }
         byte[] bytes = new byte[(int) ((bits + 7) / 8)];
-        chunk.get(offsets[k], bytes);
+        buffers[k].get(0, bytes);
         v.appendValidity(l, bytes, 0, bits);
         k++;
       } else {
         v.padValidity(l, bits);
       }
     }
-    long items = numValues * type.itemsPerValue;
-    long need = (items * type.bitsPerItem + 7) / 8;
-    if (need > sizes[k]) {
-      throw new BadDataException(numValues + " fixed-size lists need " + need + " bytes of items but the buffer has "
-          + sizes[k]);
+    long n = numValues * type.itemsPerValue;
+    if (n > Integer.MAX_VALUE - 64) {
+      throw new BadDataException(numValues + " fixed-size lists hold too many items for one chunk");
     }
-    v.items.appendFrom(chunk, offsets[k], (int) items);
+    int before = v.items.count();
+    ByteBuffer[] rest = Arrays.copyOfRange(buffers, k, buffers.length);
+    if (items == null) {
+      new FlatDecompressor(type.bitsPerItem).decode(rest, (int) n, v.items);
+    } else {
+      items.decode(rest, (int) n, v.items);
+    }
+    if (v.items.count() - before != n) {
+      throw new BadDataException("fixed-size list items decoded " + (v.items.count() - before) + " of " + n);
+    }
     v.addCount(numValues);
   }
 

@@ -82,9 +82,10 @@ final class LeafPath {
   private static void collect(LanceField f, List<LanceField> fields, List<Kind> kinds, List<LeafPath> out) {
     fields.add(f);
     if (isPacked(f)) {
-      throw new UnsupportedFormatException(null, "Packed struct field '" + f.name() + "' is not supported");
-    }
-    if (f.isStruct()) {
+      // One column holds the whole struct: it is the leaf.
+      kinds.add(Kind.LEAF);
+      out.add(new LeafPath(fields, kinds));
+    } else if (f.isStruct()) {
       if (f.children().isEmpty()) {
         throw new UnsupportedFormatException(null, "Struct field '" + f.name() + "' has no children");
       }

@@ -9,13 +9,15 @@ import org.apache.arrow.vector.types.pojo.ArrowType;
 
 /**
  * How the values of one leaf column are laid out: fixed width (1-bit booleans included),
- * variable width with 32- or 64-bit offsets, or (nested) fixed-size lists of fixed-width items.
+ * variable width with 32- or 64-bit offsets, (nested) fixed-size lists of fixed-width items, or a
+ * packed struct (one column holding a struct of fixed- or variable-width children).
  */
 final class LeafType {
   enum Kind {
     FIXED,
     VARIABLE,
-    FSL
+    FSL,
+    PACKED
   }
 
   final Kind kind;
@@ -27,8 +29,15 @@ final class LeafType {
   final int[] dims;
   /** FSL: the product of the dimensions (items per value); 1 otherwise. */
   final long itemsPerValue;
+  /** PACKED: the children's layouts, in field order; empty otherwise. */
+  final LeafType[] children;
 
   private LeafType(Kind kind, int bitsPerItem, int offsetBytes, int[] dims) {
+    this(kind, bitsPerItem, offsetBytes, dims, new LeafType[0]);
+  }
+
+  private LeafType(Kind kind, int bitsPerItem, int offsetBytes, int[] dims, LeafType[] children) {
+    this.children = children;
     this.kind = kind;
     this.bitsPerItem = bitsPerItem;
     this.offsetBytes = offsetBytes;
@@ -52,12 +61,32 @@ final class LeafType {
     return new LeafType(Kind.FSL, itemBits, 0, dims);
   }
 
+  /** A packed struct of fixed- and variable-width children. */
+  static LeafType packed(LeafType[] children) {
+    return new LeafType(Kind.PACKED, 0, 0, new int[0], children);
+  }
+
   /**
    * The layout of a leaf field's values.
    *
    * @throws UnsupportedFormatException for types 2.1 cannot store this way
    */
   static LeafType of(LanceField leaf) {
+    if (LeafPath.isPacked(leaf)) {
+      LeafType[] kids = new LeafType[leaf.children().size()];
+      for (int i = 0; i < kids.length; i++) {
+        LanceField c = leaf.children().get(i);
+        if (c.isStruct() || c.isList() || c.isFixedSizeList()) {
+          throw new UnsupportedFormatException(null, "Packed struct '" + leaf.name() + "' has a nested child '"
+              + c.name() + "', which Javelin does not read");
+        }
+        kids[i] = of(c);
+      }
+      if (kids.length == 0) {
+        throw new UnsupportedFormatException(null, "Packed struct '" + leaf.name() + "' has no children");
+      }
+      return packed(kids);
+    }
     String t = leaf.logicalType();
     if (leaf.isFixedSizeList()) {
       List<Integer> dims = new ArrayList<>();
@@ -149,6 +178,8 @@ final class LeafType {
         return "fixed(" + bitsPerItem + " bits)";
       case VARIABLE:
         return "variable(" + (offsetBytes * 8) + "-bit offsets)";
+      case PACKED:
+        return "packed" + java.util.Arrays.toString(children);
       default:
         return "fsl(" + java.util.Arrays.toString(dims) + " x " + bitsPerItem + " bits)";
     }

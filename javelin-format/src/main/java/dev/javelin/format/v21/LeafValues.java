@@ -23,6 +23,8 @@ abstract class LeafValues {
         return new FixedValues(type.bitsPerItem);
       case VARIABLE:
         return new VarValues(type.offsetBytes);
+      case PACKED:
+        return new PackedValues(type);
       default:
         return new FslValues(type);
     }

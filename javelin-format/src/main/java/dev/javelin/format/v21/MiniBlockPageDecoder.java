@@ -5,6 +5,7 @@ import dev.javelin.format.proto.Encodings21.MiniBlockLayout;
 import dev.javelin.format.proto.File2Protos.ColumnMetadata;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 
 /**
  * Reads a mini-block page (see {@link MiniBlockWriter} for the bytes). On first use it loads the
@@ -14,7 +15,12 @@ import java.nio.ByteBuffer;
  */
 final class MiniBlockPageDecoder extends PageDecoder {
   private final RepDefLayers layers;
+  private final boolean largeChunks;
   private final MiniBlockDecompressor values;
+  /** With a dictionary: the type of the indices the chunks hold; otherwise null. */
+  private final LeafType indexType;
+  private final BlockDecompressor dictionaryDecoder;
+  private final long dictionaryItems;
   private final LevelDecompressor repDecoder;
   private final LevelDecompressor defDecoder;
   private final int numBuffers;
@@ -32,6 +38,7 @@ final class MiniBlockPageDecoder extends PageDecoder {
   private long[] starts;
   private boolean[] preamble;
   private boolean[] trailer;
+  private LeafValues dictionary;
 
   private int cachedIndex = -1;
   private Chunk cached;
@@ -47,10 +54,6 @@ final class MiniBlockPageDecoder extends PageDecoder {
   MiniBlockPageDecoder(ColumnSource source, LeafPath path, int column, int page, ColumnMetadata.Page meta,
       MiniBlockLayout layout) {
     super(source, path, column, page, meta);
-    if (layout.hasDictionary()) {
-      throw unsupported("mini-block dictionary encoding ('" + Protos21.name(layout.getDictionary())
-          + "' dictionary) is not supported");
-    }
     if (!layout.hasValueCompression()) {
       throw corrupt("mini-block layout has no value encoding");
     }
@@ -59,8 +62,23 @@ final class MiniBlockPageDecoder extends PageDecoder {
     if (layers == null) {
       throw corrupt(problem[0]);
     }
+    this.largeChunks = layout.getHasLargeChunk();
     try {
-      this.values = Decompressors.miniBlock(layout.getValueCompression(), path.type);
+      if (layout.hasDictionary()) {
+        int indexBits = Decompressors.producedBits(layout.getValueCompression());
+        if (indexBits != 8 && indexBits != 16 && indexBits != 32 && indexBits != 64) {
+          throw new BadDataException("dictionary indices have " + indexBits + " bits");
+        }
+        this.indexType = LeafType.fixed(indexBits);
+        this.values = Decompressors.miniBlock(layout.getValueCompression(), indexType);
+        this.dictionaryDecoder = Decompressors.dictionary(layout.getDictionary(), path.type);
+        this.dictionaryItems = layout.getNumDictionaryItems();
+      } else {
+        this.indexType = null;
+        this.values = Decompressors.miniBlock(layout.getValueCompression(), path.type);
+        this.dictionaryDecoder = null;
+        this.dictionaryItems = 0;
+      }
       this.repDecoder = layout.hasRepCompression() ? Decompressors.levels(layout.getRepCompression()) : null;
       this.defDecoder = layout.hasDefCompression() ? Decompressors.levels(layout.getDefCompression()) : null;
     } catch (UnsupportedEncodingException e) {
@@ -83,8 +101,11 @@ final class MiniBlockPageDecoder extends PageDecoder {
     if (repDecoder != null && depth < 1) {
       throw corrupt("has repetition levels but no repetition index");
     }
+    if (depth > 64) {
+      throw corrupt("repetition index depth " + Integer.toUnsignedString(depth) + " is too deep");
+    }
     this.numItems = layout.getNumItems();
-    requireBuffers(repDecoder != null ? 3 : 2);
+    requireBuffers(2 + (dictionaryDecoder != null ? 1 : 0) + (repDecoder != null ? 1 : 0));
   }
 
   @Override
@@ -97,6 +118,7 @@ final class MiniBlockPageDecoder extends PageDecoder {
     starts = null;
     preamble = null;
     trailer = null;
+    dictionary = null;
     cachedIndex = -1;
     cached = null;
   }
@@ -106,10 +128,11 @@ final class MiniBlockPageDecoder extends PageDecoder {
       return;
     }
     long metaSize = bufferSizes[0];
-    if (metaSize % 2 != 0 || metaSize == 0) {
+    int wordBytes = largeChunks ? 4 : 2;
+    if (metaSize % wordBytes != 0 || metaSize == 0) {
       throw corrupt("chunk metadata has " + metaSize + " bytes");
     }
-    long n = metaSize / 2;
+    long n = metaSize / wordBytes;
     if (n > bufferSizes[1] / 8) {
       throw corrupt("chunk metadata lists " + n + " chunks but the chunk buffer has only " + bufferSizes[1] + " bytes");
     }
@@ -124,11 +147,14 @@ final class MiniBlockPageDecoder extends PageDecoder {
     long counter = 0;
     long offset = 0;
     for (int c = 0; c < chunks; c++) {
-      int w = meta.getShort(2 * c) & 0xFFFF;
+      long w = largeChunks ? meta.getInt(4 * c) & 0xFFFFFFFFL : meta.getShort(2 * c) & 0xFFFF;
       long bytes = ((w >>> 4) + 1L) * 8;
       long count;
       if (c < chunks - 1) {
         count = 1L << (w & 0xF);
+        if ((w & 0xF) == 0) {
+          throw corrupt("chunk " + c + " is not the last but holds no power-of-two count of values");
+        }
       } else {
         count = numItems - counter;
         if (count < 1) {
@@ -149,6 +175,12 @@ final class MiniBlockPageDecoder extends PageDecoder {
     }
     iStart[chunks] = counter;
     offs[chunks] = offset;
+    if (counter != numItems) {
+      throw corrupt("chunks hold " + counter + " values but the page has " + numItems);
+    }
+    if (dictionaryDecoder != null) {
+      loadDictionary();
+    }
     if (repDecoder != null) {
       loadRepIndex(chunks);
     } else if (numItems != numRows) {
@@ -158,6 +190,28 @@ final class MiniBlockPageDecoder extends PageDecoder {
     this.itemStart = iStart;
     this.chunkOffset = offs;
     this.numChunks = chunks;
+  }
+
+  private void loadDictionary() throws IOException {
+    long size = bufferSizes[2];
+    if (dictionaryItems < 0 || dictionaryItems > Integer.MAX_VALUE - 64
+        || (path.type.kind == LeafType.Kind.FIXED && dictionaryItems * path.type.bitsPerItem / 8 > (1L << 31))) {
+      throw corrupt("dictionary has " + Long.toUnsignedString(dictionaryItems) + " items");
+    }
+    if (size > Integer.MAX_VALUE - 64) {
+      throw unsupported("dictionary of " + size + " bytes is too large");
+    }
+    ByteBuffer b = readBuffer(2, 0, size).slice().order(java.nio.ByteOrder.LITTLE_ENDIAN);
+    LeafValues d = LeafValues.create(path.type);
+    try {
+      dictionaryDecoder.decode(b, (int) dictionaryItems, d);
+    } catch (BadDataException | IllegalArgumentException | IndexOutOfBoundsException e) {
+      throw corrupt("dictionary: " + e.getMessage());
+    }
+    if (d.count() != dictionaryItems) {
+      throw corrupt("dictionary decoded " + d.count() + " items, expected " + dictionaryItems);
+    }
+    this.dictionary = d;
   }
 
   private void loadRepIndex(int chunks) throws IOException {
@@ -363,7 +417,8 @@ final class MiniBlockPageDecoder extends PageDecoder {
   }
 
   private Chunk decode(int c, ByteBuffer buf, int base, int len) {
-    int headerLen = 2 * (1 + (repDecoder != null ? 1 : 0) + (defDecoder != null ? 1 : 0) + numBuffers);
+    int sizeBytes = largeChunks ? 4 : 2;
+    int headerLen = 2 * (1 + (repDecoder != null ? 1 : 0) + (defDecoder != null ? 1 : 0)) + sizeBytes * numBuffers;
     if (headerLen > len) {
       throw new BadDataException("chunk " + c + " is " + len + " bytes, too small for its " + headerLen + "-byte header");
     }
@@ -380,19 +435,22 @@ final class MiniBlockPageDecoder extends PageDecoder {
       defSize = buf.getShort(p) & 0xFFFF;
       p += 2;
     }
-    int[] sizes = new int[numBuffers];
+    long[] sizes = new long[numBuffers];
     for (int i = 0; i < numBuffers; i++) {
-      sizes[i] = buf.getShort(p) & 0xFFFF;
-      p += 2;
+      sizes[i] = largeChunks ? buf.getInt(p) & 0xFFFFFFFFL : buf.getShort(p) & 0xFFFF;
+      p += sizeBytes;
     }
-    int rel = pad8(p - base);
-    int repOff = base + rel;
+    long rel = pad8(p - base);
+    int repOff = base + (int) rel;
     rel = pad8(rel + repSize);
-    int defOff = base + rel;
+    int defOff = base + (int) rel;
     rel = pad8(rel + defSize);
-    int[] offs = new int[numBuffers];
+    ByteBuffer[] buffers = new ByteBuffer[numBuffers];
     for (int i = 0; i < numBuffers; i++) {
-      offs[i] = base + rel;
+      if (rel + sizes[i] > len) {
+        throw new BadDataException("chunk " + c + " declares more bytes of levels and buffers than its " + len);
+      }
+      buffers[i] = buf.slice(base + (int) rel, (int) sizes[i]).order(ByteOrder.LITTLE_ENDIAN);
       rel = pad8(rel + sizes[i]);
     }
     if (rel > len) {
@@ -439,15 +497,85 @@ final class MiniBlockPageDecoder extends PageDecoder {
     } else {
       ch.numLevels = items;
     }
-    ch.values = LeafValues.create(path.type);
-    values.decode(buf, offs, sizes, items, ch.values);
-    if (ch.values.count() != items) {
-      throw new BadDataException("chunk " + c + " decoded " + ch.values.count() + " values, expected " + items);
+    try {
+      decodeValues(c, buffers, items, ch);
+    } catch (IllegalArgumentException | IndexOutOfBoundsException | java.nio.BufferUnderflowException e) {
+      throw new BadDataException("chunk " + c + " values: " + e.getMessage());
     }
     return ch;
   }
 
-  private static int pad8(int n) {
-    return (n + 7) & ~7;
+  private void decodeValues(int c, ByteBuffer[] buffers, int items, Chunk ch) {
+    if (dictionary == null) {
+      ch.values = LeafValues.create(path.type);
+      values.decode(buffers, items, ch.values);
+    } else {
+      FixedValues indices = new FixedValues(indexType.bitsPerItem);
+      values.decode(buffers, items, indices);
+      if (indices.count() != items) {
+        throw new BadDataException("chunk " + c + " decoded " + indices.count() + " indices, expected " + items);
+      }
+      ch.values = lookUp(c, indices);
+    }
+    if (ch.values.count() != items) {
+      throw new BadDataException("chunk " + c + " decoded " + ch.values.count() + " values, expected " + items);
+    }
+  }
+
+  // The dictionary's items for a chunk's indices, gathered in one pass.
+  private LeafValues lookUp(int c, FixedValues indices) {
+    int n = indices.count();
+    int[] idx = new int[n];
+    ByteBuffer b = ByteBuffer.wrap(indices.array()).order(ByteOrder.LITTLE_ENDIAN);
+    int w = indexType.bitsPerItem / 8;
+    long limit = dictionary.count();
+    for (int i = 0; i < n; i++) {
+      long x = unsigned(b, i * w, w);
+      if (x < 0 || x >= limit) {
+        throw new BadDataException("chunk " + c + " has dictionary index " + Long.toUnsignedString(x) + " but the "
+            + "dictionary has " + limit + " items");
+      }
+      idx[i] = (int) x;
+    }
+    LeafValues out = LeafValues.create(path.type);
+    if (dictionary instanceof VarValues) {
+      VarValues d = (VarValues) dictionary;
+      byte[] src = d.data();
+      long total = 0;
+      for (int i = 0; i < n; i++) {
+        total += d.length(idx[i]);
+      }
+      if (total > Integer.MAX_VALUE - 64) {
+        throw new BadDataException("chunk " + c + " expands to more than 2 GiB of dictionary values");
+      }
+      byte[] gathered = new byte[(int) total];
+      long[] ends = new long[n];
+      int pos = 0;
+      for (int i = 0; i < n; i++) {
+        int len = d.length(idx[i]);
+        System.arraycopy(src, (int) d.start(idx[i]), gathered, pos, len);
+        pos += len;
+        ends[i] = pos;
+      }
+      ((VarValues) out).appendRun(ByteBuffer.wrap(gathered), 0, ends, n);
+    } else if (dictionary instanceof FixedValues && ((FixedValues) dictionary).bits % 8 == 0) {
+      FixedValues d = (FixedValues) dictionary;
+      int vw = d.bits / 8;
+      byte[] src = d.array();
+      byte[] gathered = new byte[Math.multiplyExact(n, vw)];
+      for (int i = 0; i < n; i++) {
+        System.arraycopy(src, idx[i] * vw, gathered, i * vw, vw);
+      }
+      ((FixedValues) out).appendFrom(ByteBuffer.wrap(gathered), 0, n);
+    } else {
+      for (int i = 0; i < n; i++) {
+        out.appendRange(dictionary, idx[i], idx[i] + 1);
+      }
+    }
+    return out;
+  }
+
+  private static long pad8(long n) {
+    return (n + 7) & ~7L;
   }
 }

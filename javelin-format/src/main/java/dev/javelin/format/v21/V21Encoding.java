@@ -1,18 +1,23 @@
 package dev.javelin.format.v21;
 
+import dev.javelin.format.LanceFileVersion;
+import dev.javelin.format.UnsupportedFormatException;
 import dev.javelin.format.encoding.ColumnSource;
 import dev.javelin.format.encoding.EncodingStrategy;
 import dev.javelin.format.encoding.FieldDecoder;
 import dev.javelin.format.encoding.FieldEncoder;
 import dev.javelin.format.encoding.WriteOptions;
 import dev.javelin.format.schema.LanceField;
+import java.util.List;
 
 /**
- * The Lance 2.1 ("structural") encodings. Only leaf fields get columns; structs and lists live in
+ * The Lance 2.1 ("structural") encodings, also used to read format 2.2. Only leaf fields get columns; structs and lists live in
  * each leaf's repetition and definition levels. Pages use the mini-block layout for values under
- * 256 bytes, full-zip for wider ones and all-null when no item is valid. Javelin writes values
- * uncompressed (Flat, Variable, FixedSizeList) with plain 16-bit levels, and reads the same plus
- * those layouts as Lance writes them.
+ * 256 bytes, full-zip for wider ones and all-null when no item is valid. Packed structs take one
+ * column for the whole struct. The reader decodes every layout and compressive encoding
+ * lance-core 7.0.0 writes (see {@link Decompressors}); Javelin does not write packed structs.
+ * The writer compresses pages as lance-core does by default (see {@link PageEncoder}) unless
+ * {@link WriteOptions#compression()} is off or a field asks for {@code lance-encoding:compression=none}.
  */
 public final class V21Encoding implements EncodingStrategy {
   public static final V21Encoding INSTANCE = new V21Encoding();
@@ -26,7 +31,18 @@ public final class V21Encoding implements EncodingStrategy {
 
   @Override
   public FieldEncoder newEncoder(LanceField field, WriteOptions options) {
-    return new V21FieldEncoder(LeafPath.leaves(field), options);
+    if (options.version() != LanceFileVersion.V2_1) {
+      throw new UnsupportedFormatException(null, "Javelin writes Lance files of format 2.0 and 2.1, not "
+          + options.version());
+    }
+    List<LeafPath> leaves = LeafPath.leaves(field);
+    for (LeafPath p : leaves) {
+      if (p.type.kind == LeafType.Kind.PACKED) {
+        throw new UnsupportedFormatException(null, "Javelin does not write packed structs (field '" + p.name()
+            + "'); drop the 'packed' field metadata to store its children as columns");
+      }
+    }
+    return new V21FieldEncoder(leaves, options);
   }
 
   @Override

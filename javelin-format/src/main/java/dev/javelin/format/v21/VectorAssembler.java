@@ -198,8 +198,32 @@ final class VectorAssembler {
       case VARIABLE:
         loadVariable(v, n, valid, (VarValues) values);
         break;
+      case PACKED:
+        loadPacked(v, n, valid, (PackedValues) values);
+        break;
       default:
         loadFsl(v, n, valid, (FslValues) values);
+    }
+  }
+
+  // A packed struct: the struct's validity from the levels, each child from its own values.
+  private void loadPacked(FieldVector v, int n, Bits valid, PackedValues values) {
+    AbstractStructVector sv = (AbstractStructVector) v;
+    load(v, n, valid);
+    Bits all = new Bits();
+    all.addRepeated(true, n);
+    for (int j = 0; j < values.children.length; j++) {
+      FieldVector child = (FieldVector) sv.getChildByOrdinal(j);
+      LeafValues c = values.children[j];
+      if (c.count() != n) {
+        throw corrupt(sv.getName() + ": packed struct child " + j + " has " + c.count() + " values but the struct has "
+            + n);
+      }
+      if (c instanceof FixedValues) {
+        loadFixed(child, n, all, (FixedValues) c);
+      } else {
+        loadVariable(child, n, all, (VarValues) c);
+      }
     }
   }
 

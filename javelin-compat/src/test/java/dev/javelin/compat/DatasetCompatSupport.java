@@ -1,0 +1,167 @@
+package dev.javelin.compat;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.javelin.core.Dataset;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.Float8Vector;
+import org.apache.arrow.vector.IntVector;
+import org.apache.arrow.vector.VarCharVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.VectorUnloader;
+import org.apache.arrow.vector.complex.ListVector;
+import org.apache.arrow.vector.complex.StructVector;
+import org.apache.arrow.vector.complex.impl.UnionListWriter;
+import org.apache.arrow.vector.ipc.ArrowReader;
+import org.apache.arrow.vector.ipc.message.ArrowRecordBatch;
+import org.apache.arrow.vector.types.FloatingPointPrecision;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.FieldType;
+import org.apache.arrow.vector.types.pojo.Schema;
+
+/** Data and row comparisons shared by the dataset compatibility tests. */
+final class DatasetCompatSupport {
+  static final Schema SCHEMA = new Schema(List.of(
+      new Field("id", FieldType.notNullable(new ArrowType.Int(64, true)), null),
+      Field.nullable("x", new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE)),
+      Field.nullable("s", ArrowType.Utf8.INSTANCE),
+      new Field("l", FieldType.nullable(ArrowType.List.INSTANCE),
+          List.of(Field.nullable("item", new ArrowType.Int(32, true)))),
+      new Field("st", FieldType.nullable(ArrowType.Struct.INSTANCE), List.of(
+          Field.nullable("a", new ArrowType.Int(32, true)),
+          Field.nullable("b", ArrowType.Utf8.INSTANCE)))));
+
+  private DatasetCompatSupport() {}
+
+  /** Rows [start, start + n), values a function of the row number (no struct-level nulls: 2.0 drops them). */
+  static VectorSchemaRoot batch(BufferAllocator a, long start, int n) {
+    VectorSchemaRoot root = VectorSchemaRoot.create(SCHEMA, a);
+    root.allocateNew();
+    BigIntVector id = (BigIntVector) root.getVector("id");
+    Float8Vector x = (Float8Vector) root.getVector("x");
+    VarCharVector s = (VarCharVector) root.getVector("s");
+    ListVector l = (ListVector) root.getVector("l");
+    StructVector st = (StructVector) root.getVector("st");
+    IntVector sa = (IntVector) st.getChild("a");
+    VarCharVector sb = (VarCharVector) st.getChild("b");
+    UnionListWriter lw = l.getWriter();
+    for (int i = 0; i < n; i++) {
+      long r = start + i;
+      id.setSafe(i, r);
+      if (r % 7 == 3) {
+        x.setNull(i);
+      } else {
+        x.setSafe(i, r * 0.25);
+      }
+      if (r % 5 == 1) {
+        s.setNull(i);
+      } else {
+        s.setSafe(i, ("row-" + r + "-" + "z".repeat((int) (r % 17))).getBytes(StandardCharsets.UTF_8));
+      }
+      lw.setPosition(i);
+      if (r % 11 == 4) {
+        lw.writeNull();
+      } else {
+        lw.startList();
+        for (int k = 0; k < r % 4; k++) {
+          lw.integer().writeInt((int) (r * 10 + k));
+        }
+        lw.endList();
+      }
+      st.setIndexDefined(i);
+      if (r % 9 == 2) {
+        sa.setNull(i);
+      } else {
+        sa.setSafe(i, (int) r * 3);
+      }
+      sb.setSafe(i, ("b" + (r % 100)).getBytes(StandardCharsets.UTF_8));
+    }
+    root.setRowCount(n);
+    return root;
+  }
+
+  static List<VectorSchemaRoot> batches(BufferAllocator a, long start, int total, int perBatch) {
+    List<VectorSchemaRoot> out = new ArrayList<>();
+    for (int done = 0; done < total; done += perBatch) {
+      out.add(batch(a, start + done, Math.min(perBatch, total - done)));
+    }
+    return out;
+  }
+
+  static List<List<String>> expected(BufferAllocator a, long start, int n) {
+    try (VectorSchemaRoot r = batch(a, start, n)) {
+      return rows(r);
+    }
+  }
+
+  static List<List<String>> rows(VectorSchemaRoot root) {
+    List<List<String>> out = new ArrayList<>();
+    for (int i = 0; i < root.getRowCount(); i++) {
+      List<String> row = new ArrayList<>();
+      for (var v : root.getFieldVectors()) {
+        Object o = v.getObject(i);
+        row.add(o == null ? null : o.toString());
+      }
+      out.add(row);
+    }
+    return out;
+  }
+
+  static List<List<String>> readAll(ArrowReader reader) throws IOException {
+    List<List<String>> out = new ArrayList<>();
+    try (reader) {
+      while (reader.loadNextBatch()) {
+        out.addAll(rows(reader.getVectorSchemaRoot()));
+      }
+    }
+    return out;
+  }
+
+  static List<List<String>> javelinScan(Dataset ds) throws IOException {
+    return readAll(ds.newScan().batchSize(1000).build());
+  }
+
+  static void assertSameRows(List<List<String>> got, List<List<String>> want) {
+    for (int i = 0; i < Math.min(got.size(), want.size()); i++) {
+      assertThat(got.get(i)).as("row %d", i).isEqualTo(want.get(i));
+    }
+    assertThat(got.size()).as("row count").isEqualTo(want.size());
+  }
+
+  /** An ArrowReader over batches it does not own, to feed lance-core's writer. */
+  static ArrowReader readerOf(BufferAllocator a, List<VectorSchemaRoot> batches) {
+    return new ArrowReader(a) {
+      private int next;
+
+      @Override
+      public boolean loadNextBatch() throws IOException {
+        if (next >= batches.size()) {
+          return false;
+        }
+        try (ArrowRecordBatch rb = new VectorUnloader(batches.get(next++)).getRecordBatch()) {
+          loadRecordBatch(rb);
+        }
+        return true;
+      }
+
+      @Override
+      public long bytesRead() {
+        return 0;
+      }
+
+      @Override
+      protected void closeReadSource() {}
+
+      @Override
+      protected Schema readSchema() {
+        return SCHEMA;
+      }
+    };
+  }
+}

@@ -1,0 +1,103 @@
+package dev.javelin.core;
+
+import dev.javelin.format.LanceFileReader;
+import dev.javelin.format.schema.LanceField;
+import dev.javelin.table.Fragment;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+
+/** Reads rows by logical offset (position among live rows, in scan order). */
+final class Take {
+  private Take() {}
+
+  static VectorSchemaRoot take(Dataset ds, long[] offsets, List<LanceField> fields, BufferAllocator allocator)
+      throws IOException {
+    List<Fragment> fragments = ds.manifest().fragments();
+    long[] starts = new long[fragments.size() + 1];
+    for (int i = 0; i < fragments.size(); i++) {
+      // No deletions yet (the table layer refuses datasets with deletion files), so live = physical.
+      starts[i + 1] = starts[i] + fragments.get(i).physicalRows();
+    }
+    long total = starts[fragments.size()];
+    // Which fragment each requested row lives in, and where in it.
+    int[] fragOf = new int[offsets.length];
+    long[] rowOf = new long[offsets.length];
+    for (int i = 0; i < offsets.length; i++) {
+      long o = offsets[i];
+      if (o < 0 || o >= total) {
+        throw new IndexOutOfBoundsException("Row offset " + o + " is out of range for a dataset of " + total
+            + " rows (version " + ds.version() + "): " + ds.location());
+      }
+      int f = Arrays.binarySearch(starts, o);
+      f = f >= 0 ? f : -f - 2;
+      while (starts[f + 1] == o) {
+        f++; // skip empty fragments
+      }
+      fragOf[i] = f;
+      rowOf[i] = o - starts[f];
+    }
+    // Take each fragment's rows first: variable-width vectors must be filled in index order, so
+    // rows are copied into the result afterwards, one output row after another.
+    List<VectorSchemaRoot> opened = new ArrayList<>();
+    FieldVector[][] sources = new FieldVector[fragments.size()][];
+    List<FieldVector> out = new ArrayList<>();
+    try {
+      for (int frag = 0; frag < fragments.size(); frag++) {
+        List<Long> rows = new ArrayList<>();
+        for (int i = 0; i < offsets.length; i++) {
+          if (fragOf[i] == frag) {
+            rows.add(rowOf[i]);
+          }
+        }
+        if (!rows.isEmpty()) {
+          sources[frag] = takeFromFragment(ds, fragments.get(frag), fields,
+              rows.stream().mapToLong(Long::longValue).toArray(), opened, allocator);
+        }
+      }
+      for (LanceField f : fields) {
+        FieldVector v = f.toArrow().createVector(allocator);
+        v.setInitialCapacity(offsets.length);
+        v.allocateNew();
+        out.add(v);
+      }
+      int[] next = new int[fragments.size()];
+      for (int i = 0; i < offsets.length; i++) {
+        int frag = fragOf[i];
+        int local = next[frag]++;
+        for (int c = 0; c < out.size(); c++) {
+          out.get(c).copyFromSafe(local, i, sources[frag][c]);
+        }
+      }
+      for (FieldVector v : out) {
+        v.setValueCount(offsets.length);
+      }
+      return new VectorSchemaRoot(out);
+    } catch (IOException | RuntimeException e) {
+      out.forEach(FieldVector::close);
+      throw e;
+    } finally {
+      opened.forEach(VectorSchemaRoot::close);
+    }
+  }
+
+  // Returns, per wanted field, a vector holding the fragment's rows in the order asked.
+  private static FieldVector[] takeFromFragment(Dataset ds, Fragment fragment, List<LanceField> fields, long[] rows,
+      List<VectorSchemaRoot> opened, BufferAllocator allocator) throws IOException {
+    FieldVector[] cols = new FieldVector[fields.size()];
+    for (FragmentFiles.Part part : FragmentFiles.plan(fragment, fields, ds.location())) {
+      try (LanceFileReader reader = FragmentFiles.open(ds.store(), part, allocator)) {
+        VectorSchemaRoot got = reader.take(rows, FragmentFiles.columnNames(reader, part, ds.location()));
+        opened.add(got);
+        for (var e : part.outputs.entrySet()) {
+          cols[e.getKey()] = got.getVector(e.getValue());
+        }
+      }
+    }
+    return cols;
+  }
+}

@@ -1,0 +1,81 @@
+package dev.javelin.core;
+
+import dev.javelin.format.LanceFileVersion;
+import java.util.Optional;
+
+/** Options of a write (create, append, overwrite). Immutable; build with {@link #builder()}. */
+public final class WriteParams {
+  /** Lance's default: about a million rows per data file. */
+  public static final long DEFAULT_MAX_ROWS_PER_FILE = 1024 * 1024;
+  /** Rows handed to the file writer at a time. */
+  public static final int DEFAULT_MAX_ROWS_PER_GROUP = 1024;
+
+  private final LanceFileVersion fileVersion;
+  private final long maxRowsPerFile;
+  private final int maxRowsPerGroup;
+
+  private WriteParams(Builder b) {
+    this.fileVersion = b.fileVersion;
+    this.maxRowsPerFile = b.maxRowsPerFile;
+    this.maxRowsPerGroup = b.maxRowsPerGroup;
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  public static WriteParams defaults() {
+    return builder().build();
+  }
+
+  /**
+   * The data file version asked for; empty means 2.1 for a new dataset and the dataset's own
+   * version otherwise (a dataset never mixes versions).
+   */
+  public Optional<LanceFileVersion> fileVersion() {
+    return Optional.ofNullable(fileVersion);
+  }
+
+  public long maxRowsPerFile() {
+    return maxRowsPerFile;
+  }
+
+  public int maxRowsPerGroup() {
+    return maxRowsPerGroup;
+  }
+
+  public static final class Builder {
+    private LanceFileVersion fileVersion;
+    private long maxRowsPerFile = DEFAULT_MAX_ROWS_PER_FILE;
+    private int maxRowsPerGroup = DEFAULT_MAX_ROWS_PER_GROUP;
+
+    private Builder() {}
+
+    public Builder fileVersion(LanceFileVersion version) {
+      this.fileVersion = version;
+      return this;
+    }
+
+    /** Rows per data file (and so per fragment); must be positive. */
+    public Builder maxRowsPerFile(long rows) {
+      if (rows <= 0 || rows > 0xFFFF_FFFFL) {
+        throw new IllegalArgumentException("maxRowsPerFile must be in [1, 2^32): " + rows);
+      }
+      this.maxRowsPerFile = rows;
+      return this;
+    }
+
+    /** Rows written to a file at a time; must be positive. */
+    public Builder maxRowsPerGroup(int rows) {
+      if (rows <= 0) {
+        throw new IllegalArgumentException("maxRowsPerGroup must be positive: " + rows);
+      }
+      this.maxRowsPerGroup = rows;
+      return this;
+    }
+
+    public WriteParams build() {
+      return new WriteParams(this);
+    }
+  }
+}

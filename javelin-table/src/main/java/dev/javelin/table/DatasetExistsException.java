@@ -1,0 +1,8 @@
+package dev.javelin.table;
+
+/** A create found a dataset already at the location. */
+public class DatasetExistsException extends TableException {
+  DatasetExistsException(String message) {
+    super(message);
+  }
+}

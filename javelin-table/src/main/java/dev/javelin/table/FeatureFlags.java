@@ -1,0 +1,69 @@
+package dev.javelin.table;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The manifest's reader and writer feature flags: which bits Lance defines, and which of them
+ * Javelin understands (so far) for reading and for writing.
+ */
+public final class FeatureFlags {
+  /** Fragments may have deletion files. */
+  public static final long DELETION_FILES = 1;
+  /** Rows have stable row ids (fragment row id sequences, next_row_id). */
+  public static final long STABLE_ROW_IDS = 2;
+  /** Deprecated marker of the 2.x file format; harmless. */
+  public static final long USE_V2_FORMAT_DEPRECATED = 4;
+  /** The manifest has table config (writer only). */
+  public static final long TABLE_CONFIG = 8;
+  /** Data files may live under other base paths. */
+  public static final long BASE_PATHS = 16;
+  /** Writers must not write _transactions files (writer only). */
+  public static final long DISABLE_TRANSACTION_FILE = 32;
+
+  /**
+   * What Javelin reads correctly. Deletion files and base paths are not applied yet, so a dataset
+   * using them is refused rather than read wrong. Stable row ids do not change what a scan returns.
+   */
+  static final long READABLE = STABLE_ROW_IDS | USE_V2_FORMAT_DEPRECATED | TABLE_CONFIG | DISABLE_TRANSACTION_FILE;
+
+  /**
+   * What Javelin can commit on top of. Appends and overwrites carry existing fragments (with their
+   * deletion files and base ids) unchanged. Stable row ids would need ids assigned to new rows,
+   * which is not implemented yet. Transaction files are written even under
+   * DISABLE_TRANSACTION_FILE, which costs a file and breaks nothing.
+   */
+  static final long WRITABLE = DELETION_FILES | USE_V2_FORMAT_DEPRECATED | TABLE_CONFIG | BASE_PATHS
+      | DISABLE_TRANSACTION_FILE;
+
+  private FeatureFlags() {}
+
+  /** The reader flags of a manifest that Javelin does not understand (0 if none). */
+  public static long unreadable(long readerFlags) {
+    return readerFlags & ~READABLE;
+  }
+
+  /** The writer flags of a manifest that Javelin does not understand (0 if none). */
+  public static long unwritable(long writerFlags) {
+    return writerFlags & ~WRITABLE;
+  }
+
+  /** Names the bits, e.g. "deletion files, unknown flag 64". */
+  public static String describe(long flags) {
+    List<String> names = new ArrayList<>();
+    for (int bit = 0; bit < 64; bit++) {
+      long f = 1L << bit;
+      if ((flags & f) == 0) {
+        continue;
+      }
+      names.add(f == DELETION_FILES ? "deletion files"
+          : f == STABLE_ROW_IDS ? "stable row ids"
+          : f == USE_V2_FORMAT_DEPRECATED ? "v2 format (deprecated flag)"
+          : f == TABLE_CONFIG ? "table config"
+          : f == BASE_PATHS ? "base paths"
+          : f == DISABLE_TRANSACTION_FILE ? "no transaction files"
+          : "unknown flag " + Long.toUnsignedString(f));
+    }
+    return String.join(", ", names);
+  }
+}

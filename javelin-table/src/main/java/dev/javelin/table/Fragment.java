@@ -1,0 +1,85 @@
+package dev.javelin.table;
+
+import dev.javelin.table.proto.TableProtos;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * A fragment: an id, its data files (each holding some fields for all of its physical rows), an
+ * optional deletion file, and (with stable row ids) row id sequences. Immutable, over its
+ * protobuf, so parts Javelin does not interpret yet (row id and version sequences) are carried.
+ */
+public final class Fragment {
+  private final TableProtos.DataFragment proto;
+  private final List<DataFile> files;
+
+  private Fragment(TableProtos.DataFragment proto) {
+    this.proto = proto;
+    List<DataFile> fs = new ArrayList<>();
+    for (TableProtos.DataFile f : proto.getFilesList()) {
+      fs.add(DataFile.fromProto(f));
+    }
+    this.files = Collections.unmodifiableList(fs);
+  }
+
+  public static Fragment fromProto(TableProtos.DataFragment proto) {
+    return new Fragment(Objects.requireNonNull(proto));
+  }
+
+  /** A new fragment of one data file; its id is assigned when it is committed. */
+  public static Fragment of(DataFile file, long physicalRows) {
+    return new Fragment(TableProtos.DataFragment.newBuilder()
+        .addFiles(file.proto())
+        .setPhysicalRows(physicalRows)
+        .build());
+  }
+
+  public long id() {
+    return proto.getId();
+  }
+
+  /** The same fragment with another id. */
+  public Fragment withId(long id) {
+    return new Fragment(proto.toBuilder().setId(id).build());
+  }
+
+  public List<DataFile> files() {
+    return files;
+  }
+
+  public Optional<DeletionFile> deletionFile() {
+    return proto.hasDeletionFile() ? Optional.of(DeletionFile.fromProto(proto.getDeletionFile())) : Optional.empty();
+  }
+
+  /** Rows in the data files, deleted rows included. */
+  public long physicalRows() {
+    return proto.getPhysicalRows();
+  }
+
+  /** Rows not deleted. */
+  public long liveRows() {
+    return physicalRows() - deletionFile().map(DeletionFile::numDeletedRows).orElse(0L);
+  }
+
+  public TableProtos.DataFragment proto() {
+    return proto;
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof Fragment && ((Fragment) o).proto.equals(proto);
+  }
+
+  @Override
+  public int hashCode() {
+    return proto.hashCode();
+  }
+
+  @Override
+  public String toString() {
+    return "Fragment{id=" + id() + ", rows=" + physicalRows() + ", files=" + files + "}";
+  }
+}

@@ -1,0 +1,175 @@
+package dev.javelin.table.io;
+
+import dev.javelin.format.io.InputFile;
+import dev.javelin.format.io.LocalInputFile;
+import dev.javelin.format.io.LocalOutputFile;
+import dev.javelin.format.io.OutputFile;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.channels.FileChannel;
+import java.nio.file.DirectoryStream;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+
+/**
+ * An {@link ObjectStore} over a local directory. Keys map to relative paths.
+ *
+ * <p>{@link #putIfAbsent} writes the bytes to a hidden temporary file in the target's directory,
+ * forces them to disk, then hard-links the temporary file to the target name. {@code link(2)}
+ * fails if the name exists, atomically, across processes, and the linked file is already
+ * complete, so no reader sees a partial manifest. (A rename would silently replace an existing
+ * target on POSIX.) Where hard links are not supported, it falls back to an exclusive create,
+ * which is still atomic about who wins but lets a reader see a partly written object.
+ */
+public final class LocalObjectStore implements ObjectStore {
+  private static final String TEMP_PREFIX = ".tmp-";
+
+  private final Path root;
+
+  public LocalObjectStore(Path root) {
+    this.root = root.toAbsolutePath().normalize();
+  }
+
+  /** The directory this store is rooted at. */
+  public Path root() {
+    return root;
+  }
+
+  @Override
+  public String location() {
+    return root.toString();
+  }
+
+  /** The local path of a key. */
+  public Path path(String key) {
+    if (key.isEmpty() || key.startsWith("/") || key.contains("..") || key.contains("\\")) {
+      throw new IllegalArgumentException("Invalid object key '" + key + "' in " + root);
+    }
+    return root.resolve(key);
+  }
+
+  @Override
+  public List<ObjectInfo> list(String prefix) throws IOException {
+    // Walk only the deepest directory the prefix names, then filter by the rest of it.
+    int slash = prefix.lastIndexOf('/');
+    Path dir = slash < 0 ? root : root.resolve(prefix.substring(0, slash));
+    List<ObjectInfo> out = new ArrayList<>();
+    walk(dir, prefix, out);
+    return out;
+  }
+
+  // Other writers create and delete files while we list (temporary files above all), so a
+  // file or directory that vanishes between being listed and being looked at is skipped.
+  private void walk(Path dir, String prefix, List<ObjectInfo> out) throws IOException {
+    try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
+      for (Path p : entries) {
+        if (p.getFileName().toString().startsWith(TEMP_PREFIX)) {
+          continue;
+        }
+        BasicFileAttributes attrs;
+        try {
+          attrs = Files.readAttributes(p, BasicFileAttributes.class);
+        } catch (NoSuchFileException e) {
+          continue;
+        }
+        String key = root.relativize(p).toString().replace(java.io.File.separatorChar, '/');
+        if (attrs.isDirectory()) {
+          if (key.startsWith(prefix) || prefix.startsWith(key + "/")) {
+            walk(p, prefix, out);
+          }
+        } else if (attrs.isRegularFile() && key.startsWith(prefix)) {
+          out.add(new ObjectInfo(key, attrs.size()));
+        }
+      }
+    } catch (NoSuchFileException | java.nio.file.NotDirectoryException e) {
+      // the directory itself is gone (or never existed): nothing under it
+    }
+  }
+
+  @Override
+  public InputFile open(String key) throws IOException {
+    return LocalInputFile.open(path(key));
+  }
+
+  @Override
+  public void put(String key, byte[] data) throws IOException {
+    Path target = path(key);
+    Path temp = writeTemp(target, data);
+    try {
+      Files.move(temp, target, java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+          java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+    } finally {
+      Files.deleteIfExists(temp);
+    }
+  }
+
+  @Override
+  public void putIfAbsent(String key, byte[] data) throws IOException {
+    Path target = path(key);
+    if (Files.exists(target)) {
+      throw new ObjectExistsException(location(), key);
+    }
+    Path temp = writeTemp(target, data);
+    try {
+      Files.createLink(target, temp);
+    } catch (FileAlreadyExistsException e) {
+      throw new ObjectExistsException(location(), key);
+    } catch (UnsupportedOperationException e) {
+      createExclusive(key, target, data);
+    } finally {
+      Files.deleteIfExists(temp);
+    }
+  }
+
+  private void createExclusive(String key, Path target, byte[] data) throws IOException {
+    try (OutputStream out = Files.newOutputStream(target, StandardOpenOption.CREATE_NEW)) {
+      out.write(data);
+    } catch (FileAlreadyExistsException e) {
+      throw new ObjectExistsException(location(), key);
+    }
+  }
+
+  private static Path writeTemp(Path target, byte[] data) throws IOException {
+    Files.createDirectories(target.getParent());
+    Path temp = target.resolveSibling(TEMP_PREFIX + target.getFileName() + "-" + UUID.randomUUID());
+    try (FileChannel ch = FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+      java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(data);
+      while (b.hasRemaining()) {
+        ch.write(b);
+      }
+      ch.force(true);
+    } catch (IOException | RuntimeException e) {
+      Files.deleteIfExists(temp);
+      throw e;
+    }
+    return temp;
+  }
+
+  @Override
+  public OutputFile newOutputFile(String key) {
+    Path target = path(key);
+    try {
+      Files.createDirectories(target.getParent());
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException("Could not create directory for " + target, e);
+    }
+    return new LocalOutputFile(target);
+  }
+
+  @Override
+  public void delete(String key) throws IOException {
+    Files.deleteIfExists(path(key));
+  }
+
+  @Override
+  public boolean exists(String key) throws IOException {
+    return Files.isRegularFile(path(key));
+  }
+}

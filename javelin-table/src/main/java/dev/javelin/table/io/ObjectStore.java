@@ -1,0 +1,71 @@
+package dev.javelin.table.io;
+
+import dev.javelin.format.io.InputFile;
+import dev.javelin.format.io.OutputFile;
+import java.io.IOException;
+import java.util.List;
+
+/**
+ * The storage seam of a dataset: a flat namespace of immutable objects named by relative,
+ * '/'-separated keys under one root (the dataset's directory or bucket prefix).
+ *
+ * <p>Everything the table layer does to storage goes through here, so an S3-style store with
+ * conditional PUT (If-None-Match) implements this interface and needs nothing else. The one
+ * operation that must be atomic is {@link #putIfAbsent}: it is how a version is committed.
+ * Objects are written whole and never modified in place.
+ */
+public interface ObjectStore {
+  /** Where the store is rooted, for error messages. */
+  String location();
+
+  /**
+   * Lists the objects whose key starts with {@code prefix}, at any depth, in no particular order.
+   * An empty list when there are none (a missing directory is not an error).
+   */
+  List<ObjectInfo> list(String prefix) throws IOException;
+
+  /**
+   * Opens an object for positional reads. The caller closes it.
+   *
+   * @throws java.nio.file.NoSuchFileException if there is no such object
+   */
+  InputFile open(String key) throws IOException;
+
+  /** Reads a whole object. */
+  default byte[] read(String key) throws IOException {
+    try (InputFile in = open(key)) {
+      long len = in.length();
+      if (len > Integer.MAX_VALUE) {
+        throw new IOException("Object too large to read whole: " + in.location());
+      }
+      java.nio.ByteBuffer b = in.read(0, (int) len);
+      byte[] out = new byte[b.remaining()];
+      b.get(out);
+      return out;
+    }
+  }
+
+  /** Writes a whole object, replacing any object of that key. */
+  void put(String key, byte[] data) throws IOException;
+
+  /**
+   * Writes a whole object only if no object of that key exists. Atomic: of many writers racing
+   * for one key (in any number of processes), exactly one succeeds, and readers never see a
+   * partial object.
+   *
+   * @throws ObjectExistsException if the key is taken
+   */
+  void putIfAbsent(String key, byte[] data) throws IOException;
+
+  /**
+   * A new object to stream into (data files). It becomes visible when its stream is closed; the
+   * key must not exist yet.
+   */
+  OutputFile newOutputFile(String key);
+
+  /** Removes an object; does nothing if it does not exist. */
+  void delete(String key) throws IOException;
+
+  /** Whether an object of that key exists. */
+  boolean exists(String key) throws IOException;
+}

@@ -1,0 +1,73 @@
+package dev.javelin.table;
+
+import static dev.javelin.table.ConflictRules.Resolution.COMPATIBLE;
+import static dev.javelin.table.ConflictRules.Resolution.CONFLICT;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.javelin.table.proto.TransactionProtos;
+import java.util.List;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.api.Test;
+
+class ConflictRulesTest {
+  private static Transaction of(OperationKind kind) {
+    TransactionProtos.Transaction.Builder b = TransactionProtos.Transaction.newBuilder().setReadVersion(1).setUuid("u");
+    switch (kind) {
+      case APPEND: b.setAppend(TransactionProtos.Transaction.Append.getDefaultInstance()); break;
+      case DELETE: b.setDelete(TransactionProtos.Transaction.Delete.getDefaultInstance()); break;
+      case OVERWRITE: b.setOverwrite(TransactionProtos.Transaction.Overwrite.getDefaultInstance()); break;
+      case CREATE_INDEX: b.setCreateIndex(TransactionProtos.Transaction.CreateIndex.getDefaultInstance()); break;
+      case REWRITE: b.setRewrite(TransactionProtos.Transaction.Rewrite.getDefaultInstance()); break;
+      case MERGE: b.setMerge(TransactionProtos.Transaction.Merge.getDefaultInstance()); break;
+      case RESTORE: b.setRestore(TransactionProtos.Transaction.Restore.getDefaultInstance()); break;
+      case RESERVE_FRAGMENTS: b.setReserveFragments(TransactionProtos.Transaction.ReserveFragments.getDefaultInstance()); break;
+      case UPDATE: b.setUpdate(TransactionProtos.Transaction.Update.getDefaultInstance()); break;
+      case PROJECT: b.setProject(TransactionProtos.Transaction.Project.getDefaultInstance()); break;
+      case UPDATE_CONFIG: b.setUpdateConfig(TransactionProtos.Transaction.UpdateConfig.getDefaultInstance()); break;
+      case DATA_REPLACEMENT: b.setDataReplacement(TransactionProtos.Transaction.DataReplacement.getDefaultInstance()); break;
+      case UPDATE_MEM_WAL_STATE: b.setUpdateMemWalState(TransactionProtos.Transaction.UpdateMemWalState.getDefaultInstance()); break;
+      case CLONE: b.setClone(TransactionProtos.Transaction.Clone.getDefaultInstance()); break;
+      case UPDATE_BASES: b.setUpdateBases(TransactionProtos.Transaction.UpdateBases.getDefaultInstance()); break;
+      case UNKNOWN: break;
+    }
+    Transaction t = Transaction.fromProto(b.build());
+    assertThat(t.kind()).isEqualTo(kind);
+    return t;
+  }
+
+  @ParameterizedTest
+  @EnumSource(OperationKind.class)
+  void appendConflictsOnlyWithWhatReplacesItsSchemaOrFragments(OperationKind committed) {
+    boolean conflict = List.of(OperationKind.OVERWRITE, OperationKind.RESTORE, OperationKind.UPDATE_MEM_WAL_STATE,
+        OperationKind.UNKNOWN).contains(committed);
+    assertThat(ConflictRules.check(of(OperationKind.APPEND), of(committed))).isEqualTo(conflict ? CONFLICT : COMPATIBLE);
+  }
+
+  @ParameterizedTest
+  @EnumSource(OperationKind.class)
+  void overwriteWinsOverAnythingButMemWalAndUnknown(OperationKind committed) {
+    boolean conflict = List.of(OperationKind.UPDATE_MEM_WAL_STATE, OperationKind.UNKNOWN).contains(committed);
+    assertThat(ConflictRules.check(of(OperationKind.OVERWRITE), of(committed)))
+        .isEqualTo(conflict ? CONFLICT : COMPATIBLE);
+  }
+
+  @Test
+  void overwritesSettingTheSameConfigKeyConflict() {
+    Transaction mine = Transaction.fromProto(of(OperationKind.OVERWRITE).proto().toBuilder()
+        .setOverwrite(TransactionProtos.Transaction.Overwrite.newBuilder().putConfigUpsertValues("a", "1")).build());
+    Transaction sameKey = Transaction.fromProto(of(OperationKind.UPDATE_CONFIG).proto().toBuilder()
+        .setUpdateConfig(TransactionProtos.Transaction.UpdateConfig.newBuilder().putUpsertValues("a", "2")).build());
+    Transaction otherKey = Transaction.fromProto(of(OperationKind.OVERWRITE).proto().toBuilder()
+        .setOverwrite(TransactionProtos.Transaction.Overwrite.newBuilder().putConfigUpsertValues("b", "2")).build());
+    assertThat(ConflictRules.check(mine, sameKey)).isEqualTo(CONFLICT);
+    assertThat(ConflictRules.check(mine, otherKey)).isEqualTo(COMPATIBLE);
+  }
+
+  @Test
+  void operationsJavelinCannotCommitHaveNoRules() {
+    assertThatThrownBy(() -> ConflictRules.check(of(OperationKind.DELETE), of(OperationKind.APPEND)))
+        .isInstanceOf(UnsupportedOperationException.class).hasMessage("Javelin cannot commit a Delete yet");
+  }
+}

@@ -1,0 +1,111 @@
+package dev.javelin.table.io;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.javelin.format.io.InputFile;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class LocalObjectStoreTest {
+  @TempDir Path dir;
+
+  private static byte[] bytes(String s) {
+    return s.getBytes(StandardCharsets.UTF_8);
+  }
+
+  @Test
+  void putReadListDelete() throws Exception {
+    LocalObjectStore store = new LocalObjectStore(dir);
+    store.put("_versions/1.manifest", bytes("one"));
+    store.put("_versions/1.manifest", bytes("uno"));
+    store.put("data/a.lance", bytes("abc"));
+    store.put("data/sub/b.lance", bytes("b"));
+    assertThat(store.read("_versions/1.manifest")).isEqualTo(bytes("uno"));
+    assertThat(store.list("data/")).extracting(ObjectInfo::key)
+        .containsExactlyInAnyOrder("data/a.lance", "data/sub/b.lance");
+    assertThat(store.list("data/a")).extracting(ObjectInfo::size).containsExactly(3L);
+    assertThat(store.list("nothing/")).isEmpty();
+    try (InputFile in = store.open("data/a.lance")) {
+      assertThat(in.read(1, 2).get(0)).isEqualTo((byte) 'b');
+    }
+    assertThat(store.exists("data/a.lance")).isTrue();
+    store.delete("data/a.lance");
+    store.delete("data/a.lance");
+    assertThat(store.exists("data/a.lance")).isFalse();
+    assertThatThrownBy(() -> store.open("data/a.lance")).isInstanceOf(NoSuchFileException.class);
+  }
+
+  @Test
+  void putIfAbsentRefusesATakenKey() throws Exception {
+    LocalObjectStore store = new LocalObjectStore(dir);
+    store.putIfAbsent("_versions/2.manifest", bytes("first"));
+    assertThatThrownBy(() -> store.putIfAbsent("_versions/2.manifest", bytes("second")))
+        .isInstanceOf(ObjectExistsException.class)
+        .hasMessageContaining("_versions/2.manifest");
+    assertThat(store.read("_versions/2.manifest")).isEqualTo(bytes("first"));
+    // No temporary files are left behind, and none are listed.
+    try (var files = Files.list(dir.resolve("_versions"))) {
+      assertThat(files.map(p -> p.getFileName().toString())).containsExactly("2.manifest");
+    }
+  }
+
+  @Test
+  void rejectsKeysThatEscapeTheRoot() {
+    LocalObjectStore store = new LocalObjectStore(dir);
+    assertThatThrownBy(() -> store.put("../x", bytes("x"))).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> store.put("/x", bytes("x"))).isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Test
+  void exactlyOneOfManyRacingWritersWins() throws Exception {
+    LocalObjectStore store = new LocalObjectStore(dir);
+    int threads = 16;
+    ExecutorService pool = Executors.newFixedThreadPool(threads);
+    try {
+      for (int round = 0; round < 20; round++) {
+        String key = "_versions/" + round + ".manifest";
+        CountDownLatch start = new CountDownLatch(1);
+        AtomicInteger wins = new AtomicInteger();
+        AtomicInteger winner = new AtomicInteger(-1);
+        List<Future<?>> futures = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+          int id = t;
+          futures.add(pool.submit(() -> {
+            start.await();
+            // Big enough that a partial write would be visible if the store exposed one.
+            byte[] payload = bytes(("writer-" + id + ";").repeat(2000));
+            try {
+              store.putIfAbsent(key, payload);
+              wins.incrementAndGet();
+              winner.set(id);
+            } catch (ObjectExistsException e) {
+              // lost the race
+            }
+            return null;
+          }));
+        }
+        start.countDown();
+        for (Future<?> f : futures) {
+          f.get();
+        }
+        assertThat(wins.get()).as("round %d", round).isEqualTo(1);
+        assertThat(store.read(key)).isEqualTo(bytes(("writer-" + winner.get() + ";").repeat(2000)));
+      }
+      assertThat(store.list("_versions/")).hasSize(20);
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+}
