@@ -10,11 +10,13 @@ public final class WriteOptions {
   private final LanceFileVersion version;
   private final long maxPageBytes;
   private final boolean dictionaryEncoding;
+  private final boolean compression;
 
   private WriteOptions(Builder b) {
     this.version = b.version;
     this.maxPageBytes = b.maxPageBytes;
     this.dictionaryEncoding = b.dictionaryEncoding;
+    this.compression = b.compression;
   }
 
   public static Builder builder() {
@@ -38,10 +40,21 @@ public final class WriteOptions {
     return dictionaryEncoding;
   }
 
+  /**
+   * Whether 2.1 pages may use Lance's compressive encodings (bit-packing, RLE, dictionaries, FSST,
+   * zstd for large values) where they make the page smaller, as lance-core does; on by default.
+   * Off: values and levels are stored as they are. A field can also opt out on its own with the field metadata
+   * {@code lance-encoding:compression=none}, as in Lance.
+   */
+  public boolean compression() {
+    return compression;
+  }
+
   public static final class Builder {
     private LanceFileVersion version = LanceFileVersion.V2_1;
     private long maxPageBytes = DEFAULT_MAX_PAGE_BYTES;
     private boolean dictionaryEncoding = true;
+    private boolean compression = true;
 
     private Builder() {}
 
@@ -60,6 +73,12 @@ public final class WriteOptions {
 
     public Builder dictionaryEncoding(boolean enabled) {
       this.dictionaryEncoding = enabled;
+      return this;
+    }
+
+    /** See {@link WriteOptions#compression()}. */
+    public Builder compression(boolean enabled) {
+      this.compression = enabled;
       return this;
     }
 

@@ -16,14 +16,16 @@ final class LeafEncoder {
   private static final int MAX_PAGE_ENTRIES = 1 << 28;
   private final LeafPath path;
   private final long maxPageBytes;
+  private final boolean compress;
   private final Shredder shredder;
   private final ColumnMetadata.Builder column = ColumnMetadata.newBuilder().setEncoding(Protos21.columnEncoding());
   private LeafEntries page;
   private long rowsWritten;
 
-  LeafEncoder(LeafPath path, long maxPageBytes) {
+  LeafEncoder(LeafPath path, long maxPageBytes, boolean compress) {
     this.path = path;
     this.maxPageBytes = maxPageBytes;
+    this.compress = compress;
     this.shredder = new Shredder(path);
     this.page = new LeafEntries(path);
   }
@@ -59,7 +61,7 @@ final class LeafEncoder {
     if (page.rows == 0) {
       return;
     }
-    EncodedPage encoded = PageEncoder.encode(page);
+    EncodedPage encoded = PageEncoder.encode(page, compress);
     ColumnMetadata.Page.Builder p = ColumnMetadata.Page.newBuilder()
         .setLength(page.rows)
         .setPriority(rowsWritten)

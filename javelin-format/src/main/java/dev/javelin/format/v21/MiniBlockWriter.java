@@ -1,5 +1,6 @@
 package dev.javelin.format.v21;
 
+import dev.javelin.format.proto.Encodings21.CompressiveEncoding;
 import dev.javelin.format.proto.Encodings21.MiniBlockLayout;
 import dev.javelin.format.proto.Encodings21.PageLayout;
 import java.nio.ByteBuffer;
@@ -7,10 +8,12 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Writes a page in the mini-block layout. Values are cut into chunks of a power-of-two number of
- * values (any number for the last chunk), at most 4096 values and 32 KiB each, aiming at about
- * 4 KiB of values. Each chunk carries its share of the repetition and definition levels, stored
- * as plain 16-bit values:
+ * Writes a page in the mini-block layout. Values come either already cut into chunks by their
+ * codec ({@link ChunkedValues}: bit-packing, RLE, dictionary indices) or from an encoder that can
+ * cut anywhere ({@link MiniBlockValueEncoder}: Flat, Variable, FSST, FixedSizeList), in which case
+ * chunks get a power-of-two number of values (any number for the last chunk), at most 4096 values
+ * and 32 KiB each, aiming at about 4 KiB of values. Each chunk carries its share of the repetition
+ * and definition levels, as plain u16 values or bit-packed ({@link LevelEncoder}):
  *
  * <pre>
  * u16 num_levels (0 without levels) | u16 rep bytes? | u16 def bytes? | u16 size of each buffer
@@ -18,13 +21,14 @@ import java.util.List;
  * </pre>
  *
  * <p>Page buffers: chunk metadata (a u16 per chunk: {@code (8-byte words - 1) << 4 | log2(values)},
- * 0 for the last), the chunks, and with lists the repetition index (per chunk, u64 rows that end
- * in it and u64 levels left over after the last row start).
+ * 0 for the last), the chunks, the dictionary if any, and with lists the repetition index (per
+ * chunk, u64 rows that end in it and u64 levels left over after the last row start).
  */
 final class MiniBlockWriter {
   static final int MAX_CHUNK_BYTES = 32 * 1024;
   static final int MAX_CHUNK_VALUES = 4096;
   static final int TARGET_VALUE_BYTES = 4096;
+  private static final int MAX_CHUNK_LEVELS = 32767;
   private static final byte FILL = (byte) 0xFE;
 
   /** The page cannot be cut into chunks within the limits (too many levels without values). */
@@ -34,27 +38,137 @@ final class MiniBlockWriter {
     }
   }
 
+  /** A page dictionary: its block encoding, item count and buffer. */
+  static final class Dictionary {
+    final CompressiveEncoding encoding;
+    final long numItems;
+    final ByteBuffer buffer;
+
+    Dictionary(CompressiveEncoding encoding, long numItems, ByteBuffer buffer) {
+      this.encoding = encoding;
+      this.numItems = numItems;
+      this.buffer = buffer;
+    }
+  }
+
+  /** The page's levels and how to write them. */
+  private static final class Levels {
+    final short[] rep;
+    final short[] def;
+    final boolean any;
+    final int numLevels;
+    final int[] levelOfValue;
+    final LevelEncoder repEnc;
+    final LevelEncoder defEnc;
+    final int header;
+
+    Levels(LeafEntries page, short[] def, boolean compress, int numBuffers) {
+      this.rep = page.rep == null ? null : page.rep.array();
+      this.def = def;
+      this.any = rep != null || def != null;
+      int numValues = page.values.count();
+      this.numLevels = any ? page.size() : numValues;
+      this.levelOfValue = levelOfValue(page, rep != null && def != null, numValues);
+      this.repEnc = rep == null ? null : compress ? LevelEncoder.forLevels(rep, numLevels) : LevelEncoder.flat();
+      this.defEnc = def == null ? null : compress ? LevelEncoder.forLevels(def, numLevels) : LevelEncoder.flat();
+      this.header = pad8(2 + (rep != null ? 2 : 0) + (def != null ? 2 : 0) + 2 * numBuffers);
+    }
+
+    int levelEnd(int valueEnd) {
+      if (!any) {
+        return valueEnd;
+      }
+      return levelOfValue == null ? valueEnd : levelOfValue[valueEnd - 1] + 1;
+    }
+
+    // The chunk's bytes, or -1 when it breaks a limit.
+    long chunkSize(int levels, int[] sizes) {
+      if (levels > MAX_CHUNK_LEVELS) {
+        return -1;
+      }
+      long size = header;
+      if (rep != null) {
+        long s = repEnc.size(levels);
+        if (s > 0xFFFF) {
+          return -1;
+        }
+        size += pad8(s);
+      }
+      if (def != null) {
+        long s = defEnc.size(levels);
+        if (s > 0xFFFF) {
+          return -1;
+        }
+        size += pad8(s);
+      }
+      for (int s : sizes) {
+        if (s > 0xFFFF) {
+          return -1;
+        }
+        size += pad8(s);
+      }
+      return size <= MAX_CHUNK_BYTES ? size : -1;
+    }
+  }
+
   private MiniBlockWriter() {}
 
-  static EncodedPage write(LeafEntries page, RepDefLayers layers, short[] def, MiniBlockValueEncoder values)
-      throws ChunkTooLargeException {
-    int numValues = page.values.count();
-    short[] rep = page.rep == null ? null : page.rep.array();
-    boolean hasRep = rep != null;
-    boolean hasDef = def != null;
-    int numLevels = (hasRep || hasDef) ? page.size() : numValues;
-    int[] levelOfValue = levelOfValue(page, hasRep && hasDef, numValues);
-    int header = pad8(2 + (hasRep ? 2 : 0) + (hasDef ? 2 : 0) + 2 * values.numBuffers());
+  /** Writes values whose encoder lets this writer choose the chunks. */
+  static EncodedPage write(LeafEntries page, RepDefLayers layers, short[] def, MiniBlockValueEncoder values,
+      boolean compressLevels) throws ChunkTooLargeException {
+    return write(page, layers, def, values, null, compressLevels);
+  }
 
-    List<int[]> chunks = new ArrayList<>(); // {v0, v1, l0, l1, log}
+  /** As above, with an optional dictionary (the values are then its indices). */
+  static EncodedPage write(LeafEntries page, RepDefLayers layers, short[] def, MiniBlockValueEncoder values,
+      Dictionary dictionary, boolean compressLevels) throws ChunkTooLargeException {
+    Levels lv = new Levels(page, def, compressLevels, values.numBuffers());
+    List<int[]> chunks = plan(page.values.count(), lv, values);
+    return serialize(page, layers, lv, chunks, new Planned(values, chunks), dictionary);
+  }
+
+  /** Writes values already cut into chunks, with an optional dictionary. */
+  static EncodedPage write(LeafEntries page, RepDefLayers layers, short[] def, ChunkedValues values,
+      Dictionary dictionary, boolean compressLevels) throws ChunkTooLargeException {
+    Levels lv = new Levels(page, def, compressLevels, values.numBuffers());
+    List<int[]> chunks = new ArrayList<>(values.numChunks());
+    int[] sizes = new int[values.numBuffers()];
+    int v = 0;
+    int l = 0;
+    int n = values.numChunks();
+    for (int c = 0; c < n; c++) {
+      int k = values.chunkValues(c);
+      boolean last = c == n - 1;
+      int l1 = last ? lv.numLevels : lv.levelEnd(v + k);
+      for (int b = 0; b < sizes.length; b++) {
+        sizes[b] = values.bufferSize(c, b);
+      }
+      if (lv.chunkSize(lv.any ? l1 - l : 0, sizes) < 0) {
+        throw new ChunkTooLargeException("chunk " + c + " of values " + v + ".. breaks the mini-block limits");
+      }
+      chunks.add(new int[] {v, v + k, l, l1, last ? 0 : Integer.numberOfTrailingZeros(k)});
+      v += k;
+      l = l1;
+    }
+    if (v != page.values.count()) {
+      throw new IllegalStateException("Chunks hold " + v + " values, the page " + page.values.count());
+    }
+    return serialize(page, layers, lv, chunks, values, dictionary);
+  }
+
+  // Chunks {v0, v1, l0, l1, log} for an encoder that can cut anywhere.
+  private static List<int[]> plan(int numValues, Levels lv, MiniBlockValueEncoder values)
+      throws ChunkTooLargeException {
+    List<int[]> chunks = new ArrayList<>();
     int v = 0;
     int l = 0;
     while (v < numValues) {
       int rem = numValues - v;
       if (rem <= MAX_CHUNK_VALUES) {
-        long size = chunkSize(header, hasRep, hasDef, numLevels - l, values.bufferSizes(v, numValues));
-        if (size >= 0 && valueBytes(values.bufferSizes(v, numValues)) <= TARGET_VALUE_BYTES) {
-          chunks.add(new int[] {v, numValues, l, numLevels, 0});
+        int[] sizes = values.bufferSizes(v, numValues);
+        long size = lv.chunkSize(lv.any ? lv.numLevels - l : 0, sizes);
+        if (size >= 0 && valueBytes(sizes) <= TARGET_VALUE_BYTES) {
+          chunks.add(new int[] {v, numValues, l, lv.numLevels, 0});
           break;
         }
       }
@@ -64,59 +178,61 @@ final class MiniBlockWriter {
       }
       boolean placed = false;
       for (; n >= 2; n >>= 1) {
-        int l1 = levelEnd(levelOfValue, v + n);
+        int l1 = lv.levelEnd(v + n);
         int[] sizes = values.bufferSizes(v, v + n);
-        long size = chunkSize(header, hasRep, hasDef, (hasRep || hasDef) ? l1 - l : 0, sizes);
+        long size = lv.chunkSize(lv.any ? l1 - l : 0, sizes);
         if (size >= 0 && (valueBytes(sizes) <= TARGET_VALUE_BYTES || n == 2)) {
-          chunks.add(new int[] {v, v + n, l, (hasRep || hasDef) ? l1 : v + n, Integer.numberOfTrailingZeros(n)});
+          chunks.add(new int[] {v, v + n, l, l1, Integer.numberOfTrailingZeros(n)});
           v += n;
-          l = (hasRep || hasDef) ? l1 : v;
+          l = l1;
           placed = true;
           break;
         }
       }
       if (!placed) {
-        if (rem == 1 && chunkSize(header, hasRep, hasDef, numLevels - l, values.bufferSizes(v, numValues)) >= 0) {
-          chunks.add(new int[] {v, numValues, l, numLevels, 0});
+        if (rem == 1 && lv.chunkSize(lv.any ? lv.numLevels - l : 0, values.bufferSizes(v, numValues)) >= 0) {
+          chunks.add(new int[] {v, numValues, l, lv.numLevels, 0});
           break;
         }
         throw new ChunkTooLargeException("values " + v + ".. do not fit a 32 KiB mini-block chunk");
       }
     }
+    return chunks;
+  }
 
-    ByteBuilder data = new ByteBuilder(Math.max(64, (int) Math.min(Integer.MAX_VALUE / 2, page.byteSize() + 64)));
+  private static EncodedPage serialize(LeafEntries page, RepDefLayers layers, Levels lv, List<int[]> chunks,
+      ChunkedValues values, Dictionary dictionary) {
+    boolean hasRep = lv.rep != null;
+    boolean hasDef = lv.def != null;
+    int numBuffers = values.numBuffers();
+    ByteBuilder data = new ByteBuilder(Math.max(64, (int) Math.min(Integer.MAX_VALUE / 2, page.byteSize() / 2 + 64)));
     ByteBuilder meta = new ByteBuilder(2 * chunks.size());
     for (int c = 0; c < chunks.size(); c++) {
       int[] ch = chunks.get(c);
       boolean last = c == chunks.size() - 1;
       int start = data.size();
-      int nl = (hasRep || hasDef) ? ch[3] - ch[2] : 0;
-      byte[][] bufs = values.encode(ch[0], ch[1]);
+      int nl = lv.any ? ch[3] - ch[2] : 0;
       data.appendShort(nl);
       if (hasRep) {
-        data.appendShort(2 * nl);
+        data.appendShort((int) lv.repEnc.size(nl));
       }
       if (hasDef) {
-        data.appendShort(2 * nl);
+        data.appendShort((int) lv.defEnc.size(nl));
       }
-      for (byte[] b : bufs) {
-        data.appendShort(b.length);
+      for (int b = 0; b < numBuffers; b++) {
+        data.appendShort(values.bufferSize(c, b));
       }
       data.padTo(8, FILL);
       if (hasRep) {
-        for (int i = ch[2]; i < ch[3]; i++) {
-          data.appendShort(rep[i]);
-        }
+        lv.repEnc.write(lv.rep, ch[2], ch[3], data);
         data.padTo(8, FILL);
       }
       if (hasDef) {
-        for (int i = ch[2]; i < ch[3]; i++) {
-          data.appendShort(def[i]);
-        }
+        lv.defEnc.write(lv.def, ch[2], ch[3], data);
         data.padTo(8, FILL);
       }
-      for (byte[] b : bufs) {
-        data.append(b, 0, b.length);
+      for (int b = 0; b < numBuffers; b++) {
+        values.writeBuffer(c, b, data);
         data.padTo(8, FILL);
       }
       int bytes = data.size() - start;
@@ -129,17 +245,73 @@ final class MiniBlockWriter {
     MiniBlockLayout.Builder layout = MiniBlockLayout.newBuilder()
         .setValueCompression(values.encoding())
         .addAllLayers(layers.asList())
-        .setNumBuffers(values.numBuffers())
-        .setNumItems(numValues);
+        .setNumBuffers(numBuffers)
+        .setNumItems(page.values.count());
+    if (dictionary != null) {
+      layout.setDictionary(dictionary.encoding).setNumDictionaryItems(dictionary.numItems);
+      buffers.add(dictionary.buffer);
+    }
     if (hasRep) {
-      layout.setRepCompression(Protos21.flat(16));
+      layout.setRepCompression(lv.repEnc.encoding());
       layout.setRepetitionIndexDepth(1);
-      buffers.add(repetitionIndex(rep, chunks, page.path.maxRep));
+      buffers.add(repetitionIndex(lv.rep, chunks, page.path.maxRep));
     }
     if (hasDef) {
-      layout.setDefCompression(Protos21.flat(16));
+      layout.setDefCompression(lv.defEnc.encoding());
     }
     return new EncodedPage(buffers, PageLayout.newBuilder().setMiniBlockLayout(layout).build());
+  }
+
+  /** A {@link MiniBlockValueEncoder} seen through the chunks planned for it. */
+  private static final class Planned implements ChunkedValues {
+    private final MiniBlockValueEncoder values;
+    private final List<int[]> chunks;
+    private int cached = -1;
+    private byte[][] bufs;
+
+    Planned(MiniBlockValueEncoder values, List<int[]> chunks) {
+      this.values = values;
+      this.chunks = chunks;
+    }
+
+    private byte[][] chunk(int c) {
+      if (cached != c) {
+        bufs = values.encode(chunks.get(c)[0], chunks.get(c)[1]);
+        cached = c;
+      }
+      return bufs;
+    }
+
+    @Override
+    public CompressiveEncoding encoding() {
+      return values.encoding();
+    }
+
+    @Override
+    public int numBuffers() {
+      return values.numBuffers();
+    }
+
+    @Override
+    public int numChunks() {
+      return chunks.size();
+    }
+
+    @Override
+    public int chunkValues(int c) {
+      return chunks.get(c)[1] - chunks.get(c)[0];
+    }
+
+    @Override
+    public int bufferSize(int c, int b) {
+      return chunk(c)[b].length;
+    }
+
+    @Override
+    public void writeBuffer(int c, int b, ByteBuilder out) {
+      byte[] x = chunk(c)[b];
+      out.append(x, 0, x.length);
+    }
   }
 
   // Per chunk: rows that end in it, and the levels of its trailing partial row (0 if none).
@@ -195,37 +367,12 @@ final class MiniBlockWriter {
     return out;
   }
 
-  private static int levelEnd(int[] levelOfValue, int valueEnd) {
-    return levelOfValue == null ? valueEnd : levelOfValue[valueEnd - 1] + 1;
-  }
-
   private static long valueBytes(int[] sizes) {
     long s = 0;
     for (int x : sizes) {
       s += x;
     }
     return s;
-  }
-
-  // The chunk's bytes, or -1 when it breaks a limit.
-  private static long chunkSize(int header, boolean hasRep, boolean hasDef, int levels, int[] sizes) {
-    if (levels > 32767) {
-      return -1;
-    }
-    long size = header;
-    if (hasRep) {
-      size += pad8(2L * levels);
-    }
-    if (hasDef) {
-      size += pad8(2L * levels);
-    }
-    for (int s : sizes) {
-      if (s > 0xFFFF) {
-        return -1;
-      }
-      size += pad8(s);
-    }
-    return size <= MAX_CHUNK_BYTES ? size : -1;
   }
 
   private static int pad8(int n) {

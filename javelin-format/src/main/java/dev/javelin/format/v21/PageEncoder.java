@@ -7,6 +7,14 @@ import dev.javelin.format.UnsupportedFormatException;
  * full-zip when values are 256 bytes or wider, mini-block otherwise (falling back to full-zip
  * when the levels of a few values cannot fit a chunk). One exception keeps files readable by
  * lance-core 7.0.0: see {@link #nullItemBetweenLists}.
+ *
+ * <p>With compression on, values and levels are compressed as lance-core 7.0.0 compresses them by
+ * default. Mini-block: fixed-width values get RLE, inline bit-packing or nothing
+ * ({@link FixedCompression}); variable-width values a dictionary ({@link StringDictionary}), else
+ * FSST ({@link FsstCompression}), else nothing; fixed-size lists and booleans nothing; levels are
+ * bit-packed ({@link LevelEncoder}). Full-zip: variable-width values over 32 KiB are compressed
+ * one by one with zstd ({@link ZstdPerValueEncoder}), else FSST, else nothing; fixed-width values
+ * nothing. All-null pages keep plain levels, as Lance's do.
  */
 final class PageEncoder {
   /** Values at least this wide go full-zip (Lance's MINIBLOCK_MAX_BYTE_LENGTH_PER_VALUE). */
@@ -15,6 +23,10 @@ final class PageEncoder {
   private PageEncoder() {}
 
   static EncodedPage encode(LeafEntries page) {
+    return encode(page, false);
+  }
+
+  static EncodedPage encode(LeafEntries page, boolean compress) {
     LeafPath path = page.path;
     int layersCount = path.numLayers();
     boolean[] nullSeen = new boolean[layersCount];
@@ -43,14 +55,87 @@ final class PageEncoder {
     if (!anyValid) {
       return AllNullWriter.write(page, layers, def);
     }
-    if (isWide(page) && !nullItemBetweenLists(layers)) {
-      return FullZipWriter.write(page, layers, def, perValue(page));
+    StringDictionary dict = null;
+    if (compress && page.path.type.kind == LeafType.Kind.VARIABLE) {
+      // Like Lance, dictionary-encode before choosing the layout: wide values with few distinct
+      // values become narrow indices in a mini-block page.
+      dict = StringDictionary.tryEncode((VarValues) page.values);
+    }
+    boolean fullZip = isWide(page) && !nullItemBetweenLists(layers);
+    if (dict == null && fullZip) {
+      return FullZipWriter.write(page, layers, def, compress ? compressedPerValue(page) : perValue(page));
+    }
+    if (compress) {
+      try {
+        return compressedMiniBlock(page, layers, def, dict);
+      } catch (MiniBlockWriter.ChunkTooLargeException e) {
+        // The codec's chunks break a limit with these levels: let the writer cut its own chunks.
+      }
+      if (fullZip) {
+        return FullZipWriter.write(page, layers, def, compressedPerValue(page));
+      }
     }
     try {
-      return MiniBlockWriter.write(page, layers, def, miniBlock(page));
+      return MiniBlockWriter.write(page, layers, def, miniBlock(page), compress);
     } catch (MiniBlockWriter.ChunkTooLargeException e) {
-      return FullZipWriter.write(page, layers, def, perValue(page));
+      return FullZipWriter.write(page, layers, def, compress ? compressedPerValue(page) : perValue(page));
     }
+  }
+
+  private static EncodedPage compressedMiniBlock(LeafEntries page, RepDefLayers layers, short[] def,
+      StringDictionary dict) throws MiniBlockWriter.ChunkTooLargeException {
+    LeafType t = page.path.type;
+    if (t.kind == LeafType.Kind.FIXED) {
+      FixedValues v = (FixedValues) page.values;
+      ChunkedValues chunks = v.bits == 1 ? null : FixedCompression.choose(v.array(), v.bits, v.count());
+      if (chunks != null) {
+        return MiniBlockWriter.write(page, layers, def, chunks, null, true);
+      }
+    } else if (t.kind == LeafType.Kind.VARIABLE) {
+      VarValues v = (VarValues) page.values;
+      if (dict != null) {
+        MiniBlockWriter.Dictionary d = new MiniBlockWriter.Dictionary(dict.encoding, dict.numItems,
+            java.nio.ByteBuffer.wrap(dict.block));
+        ChunkedValues indices = FixedCompression.choose(dict.indices, dict.indices.length);
+        if (indices != null) {
+          return MiniBlockWriter.write(page, layers, def, indices, d, true);
+        }
+        return MiniBlockWriter.write(page, layers, def, new FlatEncoder(asFixed(dict.indices)), d, true);
+      }
+      if (FsstCompression.applies(v, v.maxLength(0, v.count()))) {
+        VariableEncoder fsst = FsstCompression.compress(v);
+        if (fsst != null) {
+          return MiniBlockWriter.write(page, layers, def, fsst, true);
+        }
+      }
+    }
+    return MiniBlockWriter.write(page, layers, def, miniBlock(page), true);
+  }
+
+  private static FixedValues asFixed(int[] ints) {
+    java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(4 * ints.length).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+    b.asIntBuffer().put(ints);
+    FixedValues f = new FixedValues(32);
+    f.appendFrom(b, 0, ints.length);
+    return f;
+  }
+
+  static PerValueEncoder compressedPerValue(LeafEntries page) {
+    if (page.path.type.kind != LeafType.Kind.VARIABLE) {
+      return perValue(page);
+    }
+    VarValues v = (VarValues) page.values;
+    int maxLength = v.maxLength(0, v.count());
+    if (maxLength > ZstdPerValueEncoder.MIN_MAX_LENGTH) {
+      return new ZstdPerValueEncoder(v);
+    }
+    if (FsstCompression.applies(v, maxLength)) {
+      VariableEncoder fsst = FsstCompression.compress(v);
+      if (fsst != null) {
+        return fsst;
+      }
+    }
+    return perValue(page);
   }
 
   /**

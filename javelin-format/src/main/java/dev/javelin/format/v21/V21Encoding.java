@@ -16,6 +16,8 @@ import java.util.List;
  * 256 bytes, full-zip for wider ones and all-null when no item is valid. Packed structs take one
  * column for the whole struct. The reader decodes every layout and compressive encoding
  * lance-core 7.0.0 writes (see {@link Decompressors}); Javelin does not write packed structs.
+ * The writer compresses pages as lance-core does by default (see {@link PageEncoder}) unless
+ * {@link WriteOptions#compression()} is off or a field asks for {@code lance-encoding:compression=none}.
  */
 public final class V21Encoding implements EncodingStrategy {
   public static final V21Encoding INSTANCE = new V21Encoding();
@@ -40,7 +42,7 @@ public final class V21Encoding implements EncodingStrategy {
             + "'); drop the 'packed' field metadata to store its children as columns");
       }
     }
-    return new V21FieldEncoder(leaves, options.maxPageBytes());
+    return new V21FieldEncoder(leaves, options);
   }
 
   @Override

@@ -2,6 +2,7 @@ package dev.javelin.format.v21;
 
 import dev.javelin.format.encoding.BufferSink;
 import dev.javelin.format.encoding.FieldEncoder;
+import dev.javelin.format.encoding.WriteOptions;
 import dev.javelin.format.proto.File2Protos.ColumnMetadata;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -12,9 +13,10 @@ import org.apache.arrow.vector.FieldVector;
 final class V21FieldEncoder implements FieldEncoder {
   private final List<LeafEncoder> leaves = new ArrayList<>();
 
-  V21FieldEncoder(List<LeafPath> paths, long maxPageBytes) {
+  V21FieldEncoder(List<LeafPath> paths, WriteOptions options) {
     for (LeafPath p : paths) {
-      leaves.add(new LeafEncoder(p, maxPageBytes));
+      boolean compress = options.compression() && !PageCompression.optedOut(p);
+      leaves.add(new LeafEncoder(p, options.maxPageBytes(), compress));
     }
   }
 

@@ -1,26 +1,52 @@
 package dev.javelin.format.v21;
 
+import dev.javelin.format.compression.fsst.BinaryValues;
 import dev.javelin.format.proto.Encodings21.CompressiveEncoding;
 
 /**
- * Variable-width values as they are ({@code Variable} with flat offsets). In a mini-block chunk
- * the buffer holds n + 1 offsets, rebased so that the first points just past them, then the
- * bytes, padded to the offset width. In full-zip each value is its length then its bytes.
+ * Variable-width values as they are ({@code Variable} with flat offsets), or values some codec
+ * already transformed (FSST) under that codec's encoding. In a mini-block chunk the buffer holds
+ * n + 1 offsets, rebased so that the first points just past them, then the bytes, padded to the
+ * offset width. In full-zip each value is its length then its bytes.
  */
 final class VariableEncoder implements MiniBlockValueEncoder, PerValueEncoder {
   // Lance pads the chunk's values buffer with 'H'.
   private static final byte PAD = 72;
   private final VarValues values;
+  private final BinaryValues binary;
   private final int w;
+  private final CompressiveEncoding encoding;
 
   VariableEncoder(VarValues values) {
     this.values = values;
+    this.binary = null;
     this.w = values.offsetBytes;
+    this.encoding = Protos21.variable(w * 8);
+  }
+
+  /** Values held as {@code binary}, described by {@code encoding} (which wraps Variable). */
+  VariableEncoder(BinaryValues binary, int offsetBytes, CompressiveEncoding encoding) {
+    this.values = null;
+    this.binary = binary;
+    this.w = offsetBytes;
+    this.encoding = encoding;
+  }
+
+  private long start(int i) {
+    return values != null ? values.start(i) : binary.offsets()[i];
+  }
+
+  private byte[] data() {
+    return values != null ? values.data() : binary.bytes();
+  }
+
+  private int count() {
+    return values != null ? values.count() : binary.count();
   }
 
   @Override
   public CompressiveEncoding encoding() {
-    return Protos21.variable(w * 8);
+    return encoding;
   }
 
   @Override
@@ -30,7 +56,7 @@ final class VariableEncoder implements MiniBlockValueEncoder, PerValueEncoder {
 
   @Override
   public int[] bufferSizes(int from, int to) {
-    long size = (long) (to - from + 1) * w + (values.start(to) - values.start(from));
+    long size = (long) (to - from + 1) * w + (start(to) - start(from));
     size = (size + w - 1) / w * w;
     return new int[] {(int) Math.min(size, Integer.MAX_VALUE)};
   }
@@ -38,14 +64,14 @@ final class VariableEncoder implements MiniBlockValueEncoder, PerValueEncoder {
   @Override
   public byte[][] encode(int from, int to) {
     int n = to - from;
-    long base = values.start(from);
+    long base = start(from);
     long first = (long) (n + 1) * w;
     ByteBuilder b = new ByteBuilder(bufferSizes(from, to)[0]);
     for (int i = 0; i <= n; i++) {
-      long off = first + values.start(from + i) - base;
+      long off = first + start(from + i) - base;
       b.appendUnsigned(off, w);
     }
-    b.append(values.data(), (int) base, (int) (values.start(to) - base));
+    b.append(data(), (int) base, (int) (start(to) - base));
     b.padTo(w, PAD);
     return new byte[][] {java.util.Arrays.copyOf(b.array(), b.size())};
   }
@@ -62,8 +88,15 @@ final class VariableEncoder implements MiniBlockValueEncoder, PerValueEncoder {
 
   @Override
   public void write(int index, ByteBuilder out) {
-    int len = values.length(index);
+    long s = start(index);
+    int len = (int) (start(index + 1) - s);
     out.appendUnsigned(len, w);
-    out.append(values.data(), (int) values.start(index), len);
+    out.append(data(), (int) s, len);
+  }
+
+  /** The total size of the values as stored (bytes and one offset each), to compare encodings. */
+  long storedBytes() {
+    int n = count();
+    return start(n) - start(0) + (long) n * w;
   }
 }

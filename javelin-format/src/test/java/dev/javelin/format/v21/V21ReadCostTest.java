@@ -3,6 +3,8 @@ package dev.javelin.format.v21;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.javelin.format.LanceFileReader;
+import dev.javelin.format.LanceFileVersion;
+import dev.javelin.format.encoding.WriteOptions;
 import dev.javelin.format.ReadOptions;
 import dev.javelin.format.io.CountingInputFile;
 import dev.javelin.format.io.LocalInputFile;
@@ -38,9 +40,14 @@ class V21ReadCostTest {
   }
 
   private Path write(Field field, int rows, ArrowData.Gen g) throws Exception {
+    return write(field, rows, g, true);
+  }
+
+  private Path write(Field field, int rows, ArrowData.Gen g, boolean compression) throws Exception {
     Schema schema = new Schema(List.of(field));
     try (VectorSchemaRoot root = ArrowData.root(schema, ArrowData.randomRows(schema, rows, g), allocator)) {
-      return V21Fixtures.write(dir.resolve(field.getName() + ".lance"), V21Fixtures.v21(), root);
+      WriteOptions opts = WriteOptions.builder().version(LanceFileVersion.V2_1).compression(compression).build();
+      return V21Fixtures.write(dir.resolve(field.getName() + compression + ".lance"), opts, root);
     }
   }
 
@@ -71,14 +78,16 @@ class V21ReadCostTest {
 
   @Test
   void miniBlockTakeReadsOneChunk() throws Exception {
-    ArrowData.Gen g = new ArrowData.Gen(1);
-    Path f = write(ArrowData.field("x", new ArrowType.Int(64, true)), 300_000, g);
+    Path f = write(ArrowData.field("x", new ArrowType.Int(64, true)), 300_000, new ArrowData.Gen(1), false);
     long fileSize = Files.size(f);
-    // The chunk metadata (2 bytes per chunk, 586 chunks) plus one chunk: a header, 512
-    // definition levels and 512 values.
+    // Uncompressed: the chunk metadata (2 bytes per chunk, 586 chunks) plus one chunk: a header,
+    // 512 definition levels and 512 values.
     assertThat(takeCost(f, 123_456)).isEqualTo(586 * 2 + 8 + 512 * 2 + 512 * 8);
     assertThat(takeCost(f, 5, 299_999)).isLessThan(586 * 2 + 2 * (8 + 512 * 10));
     assertThat(fileSize).isGreaterThan(2_000_000);
+    // Compressed (bit-packed levels and values): one chunk of 1024 values, and less in all.
+    Path c = write(ArrowData.field("x", new ArrowType.Int(64, true)), 300_000, new ArrowData.Gen(1), true);
+    assertThat(takeCost(c, 123_456)).isLessThan(586 * 2 + 8 + 512 * 2 + 512 * 8);
   }
 
   @Test
@@ -103,9 +112,15 @@ class V21ReadCostTest {
     ArrowData.Gen g = new ArrowData.Gen(4);
     g.minString = 300;
     g.maxString = 400;
-    Path f = write(ArrowData.field("wide", ArrowType.Utf8.INSTANCE), 20_000, g);
+    Path f = write(ArrowData.field("wide", ArrowType.Utf8.INSTANCE), 20_000, g, false);
     assertThat(Files.size(f)).isGreaterThan(6_000_000);
     assertThat(takeCost(f, 12_345)).isLessThan(420);
+    // Compressed (FSST, one value at a time): the same reads, of fewer bytes.
+    ArrowData.Gen g2 = new ArrowData.Gen(4);
+    g2.minString = 300;
+    g2.maxString = 400;
+    Path c = write(ArrowData.field("wide", ArrowType.Utf8.INSTANCE), 20_000, g2, true);
+    assertThat(takeCost(c, 12_345)).isLessThan(420);
   }
 
   @Test

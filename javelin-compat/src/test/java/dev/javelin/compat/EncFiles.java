@@ -1,0 +1,68 @@
+package dev.javelin.compat;
+
+import dev.javelin.format.LanceFileVersion;
+import dev.javelin.format.LanceFileWriter;
+import dev.javelin.format.encoding.WriteOptions;
+import dev.javelin.format.io.LocalOutputFile;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.ipc.ArrowReader;
+
+/** Writing and reading files with Javelin and lance-core for the compression tests. */
+final class EncFiles {
+  private EncFiles() {}
+
+  static void javelinWrite(Path file, VectorSchemaRoot root, long maxPageBytes, boolean compression)
+      throws Exception {
+    WriteOptions opts = WriteOptions.builder().version(LanceFileVersion.V2_1).maxPageBytes(maxPageBytes)
+        .compression(compression).build();
+    try (LanceFileWriter w = LanceFileWriter.create(new LocalOutputFile(file), root.getSchema(), opts)) {
+      w.write(root);
+    }
+  }
+
+  static void lanceWrite(Path file, VectorSchemaRoot root, BufferAllocator allocator) throws Exception {
+    try (org.lance.file.LanceFileWriter w = org.lance.file.LanceFileWriter.open(
+        file.toString(), allocator, null, Optional.of("2.1"), Map.of())) {
+      w.write(root);
+    }
+  }
+
+  /** The bytes of each column's pages (all their buffers), in column order. */
+  static long[] columnBytes(Path file) throws Exception {
+    try (dev.javelin.format.io.LocalInputFile in = dev.javelin.format.io.LocalInputFile.open(file)) {
+      List<dev.javelin.format.proto.File2Protos.ColumnMetadata> cols =
+          dev.javelin.format.container.FileMetadata.read(in).columns();
+      long[] out = new long[cols.size()];
+      for (int c = 0; c < cols.size(); c++) {
+        for (dev.javelin.format.proto.File2Protos.ColumnMetadata.Page p : cols.get(c).getPagesList()) {
+          for (long s : p.getBufferSizesList()) {
+            out[c] += s;
+          }
+        }
+      }
+      return out;
+    }
+  }
+
+  static List<List<Object>> lanceRead(Path file, BufferAllocator allocator) throws Exception {
+    return lanceReadRanges(file, allocator, null);
+  }
+
+  static List<List<Object>> lanceReadRanges(Path file, BufferAllocator allocator, List<org.lance.util.Range> ranges)
+      throws Exception {
+    List<List<Object>> out = new ArrayList<>();
+    try (org.lance.file.LanceFileReader r = org.lance.file.LanceFileReader.open(file.toString(), allocator);
+        ArrowReader batches = r.readAll(null, ranges, 1000)) {
+      while (batches.loadNextBatch()) {
+        out.addAll(V21SmokeTest.rows(batches.getVectorSchemaRoot()));
+      }
+    }
+    return out;
+  }
+}
