@@ -55,8 +55,8 @@ class BoolLayoutsCompatTest {
         Arguments.of("list<bool>", list("c", bool(true))),
         Arguments.of("struct<list<bool not null>>",
             notNull("c", ArrowType.Struct.INSTANCE, list("f0", bool(false)))),
-        Arguments.of("struct<struct<list<bool>>>",
-            notNull("c", ArrowType.Struct.INSTANCE, notNull("s", ArrowType.Struct.INSTANCE, list("f0", bool(false))))),
+        Arguments.of("struct<struct<list<bool not null>>>", notNull("c", ArrowType.Struct.INSTANCE,
+            notNull("s", ArrowType.Struct.INSTANCE, list("f0", bool(false))))),
         Arguments.of("large_list<list<bool not null>>", largeList("c", list("item", bool(false)))),
         Arguments.of("list<struct<bool>>",
             list("c", field("item", ArrowType.Struct.INSTANCE, field("b", ArrowType.Bool.INSTANCE)))));
