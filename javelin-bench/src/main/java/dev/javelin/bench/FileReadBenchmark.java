@@ -31,7 +31,7 @@ import org.openjdk.jmh.infra.Blackhole;
 /**
  * Reads of one file by Javelin and by lance-core, in the same JVM: full scan, one-column scan,
  * 1,000 single-row takes, one take of 1,000 rows. Both libraries read the very same file, written
- * by Javelin (so that 2.1 holds only encodings both read).
+ * by Javelin or by lance-core ({@code writer}).
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -46,6 +46,10 @@ public class FileReadBenchmark {
   @Param({"2.0", "2.1"})
   public String version;
 
+  /** Who wrote the file both libraries read. */
+  @Param({"javelin", "lance"})
+  public String writer;
+
   private BufferAllocator allocator;
   private Path file;
   private long numRows;
@@ -56,7 +60,10 @@ public class FileReadBenchmark {
   public void setup() throws Exception {
     allocator = new RootAllocator();
     LanceFileVersion v = LanceFileVersion.parse(version);
-    file = BenchData.writeJavelin(allocator, BenchData.dir().resolve("javelin-" + version + ".lance"), v, BenchData.rows());
+    Path dir = BenchData.dir();
+    file = writer.equals("javelin")
+        ? BenchData.writeJavelin(allocator, dir.resolve("javelin-" + version + ".lance"), v, BenchData.rows())
+        : BenchData.writeLance(allocator, dir.resolve("lance-" + version + ".lance"), version, BenchData.rows());
     numRows = BenchData.rows();
     Random random = new Random(42);
     takeRows = random.longs(1000, 0, numRows).sorted().distinct().toArray();

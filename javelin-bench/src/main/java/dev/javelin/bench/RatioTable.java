@@ -27,12 +27,13 @@ public final class RatioTable {
     int unit = header.indexOf("Unit");
     int impl = header.indexOf("Param: impl");
     int version = header.indexOf("Param: version");
+    int writer = header.indexOf("Param: writer");
     Map<String, double[]> rows = new LinkedHashMap<>();
     Map<String, String> units = new LinkedHashMap<>();
     for (String line : lines.subList(1, lines.size())) {
       List<String> f = split(line);
       String name = f.get(bench).replaceAll("^.*\\.", "");
-      String key = name + " | " + f.get(version);
+      String key = name + " | " + f.get(version) + (writer < 0 || f.get(writer).isEmpty() ? "" : " (" + f.get(writer) + " file)");
       double[] pair = rows.computeIfAbsent(key, k -> new double[] {Double.NaN, Double.NaN});
       pair[f.get(impl).equals("javelin") ? 0 : 1] = Double.parseDouble(f.get(score));
       units.put(key, f.get(unit));
