@@ -95,7 +95,7 @@ class DatasetApiTest {
   }
 
   @ParameterizedTest
-  @EnumSource(LanceFileVersion.class)
+  @EnumSource(value = LanceFileVersion.class, names = {"V2_0", "V2_1"})
   void createAppendScanTake(LanceFileVersion v) throws Exception {
     Path path = dir.resolve("ds");
     Dataset ds = create(path, v, 0, 2500, 1000);
