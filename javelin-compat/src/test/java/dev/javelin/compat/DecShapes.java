@@ -248,6 +248,8 @@ final class DecShapes {
     out.add(column("zstd-compressed long strings per value",
         withMetadata(field("x", UTF8), "lance-encoding:compression", "zstd"), 600,
         i -> utf8(word(r, 300, 2000)), "full_zip", "general"));
+    out.add(column("a few hundred nullable ints", field("x", I32), 700,
+        i -> i % 3 == 0 ? null : le(r.nextInt(1 << 12), 4), "def_compression { inline_bitpacking"));
     out.add(column("constant strings with nulls", field("x", UTF8), 5_000,
         i -> i % 3 == 0 ? null : utf8("hello"), "dictionary"));
     out.add(column("constant large strings", field("x", ArrowType.LargeUtf8.INSTANCE), 5_000,

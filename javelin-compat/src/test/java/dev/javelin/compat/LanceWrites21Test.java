@@ -210,43 +210,50 @@ class LanceWrites21Test {
 
   /**
    * Damaged files lance-core wrote, with every kind of page Javelin decodes: random bytes of data
-   * and metadata changed. Reading must give a vector of the right length or a
-   * {@link CorruptFileException} / {@link UnsupportedFormatException}; never another exception,
-   * a hang or a leak (the allocator is closed after each case).
+   * and metadata changed, or one field of a page's layout (a bit width, a count, a flag, a symbol
+   * table, a nested encoding) given another value. Reading must give vectors of the right length
+   * or a {@link CorruptFileException} / {@link UnsupportedFormatException}; never another
+   * exception, a hang or a leak (each case has its own allocator, closed after it).
    */
   @Test
-  @Timeout(value = 60, unit = TimeUnit.SECONDS)
+  @Timeout(value = 80, unit = TimeUnit.SECONDS)
   void damagedFilesFailCleanly() throws Exception {
-    List<Case> all = DecShapes.cases();
     List<Case> picked = new ArrayList<>();
-    for (Case c : all) {
+    for (Case c : DecShapes.cases()) {
       if (c.rows.size() <= 20_000 && !c.name.startsWith("every") && !c.name.startsWith("binaries")) {
         picked.add(shrink(c, 1_500));
       }
     }
-    Random r = new Random(11);
-    int decoded = 0;
-    int failed = 0;
+    // -Ddec.fuzz.seed and -Ddec.fuzz.iterations widen the search when hunting for bugs.
+    Random r = new Random(Long.getLong("dec.fuzz.seed", 11));
+    int iterations = Integer.getInteger("dec.fuzz.iterations", 16);
+    int[] outcomes = new int[2];
+    Path scratch = dir.resolve("mutated.lance");
     for (Case c : picked) {
       for (String version : new String[] {null, "2.2"}) {
         byte[] good = Files.readAllBytes(lanceWrite(c, version));
-        for (int iter = 0; iter < 12; iter++) {
-          byte[] b = good.clone();
-          int flips = 1 + r.nextInt(4);
-          for (int k = 0; k < flips; k++) {
-            int at = r.nextInt(b.length - 40);
-            b[at] = (byte) (r.nextInt(3) == 0 ? r.nextInt() : b[at] ^ (1 << r.nextInt(8)));
-          }
-          if (readDamaged(c.name, b, r)) {
-            decoded++;
+        long metaStart = java.nio.ByteBuffer.wrap(good, good.length - 40, 8).order(java.nio.ByteOrder.LITTLE_ENDIAN)
+            .getLong();
+        for (int iter = 0; iter < iterations; iter++) {
+          byte[] b;
+          if (iter % 2 == 0) {
+            b = good.clone();
+            for (int k = 1 + r.nextInt(4); k > 0; k--) {
+              // Half the flips in the data, half in the (much smaller) metadata.
+              int at = r.nextBoolean() || metaStart >= good.length - 40 ? r.nextInt(good.length - 40)
+                  : (int) metaStart + r.nextInt((int) (good.length - 40 - metaStart));
+              b[at] = (byte) (r.nextInt(3) == 0 ? r.nextInt() : b[at] ^ (1 << r.nextInt(8)));
+            }
           } else {
-            failed++;
+            b = DecLayoutMutator.mutate(good, scratch, r);
           }
+          outcomes[readDamaged(c.name, b, r) ? 0 : 1]++;
         }
       }
     }
-    assertThat(decoded).as("damaged files that still decoded").isPositive();
-    assertThat(failed).as("damaged files refused").isPositive();
+    System.out.println("damaged files: " + outcomes[0] + " decoded, " + outcomes[1] + " refused");
+    assertThat(outcomes[0]).as("damaged files that still decoded").isPositive();
+    assertThat(outcomes[1]).as("damaged files refused").isPositive();
   }
 
   private static Case shrink(Case c, int rows) {

@@ -149,7 +149,8 @@ public final class FileMetadata {
   }
 
   private static void checkRange(String loc, String what, long pos, long size, long length) {
-    if (pos < 0 || size < 0 || size > Integer.MAX_VALUE - 64 || pos + size > length) {
+    // Written so that huge values cannot overflow: pos + size > length, rearranged.
+    if (pos < 0 || size < 0 || size > Integer.MAX_VALUE - 64 || size > length || pos > length - size) {
       throw new CorruptFileException(loc, "The " + what + " (" + pos + "+" + size + ") lies outside the file");
     }
   }

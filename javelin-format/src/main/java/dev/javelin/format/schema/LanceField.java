@@ -86,13 +86,26 @@ public final class LanceField {
   /** For a fixed-size list, the number of items per value. */
   public int fixedSizeListSize() {
     checkFixedSizeList();
-    return Integer.parseInt(logicalType.substring(logicalType.lastIndexOf(':') + 1));
+    String size = logicalType.substring(logicalType.lastIndexOf(':') + 1);
+    try {
+      int n = Integer.parseInt(size);
+      if (n > 0) {
+        return n;
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    throw new IllegalArgumentException("Invalid fixed-size list type '" + logicalType + "' of field '" + name + "'");
   }
 
   /** For a fixed-size list, the logical type of its items. */
   public String fixedSizeListItemType() {
     checkFixedSizeList();
-    return logicalType.substring("fixed_size_list:".length(), logicalType.lastIndexOf(':'));
+    int last = logicalType.lastIndexOf(':');
+    if (last <= "fixed_size_list:".length()) {
+      throw new IllegalArgumentException("Invalid fixed-size list type '" + logicalType + "' of field '" + name + "'");
+    }
+    return logicalType.substring("fixed_size_list:".length(), last);
   }
 
   private void checkFixedSizeList() {

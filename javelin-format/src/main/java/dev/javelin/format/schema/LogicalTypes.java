@@ -175,7 +175,7 @@ public final class LogicalTypes {
         }
         break;
       case "fixed_size_binary":
-        if (parts.length == 2) {
+        if (parts.length == 2 && Integer.parseInt(parts[1]) > 0) {
           return new ArrowType.FixedSizeBinary(Integer.parseInt(parts[1]));
         }
         break;

@@ -21,7 +21,7 @@ import java.util.List;
  *       General around any of them;</li>
  *   <li>blocks (chunk levels, dictionaries, constant-page levels): Flat, InlineBitpacking,
  *       OutOfLineBitpacking, Rle, Constant, Variable and General around them;</li>
- *   <li>full-zip fixed-width values: Flat and FixedSizeList;</li>
+ *   <li>full-zip fixed-width values: Flat (booleans widened to one byte each) and FixedSizeList;</li>
  *   <li>full-zip variable-width values: Variable, Fsst, General and VariablePackedStruct.</li>
  * </ul>
  *
@@ -255,6 +255,10 @@ final class Decompressors {
       case FLAT:
         if (type.kind != LeafType.Kind.FIXED) {
           throw new BadDataException("values are flat but the field is " + type);
+        }
+        if (type.bitsPerItem == 1 && !e.getFlat().hasData() && e.getFlat().getBitsPerValue() == 8) {
+          // lance-core widens booleans to a byte each for full-zip, whose values must be whole bytes.
+          return new ByteBoolDecompressor();
         }
         return flat(e, type.bitsPerItem, type);
       case FIXED_SIZE_LIST:

@@ -57,8 +57,9 @@ final class FullZipPageDecoder extends PageDecoder {
             throw corrupt("full-zip layout says " + layout.getBitsPerValue() + " bits per value but its encoding has "
                 + (fixed.bytesPerValue() * 8L));
           }
-          if (path.type.bitsPerItem % 8 != 0) {
-            // Lance does not read these either: full-zip values must be whole bytes.
+          if (path.type.bitsPerItem % 8 != 0 && !(fixed instanceof ByteBoolDecompressor)) {
+            // Lance does not read these either: full-zip values must be whole bytes (booleans are
+            // widened to a byte each, which ByteBoolDecompressor reads).
             throw unsupported("full-zip pages of bit-packed values are not supported");
           }
           break;

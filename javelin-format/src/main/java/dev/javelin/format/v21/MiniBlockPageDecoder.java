@@ -9,11 +9,25 @@ import java.nio.ByteOrder;
 
 /**
  * Reads a mini-block page (see {@link MiniBlockWriter} for the bytes). On first use it loads the
- * chunk metadata and, for leaves under lists, the repetition index; then each request reads only
- * the chunks that hold the requested rows, in one read per run of chunks. The last decoded chunk
- * is kept, so batches that share a chunk decode it once.
+ * chunk metadata, the dictionary (buffer 2, when the layout has one) and, for leaves under lists,
+ * the repetition index (the last buffer); then each request reads only the chunks that hold the
+ * requested rows, in one read per run of chunks. The last decoded chunk is kept, so batches that
+ * share a chunk decode it once.
+ *
+ * <p>Each chunk's values are decoded by the layout's value encoding ({@link Decompressors}); in a
+ * dictionary page they are indices, replaced by the dictionary's items as the chunk is decoded.
+ * Format 2.2 pages with {@code has_large_chunk} use 32-bit chunk metadata words and chunk buffer
+ * sizes instead of 16-bit ones.
  */
 final class MiniBlockPageDecoder extends PageDecoder {
+  /**
+   * The most values a chunk may hold: Lance writes at most 4096 (the 4-bit count field allows
+   * 2^15); this bounds what a lying item count can make the reader allocate.
+   */
+  static final int MAX_CHUNK_VALUES = 1 << 16;
+  /** The most items a dictionary may have; more is refused as unsupported. */
+  static final int MAX_DICTIONARY_ITEMS = 1 << 22;
+
   private final RepDefLayers layers;
   private final boolean largeChunks;
   private final MiniBlockDecompressor values;
@@ -160,6 +174,9 @@ final class MiniBlockPageDecoder extends PageDecoder {
         if (count < 1) {
           throw corrupt("chunk metadata counts more values than the page's " + numItems);
         }
+        if (count > MAX_CHUNK_VALUES) {
+          throw corrupt("the last chunk would hold " + count + " values; chunks hold at most " + MAX_CHUNK_VALUES);
+        }
       }
       if (counter + count > numItems || count > Integer.MAX_VALUE) {
         throw corrupt("chunk metadata counts more values than the page's " + numItems);
@@ -194,9 +211,12 @@ final class MiniBlockPageDecoder extends PageDecoder {
 
   private void loadDictionary() throws IOException {
     long size = bufferSizes[2];
-    if (dictionaryItems < 0 || dictionaryItems > Integer.MAX_VALUE - 64
-        || (path.type.kind == LeafType.Kind.FIXED && dictionaryItems * path.type.bitsPerItem / 8 > (1L << 31))) {
+    if (dictionaryItems < 0) {
       throw corrupt("dictionary has " + Long.toUnsignedString(dictionaryItems) + " items");
+    }
+    if (dictionaryItems > MAX_DICTIONARY_ITEMS) {
+      throw unsupported("dictionary of " + dictionaryItems + " items is larger than the " + MAX_DICTIONARY_ITEMS
+          + " Javelin reads");
     }
     if (size > Integer.MAX_VALUE - 64) {
       throw unsupported("dictionary of " + size + " bytes is too large");
@@ -205,7 +225,7 @@ final class MiniBlockPageDecoder extends PageDecoder {
     LeafValues d = LeafValues.create(path.type);
     try {
       dictionaryDecoder.decode(b, (int) dictionaryItems, d);
-    } catch (BadDataException | IllegalArgumentException | IndexOutOfBoundsException e) {
+    } catch (BadDataException | IllegalArgumentException | IndexOutOfBoundsException | ArithmeticException e) {
       throw corrupt("dictionary: " + e.getMessage());
     }
     if (d.count() != dictionaryItems) {

@@ -52,7 +52,8 @@ abstract class PageDecoder {
       doRead(starts, ends, count, out);
     } catch (BadDataException e) {
       throw corrupt(e.getMessage());
-    } catch (IndexOutOfBoundsException | java.nio.BufferUnderflowException | IllegalArgumentException e) {
+    } catch (IndexOutOfBoundsException | java.nio.BufferUnderflowException | IllegalArgumentException
+        | ArithmeticException | NegativeArraySizeException e) {
       // Checks above should catch malformed input first; this is the safety net.
       throw new CorruptFileException(source.location(),
           "Column " + column + " page " + page + ": malformed page (" + e + ")", e);

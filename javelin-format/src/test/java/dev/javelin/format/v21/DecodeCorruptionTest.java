@@ -290,6 +290,22 @@ class DecodeCorruptionTest {
     }).isInstanceOf(CorruptFileException.class).hasMessageContaining("Column 0 page 0").hasMessageContaining("code 254");
   }
 
+  /**
+   * An item count of a billion must not make the reader allocate a billion values; a dictionary
+   * of a billion items is beyond what Javelin reads.
+   */
+  @Test
+  void itemCountsThatLie() throws Exception {
+    List<DecodePages.Chunk> chunks = DecodePages.chunks(InlineBitpackingCodec.encode(ints(3000), 0, 3000));
+    MiniBlockLayout.Builder l = MiniBlockDecodeTest.layout(MiniBlockDecodeTest.inline(32), 1, 1_000_000_000L);
+    assertCorrupt(write(INT32, MiniBlockDecodeTest.page(l, 3000, chunks)), "chunks hold at most");
+    List<byte[]> dict = List.of("a".getBytes(), "b".getBytes());
+    long[] indices = new long[100];
+    Path f = write(UTF8, dictionaryPage(indices, dict, 1_000_000_000L, DecodePages.variableBlock(dict)));
+    assertThatThrownBy(() -> V21Fixtures.readAll(allocator, f, 100))
+        .isInstanceOf(dev.javelin.format.UnsupportedFormatException.class).hasMessageContaining("dictionary of");
+  }
+
   @Test
   void nonFinalChunkWithoutAPowerOfTwoCount() throws Exception {
     List<DecodePages.Chunk> chunks = DecodePages.chunks(InlineBitpackingCodec.encode(ints(3000), 0, 3000));

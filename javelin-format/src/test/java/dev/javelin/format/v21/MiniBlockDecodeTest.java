@@ -371,7 +371,7 @@ class MiniBlockDecodeTest {
     assertReads(f, expectedStrings(values), r);
   }
 
-  /** Nullable values: Flat values, definition levels bit-packed out of line per chunk. */
+  /** Nullable values: Flat values, definition levels bit-packed (inline or out of line) per chunk. */
   @Property(tries = 50)
   void outOfLineLevels(@ForAll("seeds") long seed, @ForAll @IntRange(min = 1, max = 5000) int n) throws Exception {
     Random r = new Random(seed);
@@ -382,16 +382,19 @@ class MiniBlockDecodeTest {
       def[i] = (short) (r.nextInt(4) == 0 ? 1 : 0);
       expected.add(def[i] == 0 ? (Object) (int) v[i] : null);
     }
+    // Lance packs a page's levels inline when it has at most 1024 of them, out of line otherwise.
+    boolean inline = r.nextBoolean();
     List<DecodePages.Chunk> chunks = new ArrayList<>();
     int per = 512;
     for (int s = 0; s < n; s += per) {
       int k = Math.min(per, n - s);
-      byte[] levels = OutOfLineBitpackingCodec.encode(def, s, k, 1);
+      byte[] levels = inline ? InlineBitpackingCodec.encode(def, s, k).buffer(0)
+          : OutOfLineBitpackingCodec.encode(def, s, k, 1);
       byte[] values = littleEndian(java.util.Arrays.copyOfRange(v, s, s + k), 32);
       chunks.add(new DecodePages.Chunk(k, k, null, levels, values));
     }
     MiniBlockLayout.Builder l = layout(flat(32), 1, n, RepDefLayer.REPDEF_NULLABLE_ITEM)
-        .setDefCompression(outOfLine(16, 1));
+        .setDefCompression(inline ? inline(16) : outOfLine(16, 1));
     Path f = file(intField(32), LanceFileVersion.V2_1, page(l, n, chunks));
     assertReads(f, expected, r);
   }
@@ -437,6 +440,35 @@ class MiniBlockDecodeTest {
         .addBitsPerValue(16).addBitsPerValue(64).setValues(flat(80))).build();
     Path g = file(packed, LanceFileVersion.V2_1, page(layout(ps, 1, n), n, chunks));
     assertReads(g, structs, r);
+  }
+
+  /** Fixed-size lists whose flattened items are themselves bit-packed (Lance writes Flat items, but may not). */
+  @Property(tries = 20)
+  void fixedSizeListsOfBitPackedItems(@ForAll("seeds") long seed, @ForAll @IntRange(min = 1, max = 2000) int n)
+      throws Exception {
+    Random r = new Random(seed);
+    int dim = 1 + r.nextInt(8);
+    long[] items = randomValues(r, n * dim, 32);
+    List<DecodePages.Chunk> chunks = new ArrayList<>();
+    int per = 1024 / Integer.highestOneBit(dim) / 2;
+    for (int s = 0; s < n; s += per) {
+      int k = Math.min(per, n - s);
+      MiniBlockChunks packed = encodeInline(java.util.Arrays.copyOfRange(items, s * dim, (s + k) * dim), 32);
+      chunks.add(DecodePages.Chunk.of(k, packed.buffer(0)));
+    }
+    CompressiveEncoding fsl = Protos21.fsl(dim, false, inline(32));
+    Field field = ArrowData.notNull("v", new ArrowType.FixedSizeList(dim), ArrowData.field("item",
+        new ArrowType.Int(32, true)));
+    Path f = file(field, LanceFileVersion.V2_1, page(layout(fsl, 1, n), n, chunks));
+    List<Object> expected = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      List<Object> l = new ArrayList<>();
+      for (int k = 0; k < dim; k++) {
+        l.add((int) items[i * dim + k]);
+      }
+      expected.add(l);
+    }
+    assertReads(f, expected, r);
   }
 
   @net.jqwik.api.Provide
