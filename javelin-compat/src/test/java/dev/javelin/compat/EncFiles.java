@@ -50,6 +50,26 @@ final class EncFiles {
     }
   }
 
+  /** Every row as Javelin reads it. */
+  static List<List<Object>> javelinRead(Path file, BufferAllocator allocator) throws Exception {
+    List<List<Object>> out = new ArrayList<>();
+    try (dev.javelin.format.LanceFileReader r = dev.javelin.format.LanceFileReader.open(file, allocator);
+        ArrowReader batches = r.read(dev.javelin.format.ReadOptions.builder().batchSize(1000).build())) {
+      while (batches.loadNextBatch()) {
+        out.addAll(V21SmokeTest.rows(batches.getVectorSchemaRoot()));
+      }
+    }
+    return out;
+  }
+
+  /** The given rows, in the given order, as Javelin takes them. */
+  static List<List<Object>> javelinTake(Path file, BufferAllocator allocator, long[] rows) throws Exception {
+    try (dev.javelin.format.LanceFileReader r = dev.javelin.format.LanceFileReader.open(file, allocator);
+        VectorSchemaRoot root = r.take(rows, null)) {
+      return V21SmokeTest.rows(root);
+    }
+  }
+
   static List<List<Object>> lanceRead(Path file, BufferAllocator allocator) throws Exception {
     return lanceReadRanges(file, allocator, null);
   }

@@ -27,9 +27,10 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Javelin writes 2.1 files with compression on; lance-core 7.0.0 must read every page back with
- * equal values, row by row, and the pages must use the encodings Lance itself would choose for the
- * shape (checked on the page layouts).
+ * Javelin writes 2.1 files with compression on; lance-core 7.0.0 and Javelin must read every page
+ * back with equal values, row by row, and the pages must use the encodings Lance itself would
+ * choose for the shape (checked on the page layouts). Files must be no more than 1.1 times the
+ * size of lance-core's for the same data.
  */
 class JavelinWrites21CompressedTest {
   @TempDir Path dir;
@@ -95,10 +96,21 @@ class JavelinWrites21CompressedTest {
     try (VectorSchemaRoot root = EncShapes.all().get(shape).apply(allocator, 20_000)) {
       Path f = dir.resolve(shape + ".lance");
       EncFiles.javelinWrite(f, root, WriteOptions.DEFAULT_MAX_PAGE_BYTES, true);
-      assertThat(EncFiles.lanceRead(f, allocator)).as(shape).isEqualTo(V21SmokeTest.rows(root));
+      List<List<Object>> rows = V21SmokeTest.rows(root);
+      assertThat(EncFiles.lanceRead(f, allocator)).as(shape).isEqualTo(rows);
       for (String layout : V21SmokeTest.layouts(f)) {
         assertThat(layout).as(shape).contains(expected);
       }
+      // Javelin reads back what it wrote, whole and by random takes.
+      assertThat(EncFiles.javelinRead(f, allocator)).as(shape).isEqualTo(rows);
+      java.util.Random r = new java.util.Random(shape.hashCode());
+      long[] take = new long[50];
+      List<List<Object>> taken = new ArrayList<>();
+      for (int i = 0; i < take.length; i++) {
+        take[i] = r.nextInt(rows.size());
+        taken.add(rows.get((int) take[i]));
+      }
+      assertThat(EncFiles.javelinTake(f, allocator, take)).as(shape).isEqualTo(taken);
     }
   }
 
@@ -110,6 +122,7 @@ class JavelinWrites21CompressedTest {
       Path f = dir.resolve(shape + ".lance");
       EncFiles.javelinWrite(f, root, 8 * 1024, true);
       assertThat(EncFiles.lanceRead(f, allocator)).as(shape).isEqualTo(V21SmokeTest.rows(root));
+      assertThat(EncFiles.javelinRead(f, allocator)).as(shape).isEqualTo(V21SmokeTest.rows(root));
     }
   }
 
@@ -132,6 +145,8 @@ class JavelinWrites21CompressedTest {
       Path small = dir.resolve("small.lance");
       EncFiles.javelinWrite(small, root, 4096, true);
       assertThat(EncFiles.lanceRead(small, allocator)).isEqualTo(expected);
+      assertThat(EncFiles.javelinRead(small, allocator)).isEqualTo(expected);
+      assertThat(EncFiles.javelinRead(f, allocator)).isEqualTo(expected);
     }
   }
 
