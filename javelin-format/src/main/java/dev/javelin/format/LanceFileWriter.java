@@ -1,6 +1,5 @@
 package dev.javelin.format;
 
-import com.google.protobuf.Any;
 import dev.javelin.format.container.ContainerWriter;
 import dev.javelin.format.encoding.EncodingStrategy;
 import dev.javelin.format.encoding.FieldEncoder;
@@ -195,10 +194,5 @@ public final class LanceFileWriter implements AutoCloseable {
     } catch (IOException e) {
       throw new UncheckedIOException("Could not remove partial file " + output.location(), e);
     }
-  }
-
-  /** Wraps an encoding in the {@code google.protobuf.Any} form Lance stores in metadata. */
-  public static byte[] pack(com.google.protobuf.Message encoding, String typeUrl) {
-    return Any.newBuilder().setTypeUrl(typeUrl).setValue(encoding.toByteString()).build().toByteArray();
   }
 }
