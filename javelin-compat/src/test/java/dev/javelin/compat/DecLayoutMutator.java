@@ -1,5 +1,6 @@
 package dev.javelin.compat;
 
+import dev.javelin.format.io.ByteArrayInputFile;
 import com.google.protobuf.Any;
 import com.google.protobuf.ByteString;
 import com.google.protobuf.Descriptors.EnumValueDescriptor;
@@ -32,7 +33,7 @@ final class DecLayoutMutator {
 
   /** A copy of the file with one page layout field changed. */
   static byte[] mutate(byte[] file, Path scratch, Random r) throws Exception {
-    FileMetadata md = FileMetadata.read(new DecMemFile(file));
+    FileMetadata md = FileMetadata.read(new ByteArrayInputFile(file));
     List<ColumnMetadata> columns = new ArrayList<>(md.columns());
     int c = r.nextInt(columns.size());
     ColumnMetadata col = columns.get(c);

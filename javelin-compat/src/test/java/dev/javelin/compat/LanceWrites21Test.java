@@ -1,5 +1,6 @@
 package dev.javelin.compat;
 
+import dev.javelin.format.io.ByteArrayInputFile;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
@@ -263,7 +264,7 @@ class LanceWrites21Test {
   /** Reads everything and takes some rows; true when it decoded, false when it was refused. */
   private boolean readDamaged(String name, byte[] bytes, Random r) {
     try (BufferAllocator a = allocator.newChildAllocator(name, 0, Long.MAX_VALUE)) {
-      InputFile in = new DecMemFile(bytes);
+      InputFile in = new ByteArrayInputFile(bytes);
       try (LanceFileReader reader = LanceFileReader.open(in, a)) {
         long n = reader.numRows();
         long seen = 0;

@@ -1,5 +1,6 @@
 package dev.javelin.format.v20;
 
+import dev.javelin.format.io.ByteArrayInputFile;
 import static dev.javelin.format.v20.TestData.INT32;
 import static dev.javelin.format.v20.TestData.UTF8;
 import static dev.javelin.format.v20.TestData.field;
@@ -293,7 +294,7 @@ class V20CorruptionTest {
   private static boolean tryRead(BufferAllocator parent, byte[] bytes, int pos) throws IOException {
     // A child allocator per read: closing it fails the test if an error path leaked a buffer.
     try (BufferAllocator a = parent.newChildAllocator("read " + pos, 0, Long.MAX_VALUE)) {
-      try (LanceFileReader reader = LanceFileReader.open(new BytesInputFile(bytes), a)) {
+      try (LanceFileReader reader = LanceFileReader.open(new ByteArrayInputFile(bytes), a)) {
         V20Files.read(reader, ReadOptions.builder().batchSize(50).build());
         long n = reader.numRows();
         if (n > 0) {

@@ -1,5 +1,6 @@
 package dev.javelin.format.v21;
 
+import dev.javelin.format.io.ByteArrayInputFile;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
@@ -73,7 +74,7 @@ class V21CorruptionTest {
 
   // Reads everything in batches and takes a few rows; returns normally or throws.
   private void readAll(byte[] bytes) throws Exception {
-    try (LanceFileReader r = LanceFileReader.open(new MemFile(bytes), allocator)) {
+    try (LanceFileReader r = LanceFileReader.open(new ByteArrayInputFile(bytes), allocator)) {
       try (ArrowReader it = r.read(ReadOptions.builder().batchSize(500).build())) {
         while (it.loadNextBatch()) {
           it.getVectorSchemaRoot().getRowCount();
@@ -115,7 +116,7 @@ class V21CorruptionTest {
     int fine = 0;
     for (byte[] base : List.of(good, good2)) {
       long dataEnd;
-      try (MemFile m = new MemFile(base)) {
+      try (ByteArrayInputFile m = new ByteArrayInputFile(base)) {
         dataEnd = FileMetadata.read(m).globalBuffer(0)[0];
       }
       for (int iter = 0; iter < 250; iter++) {
@@ -149,7 +150,7 @@ class V21CorruptionTest {
   // ---- Targeted damage, through a ColumnSource over edited metadata and bytes.
 
   private FieldVector decode(byte[] bytes, UnaryOperator<ColumnMetadata> edit) throws Exception {
-    MemFile m = new MemFile(bytes);
+    ByteArrayInputFile m = new ByteArrayInputFile(bytes);
     FileMetadata md = FileMetadata.read(m);
     List<ColumnMetadata> cols = new ArrayList<>(md.columns());
     cols.set(0, edit.apply(cols.get(0)));
@@ -171,7 +172,7 @@ class V21CorruptionTest {
   }
 
   private static long bufferOffset(byte[] bytes, int buffer) throws Exception {
-    return FileMetadata.read(new MemFile(bytes)).columns().get(0).getPages(0).getBufferOffsets(buffer);
+    return FileMetadata.read(new ByteArrayInputFile(bytes)).columns().get(0).getPages(0).getBufferOffsets(buffer);
   }
 
   private static void putShort(byte[] b, long at, int v) {
