@@ -68,15 +68,26 @@ final class RepDefLayers {
   /**
    * The layers of a page to write, from what its entries hold: which layers have nulls, which
    * lists are empty.
+   *
+   * <p>Like Lance, a null struct counts as a null in each of its children too (Lance pushes a
+   * struct's validity down into its children before encoding them), so every layer below a
+   * nullable struct, down to and including the first list, is nullable even when the schema
+   * says it is not. Lance needs this when it reads the page back: an all-null page decodes to
+   * null leaves, and a non-nullable layer over them would leave nulls the parent does not mask.
    */
   static RepDefLayers forPage(LeafPath path, boolean[] nullSeen, boolean[] emptySeen) {
     int n = path.numLayers();
+    boolean[] nullable = new boolean[n];
+    for (int i = n - 1; i >= 0; i--) {
+      boolean parentStructNullable = i + 1 < n && !path.isListLayer(i + 1) && nullable[i + 1];
+      nullable[i] = nullSeen[i] || parentStructNullable;
+    }
     RepDefLayer[] m = new RepDefLayer[n];
     for (int i = 0; i < n; i++) {
       if (path.isListLayer(i)) {
-        if (nullSeen[i] && emptySeen[i]) {
+        if (nullable[i] && emptySeen[i]) {
           m[i] = RepDefLayer.REPDEF_NULL_AND_EMPTY_LIST;
-        } else if (nullSeen[i]) {
+        } else if (nullable[i]) {
           m[i] = RepDefLayer.REPDEF_NULLABLE_LIST;
         } else if (emptySeen[i]) {
           m[i] = RepDefLayer.REPDEF_EMPTYABLE_LIST;
@@ -84,7 +95,7 @@ final class RepDefLayers {
           m[i] = RepDefLayer.REPDEF_ALL_VALID_LIST;
         }
       } else {
-        m[i] = nullSeen[i] ? RepDefLayer.REPDEF_NULLABLE_ITEM : RepDefLayer.REPDEF_ALL_VALID_ITEM;
+        m[i] = nullable[i] ? RepDefLayer.REPDEF_NULLABLE_ITEM : RepDefLayer.REPDEF_ALL_VALID_ITEM;
       }
     }
     return new RepDefLayers(m);
