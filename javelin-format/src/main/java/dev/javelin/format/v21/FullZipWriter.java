@@ -20,12 +20,9 @@ final class FullZipWriter {
     int numValues = page.values.count();
     boolean hasRep = page.rep != null;
     int maxRep = page.path.maxRep;
-    int maxDef = 0;
-    if (def != null) {
-      for (int i = 0; i < page.size(); i++) {
-        maxDef = Math.max(maxDef, def[i]);
-      }
-    }
+    // The declared layers, not the levels present, size the definition bits: a layer declared
+    // nullable must have definition levels even when this page holds no null there.
+    int maxDef = def == null ? 0 : layers.maxDef;
     int bitsRep = hasRep ? 32 - Integer.numberOfLeadingZeros(maxRep) : 0;
     int bitsDef = maxDef == 0 ? 0 : 32 - Integer.numberOfLeadingZeros(maxDef);
     int total = bitsRep + bitsDef;

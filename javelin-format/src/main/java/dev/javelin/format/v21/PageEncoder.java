@@ -45,13 +45,7 @@ final class PageEncoder {
       }
     }
     RepDefLayers layers = RepDefLayers.forPage(path, nullSeen, emptySeen);
-    short[] def = null;
-    if (layers.maxDef > 0) {
-      def = new short[page.size()];
-      for (int i = 0; i < def.length; i++) {
-        def[i] = (short) layers.levelOf(page.code(i));
-      }
-    }
+    short[] def = levels(page, layers);
     if (!anyValid) {
       return AllNullWriter.write(page, layers, def);
     }
@@ -63,7 +57,7 @@ final class PageEncoder {
     }
     boolean fullZip = isWide(page) && !nullItemBetweenLists(layers);
     if (dict == null && fullZip) {
-      return FullZipWriter.write(page, layers, def, compress ? compressedPerValue(page) : perValue(page));
+      return fullZip(page, layers, compress ? compressedPerValue(page) : perValue(page));
     }
     if (compress) {
       try {
@@ -72,13 +66,13 @@ final class PageEncoder {
         // The codec's chunks break a limit with these levels: let the writer cut its own chunks.
       }
       if (fullZip) {
-        return FullZipWriter.write(page, layers, def, compressedPerValue(page));
+        return fullZip(page, layers, compressedPerValue(page));
       }
     }
     try {
       return MiniBlockWriter.write(page, layers, def, miniBlock(page), compress);
     } catch (MiniBlockWriter.ChunkTooLargeException e) {
-      return FullZipWriter.write(page, layers, def, compress ? compressedPerValue(page) : perValue(page));
+      return fullZip(page, layers, compress ? compressedPerValue(page) : perValue(page));
     }
   }
 
@@ -136,6 +130,30 @@ final class PageEncoder {
       }
     }
     return perValue(page);
+  }
+
+  /**
+   * Writes a full-zip page. Fixed-width values under a list get their item layers declared from
+   * the schema (see {@link RepDefLayers#withNullableItemsInsideLists}) so that every page of the
+   * column agrees, which lance-core 7.0.0's full-zip reader needs.
+   */
+  private static EncodedPage fullZip(LeafEntries page, RepDefLayers layers, PerValueEncoder values) {
+    RepDefLayers declared = layers;
+    if (page.path.maxRep > 0 && !values.isVariable()) {
+      declared = layers.withNullableItemsInsideLists(page.path);
+    }
+    return FullZipWriter.write(page, declared, levels(page, declared), values);
+  }
+
+  private static short[] levels(LeafEntries page, RepDefLayers layers) {
+    if (layers.maxDef == 0) {
+      return null;
+    }
+    short[] def = new short[page.size()];
+    for (int i = 0; i < def.length; i++) {
+      def[i] = (short) layers.levelOf(page.code(i));
+    }
+    return def;
   }
 
   /**

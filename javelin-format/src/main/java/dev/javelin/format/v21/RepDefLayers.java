@@ -102,6 +102,28 @@ final class RepDefLayers {
   }
 
   /**
+   * These layers with every item layer inside the innermost list declared nullable when its field
+   * is nullable, whether or not this page holds a null there; {@code this} when nothing changes.
+   *
+   * <p>lance-core 7.0.0's full-zip reader, for fixed-width values under a list, counts a page's
+   * items as its number of rows when a layer says "all valid", so a column whose pages disagree on
+   * such a layer (some with nulls, some without) reads back with a validity longer or shorter than
+   * its values and panics. Lance's own writer keeps the layer nullable on every page cut from a
+   * nullable array; declaring it from the schema does the same.
+   */
+  RepDefLayers withNullableItemsInsideLists(LeafPath path) {
+    RepDefLayer[] m = meanings.clone();
+    boolean changed = false;
+    for (int i = 0; i < m.length && !isList(m[i]); i++) {
+      if (m[i] == RepDefLayer.REPDEF_ALL_VALID_ITEM && path.fields[path.position(i)].nullable()) {
+        m[i] = RepDefLayer.REPDEF_NULLABLE_ITEM;
+        changed = true;
+      }
+    }
+    return changed ? new RepDefLayers(m) : this;
+  }
+
+  /**
    * The layers a page declares, checked against the leaf's path.
    *
    * @return null with {@code problem[0]} set when the list does not fit the path
