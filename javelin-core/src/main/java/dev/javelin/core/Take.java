@@ -1,5 +1,6 @@
 package dev.javelin.core;
 
+import dev.javelin.format.Gather;
 import dev.javelin.format.LanceFileReader;
 import dev.javelin.format.schema.LanceField;
 import dev.javelin.table.Fragment;
@@ -59,22 +60,34 @@ final class Take {
               rows.stream().mapToLong(Long::longValue).toArray(), opened, allocator);
         }
       }
-      for (LanceField f : fields) {
-        FieldVector v = f.toArrow().createVector(allocator);
-        v.setInitialCapacity(offsets.length);
-        v.allocateNew();
-        out.add(v);
+      // Gather buffer by buffer: Arrow's copyFromSafe cannot copy every nesting.
+      int[] slot = new int[fragments.size()];
+      int used = 0;
+      for (int frag = 0; frag < fragments.size(); frag++) {
+        slot[frag] = sources[frag] == null ? -1 : used++;
       }
+      int[] from = new int[offsets.length];
+      int[] local = new int[offsets.length];
       int[] next = new int[fragments.size()];
       for (int i = 0; i < offsets.length; i++) {
-        int frag = fragOf[i];
-        int local = next[frag]++;
-        for (int c = 0; c < out.size(); c++) {
-          out.get(c).copyFromSafe(local, i, sources[frag][c]);
-        }
+        from[i] = slot[fragOf[i]];
+        local[i] = next[fragOf[i]]++;
       }
-      for (FieldVector v : out) {
-        v.setValueCount(offsets.length);
+      for (int c = 0; c < fields.size(); c++) {
+        if (offsets.length == 0) {
+          FieldVector v = fields.get(c).toArrow().createVector(allocator);
+          v.allocateNew();
+          v.setValueCount(0);
+          out.add(v);
+          continue;
+        }
+        FieldVector[] srcs = new FieldVector[used];
+        for (int frag = 0; frag < fragments.size(); frag++) {
+          if (slot[frag] >= 0) {
+            srcs[slot[frag]] = sources[frag][c];
+          }
+        }
+        out.add(Gather.gather(srcs, from, local, allocator));
       }
       return new VectorSchemaRoot(out);
     } catch (IOException | RuntimeException e) {

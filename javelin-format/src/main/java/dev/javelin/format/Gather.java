@@ -11,19 +11,27 @@ import org.apache.arrow.vector.complex.ListVector;
 import org.apache.arrow.vector.complex.StructVector;
 
 /**
- * Builds a vector from chosen values of another, in any order and with repeats. Arrow Java's
- * {@code copyFromSafe} goes through its complex writers, which do not exist for every nesting
- * (a list of fixed-size lists, a large list of large lists), so nested vectors are gathered here
- * buffer by buffer and only leaves are copied value by value.
+ * Builds a vector from chosen values of one or more vectors of the same type, in any order and with
+ * repeats. Arrow Java's {@code copyFromSafe} goes through its complex writers, which do not exist
+ * for every nesting (a list of fixed-size lists, a large list of large lists), so nested vectors
+ * are gathered here buffer by buffer and only leaves are copied value by value.
  */
-final class Gather {
+public final class Gather {
   private Gather() {}
 
   /** A new vector holding {@code src[idx[0]], src[idx[1]], ...}; the caller closes it. */
-  static FieldVector gather(FieldVector src, int[] idx, BufferAllocator allocator) {
-    FieldVector dst = src.getField().createVector(allocator);
+  public static FieldVector gather(FieldVector src, int[] idx, BufferAllocator allocator) {
+    return gather(new FieldVector[] {src}, new int[idx.length], idx, allocator);
+  }
+
+  /**
+   * A new vector whose value i is {@code sources[source[i]][row[i]]}; all sources have the type of
+   * {@code sources[0]}. The caller closes the result.
+   */
+  public static FieldVector gather(FieldVector[] sources, int[] source, int[] row, BufferAllocator allocator) {
+    FieldVector dst = sources[0].getField().createVector(allocator);
     try {
-      fill(src, idx, idx.length, dst);
+      fill(sources, source, row, row.length, dst);
       return dst;
     } catch (RuntimeException e) {
       dst.close();
@@ -31,86 +39,93 @@ final class Gather {
     }
   }
 
-  private static void fill(FieldVector src, int[] idx, int n, FieldVector dst) {
+  private static void fill(FieldVector[] srcs, int[] from, int[] idx, int n, FieldVector dst) {
     dst.clear();
     dst.setInitialCapacity(Math.max(n, 1));
     dst.allocateNew();
-    if (src instanceof ListVector) {
-      ListVector s = (ListVector) src;
-      ListVector d = (ListVector) dst;
+    FieldVector first = srcs[0];
+    if (first instanceof ListVector || first instanceof LargeListVector) {
+      boolean large = first instanceof LargeListVector;
+      int[] childFrom = new int[16];
       int[] child = new int[16];
       int m = 0;
-      ArrowBuf so = s.getOffsetBuffer();
-      ArrowBuf doff = d.getOffsetBuffer();
-      doff.setInt(0, 0);
+      ArrowBuf doff = large ? ((LargeListVector) dst).getOffsetBuffer() : ((ListVector) dst).getOffsetBuffer();
+      ArrowBuf validity = dst.getValidityBuffer();
+      if (large) {
+        doff.setLong(0, 0);
+      } else {
+        doff.setInt(0, 0);
+      }
       for (int i = 0; i < n; i++) {
+        FieldVector s = srcs[from[i]];
         int r = idx[i];
         if (!s.isNull(r)) {
-          BitVectorHelper.setBit(d.getValidityBuffer(), i);
-          int start = so.getInt((long) r * 4);
-          int end = so.getInt((long) (r + 1) * 4);
+          BitVectorHelper.setBit(validity, i);
+          ArrowBuf so = s.getOffsetBuffer();
+          int start = large ? Math.toIntExact(so.getLong((long) r * 8)) : so.getInt((long) r * 4);
+          int end = large ? Math.toIntExact(so.getLong((long) (r + 1) * 8)) : so.getInt((long) (r + 1) * 4);
           child = ensure(child, m + end - start);
+          childFrom = ensure(childFrom, m + end - start);
           for (int k = start; k < end; k++) {
+            childFrom[m] = from[i];
             child[m++] = k;
           }
         }
-        doff.setInt((long) (i + 1) * 4, m);
-      }
-      fill((FieldVector) s.getDataVector(), child, m, (FieldVector) d.getDataVector());
-      d.setLastSet(n - 1);
-    } else if (src instanceof LargeListVector) {
-      LargeListVector s = (LargeListVector) src;
-      LargeListVector d = (LargeListVector) dst;
-      int[] child = new int[16];
-      int m = 0;
-      ArrowBuf so = s.getOffsetBuffer();
-      ArrowBuf doff = d.getOffsetBuffer();
-      doff.setLong(0, 0);
-      for (int i = 0; i < n; i++) {
-        int r = idx[i];
-        if (!s.isNull(r)) {
-          BitVectorHelper.setBit(d.getValidityBuffer(), i);
-          int start = Math.toIntExact(so.getLong((long) r * 8));
-          int end = Math.toIntExact(so.getLong((long) (r + 1) * 8));
-          child = ensure(child, m + end - start);
-          for (int k = start; k < end; k++) {
-            child[m++] = k;
-          }
+        if (large) {
+          doff.setLong((long) (i + 1) * 8, m);
+        } else {
+          doff.setInt((long) (i + 1) * 4, m);
         }
-        doff.setLong((long) (i + 1) * 8, m);
       }
-      fill((FieldVector) s.getDataVector(), child, m, (FieldVector) d.getDataVector());
-      d.setLastSet(n - 1);
-    } else if (src instanceof FixedSizeListVector) {
-      FixedSizeListVector s = (FixedSizeListVector) src;
+      FieldVector[] kids = new FieldVector[srcs.length];
+      for (int k = 0; k < srcs.length; k++) {
+        kids[k] = (FieldVector) (large ? ((LargeListVector) srcs[k]).getDataVector() : ((ListVector) srcs[k]).getDataVector());
+      }
+      FieldVector dstChild = (FieldVector) (large ? ((LargeListVector) dst).getDataVector() : ((ListVector) dst).getDataVector());
+      fill(kids, childFrom, child, m, dstChild);
+      if (large) {
+        ((LargeListVector) dst).setLastSet(n - 1);
+      } else {
+        ((ListVector) dst).setLastSet(n - 1);
+      }
+    } else if (first instanceof FixedSizeListVector) {
       FixedSizeListVector d = (FixedSizeListVector) dst;
-      int size = s.getListSize();
+      int size = ((FixedSizeListVector) first).getListSize();
+      int[] childFrom = new int[n * size];
       int[] child = new int[n * size];
       for (int i = 0; i < n; i++) {
-        if (!s.isNull(idx[i])) {
+        if (!srcs[from[i]].isNull(idx[i])) {
           BitVectorHelper.setBit(d.getValidityBuffer(), i);
         }
         for (int k = 0; k < size; k++) {
+          childFrom[i * size + k] = from[i];
           child[i * size + k] = idx[i] * size + k;
         }
       }
-      fill((FieldVector) s.getDataVector(), child, child.length, (FieldVector) d.getDataVector());
-    } else if (src instanceof StructVector) {
-      StructVector s = (StructVector) src;
+      FieldVector[] kids = new FieldVector[srcs.length];
+      for (int k = 0; k < srcs.length; k++) {
+        kids[k] = (FieldVector) ((FixedSizeListVector) srcs[k]).getDataVector();
+      }
+      fill(kids, childFrom, child, child.length, (FieldVector) d.getDataVector());
+    } else if (first instanceof StructVector) {
       StructVector d = (StructVector) dst;
       for (int i = 0; i < n; i++) {
-        if (s.isNull(idx[i])) {
+        if (srcs[from[i]].isNull(idx[i])) {
           d.setNull(i);
         } else {
           d.setIndexDefined(i);
         }
       }
-      for (String name : s.getChildFieldNames()) {
-        fill((FieldVector) s.getChild(name), idx, n, (FieldVector) d.getChild(name));
+      for (String name : ((StructVector) first).getChildFieldNames()) {
+        FieldVector[] kids = new FieldVector[srcs.length];
+        for (int k = 0; k < srcs.length; k++) {
+          kids[k] = (FieldVector) ((StructVector) srcs[k]).getChild(name);
+        }
+        fill(kids, from, idx, n, (FieldVector) d.getChild(name));
       }
     } else {
       for (int i = 0; i < n; i++) {
-        dst.copyFromSafe(idx[i], i, src);
+        dst.copyFromSafe(idx[i], i, srcs[from[i]]);
       }
     }
     dst.setValueCount(n);
