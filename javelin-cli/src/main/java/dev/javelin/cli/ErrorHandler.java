@@ -1,6 +1,10 @@
 package dev.javelin.cli;
 
 import dev.javelin.format.LanceFormatException;
+import dev.javelin.table.CommitConflictException;
+import dev.javelin.table.CommitFailedException;
+import dev.javelin.table.CommitStateUnknownException;
+import dev.javelin.table.TableException;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
@@ -30,13 +34,15 @@ final class ErrorHandler implements IExecutionExceptionHandler, IParameterExcept
     Throwable e = unwrap(t);
     if (e instanceof InvalidInputException
         || e instanceof LanceFormatException
+        || (e instanceof TableException && !(e instanceof CommitFailedException)
+            && !(e instanceof CommitStateUnknownException) && !(e instanceof CommitConflictException))
         || e instanceof IllegalArgumentException
         || e instanceof ParameterException
         || e instanceof NoSuchFileException
         || e instanceof FileAlreadyExistsException) {
       return ExitCodes.INVALID_INPUT;
     }
-    if (e instanceof IOException) {
+    if (e instanceof IOException || e instanceof TableException) {
       return ExitCodes.GENERIC;
     }
     return ExitCodes.INTERNAL;

@@ -4,7 +4,10 @@ package dev.javelin.cli;
 public final class ExitCodes {
   /** The command did what was asked. */
   public static final int OK = 0;
-  /** The command failed for a reason outside the input: an I/O error, a full disk. */
+  /**
+   * The command failed for a reason outside the input: an I/O error, a full disk, a commit that
+   * a concurrent writer made impossible.
+   */
   public static final int GENERIC = 1;
   /**
    * The input was wrong: bad arguments, a missing or unreadable input file, a file that is not

@@ -43,19 +43,9 @@ final class InfoText {
       b.append("metadata ").append(info.schema().metadata()).append('\n');
     }
 
-    List<LanceField> all = info.schema().flatten();
-    int idWidth = 1;
-    for (LanceField f : all) {
-      idWidth = Math.max(idWidth, String.valueOf(f.id()).length());
-    }
-    int nameWidth = 0;
-    for (LanceField f : info.schema().fields()) {
-      nameWidth = Math.max(nameWidth, nameWidth(f, 0));
-    }
-    b.append("\nschema (field id, name, type):\n");
-    for (LanceField f : info.schema().fields()) {
-      field(b, f, 0, idWidth, nameWidth);
-    }
+    b.append('\n');
+    schema(b, info.schema().fields());
+    int idWidth = idWidth(info.schema().fields());
 
     List<FileInfo.Column> columns = info.columns();
     int colWidth = String.valueOf(Math.max(0, columns.size() - 1)).length();
@@ -86,6 +76,29 @@ final class InfoText {
       }
     }
     return b.toString();
+  }
+
+  /** The "schema (field id, name, type):" block, nested fields indented. */
+  static void schema(StringBuilder b, List<LanceField> fields) {
+    int idWidth = idWidth(fields);
+    int nameWidth = 0;
+    for (LanceField f : fields) {
+      nameWidth = Math.max(nameWidth, nameWidth(f, 0));
+    }
+    b.append("schema (field id, name, type):\n");
+    for (LanceField f : fields) {
+      field(b, f, 0, idWidth, nameWidth);
+    }
+  }
+
+  private static int idWidth(List<LanceField> fields) {
+    int w = 1;
+    for (LanceField top : fields) {
+      for (LanceField f : top.flatten()) {
+        w = Math.max(w, String.valueOf(f.id()).length());
+      }
+    }
+    return w;
   }
 
   private static String path(FileInfo.Column c) {
@@ -121,7 +134,7 @@ final class InfoText {
     return b.append(']').toString();
   }
 
-  private static String pad(String s, int width, boolean right) {
+  static String pad(String s, int width, boolean right) {
     String spaces = " ".repeat(Math.max(0, width - s.length()));
     return right ? spaces + s : s + spaces;
   }

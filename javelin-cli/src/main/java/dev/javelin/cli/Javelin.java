@@ -35,11 +35,13 @@ import picocli.CommandLine.Spec;
     name = "javelin",
     mixinStandardHelpOptions = true,
     versionProvider = Javelin.Version.class,
-    header = "Write, read and inspect Lance files, in pure Java.",
+    header = "Lance datasets and files, in pure Java.",
     synopsisSubcommandLabel = "COMMAND",
     usageHelpAutoWidth = true,
     footer = {"", "Start with 'javelin demo' for a tour, or 'javelin COMMAND --help' for the details of a command."},
-    subcommands = {FileCommand.class, DemoCommand.class})
+    subcommands = {
+        CreateCommand.class, AppendCommand.class, OverwriteCommand.class, ScanCommand.class, TakeCommand.class,
+        CountCommand.class, DescribeCommand.class, VersionsCommand.class, FileCommand.class, DemoCommand.class})
 public final class Javelin implements Callable<Integer> {
   @Spec
   CommandSpec spec;

@@ -33,6 +33,32 @@ final class SchemaSpec {
   }
 
   /**
+   * The spec that parses CSV cells as the columns of {@code target}, or null if some column has
+   * a type a CSV cell cannot hold (then the types are inferred, and the write checks them).
+   */
+  static SchemaSpec of(Schema target) {
+    StringBuilder spec = new StringBuilder();
+    for (org.apache.arrow.vector.types.pojo.Field f : target.getFields()) {
+      if (!f.getChildren().isEmpty() || f.getName().contains(":") || f.getName().contains(",")) {
+        return null;
+      }
+      spec.append(spec.length() == 0 ? "" : ",").append(f.getName()).append(':').append(name(f.getType()))
+          .append(f.isNullable() ? "?" : "");
+    }
+    try {
+      SchemaSpec parsed = parse(spec.toString());
+      for (int i = 0; i < target.getFields().size(); i++) {
+        if (!parsed.schema.getFields().get(i).getType().equals(target.getFields().get(i).getType())) {
+          return null;
+        }
+      }
+      return parsed;
+    } catch (IllegalArgumentException e) {
+      return null;
+    }
+  }
+
+  /**
    * Parses a spec.
    *
    * @throws IllegalArgumentException naming the part of the spec that is wrong

@@ -11,9 +11,10 @@ class CommandLineTest extends CliTestBase {
     Result r = run();
     assertThat(r.code).isEqualTo(ExitCodes.INVALID_INPUT);
     assertThat(r.out).isEmpty();
-    assertThat(r.err).startsWith("Write, read and inspect Lance files, in pure Java.\n"
+    assertThat(r.err).startsWith("Lance datasets and files, in pure Java.\n"
         + "Usage: javelin [-hV] [--verbose] COMMAND\n");
-    assertThat(r.err).contains("\n  file  Write, read and inspect single Lance files.\n  demo  A 30-second tour");
+    assertThat(r.err).contains("\n  create     Create a dataset from an Arrow IPC file or stream, or a CSV file.\n")
+        .contains("\n  file       Write, read and inspect single Lance files.\n  demo       A 30-second tour");
   }
 
   @Test
@@ -21,7 +22,7 @@ class CommandLineTest extends CliTestBase {
     Result r = run("--help");
     assertThat(r.code).isEqualTo(ExitCodes.OK);
     assertThat(r.err).isEmpty();
-    assertThat(r.out).startsWith("Write, read and inspect Lance files, in pure Java.\nUsage: javelin");
+    assertThat(r.out).startsWith("Lance datasets and files, in pure Java.\nUsage: javelin");
 
     r = run("file", "write", "--help");
     assertThat(r.code).isEqualTo(ExitCodes.OK);

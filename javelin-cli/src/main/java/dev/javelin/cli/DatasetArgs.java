@@ -1,0 +1,36 @@
+package dev.javelin.cli;
+
+import dev.javelin.core.Dataset;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import org.apache.arrow.memory.BufferAllocator;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** The dataset a command works on, and which version of it to read ({@code --as-of}). */
+final class DatasetArgs {
+  @Parameters(index = "0", paramLabel = "URI", description = "The dataset: a directory or file: URI.")
+  String uri;
+
+  @Option(names = "--as-of", paramLabel = "VERSION",
+      description = "Read this version instead of the newest.")
+  Long version;
+
+  /** Opens the dataset at the version asked for. */
+  Dataset open(BufferAllocator allocator) {
+    boolean otherScheme = uri.matches("^[a-zA-Z][a-zA-Z0-9+.-]+://.*") && !uri.startsWith("file:");
+    if (!otherScheme && !Files.exists(path())) {
+      throw new InvalidInputException("No such dataset (the directory does not exist): " + uri);
+    }
+    Dataset ds = Dataset.open(uri, allocator);
+    if (version != null && version != ds.version()) {
+      ds = ds.checkout(version);
+    }
+    return ds;
+  }
+
+  Path path() {
+    return uri.startsWith("file:") ? Paths.get(java.net.URI.create(uri)) : Paths.get(uri);
+  }
+}

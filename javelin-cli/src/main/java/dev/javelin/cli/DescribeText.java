@@ -1,0 +1,93 @@
+package dev.javelin.cli;
+
+import dev.javelin.core.Dataset;
+import dev.javelin.table.DataFile;
+import dev.javelin.table.FeatureFlags;
+import dev.javelin.table.Fragment;
+import dev.javelin.table.Manifest;
+import dev.javelin.table.proto.TableProtos;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * {@code describe} for people:
+ *
+ * <pre>
+ * dataset   people
+ * version   3 (2026-12-01T10:00:00Z, written by javelin 0.1.0)
+ * files     Lance 2.1
+ * rows      1,500 live in 3 fragments
+ * features  reader: deletion files
+ *
+ * schema (field id, name, type):
+ *   0  id    int64 not null
+ *
+ * fragments (id, rows, data files):
+ *   0  1,000 rows, 12 deleted
+ *        data/0a1b.lance  fields [0, 1]  Lance 2.1  12,345 bytes
+ *        _deletions/0-2-77.arrow  12 rows
+ * </pre>
+ */
+final class DescribeText {
+  private DescribeText() {}
+
+  static String render(Dataset ds) {
+    Manifest m = ds.manifest();
+    StringBuilder b = new StringBuilder();
+    b.append("dataset   ").append(ds.location()).append('\n');
+    b.append("version   ").append(m.version());
+    m.timestamp().ifPresent(t -> b.append(" (").append(t));
+    b.append(m.timestamp().isPresent() ? ", " : " (").append("written by ").append(m.writerLibrary()).append(")\n");
+    b.append("files     Lance ").append(m.fileVersion()).append('\n');
+    b.append("rows      ").append(String.format(Locale.ROOT, "%,d live in %,d %s", m.countRows(),
+        m.fragments().size(), m.fragments().size() == 1 ? "fragment" : "fragments")).append('\n');
+    if (m.readerFeatureFlags() != 0 || m.writerFeatureFlags() != 0) {
+      b.append("features  reader: ").append(flags(m.readerFeatureFlags()))
+          .append("; writer: ").append(flags(m.writerFeatureFlags())).append('\n');
+    }
+    for (Map.Entry<String, String> e : new java.util.TreeMap<>(m.config()).entrySet()) {
+      b.append("config    ").append(e.getKey()).append(" = ").append(e.getValue()).append('\n');
+    }
+    b.append('\n');
+    InfoText.schema(b, m.schema().fields());
+
+    b.append("\nfragments (id, rows, data files):\n");
+    if (m.fragments().isEmpty()) {
+      b.append("  (none)\n");
+    }
+    int idWidth = 1;
+    for (Fragment f : m.fragments()) {
+      idWidth = Math.max(idWidth, String.valueOf(f.id()).length());
+    }
+    String indent = "  " + " ".repeat(idWidth) + "    ";
+    for (Fragment f : m.fragments()) {
+      b.append("  ").append(InfoText.pad(String.valueOf(f.id()), idWidth, true)).append("  ")
+          .append(String.format(Locale.ROOT, "%,d %s", f.physicalRows(), f.physicalRows() == 1 ? "row" : "rows"));
+      f.deletionFile().ifPresent(d -> b.append(String.format(Locale.ROOT, ", %,d deleted", d.numDeletedRows())));
+      b.append('\n');
+      for (DataFile d : f.files()) {
+        b.append(indent).append("data/").append(d.path()).append("  fields ").append(d.fields())
+            .append("  Lance ").append(d.fileMajorVersion()).append('.').append(d.fileMinorVersion());
+        if (d.fileSizeBytes() > 0) {
+          b.append(String.format(Locale.ROOT, "  %,d bytes", d.fileSizeBytes()));
+        }
+        b.append('\n');
+      }
+      f.deletionFile().ifPresent(d -> b.append(indent).append(d.key(f.id()))
+          .append(String.format(Locale.ROOT, "  %,d %s%n", d.numDeletedRows(), d.numDeletedRows() == 1 ? "row" : "rows")));
+    }
+
+    b.append("\nindices (name, fields, fragments):\n");
+    if (m.indices().isEmpty()) {
+      b.append("  (none)\n");
+    }
+    for (TableProtos.IndexMetadata idx : m.indices()) {
+      b.append("  ").append(idx.getName()).append("  fields ").append(idx.getFieldsList()).append('\n');
+    }
+    return b.toString();
+  }
+
+  private static String flags(long flags) {
+    return flags == 0 ? "none" : FeatureFlags.describe(flags);
+  }
+}

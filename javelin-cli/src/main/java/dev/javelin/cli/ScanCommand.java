@@ -1,0 +1,68 @@
+package dev.javelin.cli;
+
+import dev.javelin.core.Dataset;
+import dev.javelin.core.ScanBuilder;
+import dev.javelin.format.ReadOptions;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.ipc.ArrowReader;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/** {@code javelin scan}: the rows of a dataset version. */
+@Command(
+    name = "scan",
+    header = "Print a dataset's rows as a table, JSON lines or CSV, or as Arrow.",
+    description = {"Rows come in fragment order. Data goes to standard output (or --output),", "the row count to standard error.", ""},
+    footer = {
+      "",
+      "Examples:",
+      "  javelin scan people --columns id,name --format jsonl",
+      "  javelin scan people --as-of 3 --format arrow --output people-v3.arrow"
+    })
+final class ScanCommand extends BaseCommand {
+  @Mixin
+  DatasetArgs dataset = new DatasetArgs();
+
+  @Option(names = {"-c", "--columns"}, split = ",", paramLabel = "COL",
+      description = "Top-level columns to read, in this order (default: all).")
+  List<String> columns;
+
+  @Option(names = "--batch-size", paramLabel = "N", defaultValue = "" + ReadOptions.DEFAULT_BATCH_SIZE,
+      description = "Rows decoded at a time (default: ${DEFAULT-VALUE}).")
+  int batchSize;
+
+  @Option(names = {"-f", "--format"}, paramLabel = "FORMAT", defaultValue = "table",
+      converter = OutputFormat.Converter.class,
+      description = "table, jsonl, csv or arrow (default: ${DEFAULT-VALUE}).")
+  OutputFormat format;
+
+  @Option(names = {"-o", "--output"}, paramLabel = "FILE",
+      description = "Write to FILE instead of standard output (required for arrow); replaces FILE.")
+  Path output;
+
+  @Override
+  public Integer call() throws IOException {
+    if (batchSize < 1) {
+      throw new InvalidInputException("--batch-size must be at least 1, got " + batchSize);
+    }
+    try (BufferAllocator allocator = new RootAllocator()) {
+      Dataset ds = dataset.open(allocator);
+      ScanBuilder scan = ds.newScan().batchSize(batchSize);
+      if (columns != null) {
+        scan.columns(Columns.check(ds, columns));
+      }
+      long count;
+      try (RowOutput out = new RowOutput(this, format, output, allocator);
+          ArrowReader rows = scan.build()) {
+        count = out.writeAll(rows);
+        out.report(count);
+      }
+    }
+    return ExitCodes.OK;
+  }
+}
