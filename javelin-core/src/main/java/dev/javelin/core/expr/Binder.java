@@ -104,7 +104,7 @@ final class Binder {
       throw typeError("cannot apply " + b.op() + " to " + describe(b.left(), l) + " and " + describe(b.right(), r));
     }
     Kind k = l.kind == Kind.DOUBLE || r.kind == Kind.DOUBLE ? Kind.DOUBLE : Kind.LONG;
-    return new Eval.Arith(k, b.op().charAt(0), widen(l, k), widen(r, k), text(b));
+    return new Eval.Arith(k, b.op().charAt(0), widen(l, k), widen(r, k), source);
   }
 
   private Eval compare(String op, Node left, Node right) {

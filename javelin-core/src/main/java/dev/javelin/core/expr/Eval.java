@@ -5,6 +5,7 @@ import java.util.List;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.vector.BaseFixedWidthVector;
 import org.apache.arrow.vector.BitVector;
+import org.apache.arrow.vector.BitVectorHelper;
 import org.apache.arrow.vector.DateDayVector;
 import org.apache.arrow.vector.DateMilliVector;
 import org.apache.arrow.vector.FieldVector;
@@ -89,10 +90,10 @@ abstract class Eval {
         case LONG, DATE, TIMESTAMP -> out.longs = longs(v, n);
         case DOUBLE -> out.doubles = doubles(v, n);
         case BOOL -> {
-          BitVector b = (BitVector) v;
+          ArrowBuf data = ((BitVector) v).getDataBuffer();
           boolean[] bools = new boolean[n];
           for (int i = 0; i < n; i++) {
-            bools[i] = b.get(i) != 0;
+            bools[i] = BitVectorHelper.get(data, i) != 0;
           }
           out.bools = bools;
         }
