@@ -55,7 +55,7 @@ final class FilteredReader extends ArrowReader {
       // Offset and limit count rows that passed the filter, in scan order.
       int from = (int) Math.min(toSkip, count);
       toSkip -= from;
-      int to = (int) Math.min(count, from + remaining);
+      int to = (int) (from + Math.min(count - from, remaining));
       if (to <= from) {
         continue;
       }
