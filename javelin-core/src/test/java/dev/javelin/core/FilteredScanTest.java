@@ -124,9 +124,9 @@ class FilteredScanTest {
       TestData.assertSameRows(readAll(ds.newScan().filter(c.sql()).batchSize(256).build()), want);
       assertThat(ds.countRows(c.sql())).as(c.sql()).isEqualTo(want.size());
       // offset and limit apply after the filter, in scan order
-      for (int k = 0; k < 3; k++) {
+      for (int k = 0; k < 2; k++) {
         long offset = random.nextInt(want.size() + 2);
-        long limit = random.nextInt(Math.max(1, want.size())) + (k == 2 ? 1000 : 0);
+        long limit = random.nextInt(Math.max(1, want.size())) + (k == 1 ? 1000 : 0);
         TestData.assertSameRows(readAll(ds.newScan().filter(c.sql()).offset(offset).limit(limit).batchSize(256)
             .build()), expected(all, c.java(), offset, limit));
         assertThat(ds.newScan().filter(c.sql()).offset(offset).limit(limit).countRows())

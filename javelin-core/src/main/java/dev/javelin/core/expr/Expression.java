@@ -13,10 +13,11 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * ({@code = != <> < <= > >=}, {@code [NOT] IN (...)}, {@code [NOT] BETWEEN a AND b},
  * {@code [NOT] LIKE 'pattern'} with {@code %}, {@code _} and backslash escapes,
  * {@code IS [NOT] NULL}), then {@code + -}, then {@code * / %}, then unary minus. Literals:
- * integers, decimals and exponents (floats), {@code 'strings'} ({@code ''} escapes a quote),
+ * integers, decimals and exponents (floats), {@code 'strings'} ({@code ''} escapes a quote; {@code "double quotes"} also make a
+ * string, as in Lance),
  * {@code TRUE}, {@code FALSE}, {@code NULL}, {@code DATE 'YYYY-MM-DD'},
  * {@code TIMESTAMP 'YYYY-MM-DD HH:MM:SS[.f]'} (UTC). Columns: names, {@code a.b.c} for struct
- * fields, {@code `quoted`} or {@code "quoted"} names. Keywords are case-insensitive.
+ * fields, {@code `quoted`} names (backticks only, as in Lance). Keywords are case-insensitive.
  *
  * <pre>{@code
  * BoundExpression f = Expression.parse("price > 10 AND name LIKE 'a%'").bindFilter(ds.schema());

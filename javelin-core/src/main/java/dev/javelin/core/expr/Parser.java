@@ -86,7 +86,7 @@ final class Parser {
         i++;
         while (true) {
           if (i >= n) {
-            throw error(s, c == '\'' ? "unterminated string" : "unterminated quoted identifier");
+            throw error(s, c == '`' ? "unterminated quoted identifier" : "unterminated string");
           }
           char d = src.charAt(i);
           if (d == c) {
@@ -101,7 +101,8 @@ final class Parser {
           sb.append(d);
           i++;
         }
-        tokens.add(new Token(c == '\'' ? T.STRING : T.QIDENT, sb.toString(), s, i));
+        // As in Lance's SQL dialect, only backticks quote names; double quotes make a string.
+        tokens.add(new Token(c == '`' ? T.QIDENT : T.STRING, sb.toString(), s, i));
       } else {
         String two = i + 1 < n ? src.substring(i, i + 2) : "";
         if (two.equals("<=") || two.equals(">=") || two.equals("<>") || two.equals("!=") || two.equals("==")) {

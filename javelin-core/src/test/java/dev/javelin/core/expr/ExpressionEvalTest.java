@@ -225,7 +225,8 @@ class ExpressionEvalTest {
       "st.inner.b IS NULL            | 2 3 5",
       "st IS NULL                    | 3",
       "st.inner IS NOT NULL          | 0 1 2 4 6 7",
-      "`st`.\"a\" = 1                | 0",
+      "`st`.`a` = 1                  | 0",
+      "s = \"apple\"                   | 0",
       // lists only answer IS NULL; names fall back to a unique case-insensitive match
       "lst IS NULL                   | 1",
       "`Mixed Case` = 2              | 2",
