@@ -17,6 +17,7 @@ import org.apache.arrow.vector.types.DateUnit;
 import org.apache.arrow.vector.types.FloatingPointPrecision;
 import org.apache.arrow.vector.types.TimeUnit;
 import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.FieldType;
 
 /**
@@ -175,6 +176,30 @@ public final class BoundExpression {
     } catch (RuntimeException e) {
       out.close();
       throw e;
+    }
+  }
+
+  /**
+   * Computes one value per row into a new vector of the target column's type and name (for
+   * updates and added columns); the caller closes it. Integers are range-checked per value.
+   *
+   * @throws ExpressionTypeException if this expression's values cannot be stored in that type
+   * @throws ExpressionException if a value does not fit, or an integer division by zero happens
+   */
+  public FieldVector evaluate(VectorSchemaRoot batch, Field target, BufferAllocator allocator) {
+    checkFits(target);
+    return Assign.store(eval.eval(batch), target, sql, allocator);
+  }
+
+  /**
+   * Checks, without data, that this expression's values can be stored in the target column.
+   *
+   * @throws ExpressionTypeException naming the column and both types if not
+   */
+  public void checkFits(Field target) {
+    if (!Assign.fits(eval.kind, target.getType())) {
+      throw new ExpressionTypeException(sql, "Expression", "gives " + eval.kind.display
+          + " values which cannot be stored in column '" + target.getName() + "' (" + target.getType() + ")");
     }
   }
 

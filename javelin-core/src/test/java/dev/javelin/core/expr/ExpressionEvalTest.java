@@ -335,4 +335,58 @@ class ExpressionEvalTest {
     assertThatThrownBy(() -> e.select(root)).isInstanceOf(IllegalStateException.class)
         .hasMessage("'l + 1' is not a condition");
   }
+
+  private FieldVector store(String sql, Field target) {
+    return Expression.parse(sql).bindValue(SCHEMA).evaluate(root, target, allocator);
+  }
+
+  @Test
+  void valuesAreStoredInTheTargetColumnsType() {
+    try (FieldVector v = store("i - 1", Field.nullable("i", new ArrowType.Int(32, true)))) {
+      assertThat(v).isInstanceOf(IntVector.class);
+      assertThat(v.getObject(0)).isEqualTo(4);
+      assertThat(v.isNull(2)).isTrue();
+    }
+    // row 7 holds Integer.MAX_VALUE
+    assertThatThrownBy(() -> store("i + 1", Field.nullable("i", new ArrowType.Int(32, true))))
+        .isInstanceOf(ExpressionException.class)
+        .hasMessage("Expression 'i + 1' gives 2147483648 which does not fit column 'i' (Int(32, true))");
+    try (FieldVector v = store("l * 10", Field.nullable("t", new ArrowType.Int(8, true)))) {
+      assertThat(v.getObject(7)).isEqualTo((byte) 80);
+    }
+    assertThatThrownBy(() -> store("l * 100", Field.nullable("t", new ArrowType.Int(8, true))))
+        .isInstanceOf(ExpressionException.class)
+        .hasMessage("Expression 'l * 100' gives 200 which does not fit column 't' (Int(8, true))");
+    assertThatThrownBy(() -> store("-l", Field.nullable("u", new ArrowType.Int(16, false))))
+        .hasMessage("Expression '-l' gives -1 which does not fit column 'u' (Int(16, false))");
+    try (FieldVector v = store("l / 2", Field.nullable("f", new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE)))) {
+      assertThat(v.getObject(2)).isEqualTo(1.0f);
+    }
+    try (FieldVector v = store("s", Field.nullable("ls", ArrowType.LargeUtf8.INSTANCE))) {
+      assertThat(v.getObject(5).toString()).isEqualTo("é_x");
+      assertThat(v.isNull(2)).isTrue();
+    }
+    try (FieldVector v = store("dt", Field.nullable("d", new ArrowType.Date(DateUnit.MILLISECOND)))) {
+      assertThat(((org.apache.arrow.vector.DateMilliVector) v).get(1)).isEqualTo(19782L * 86_400_000L);
+    }
+    try (FieldVector v = store("ts", Field.nullable("t", new ArrowType.Timestamp(TimeUnit.MILLISECOND, "UTC")))) {
+      assertThat(((org.apache.arrow.vector.TimeStampMilliTZVector) v).get(3)).isEqualTo(1709164800_000L);
+      assertThat(((org.apache.arrow.vector.TimeStampMilliTZVector) v).get(5)).isEqualTo(-1L);
+    }
+    try (FieldVector v = store("NULL", SCHEMA.findField("lst"))) {
+      assertThat(v.getValueCount()).isEqualTo(8);
+      assertThat(v.isNull(0)).isTrue();
+      assertThat(v.getNullCount()).isEqualTo(8);
+    }
+    try (FieldVector v = store("i > 0", Field.nullable("b", ArrowType.Bool.INSTANCE))) {
+      assertThat(v.getObject(0)).isEqualTo(true);
+      assertThat(v.isNull(2)).isTrue();
+    }
+    assertThatThrownBy(() -> store("d * 2", Field.nullable("i", new ArrowType.Int(32, true))))
+        .isInstanceOf(ExpressionTypeException.class)
+        .hasMessage("Expression 'd * 2' gives float values which cannot be stored in column 'i' (Int(32, true))");
+    assertThatThrownBy(() -> store("s", Field.nullable("i", new ArrowType.Int(32, true))))
+        .isInstanceOf(ExpressionTypeException.class)
+        .hasMessage("Expression 's' gives string values which cannot be stored in column 'i' (Int(32, true))");
+  }
 }
