@@ -338,8 +338,14 @@ abstract class Eval {
           }
         }
         case STRING -> {
+          boolean equality = op == EQ || op == NE;
           for (int i = 0; i < n; i++) {
-            if (!out.isNull(i)) {
+            if (out.isNull(i)) {
+              continue;
+            }
+            if (equality && a.strings.length(i) != b.strings.length(i)) {
+              r[i] = op == NE; // different lengths: no need to look at the bytes
+            } else {
               r[i] = test(op, Values.Strings.compare(a.strings, i, b.strings, i));
             }
           }
