@@ -268,6 +268,14 @@ public final class Dataset {
     return manifest.countRows();
   }
 
+  /**
+   * Rows for which the filter is TRUE (see {@link dev.javelin.core.expr.Expression}); reads only
+   * the filter's columns. A null or blank filter counts every row.
+   */
+  public long countRows(String filter) {
+    return newScan().filter(filter).countRows();
+  }
+
   /** The data file version of this dataset. */
   public LanceFileVersion fileVersion() {
     return manifest.fileVersion();

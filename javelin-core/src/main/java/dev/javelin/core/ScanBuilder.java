@@ -3,9 +3,14 @@ package dev.javelin.core;
 import dev.javelin.format.ColumnNotFoundException;
 import dev.javelin.format.ReadOptions;
 import dev.javelin.format.schema.LanceField;
+import dev.javelin.core.expr.BoundExpression;
+import dev.javelin.core.expr.Expression;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowReader;
 
 /** Configures a scan of one dataset version; {@link #build()} starts it. */
@@ -14,6 +19,9 @@ public final class ScanBuilder {
   private final BufferAllocator allocator;
   private List<String> columns;
   private int batchSize = ReadOptions.DEFAULT_BATCH_SIZE;
+  private Expression filter;
+  private long offset;
+  private long limit = -1;
 
   ScanBuilder(Dataset dataset, BufferAllocator allocator) {
     this.dataset = dataset;
@@ -40,14 +48,118 @@ public final class ScanBuilder {
   }
 
   /**
-   * Starts the scan: every row of every fragment, in fragment order. The reader owns its root;
-   * the caller closes the reader.
+   * Keeps only rows for which the filter is TRUE (see {@link Expression} for the language); null
+   * or blank removes the filter. Columns the filter uses are read but only returned when asked
+   * for. Checked against the schema when the scan starts.
+   *
+   * @throws dev.javelin.core.expr.ExpressionSyntaxException if the text does not parse
+   */
+  public ScanBuilder filter(String sql) {
+    this.filter = sql == null || sql.isBlank() ? null : Expression.parse(sql);
+    return this;
+  }
+
+  /** Keeps only rows for which the (parsed) filter is TRUE; null removes the filter. */
+  public ScanBuilder filter(Expression expression) {
+    this.filter = expression;
+    return this;
+  }
+
+  /** Skips this many rows (after the filter, in scan order) before returning any (default 0). */
+  public ScanBuilder offset(long rows) {
+    if (rows < 0) {
+      throw new IllegalArgumentException("offset must not be negative: " + rows);
+    }
+    this.offset = rows;
+    return this;
+  }
+
+  /** Returns at most this many rows (after the filter and offset); default: no limit. */
+  public ScanBuilder limit(long rows) {
+    if (rows < 0) {
+      throw new IllegalArgumentException("limit must not be negative: " + rows);
+    }
+    this.limit = rows;
+    return this;
+  }
+
+  /**
+   * Starts the scan: every row of every fragment, in fragment order, then the filter, offset and
+   * limit. The reader owns its root; the caller closes the reader.
    *
    * @throws ColumnNotFoundException if a column is not in the dataset
+   * @throws dev.javelin.core.expr.UnknownColumnException if the filter names an unknown column
+   * @throws dev.javelin.core.expr.ExpressionTypeException if the filter's types do not fit
    */
   public ArrowReader build() {
+    List<LanceField> out = dataset.fields(columns);
+    if (filter == null && offset == 0 && limit < 0) {
+      return reader(out);
+    }
+    BoundExpression bound = filter == null ? null : filter.bindFilter(dataset.schema());
+    List<LanceField> read = new ArrayList<>(out);
+    if (bound != null) {
+      for (LanceField f : dataset.fields(bound.columns())) {
+        if (!read.contains(f)) {
+          read.add(f);
+        }
+      }
+    }
+    ArrowReader inner = reader(read);
+    try {
+      return new FilteredReader(inner, bound, out.size(), offset, limit, allocator);
+    } catch (IOException | RuntimeException e) {
+      closeQuietly(inner, e);
+      throw asUnchecked(e);
+    }
+  }
+
+  /**
+   * How many rows {@link #build()} would return; reads only the filter's columns (none when there
+   * is no filter: the manifest's counts suffice).
+   */
+  public long countRows() {
+    BoundExpression bound = filter == null ? null : filter.bindFilter(dataset.schema());
+    long total;
+    if (bound == null || bound.columns().isEmpty()) {
+      total = dataset.countRows();
+      if (bound != null && total > 0 && constantFilterFails(bound)) {
+        total = 0;
+      }
+    } else {
+      try (FilteredReader r = new FilteredReader(reader(dataset.fields(bound.columns())), bound,
+          0, 0, -1, allocator)) {
+        total = r.count();
+      } catch (IOException e) {
+        throw new UncheckedIOException("Count failed: " + dataset.location(), e);
+      }
+    }
+    long after = Math.max(0, total - offset);
+    return limit < 0 ? after : Math.min(after, limit);
+  }
+
+  // A filter naming no column is the same for every row: try it on one empty-columned row.
+  private boolean constantFilterFails(BoundExpression bound) {
+    try (VectorSchemaRoot one = new VectorSchemaRoot(List.of(), List.of(), 1)) {
+      return bound.select(one).length == 0;
+    }
+  }
+
+  private ArrowReader reader(List<LanceField> fields) {
     return new DatasetReader(dataset.store(), dataset.location(), dataset.manifest().fragments(),
-        dataset.fields(columns), batchSize, allocator);
+        fields, batchSize, allocator);
+  }
+
+  private static void closeQuietly(ArrowReader r, Exception cause) {
+    try {
+      r.close();
+    } catch (IOException | RuntimeException e) {
+      cause.addSuppressed(e);
+    }
+  }
+
+  private static RuntimeException asUnchecked(Exception e) {
+    return e instanceof RuntimeException re ? re : new UncheckedIOException((IOException) e);
   }
 
   static List<LanceField> resolve(List<LanceField> all, List<String> names, String location) {

@@ -1,0 +1,231 @@
+package dev.javelin.core.expr;
+
+import java.time.LocalDate;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.Schema;
+
+/** Resolves columns against a schema, checks operand types and inserts widening conversions. */
+final class Binder {
+  private final String source;
+  private final String role;
+  private final Schema schema;
+  final Set<String> columns = new LinkedHashSet<>();
+
+  Binder(String source, String role, Schema schema) {
+    this.source = source;
+    this.role = role;
+    this.schema = schema;
+  }
+
+  Eval bind(Node node) {
+    if (node instanceof Node.Column c) {
+      return column(c);
+    }
+    if (node instanceof Node.Literal l) {
+      return new Eval.Literal(l.kind(), l.value());
+    }
+    if (node instanceof Node.Unary u) {
+      Eval arg = bind(u.arg());
+      if (u.op().equals("NOT")) {
+        return new Eval.Not(condition(u.arg(), arg));
+      }
+      if (arg.kind == Kind.NULL) {
+        return new Eval.Literal(Kind.LONG, null);
+      }
+      if (!arg.kind.numeric()) {
+        throw typeError("cannot negate " + describe(u.arg(), arg));
+      }
+      return new Eval.Negate(arg);
+    }
+    if (node instanceof Node.Binary b) {
+      return binary(b);
+    }
+    if (node instanceof Node.IsNull n) {
+      return new Eval.IsNull(bind(n.arg()), n.negated());
+    }
+    if (node instanceof Node.In in) {
+      Eval any = null;
+      for (Node item : in.list()) {
+        Eval eq = compare("=", in.arg(), item);
+        any = any == null ? eq : new Eval.Logic(false, any, eq);
+      }
+      return in.negated() ? new Eval.Not(any) : any;
+    }
+    if (node instanceof Node.Between bt) {
+      Eval range = new Eval.Logic(true, compare(">=", bt.arg(), bt.low()), compare("<=", bt.arg(), bt.high()));
+      return bt.negated() ? new Eval.Not(range) : range;
+    }
+    Node.Like like = (Node.Like) node;
+    Eval arg = bind(like.arg());
+    if (arg.kind == Kind.NULL) {
+      return new Eval.Literal(Kind.BOOL, null);
+    }
+    if (arg.kind != Kind.STRING) {
+      throw typeError("cannot apply LIKE to " + describe(like.arg(), arg) + ": it needs a string");
+    }
+    return new Eval.LikeEval(arg, new Like(like.pattern()), like.negated());
+  }
+
+  private Eval binary(Node.Binary b) {
+    switch (b.op()) {
+      case "AND":
+      case "OR":
+        return new Eval.Logic(b.op().equals("AND"), condition(b.left(), bind(b.left())),
+            condition(b.right(), bind(b.right())));
+      case "+":
+      case "-":
+      case "*":
+      case "/":
+      case "%":
+        return arithmetic(b);
+      default:
+        return compare(b.op(), b.left(), b.right());
+    }
+  }
+
+  private Eval arithmetic(Node.Binary b) {
+    Eval l = bind(b.left());
+    Eval r = bind(b.right());
+    if (l.kind == Kind.NULL && r.kind == Kind.NULL) {
+      return new Eval.Literal(Kind.LONG, null);
+    }
+    if (l.kind == Kind.NULL && r.kind.numeric()) {
+      l = new Eval.Literal(r.kind, null);
+    } else if (r.kind == Kind.NULL && l.kind.numeric()) {
+      r = new Eval.Literal(l.kind, null);
+    }
+    if (!l.kind.numeric() || !r.kind.numeric()) {
+      throw typeError("cannot apply " + b.op() + " to " + describe(b.left(), l) + " and " + describe(b.right(), r));
+    }
+    Kind k = l.kind == Kind.DOUBLE || r.kind == Kind.DOUBLE ? Kind.DOUBLE : Kind.LONG;
+    return new Eval.Arith(k, b.op().charAt(0), widen(l, k), widen(r, k), source);
+  }
+
+  private Eval compare(String op, Node left, Node right) {
+    Eval l = bind(left);
+    Eval r = bind(right);
+    if (l.kind == Kind.NULL || r.kind == Kind.NULL) {
+      if (l.kind == Kind.OTHER || r.kind == Kind.OTHER) {
+        throw typeError("cannot compare " + describe(left, l) + " with " + describe(right, r));
+      }
+      // Comparing with NULL is never true or false.
+      return new Eval.Literal(Kind.BOOL, null);
+    }
+    if (l.kind.numeric() && r.kind.numeric() && l.kind != r.kind) {
+      l = widen(l, Kind.DOUBLE);
+      r = widen(r, Kind.DOUBLE);
+    } else if (l.kind == Kind.DATE && r.kind == Kind.TIMESTAMP) {
+      l = new Eval.Widen(Kind.TIMESTAMP, l);
+    } else if (l.kind == Kind.TIMESTAMP && r.kind == Kind.DATE) {
+      r = new Eval.Widen(Kind.TIMESTAMP, r);
+    } else if (temporal(l.kind) && r.kind == Kind.STRING && r instanceof Eval.Literal lit) {
+      r = temporalLiteral(l.kind, lit, right);
+    } else if (temporal(r.kind) && l.kind == Kind.STRING && l instanceof Eval.Literal lit) {
+      l = temporalLiteral(r.kind, lit, left);
+    }
+    if (l.kind != r.kind || l.kind == Kind.OTHER) {
+      throw typeError("cannot compare " + describe(left, l) + " with " + describe(right, r));
+    }
+    return new Eval.Compare(Eval.opCode(op), l, r);
+  }
+
+  private static boolean temporal(Kind k) {
+    return k == Kind.DATE || k == Kind.TIMESTAMP;
+  }
+
+  /** A string literal compared with a date or timestamp is read as one, as SQL engines do. */
+  private Eval temporalLiteral(Kind kind, Eval.Literal lit, Node node) {
+    String s = (String) lit.value;
+    try {
+      if (kind == Kind.DATE) {
+        return new Eval.Literal(Kind.DATE, LocalDate.parse(s.trim()).toEpochDay());
+      }
+      return new Eval.Literal(Kind.TIMESTAMP, Parser.parseTimestampNanos(s));
+    } catch (DateTimeParseException | ArithmeticException e) {
+      throw typeError("cannot read " + text(node) + " as a " + kind.display);
+    }
+  }
+
+  private static Eval widen(Eval e, Kind to) {
+    if (e.kind == to) {
+      return e;
+    }
+    if (e instanceof Eval.Literal lit) {
+      return new Eval.Literal(to, lit.value == null ? null : ((Number) lit.value).doubleValue());
+    }
+    return new Eval.Widen(to, e);
+  }
+
+  private Eval condition(Node node, Eval e) {
+    if (e.kind == Kind.NULL) {
+      return new Eval.Literal(Kind.BOOL, null);
+    }
+    if (e.kind != Kind.BOOL) {
+      throw typeError("needs a condition but " + describe(node, e) + " is not one");
+    }
+    return e;
+  }
+
+  private Eval column(Node.Column c) {
+    List<Field> candidates = schema.getFields();
+    List<String> path = new ArrayList<>();
+    Field f = null;
+    for (String part : c.path()) {
+      f = find(candidates, part);
+      if (f == null) {
+        throw new UnknownColumnException(source, role, c.dotted());
+      }
+      path.add(f.getName());
+      candidates = f.getType() instanceof ArrowType.Struct ? f.getChildren() : List.of();
+    }
+    columns.add(path.get(0));
+    return new Eval.Column(kindOf(f.getType()), List.copyOf(path), f.getType());
+  }
+
+  /** Exact name first; otherwise a unique case-insensitive match (unquoted SQL names). */
+  private static Field find(List<Field> fields, String name) {
+    Field loose = null;
+    int looseCount = 0;
+    for (Field f : fields) {
+      if (f.getName().equals(name)) {
+        return f;
+      }
+      if (f.getName().equalsIgnoreCase(name)) {
+        loose = f;
+        looseCount++;
+      }
+    }
+    return looseCount == 1 ? loose : null;
+  }
+
+  static Kind kindOf(ArrowType t) {
+    return switch (t.getTypeID()) {
+      case Int -> Kind.LONG;
+      case FloatingPoint, Decimal -> Kind.DOUBLE;
+      case Bool -> Kind.BOOL;
+      case Utf8, LargeUtf8 -> Kind.STRING;
+      case Date -> Kind.DATE;
+      case Timestamp -> Kind.TIMESTAMP;
+      default -> Kind.OTHER;
+    };
+  }
+
+  String text(Node n) {
+    return source.substring(n.start(), n.end());
+  }
+
+  String describe(Node n, Eval e) {
+    String type = e.kind == Kind.OTHER ? ((Eval.Column) e).type.toString() : e.kind.display;
+    return text(n) + " (" + type + ")";
+  }
+
+  ExpressionTypeException typeError(String what) {
+    return new ExpressionTypeException(source, role, what);
+  }
+}

@@ -1,0 +1,575 @@
+package dev.javelin.core.expr;
+
+import java.util.Arrays;
+import java.util.List;
+import org.apache.arrow.memory.ArrowBuf;
+import org.apache.arrow.vector.BaseFixedWidthVector;
+import org.apache.arrow.vector.BitVector;
+import org.apache.arrow.vector.BitVectorHelper;
+import org.apache.arrow.vector.DateDayVector;
+import org.apache.arrow.vector.DateMilliVector;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.Float4Vector;
+import org.apache.arrow.vector.Float8Vector;
+import org.apache.arrow.vector.IntVector;
+import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.LargeVarCharVector;
+import org.apache.arrow.vector.SmallIntVector;
+import org.apache.arrow.vector.TimeStampVector;
+import org.apache.arrow.vector.TinyIntVector;
+import org.apache.arrow.vector.UInt1Vector;
+import org.apache.arrow.vector.UInt2Vector;
+import org.apache.arrow.vector.UInt4Vector;
+import org.apache.arrow.vector.UInt8Vector;
+import org.apache.arrow.vector.ValueVector;
+import org.apache.arrow.vector.VarCharVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.complex.StructVector;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+
+/** A bound expression node: computes a {@link Values} column from a batch. */
+abstract class Eval {
+  final Kind kind;
+
+  Eval(Kind kind) {
+    this.kind = kind;
+  }
+
+  abstract Values eval(VectorSchemaRoot batch);
+
+  // ---- leaves
+
+  /** Reads a column (or a field nested in structs) of the batch by name. */
+  static final class Column extends Eval {
+    final List<String> path;
+    final ArrowType type;
+    final String dotted;
+
+    Column(Kind kind, List<String> path, ArrowType type) {
+      super(kind);
+      this.path = path;
+      this.type = type;
+      this.dotted = String.join(".", path);
+    }
+
+    @Override
+    Values eval(VectorSchemaRoot batch) {
+      int n = batch.getRowCount();
+      FieldVector v = batch.getVector(path.get(0));
+      if (v == null) {
+        throw new IllegalStateException("The batch has no column '" + path.get(0) + "' for the expression");
+      }
+      boolean[] parentNulls = null;
+      for (int k = 1; k < path.size(); k++) {
+        StructVector s = (StructVector) v;
+        if (s.getNullCount() > 0) {
+          parentNulls = Values.orNulls(parentNulls, nullsOf(s, n));
+        }
+        v = (FieldVector) s.getChild(path.get(k));
+      }
+      Values out = read(v, n);
+      out.nulls = Values.orNulls(out.nulls, parentNulls);
+      return out;
+    }
+
+    private static boolean[] nullsOf(ValueVector v, int n) {
+      if (v.getNullCount() == 0) {
+        return null;
+      }
+      boolean[] nulls = new boolean[n];
+      for (int i = 0; i < n; i++) {
+        nulls[i] = v.isNull(i);
+      }
+      return nulls;
+    }
+
+    private Values read(FieldVector v, int n) {
+      Values out = new Values(kind, n);
+      out.nulls = nullsOf(v, n);
+      switch (kind) {
+        case LONG, DATE, TIMESTAMP -> out.longs = longs(v, n);
+        case DOUBLE -> out.doubles = doubles(v, n);
+        case BOOL -> {
+          ArrowBuf data = ((BitVector) v).getDataBuffer();
+          boolean[] bools = new boolean[n];
+          for (int i = 0; i < n; i++) {
+            bools[i] = BitVectorHelper.get(data, i) != 0;
+          }
+          out.bools = bools;
+        }
+        case STRING -> out.strings = v instanceof LargeVarCharVector lv
+            ? new Values.Strings(lv.getOffsetBuffer(), lv.getDataBuffer(), true)
+            : new Values.Strings(((VarCharVector) v).getOffsetBuffer(), ((VarCharVector) v).getDataBuffer(), false);
+        default -> { } // OTHER: only the null mask is used
+      }
+      return out;
+    }
+
+    private long[] longs(FieldVector v, int n) {
+      long[] out = new long[n];
+      ArrowBuf d = ((BaseFixedWidthVector) v).getDataBuffer();
+      if (v instanceof BigIntVector || v instanceof UInt8Vector) {
+        for (int i = 0; i < n; i++) {
+          out[i] = d.getLong((long) i * 8);
+        }
+      } else if (v instanceof IntVector || v instanceof DateDayVector) {
+        for (int i = 0; i < n; i++) {
+          out[i] = d.getInt((long) i * 4);
+        }
+      } else if (v instanceof UInt4Vector) {
+        for (int i = 0; i < n; i++) {
+          out[i] = d.getInt((long) i * 4) & 0xFFFFFFFFL;
+        }
+      } else if (v instanceof SmallIntVector) {
+        for (int i = 0; i < n; i++) {
+          out[i] = d.getShort((long) i * 2);
+        }
+      } else if (v instanceof UInt2Vector) {
+        for (int i = 0; i < n; i++) {
+          out[i] = d.getShort((long) i * 2) & 0xFFFF;
+        }
+      } else if (v instanceof TinyIntVector) {
+        for (int i = 0; i < n; i++) {
+          out[i] = d.getByte(i);
+        }
+      } else if (v instanceof UInt1Vector) {
+        for (int i = 0; i < n; i++) {
+          out[i] = d.getByte(i) & 0xFF;
+        }
+      } else if (v instanceof DateMilliVector) {
+        for (int i = 0; i < n; i++) {
+          out[i] = Math.floorDiv(d.getLong((long) i * 8), 86_400_000L);
+        }
+      } else if (v instanceof TimeStampVector) {
+        long scale = switch (((ArrowType.Timestamp) type).getUnit()) {
+          case SECOND -> 1_000_000_000L;
+          case MILLISECOND -> 1_000_000L;
+          case MICROSECOND -> 1_000L;
+          case NANOSECOND -> 1L;
+        };
+        for (int i = 0; i < n; i++) {
+          out[i] = d.getLong((long) i * 8) * scale;
+        }
+      } else {
+        throw new IllegalStateException("Unexpected vector " + v.getClass().getSimpleName() + " for " + dotted);
+      }
+      return out;
+    }
+
+    private double[] doubles(FieldVector v, int n) {
+      double[] out = new double[n];
+      if (v instanceof Float8Vector f) {
+        ArrowBuf d = f.getDataBuffer();
+        for (int i = 0; i < n; i++) {
+          out[i] = d.getDouble((long) i * 8);
+        }
+      } else if (v instanceof Float4Vector f) {
+        ArrowBuf d = f.getDataBuffer();
+        for (int i = 0; i < n; i++) {
+          out[i] = d.getFloat((long) i * 4);
+        }
+      } else {
+        // Decimals (and half floats) are rare in filters: read through the boxed accessor.
+        for (int i = 0; i < n; i++) {
+          Object o = v.isNull(i) ? null : v.getObject(i);
+          out[i] = o == null ? 0 : ((Number) o).doubleValue();
+        }
+      }
+      return out;
+    }
+  }
+
+  /** A literal, expanded to every row. */
+  static final class Literal extends Eval {
+    final Object value;
+
+    Literal(Kind kind, Object value) {
+      super(kind);
+      this.value = value;
+    }
+
+    @Override
+    Values eval(VectorSchemaRoot batch) {
+      int n = batch.getRowCount();
+      Values out = new Values(kind, n);
+      if (value == null) {
+        out.nulls = new boolean[n];
+        Arrays.fill(out.nulls, true);
+      }
+      switch (kind) {
+        case LONG, DATE, TIMESTAMP -> {
+          out.longs = new long[n];
+          if (value != null) {
+            Arrays.fill(out.longs, (Long) value);
+          }
+        }
+        case DOUBLE -> {
+          out.doubles = new double[n];
+          if (value != null) {
+            Arrays.fill(out.doubles, ((Number) value).doubleValue());
+          }
+        }
+        case BOOL -> {
+          out.bools = new boolean[n];
+          if (value != null) {
+            Arrays.fill(out.bools, (Boolean) value);
+          }
+        }
+        case STRING -> out.strings = new Values.Strings(value == null ? "" : (String) value);
+        default -> { }
+      }
+      return out;
+    }
+  }
+
+  // ---- conversions
+
+  /** LONG to DOUBLE, or DATE to TIMESTAMP. */
+  static final class Widen extends Eval {
+    final Eval arg;
+
+    Widen(Kind to, Eval arg) {
+      super(to);
+      this.arg = arg;
+    }
+
+    @Override
+    Values eval(VectorSchemaRoot batch) {
+      Values a = arg.eval(batch);
+      Values out = new Values(kind, a.n);
+      out.nulls = a.nulls;
+      if (kind == Kind.DOUBLE) {
+        out.doubles = new double[a.n];
+        for (int i = 0; i < a.n; i++) {
+          out.doubles[i] = a.longs[i];
+        }
+      } else {
+        out.longs = new long[a.n];
+        for (int i = 0; i < a.n; i++) {
+          out.longs[i] = a.longs[i] * 86_400_000_000_000L;
+        }
+      }
+      return out;
+    }
+  }
+
+  // ---- predicates
+
+  static final int EQ = 0;
+  static final int NE = 1;
+  static final int LT = 2;
+  static final int LE = 3;
+  static final int GT = 4;
+  static final int GE = 5;
+
+  static int opCode(String op) {
+    return switch (op) {
+      case "=" -> EQ;
+      case "!=" -> NE;
+      case "<" -> LT;
+      case "<=" -> LE;
+      case ">" -> GT;
+      case ">=" -> GE;
+      default -> throw new IllegalArgumentException(op);
+    };
+  }
+
+  private static boolean test(int op, int c) {
+    return switch (op) {
+      case EQ -> c == 0;
+      case NE -> c != 0;
+      case LT -> c < 0;
+      case LE -> c <= 0;
+      case GT -> c > 0;
+      default -> c >= 0;
+    };
+  }
+
+  /** A comparison of two operands of the same kind. */
+  static final class Compare extends Eval {
+    final int op;
+    final Eval left;
+    final Eval right;
+
+    Compare(int op, Eval left, Eval right) {
+      super(Kind.BOOL);
+      this.op = op;
+      this.left = left;
+      this.right = right;
+    }
+
+    @Override
+    Values eval(VectorSchemaRoot batch) {
+      Values a = left.eval(batch);
+      Values b = right.eval(batch);
+      int n = a.n;
+      Values out = new Values(Kind.BOOL, n);
+      out.nulls = Values.orNulls(a.nulls, b.nulls);
+      boolean[] r = new boolean[n];
+      out.bools = r;
+      switch (left.kind) {
+        case LONG, DATE, TIMESTAMP -> {
+          long[] x = a.longs;
+          long[] y = b.longs;
+          // One loop per operator keeps the common comparisons branch-free per row.
+          switch (op) {
+            case EQ -> { for (int i = 0; i < n; i++) { r[i] = x[i] == y[i]; } }
+            case NE -> { for (int i = 0; i < n; i++) { r[i] = x[i] != y[i]; } }
+            case LT -> { for (int i = 0; i < n; i++) { r[i] = x[i] < y[i]; } }
+            case LE -> { for (int i = 0; i < n; i++) { r[i] = x[i] <= y[i]; } }
+            case GT -> { for (int i = 0; i < n; i++) { r[i] = x[i] > y[i]; } }
+            default -> { for (int i = 0; i < n; i++) { r[i] = x[i] >= y[i]; } }
+          }
+        }
+        case DOUBLE -> {
+          double[] x = a.doubles;
+          double[] y = b.doubles;
+          for (int i = 0; i < n; i++) {
+            // NaN sorts above every number and equals itself, as in Arrow's total order.
+            double p = x[i];
+            double q = y[i];
+            int c = p < q ? -1 : p > q ? 1 : p == q ? 0 : Double.compare(p, q);
+            r[i] = test(op, c);
+          }
+        }
+        case BOOL -> {
+          for (int i = 0; i < n; i++) {
+            r[i] = test(op, Boolean.compare(a.bools[i], b.bools[i]));
+          }
+        }
+        case STRING -> {
+          boolean equality = op == EQ || op == NE;
+          for (int i = 0; i < n; i++) {
+            if (out.isNull(i)) {
+              continue;
+            }
+            if (equality && a.strings.length(i) != b.strings.length(i)) {
+              r[i] = op == NE; // different lengths: no need to look at the bytes
+            } else {
+              r[i] = test(op, Values.Strings.compare(a.strings, i, b.strings, i));
+            }
+          }
+        }
+        default -> throw new IllegalStateException("cannot compare " + left.kind);
+      }
+      return out;
+    }
+  }
+
+  /** AND / OR with SQL's three-valued logic. */
+  static final class Logic extends Eval {
+    final boolean and;
+    final Eval left;
+    final Eval right;
+
+    Logic(boolean and, Eval left, Eval right) {
+      super(Kind.BOOL);
+      this.and = and;
+      this.left = left;
+      this.right = right;
+    }
+
+    @Override
+    Values eval(VectorSchemaRoot batch) {
+      Values a = left.eval(batch);
+      Values b = right.eval(batch);
+      int n = a.n;
+      Values out = new Values(Kind.BOOL, n);
+      boolean[] r = new boolean[n];
+      out.bools = r;
+      if (a.nulls == null && b.nulls == null) {
+        for (int i = 0; i < n; i++) {
+          r[i] = and ? a.bools[i] & b.bools[i] : a.bools[i] | b.bools[i];
+        }
+        return out;
+      }
+      boolean[] nulls = new boolean[n];
+      for (int i = 0; i < n; i++) {
+        boolean an = a.isNull(i);
+        boolean bn = b.isNull(i);
+        boolean av = a.bools[i];
+        boolean bv = b.bools[i];
+        if (and) {
+          // FALSE wins over NULL; otherwise any NULL makes the result NULL.
+          if ((!an && !av) || (!bn && !bv)) {
+            r[i] = false;
+          } else if (an || bn) {
+            nulls[i] = true;
+          } else {
+            r[i] = true;
+          }
+        } else {
+          if ((!an && av) || (!bn && bv)) {
+            r[i] = true;
+          } else if (an || bn) {
+            nulls[i] = true;
+          } else {
+            r[i] = false;
+          }
+        }
+      }
+      out.nulls = nulls;
+      return out;
+    }
+  }
+
+  static final class Not extends Eval {
+    final Eval arg;
+
+    Not(Eval arg) {
+      super(Kind.BOOL);
+      this.arg = arg;
+    }
+
+    @Override
+    Values eval(VectorSchemaRoot batch) {
+      Values a = arg.eval(batch);
+      Values out = new Values(Kind.BOOL, a.n);
+      out.nulls = a.nulls;
+      out.bools = new boolean[a.n];
+      for (int i = 0; i < a.n; i++) {
+        out.bools[i] = !a.bools[i];
+      }
+      return out;
+    }
+  }
+
+  static final class IsNull extends Eval {
+    final Eval arg;
+    final boolean negated;
+
+    IsNull(Eval arg, boolean negated) {
+      super(Kind.BOOL);
+      this.arg = arg;
+      this.negated = negated;
+    }
+
+    @Override
+    Values eval(VectorSchemaRoot batch) {
+      Values a = arg.eval(batch);
+      Values out = new Values(Kind.BOOL, a.n);
+      out.bools = new boolean[a.n];
+      for (int i = 0; i < a.n; i++) {
+        out.bools[i] = a.isNull(i) != negated;
+      }
+      return out;
+    }
+  }
+
+  static final class LikeEval extends Eval {
+    final Eval arg;
+    final Like like;
+    final boolean negated;
+
+    LikeEval(Eval arg, Like like, boolean negated) {
+      super(Kind.BOOL);
+      this.arg = arg;
+      this.like = like;
+      this.negated = negated;
+    }
+
+    @Override
+    Values eval(VectorSchemaRoot batch) {
+      Values a = arg.eval(batch);
+      Values out = new Values(Kind.BOOL, a.n);
+      out.nulls = a.nulls;
+      out.bools = new boolean[a.n];
+      byte[][] scratch = {new byte[64]};
+      for (int i = 0; i < a.n; i++) {
+        if (!a.isNull(i)) {
+          out.bools[i] = like.matches(a.strings, i, scratch) != negated;
+        }
+      }
+      return out;
+    }
+  }
+
+  // ---- arithmetic
+
+  static final class Arith extends Eval {
+    final char op;
+    final Eval left;
+    final Eval right;
+    final String source;
+
+    Arith(Kind kind, char op, Eval left, Eval right, String source) {
+      super(kind);
+      this.op = op;
+      this.left = left;
+      this.right = right;
+      this.source = source;
+    }
+
+    @Override
+    Values eval(VectorSchemaRoot batch) {
+      Values a = left.eval(batch);
+      Values b = right.eval(batch);
+      int n = a.n;
+      Values out = new Values(kind, n);
+      out.nulls = Values.orNulls(a.nulls, b.nulls);
+      if (kind == Kind.DOUBLE) {
+        double[] x = a.doubles;
+        double[] y = b.doubles;
+        double[] r = new double[n];
+        switch (op) {
+          case '+' -> { for (int i = 0; i < n; i++) { r[i] = x[i] + y[i]; } }
+          case '-' -> { for (int i = 0; i < n; i++) { r[i] = x[i] - y[i]; } }
+          case '*' -> { for (int i = 0; i < n; i++) { r[i] = x[i] * y[i]; } }
+          case '/' -> { for (int i = 0; i < n; i++) { r[i] = x[i] / y[i]; } }
+          default -> { for (int i = 0; i < n; i++) { r[i] = x[i] % y[i]; } }
+        }
+        out.doubles = r;
+        return out;
+      }
+      long[] x = a.longs;
+      long[] y = b.longs;
+      long[] r = new long[n];
+      switch (op) {
+        case '+' -> { for (int i = 0; i < n; i++) { r[i] = x[i] + y[i]; } }
+        case '-' -> { for (int i = 0; i < n; i++) { r[i] = x[i] - y[i]; } }
+        case '*' -> { for (int i = 0; i < n; i++) { r[i] = x[i] * y[i]; } }
+        default -> {
+          for (int i = 0; i < n; i++) {
+            if (out.isNull(i)) {
+              continue;
+            }
+            if (y[i] == 0) {
+              throw new ExpressionException(source, "Expression '" + source + "' divides by zero");
+            }
+            r[i] = op == '/' ? x[i] / y[i] : x[i] % y[i];
+          }
+        }
+      }
+      out.longs = r;
+      return out;
+    }
+  }
+
+  static final class Negate extends Eval {
+    final Eval arg;
+
+    Negate(Eval arg) {
+      super(arg.kind);
+      this.arg = arg;
+    }
+
+    @Override
+    Values eval(VectorSchemaRoot batch) {
+      Values a = arg.eval(batch);
+      Values out = new Values(kind, a.n);
+      out.nulls = a.nulls;
+      if (kind == Kind.DOUBLE) {
+        out.doubles = new double[a.n];
+        for (int i = 0; i < a.n; i++) {
+          out.doubles[i] = -a.doubles[i];
+        }
+      } else {
+        out.longs = new long[a.n];
+        for (int i = 0; i < a.n; i++) {
+          out.longs[i] = -a.longs[i];
+        }
+      }
+      return out;
+    }
+  }
+}

@@ -1,0 +1,129 @@
+package dev.javelin.core.expr;
+
+import dev.javelin.format.schema.LanceSchema;
+import java.util.LinkedHashSet;
+import java.util.Objects;
+import java.util.Set;
+import org.apache.arrow.vector.types.pojo.Schema;
+
+/**
+ * A parsed filter or value expression in Javelin's small SQL dialect, not yet tied to a schema.
+ *
+ * <p>Grammar, loosest binding first: {@code OR}, {@code AND}, {@code NOT}, then predicates
+ * ({@code = != <> < <= > >=}, {@code [NOT] IN (...)}, {@code [NOT] BETWEEN a AND b},
+ * {@code [NOT] LIKE 'pattern'} with {@code %}, {@code _} and backslash escapes,
+ * {@code IS [NOT] NULL}), then {@code + -}, then {@code * / %}, then unary minus. Literals:
+ * integers, decimals and exponents (floats), {@code 'strings'} ({@code ''} escapes a quote; {@code "double quotes"} also make a
+ * string, as in Lance),
+ * {@code TRUE}, {@code FALSE}, {@code NULL}, {@code DATE 'YYYY-MM-DD'},
+ * {@code TIMESTAMP 'YYYY-MM-DD HH:MM:SS[.f]'} (UTC). Columns: names, {@code a.b.c} for struct
+ * fields, {@code `quoted`} names (backticks only, as in Lance). Keywords are case-insensitive.
+ *
+ * <pre>{@code
+ * BoundExpression f = Expression.parse("price > 10 AND name LIKE 'a%'").bindFilter(ds.schema());
+ * int[] rows = f.select(batch);
+ * }</pre>
+ */
+public final class Expression {
+  private final String sql;
+  private final Node root;
+
+  private Expression(String sql, Node root) {
+    this.sql = sql;
+    this.root = root;
+  }
+
+  /**
+   * Parses an expression.
+   *
+   * @throws ExpressionSyntaxException if the text is not valid, with the 1-based position
+   */
+  public static Expression parse(String sql) {
+    Objects.requireNonNull(sql, "sql");
+    return new Expression(sql, Parser.parse(sql));
+  }
+
+  /** The source text. */
+  public String sql() {
+    return sql;
+  }
+
+  /** The top-level column names as written (first part of each reference), in order of use. */
+  public Set<String> columns() {
+    Set<String> out = new LinkedHashSet<>();
+    collect(root, out);
+    return out;
+  }
+
+  private static void collect(Node n, Set<String> out) {
+    if (n instanceof Node.Column c) {
+      out.add(c.path().get(0));
+    } else if (n instanceof Node.Unary u) {
+      collect(u.arg(), out);
+    } else if (n instanceof Node.Binary b) {
+      collect(b.left(), out);
+      collect(b.right(), out);
+    } else if (n instanceof Node.IsNull i) {
+      collect(i.arg(), out);
+    } else if (n instanceof Node.In i) {
+      collect(i.arg(), out);
+      i.list().forEach(x -> collect(x, out));
+    } else if (n instanceof Node.Between b) {
+      collect(b.arg(), out);
+      collect(b.low(), out);
+      collect(b.high(), out);
+    } else if (n instanceof Node.Like l) {
+      collect(l.arg(), out);
+    }
+  }
+
+  /**
+   * Binds as a filter: it must give true/false (or NULL, which selects nothing).
+   *
+   * @throws UnknownColumnException if it names a column the schema lacks
+   * @throws ExpressionTypeException if operand types do not fit, or it is not a condition
+   */
+  public BoundExpression bindFilter(LanceSchema schema) {
+    return bindFilter(schema.toArrow());
+  }
+
+  /** Binds as a filter against an Arrow schema. */
+  public BoundExpression bindFilter(Schema schema) {
+    Binder b = new Binder(sql, "Filter", schema);
+    Eval e = b.bind(root);
+    if (e.kind == Kind.NULL) {
+      e = new Eval.Literal(Kind.BOOL, null);
+    }
+    if (e.kind != Kind.BOOL) {
+      String type = e.kind == Kind.OTHER ? ((Eval.Column) e).type.toString() : e.kind.display;
+      throw b.typeError("is not a condition: it gives " + type + " values");
+    }
+    return new BoundExpression(sql, e, b.columns);
+  }
+
+  /**
+   * Binds as a value expression (a computed column): numbers, strings, booleans, dates or
+   * timestamps.
+   *
+   * @throws UnknownColumnException if it names a column the schema lacks
+   * @throws ExpressionTypeException if operand types do not fit
+   */
+  public BoundExpression bindValue(LanceSchema schema) {
+    return bindValue(schema.toArrow());
+  }
+
+  /** Binds as a value expression against an Arrow schema. */
+  public BoundExpression bindValue(Schema schema) {
+    Binder b = new Binder(sql, "Expression", schema);
+    Eval e = b.bind(root);
+    if (e.kind == Kind.OTHER) {
+      throw b.typeError("gives values of type " + ((Eval.Column) e).type + " which expressions cannot compute");
+    }
+    return new BoundExpression(sql, e, b.columns);
+  }
+
+  @Override
+  public String toString() {
+    return sql;
+  }
+}

@@ -1,0 +1,16 @@
+package dev.javelin.core.expr;
+
+/** A filter or value expression that cannot be parsed, bound to a schema, or evaluated. */
+public class ExpressionException extends IllegalArgumentException {
+  private final String expression;
+
+  public ExpressionException(String expression, String message) {
+    super(message);
+    this.expression = expression;
+  }
+
+  /** The expression's source text. */
+  public String expression() {
+    return expression;
+  }
+}
