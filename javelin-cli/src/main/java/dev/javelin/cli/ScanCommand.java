@@ -20,8 +20,11 @@ import picocli.CommandLine.Option;
     description = {"Rows come in fragment order. Data goes to standard output (or --output),", "the row count to standard error.", ""},
     footer = {
       "",
+      FilterHelp.TEXT,
+      "",
       "Examples:",
       "  javelin scan people --columns id,name --format jsonl",
+      "  javelin scan people --filter \"age BETWEEN 20 AND 29 AND city IN ('Oslo', 'Turin')\" --limit 10",
       "  javelin scan people --as-of 3 --format arrow --output people-v3.arrow"
     })
 final class ScanCommand extends BaseCommand {
@@ -31,6 +34,16 @@ final class ScanCommand extends BaseCommand {
   @Option(names = {"-c", "--columns"}, split = ",", paramLabel = "COL",
       description = "Top-level columns to read, in this order (default: all).")
   List<String> columns;
+
+  @Option(names = {"-w", "--filter", "--where"}, paramLabel = "SQL",
+      description = "Only rows where this is true, e.g. \"age >= 18 AND name LIKE 'A%'\" (see below).")
+  String filter;
+
+  @Option(names = "--offset", paramLabel = "N", description = "Skip the first N rows (after the filter).")
+  Long offset;
+
+  @Option(names = {"-n", "--limit"}, paramLabel = "N", description = "At most N rows (after the filter and offset).")
+  Long limit;
 
   @Option(names = "--batch-size", paramLabel = "N", defaultValue = "" + ReadOptions.DEFAULT_BATCH_SIZE,
       description = "Rows decoded at a time (default: ${DEFAULT-VALUE}).")
@@ -55,6 +68,21 @@ final class ScanCommand extends BaseCommand {
       ScanBuilder scan = ds.newScan().batchSize(batchSize);
       if (columns != null) {
         scan.columns(Columns.check(ds, columns));
+      }
+      if (filter != null) {
+        scan.filter(filter);
+      }
+      if (offset != null) {
+        if (offset < 0) {
+          throw new InvalidInputException("--offset must not be negative, got " + offset);
+        }
+        scan.offset(offset);
+      }
+      if (limit != null) {
+        if (limit < 0) {
+          throw new InvalidInputException("--limit must not be negative, got " + limit);
+        }
+        scan.limit(limit);
       }
       long count;
       try (RowOutput out = new RowOutput(this, format, output, allocator);

@@ -124,4 +124,23 @@ class DatasetCommandsTest extends CliTestBase {
     assertThat(mismatch.err).startsWith("javelin: ");
     assertThat(run("count", ds).out).isEqualTo("3\n");
   }
+
+  @Test
+  void scanAndCountWithAFilter() throws Exception {
+    String ds = create();
+    Result r = run("scan", ds, "--filter", "score > 1 OR name LIKE 'b%'", "--columns", "name", "--format", "csv");
+    assertThat(r.code).as(r.toString()).isZero();
+    assertThat(r.out).isEqualTo("name\nann\nbob\ncy\n");
+    Result page = run("scan", ds, "--where", "id >= 2", "--offset", "1", "--limit", "5", "--format", "csv",
+        "--columns", "id");
+    assertThat(page.out).isEqualTo("id\n3\n");
+    assertThat(run("count", ds, "--filter", "score IS NULL").out).isEqualTo("1\n");
+
+    Result unknown = run("count", ds, "--filter", "x > 1");
+    assertThat(unknown.code).isEqualTo(ExitCodes.INVALID_INPUT);
+    assertThat(unknown.err).isEqualTo("javelin: Filter 'x > 1' names column 'x' which the dataset does not have\n");
+    Result syntax = run("scan", ds, "--filter", "id >");
+    assertThat(syntax.code).isEqualTo(ExitCodes.INVALID_INPUT);
+    assertThat(syntax.err).isEqualTo("javelin: Cannot parse 'id >' at position 5: expected a value but found the end\n");
+  }
 }
