@@ -41,7 +41,7 @@ final class TagJson {
     Map<String, String> metadata = new LinkedHashMap<>();
     if (m.get("metadata") instanceof Map) {
       for (Map.Entry<?, ?> e : ((Map<?, ?>) m.get("metadata")).entrySet()) {
-        metadata.put((String) e.getKey(), e.getValue() == null ? null : e.getValue().toString());
+        metadata.put((String) e.getKey(), scalar(e.getValue()));
       }
     }
     return new TagInfo(name, version, size, branch instanceof String ? (String) branch : null,
@@ -58,11 +58,19 @@ final class TagJson {
     b.append("  \"metadata\": {");
     String sep = "";
     for (Map.Entry<String, String> e : tag.metadata().entrySet()) {
-      b.append(sep).append("\n    ").append(quote(e.getKey())).append(": ").append(quote(e.getValue()));
+      b.append(sep).append("\n    ").append(quote(e.getKey())).append(": ").append(e.getValue() == null ? "null" : quote(e.getValue()));
       sep = ",";
     }
     b.append(tag.metadata().isEmpty() ? "}" : "\n  }").append("\n}");
     return b.toString();
+  }
+
+  // A metadata value as text (Lance's are strings; anything else is kept as its JSON text).
+  private static String scalar(Object v) {
+    if (v instanceof String) {
+      return ((String) v).substring(1);
+    }
+    return v == null ? null : v.toString();
   }
 
   private long requiredNumber(Map<?, ?> m, String key) {
