@@ -40,6 +40,12 @@ public final class Cleanup {
   private static final String DELETIONS = "_deletions/";
   private static final String INDICES = "_indices/";
 
+  // Every reader flag Lance 7 defines: none changes which files a manifest references beyond
+  // what is collected here (files under other base paths are skipped). An unknown flag might.
+  private static final long LANCE_READER_FLAGS = FeatureFlags.DELETION_FILES | FeatureFlags.STABLE_ROW_IDS
+      | FeatureFlags.USE_V2_FORMAT_DEPRECATED | FeatureFlags.TABLE_CONFIG | FeatureFlags.BASE_PATHS
+      | FeatureFlags.DISABLE_TRANSACTION_FILE;
+
   private final Table table;
   private final CleanupPolicy policy;
   private final Instant now;
@@ -92,7 +98,7 @@ public final class Cleanup {
     for (Map.Entry<Long, String> e : versions.entrySet()) {
       long v = e.getKey();
       Manifest m = table.read(e.getValue());
-      long unknown = FeatureFlags.unreadable(m.readerFeatureFlags());
+      long unknown = m.readerFeatureFlags() & ~LANCE_READER_FLAGS;
       if (unknown != 0) {
         throw TableErrors.cannotRead(table.location(), v, unknown);
       }
