@@ -3,11 +3,15 @@ package dev.javelin.core;
 import dev.javelin.format.LanceFileVersion;
 import dev.javelin.format.schema.LanceField;
 import dev.javelin.format.schema.LanceSchema;
+import dev.javelin.table.Cleanup;
+import dev.javelin.table.CleanupPolicy;
+import dev.javelin.table.CleanupResult;
 import dev.javelin.table.Commit;
 import dev.javelin.table.Manifest;
 import dev.javelin.table.OperationKind;
 import dev.javelin.table.Table;
 import dev.javelin.table.TableErrors;
+import dev.javelin.table.Tags;
 import dev.javelin.table.Transaction;
 import dev.javelin.table.io.LocalObjectStore;
 import dev.javelin.table.io.ObjectStore;
@@ -326,6 +330,42 @@ public final class Dataset {
   /** Where the dataset is. */
   public String location() {
     return table.location();
+  }
+
+  // ---- tags, restore, cleanup (the work is in dev.javelin.table: Tags, Transaction.restore, Cleanup)
+
+  /**
+   * Opens the version a tag names.
+   *
+   * @throws dev.javelin.table.TagNotFoundException if there is no such tag
+   */
+  public static Dataset open(Path path, String tag, BufferAllocator allocator) {
+    Table t = Table.at(new LocalObjectStore(path));
+    return new Dataset(t, Tags.of(t).load(tag), allocator);
+  }
+
+  /** The same dataset at the version a tag names. */
+  public Dataset checkout(String tag) {
+    return new Dataset(table, Tags.of(table).load(tag), allocator);
+  }
+
+  /** The dataset's tags: list, create, update, delete. */
+  public Tags tags() {
+    return Tags.of(table);
+  }
+
+  /**
+   * Makes this version the newest again: commits a Restore, whose version has this version's
+   * content. Returns the dataset at the new version.
+   */
+  public Dataset restore() {
+    Transaction txn = Transaction.restore(table.latest().version(), manifest);
+    return new Dataset(table, table.newCommit(txn).commit(), allocator);
+  }
+
+  /** Removes old versions and the files no kept version uses (see {@link CleanupPolicy}). */
+  public CleanupResult cleanup(CleanupPolicy policy) {
+    return Cleanup.run(table, policy);
   }
 
   ObjectStore store() {

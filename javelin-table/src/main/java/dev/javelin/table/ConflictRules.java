@@ -39,6 +39,9 @@ final class ConflictRules {
     // An overwrite replaces everything, so it wins over whatever came in between, except a
     // concurrent change of the same config keys (checked below) and MemWAL state.
     CONFLICTS.put(OVERWRITE, EnumSet.of(UPDATE_MEM_WAL_STATE, UNKNOWN));
+    // A restore replaces everything with an old version, so like an overwrite it wins over
+    // whatever came in between; only MemWAL state must not be lost.
+    CONFLICTS.put(RESTORE, EnumSet.of(UPDATE_MEM_WAL_STATE, UNKNOWN));
   }
 
   private ConflictRules() {}

@@ -26,6 +26,8 @@ final class ManifestBuilder {
     List<TableProtos.DataFragment> fragments = new ArrayList<>();
     long nextId;
     switch (txn.kind()) {
+      case RESTORE:
+        return restore(txn, newVersion, now, location);
       case APPEND: {
         if (current == null) {
           throw TableErrors.noDataset(location);
@@ -85,6 +87,20 @@ final class ManifestBuilder {
         .setTransactionFile(txn.fileName());
     applyFeatureFlags(m);
     return new Manifest(m.build(), indices, txn);
+  }
+
+  // Like Lance: the old manifest as it was (schema, fragments, indices, config, fragment id
+  // high-water mark, writer), with a new version number, timestamp and transaction.
+  private static Manifest restore(Transaction txn, long newVersion, Instant now, String location) {
+    Manifest old = txn.restoredManifest();
+    if (old == null) {
+      throw new IllegalArgumentException("This Restore was not made by Transaction.restore: " + location);
+    }
+    TableProtos.Manifest.Builder m = old.proto().toBuilder()
+        .setVersion(newVersion)
+        .setTimestamp(Timestamp.newBuilder().setSeconds(now.getEpochSecond()).setNanos(now.getNano()))
+        .setTransactionFile(txn.fileName());
+    return new Manifest(m.build(), old.indices(), txn);
   }
 
   // Lance refuses a manifest whose data files mix file versions.

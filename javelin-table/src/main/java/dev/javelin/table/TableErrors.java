@@ -29,6 +29,23 @@ public final class TableErrors {
     return new DatasetExistsException("A dataset already exists: " + location);
   }
 
+  public static TagNotFoundException noTag(String location, String tag) {
+    return new TagNotFoundException("Dataset has no tag '" + tag + "': " + location);
+  }
+
+  public static TagExistsException tagExists(String location, String tag, long version) {
+    return new TagExistsException("Tag '" + tag + "' already exists (on version " + version + "): " + location);
+  }
+
+  public static InvalidTagNameException invalidTagName(String location, String tag, String why) {
+    return new InvalidTagNameException("Invalid tag name '" + tag + "' (" + why + "): " + location);
+  }
+
+  public static CleanupRefusedException taggedOldVersions(String location, java.util.Map<String, Long> tags) {
+    return new CleanupRefusedException("Cleanup would remove tagged versions (" + tags
+        + "); delete those tags or let the cleanup keep them: " + location);
+  }
+
   public static CorruptManifestException corrupt(String file, String what) {
     return new CorruptManifestException(what + ": " + file, null);
   }

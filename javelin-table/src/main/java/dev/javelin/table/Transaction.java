@@ -14,9 +14,17 @@ import java.util.UUID;
  */
 public final class Transaction {
   private final TransactionProtos.Transaction proto;
+  // The manifest a Restore brings back, when this process made the Restore (not part of the
+  // protobuf, which names only the version; never compared).
+  private final Manifest restored;
 
   private Transaction(TransactionProtos.Transaction proto) {
+    this(proto, null);
+  }
+
+  private Transaction(TransactionProtos.Transaction proto, Manifest restored) {
     this.proto = proto;
+    this.restored = restored;
   }
 
   public static Transaction fromProto(TransactionProtos.Transaction proto) {
@@ -49,6 +57,32 @@ public final class Transaction {
     op.addAllSchema(schema.toProto().getFieldsList());
     op.putAllSchemaMetadata(schema.toProto().getMetadataMap());
     return new Transaction(base(readVersion).setOverwrite(op).build());
+  }
+
+  /**
+   * Makes an old version the newest again: the next version is {@code old}'s content under a new
+   * number, as Lance's Restore does.
+   *
+   * @param readVersion the newest version when the restore starts (as Lance records it)
+   * @param old the version to bring back
+   */
+  public static Transaction restore(long readVersion, Manifest old) {
+    TransactionProtos.Transaction.Restore op = TransactionProtos.Transaction.Restore.newBuilder()
+        .setVersion(old.version()).build();
+    return new Transaction(base(readVersion).setRestore(op).build(), old);
+  }
+
+  /** The version a Restore brings back. */
+  public long restoreVersion() {
+    if (kind() != OperationKind.RESTORE) {
+      throw new IllegalStateException("Not a Restore: " + this);
+    }
+    return proto.getRestore().getVersion();
+  }
+
+  // The manifest a Restore made here brings back (null for one read from storage).
+  Manifest restoredManifest() {
+    return restored;
   }
 
   private static TransactionProtos.Transaction.Builder base(long readVersion) {

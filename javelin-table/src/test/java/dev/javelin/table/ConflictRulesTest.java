@@ -53,6 +53,15 @@ class ConflictRulesTest {
         .isEqualTo(conflict ? CONFLICT : COMPATIBLE);
   }
 
+  // Lance's check_restore_txn: a restore replaces everything, so only MemWAL state stops it.
+  @ParameterizedTest
+  @EnumSource(OperationKind.class)
+  void restoreWinsOverAnythingButMemWalAndUnknown(OperationKind committed) {
+    boolean conflict = List.of(OperationKind.UPDATE_MEM_WAL_STATE, OperationKind.UNKNOWN).contains(committed);
+    assertThat(ConflictRules.check(of(OperationKind.RESTORE), of(committed)))
+        .isEqualTo(conflict ? CONFLICT : COMPATIBLE);
+  }
+
   @Test
   void overwritesSettingTheSameConfigKeyConflict() {
     Transaction mine = Transaction.fromProto(of(OperationKind.OVERWRITE).proto().toBuilder()

@@ -85,7 +85,7 @@ public final class LocalObjectStore implements ObjectStore {
             walk(p, prefix, out);
           }
         } else if (attrs.isRegularFile() && key.startsWith(prefix)) {
-          out.add(new ObjectInfo(key, attrs.size()));
+          out.add(new ObjectInfo(key, attrs.size(), attrs.lastModifiedTime().toInstant()));
         }
       }
     } catch (NoSuchFileException | java.nio.file.NotDirectoryException e) {

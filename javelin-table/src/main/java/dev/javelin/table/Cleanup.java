@@ -1,0 +1,267 @@
+package dev.javelin.table;
+
+import dev.javelin.table.io.ObjectInfo;
+import dev.javelin.table.io.ObjectStore;
+import dev.javelin.table.proto.TableProtos;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.NavigableMap;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.UUID;
+
+/**
+ * Removes old versions and the files only they used, with Lance's rules
+ * ({@code rust/lance/src/dataset/cleanup.rs}), so that both libraries keep and remove the same:
+ *
+ * <ul>
+ *   <li>A version is kept if it is the newest (at the start), tagged, or the policy spares it.
+ *       Kept versions' manifests and every file they reference stay.
+ *   <li>A file referenced only by removed versions is "verified" garbage and is removed.
+ *   <li>A file referenced by no version at all may belong to a write still running; it is removed
+ *       only when older than the grace period (or when the policy says no writer runs).
+ *   <li>No file written after the oldest kept version was committed is removed: it may belong to
+ *       a commit that is not visible yet.
+ * </ul>
+ *
+ * Only {@code data/*.lance}, {@code _deletions/*.arrow|bin}, {@code _transactions/*.txn} and
+ * {@code _indices/<uuid>/} are candidates. Old manifests are removed before the files, so a crash
+ * midway leaves unreferenced files (removed by a later cleanup), never a version with missing files.
+ */
+public final class Cleanup {
+  private static final String DATA = "data/";
+  private static final String DELETIONS = "_deletions/";
+  private static final String INDICES = "_indices/";
+
+  // Every reader flag Lance 7 defines: none changes which files a manifest references beyond
+  // what is collected here (files under other base paths are skipped). An unknown flag might.
+  private static final long LANCE_READER_FLAGS = FeatureFlags.DELETION_FILES | FeatureFlags.STABLE_ROW_IDS
+      | FeatureFlags.USE_V2_FORMAT_DEPRECATED | FeatureFlags.TABLE_CONFIG | FeatureFlags.BASE_PATHS
+      | FeatureFlags.DISABLE_TRANSACTION_FILE;
+
+  private final Table table;
+  private final CleanupPolicy policy;
+  private final Instant now;
+  private final Refs referenced = new Refs();
+  private final Refs verified = new Refs();
+
+  private Cleanup(Table table, CleanupPolicy policy, Instant now) {
+    this.table = table;
+    this.policy = policy;
+    this.now = now;
+  }
+
+  /** Runs a cleanup now. */
+  public static CleanupResult run(Table table, CleanupPolicy policy) {
+    return run(table, policy, Instant.now());
+  }
+
+  /**
+   * Runs a cleanup as if at {@code now} (ages are measured from it).
+   *
+   * @throws VersionNotFoundException if there is no dataset
+   * @throws UnsupportedFeatureException if a version needs reader features Javelin lacks (its
+   *     files could not be told apart from garbage)
+   * @throws CleanupRefusedException if the policy asks to fail on tagged old versions and would remove one
+   */
+  public static CleanupResult run(Table table, CleanupPolicy policy, Instant now) {
+    return new Cleanup(table, policy, now).run();
+  }
+
+  private CleanupResult run() {
+    NavigableMap<Long, String> versions = table.listVersions();
+    if (versions.isEmpty()) {
+      throw TableErrors.noDataset(table.location());
+    }
+    Map<String, TagInfo> tags = Tags.of(table).list();
+    Set<Long> tagged = new HashSet<>();
+    tags.values().forEach(t -> tagged.add(t.version()));
+    long latest = versions.lastKey();
+    long retainFrom = retainFrom(versions);
+    Instant before = policy.beforeTimestamp().orElse(null);
+    if (policy.olderThan().isPresent()) {
+      Instant t = now.minus(policy.olderThan().get());
+      before = before == null || t.isBefore(before) ? t : before;
+    }
+
+    Map<String, Long> oldManifests = new TreeMap<>();
+    List<Long> removed = new ArrayList<>();
+    Set<Long> taggedOld = new HashSet<>();
+    Instant earliestKept = null;
+    for (Map.Entry<Long, String> e : versions.entrySet()) {
+      long v = e.getKey();
+      Manifest m = table.read(e.getValue());
+      long unknown = m.readerFeatureFlags() & ~LANCE_READER_FLAGS;
+      if (unknown != 0) {
+        throw TableErrors.cannotRead(table.location(), v, unknown);
+      }
+      Instant ts = m.timestamp().orElse(Instant.EPOCH);
+      boolean old = Long.compareUnsigned(v, latest) < 0 && shouldClean(v, ts, before, retainFrom);
+      boolean keep = !old || tagged.contains(v);
+      if (old && tagged.contains(v)) {
+        taggedOld.add(v);
+      }
+      collect(m, keep ? referenced : verified);
+      if (keep) {
+        earliestKept = earliestKept == null || ts.isBefore(earliestKept) ? ts : earliestKept;
+      } else {
+        oldManifests.put(e.getValue(), v);
+        removed.add(v);
+      }
+    }
+    if (policy.errorIfTaggedOldVersions() && !taggedOld.isEmpty()) {
+      Map<String, Long> named = new TreeMap<>();
+      tags.forEach((name, t) -> {
+        if (taggedOld.contains(t.version())) {
+          named.put(name, t.version());
+        }
+      });
+      throw TableErrors.taggedOldVersions(table.location(), named);
+    }
+
+    ObjectStore store = table.store();
+    long bytes = 0;
+    // Manifests first: see the class comment.
+    Map<String, Long> sizes = new HashMap<>();
+    for (ObjectInfo o : list(Table.VERSIONS)) {
+      sizes.put(o.key(), o.size());
+    }
+    for (String key : oldManifests.keySet()) {
+      delete(store, key);
+      bytes += sizes.getOrDefault(key, 0L);
+    }
+
+    Instant graceLimit = now.minus(policy.gracePeriod());
+    long data = 0;
+    long deletions = 0;
+    long txns = 0;
+    long indexFiles = 0;
+    Set<String> indices = new HashSet<>();
+    for (ObjectInfo o : list("")) {
+      if (o.lastModified().isEmpty() || o.lastModified().get().isAfter(earliestKept)) {
+        continue;
+      }
+      boolean maybeInProgress = !policy.deleteUnverified() && !o.lastModified().get().isBefore(graceLimit);
+      String key = o.key();
+      if (key.startsWith(INDICES)) {
+        int slash = key.indexOf('/', INDICES.length());
+        if (slash < 0) {
+          continue;
+        }
+        String uuid = key.substring(INDICES.length(), slash);
+        if (removable(uuid, referenced.indices, verified.indices, maybeInProgress)) {
+          delete(store, key);
+          indices.add(uuid);
+          indexFiles++;
+          bytes += o.size();
+        }
+      } else if (key.startsWith(DATA) && key.endsWith(".lance")) {
+        if (removable(key, referenced.data, verified.data, maybeInProgress)) {
+          delete(store, key);
+          data++;
+          bytes += o.size();
+        }
+      } else if (key.startsWith(DELETIONS) && (key.endsWith(".arrow") || key.endsWith(".bin"))) {
+        if (removable(key, referenced.deletions, verified.deletions, maybeInProgress)) {
+          delete(store, key);
+          deletions++;
+          bytes += o.size();
+        }
+      } else if (key.startsWith(Table.TRANSACTIONS) && key.endsWith(".txn")) {
+        if (removable(key, referenced.txns, verified.txns, maybeInProgress)) {
+          delete(store, key);
+          txns++;
+          bytes += o.size();
+        }
+      }
+    }
+    return new CleanupResult(removed, data, deletions, txns, indices.size(), indexFiles, bytes);
+  }
+
+  // Lance's retain_n_versions: keep the newest n, i.e. clean below the n-th newest version.
+  private long retainFrom(NavigableMap<Long, String> versions) {
+    if (policy.retainVersions().isEmpty()) {
+      return -1;
+    }
+    int n = policy.retainVersions().getAsInt();
+    List<Long> all = new ArrayList<>(versions.keySet());
+    return all.size() <= n ? all.get(0) : all.get(all.size() - n);
+  }
+
+  private boolean shouldClean(long version, Instant ts, Instant before, long retainFrom) {
+    boolean clean = true;
+    if (before != null) {
+      clean &= ts.isBefore(before);
+    }
+    if (policy.beforeVersion().isPresent()) {
+      clean &= Long.compareUnsigned(version, policy.beforeVersion().getAsLong()) < 0;
+    }
+    if (retainFrom >= 0) {
+      clean &= Long.compareUnsigned(version, retainFrom) < 0;
+    }
+    return clean;
+  }
+
+  private static boolean removable(String id, Set<String> referenced, Set<String> verified, boolean maybeInProgress) {
+    if (referenced.contains(id)) {
+      return false;
+    }
+    return !maybeInProgress || verified.contains(id);
+  }
+
+  private void collect(Manifest m, Refs refs) {
+    for (Fragment f : m.fragments()) {
+      for (DataFile d : f.files()) {
+        if (!d.hasBaseId()) { // files under another base path are not this store's to remove
+          refs.data.add(DATA + d.path());
+        }
+      }
+      f.deletionFile().ifPresent(d -> refs.deletions.add(d.key(f.id())));
+    }
+    if (!m.transactionFile().isEmpty()) {
+      refs.txns.add(Table.TRANSACTIONS + m.transactionFile());
+    }
+    for (TableProtos.IndexMetadata i : m.indices()) {
+      refs.indices.add(uuid(i.getUuid().getUuid().toByteArray()));
+    }
+  }
+
+  static String uuid(byte[] b) {
+    if (b.length != 16) {
+      return "";
+    }
+    ByteBuffer buf = ByteBuffer.wrap(b);
+    return new UUID(buf.getLong(), buf.getLong()).toString();
+  }
+
+  private List<ObjectInfo> list(String prefix) {
+    try {
+      return table.store().list(prefix);
+    } catch (IOException e) {
+      throw new UncheckedIOException("Could not list " + table.location() + "/" + prefix, e);
+    }
+  }
+
+  private void delete(ObjectStore store, String key) {
+    try {
+      store.delete(key);
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cleanup could not delete " + table.location() + "/" + key, e);
+    }
+  }
+
+  /** Files some set of versions uses. */
+  private static final class Refs {
+    final Set<String> data = new HashSet<>();
+    final Set<String> deletions = new HashSet<>();
+    final Set<String> txns = new HashSet<>();
+    final Set<String> indices = new HashSet<>();
+  }
+}

@@ -1,0 +1,8 @@
+package dev.javelin.table;
+
+/** A tag the operation names does not exist. */
+public class TagNotFoundException extends TableException {
+  TagNotFoundException(String message) {
+    super(message);
+  }
+}
