@@ -14,6 +14,8 @@ public final class ScanBuilder {
   private final BufferAllocator allocator;
   private List<String> columns;
   private int batchSize = ReadOptions.DEFAULT_BATCH_SIZE;
+  private boolean withRowId;
+  private boolean withRowAddress;
 
   ScanBuilder(Dataset dataset, BufferAllocator allocator) {
     this.dataset = dataset;
@@ -40,14 +42,36 @@ public final class ScanBuilder {
   }
 
   /**
-   * Starts the scan: every row of every fragment, in fragment order. The reader owns its root;
+   * Adds a {@code _rowid} column (non-null UInt64) after the data columns, as Lance's
+   * {@code with_row_id}. Without stable row ids it equals the row address.
+   */
+  public ScanBuilder withRowId() {
+    this.withRowId = true;
+    return this;
+  }
+
+  /**
+   * Adds a {@code _rowaddr} column (non-null UInt64, {@code fragment_id << 32 | physical offset})
+   * after the data columns and {@code _rowid}, as Lance's {@code with_row_address}.
+   */
+  public ScanBuilder withRowAddress() {
+    this.withRowAddress = true;
+    return this;
+  }
+
+  /**
+   * Starts the scan: every live row of every fragment, in fragment order. The reader owns its root;
    * the caller closes the reader.
    *
    * @throws ColumnNotFoundException if a column is not in the dataset
    */
   public ArrowReader build() {
+    if (withRowId && (dataset.manifest().readerFeatureFlags() & dev.javelin.table.FeatureFlags.STABLE_ROW_IDS) != 0) {
+      throw new UnsupportedOperationException("_rowid of a dataset with stable row ids is not supported yet: "
+          + dataset.location());
+    }
     return new DatasetReader(dataset.store(), dataset.location(), dataset.manifest().fragments(),
-        dataset.fields(columns), batchSize, allocator);
+        dataset.fields(columns), batchSize, withRowId, withRowAddress, allocator);
   }
 
   static List<LanceField> resolve(List<LanceField> all, List<String> names, String location) {
