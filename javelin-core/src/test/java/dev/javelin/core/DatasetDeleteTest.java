@@ -195,6 +195,26 @@ class DatasetDeleteTest {
   }
 
   @Test
+  void staleDeletesThatTogetherEmptyAFragmentDropIt() throws IOException {
+    Dataset v1 = create(LanceFileVersion.V2_1, 300, 100);
+    v1.deleteRows(addrs(LongStream.range(100, 150), 100));
+    Dataset v3 = v1.deleteRows(addrs(LongStream.range(140, 200), 100)); // read version 1, merged over v2
+    assertThat(v3.version()).isEqualTo(3);
+    assertThat(v3.manifest().fragments()).extracting(Fragment::id).containsExactly(0L, 2L);
+    // A stale delete of a row in a fragment that is gone by now has nothing left to do.
+    Dataset v4 = v1.deleteRows(addrs(LongStream.of(105, 250), 100));
+    assertThat(v4.version()).isEqualTo(4);
+    Set<Long> gone = LongStream.range(100, 200).boxed().collect(Collectors.toCollection(TreeSet::new));
+    gone.add(250L);
+    assertThat(v4.countRows()).isEqualTo(300 - gone.size());
+    assertThat(scanIds(v4, 8192)).isEqualTo(live(300, gone));
+    try (Stream<Path> files = Files.list(dir.resolve("ds/_deletions"))) {
+      // v2's file for fragment 1 and v4's for fragment 2; the stale deletes' first files were removed.
+      assertThat(files.map(p -> p.getFileName().toString().substring(0, 2))).containsExactlyInAnyOrder("1-", "2-");
+    }
+  }
+
+  @Test
   void aBadAddressWritesNothing() throws IOException {
     Dataset ds = create(LanceFileVersion.V2_1, 300, 100);
     String loc = ds.location();
