@@ -7,6 +7,7 @@ import dev.javelin.table.Cleanup;
 import dev.javelin.table.CleanupPolicy;
 import dev.javelin.table.CleanupResult;
 import dev.javelin.table.Commit;
+import dev.javelin.table.Deletes;
 import dev.javelin.table.Manifest;
 import dev.javelin.table.OperationKind;
 import dev.javelin.table.Table;
@@ -21,6 +22,7 @@ import java.net.URI;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -31,6 +33,7 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowReader;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
+import org.roaringbitmap.RoaringBitmap;
 
 /**
  * One version of a Lance dataset. Immutable: writes return a new {@code Dataset} at the version
@@ -267,7 +270,7 @@ public final class Dataset {
     return manifest.schema();
   }
 
-  /** Live rows in this version (from the manifest; no data file is read). */
+  /** Live rows in this version (from the manifest's deletion counts; no data or deletion file is read). */
   public long countRows() {
     return manifest.countRows();
   }
@@ -315,6 +318,54 @@ public final class Dataset {
     } catch (IOException e) {
       throw new UncheckedIOException("Take failed: " + location(), e);
     }
+  }
+
+  /**
+   * Reads rows by row address ({@code fragment_id << 32 | physical offset}, as in the
+   * {@code _rowaddr} scan column; without stable row ids also the {@code _rowid}), in the order
+   * given, duplicates allowed. The caller closes the result.
+   *
+   * @param columns top-level columns, or null for all
+   * @throws dev.javelin.table.RowNotFoundException naming the first address whose fragment is
+   *     gone, that is past its fragment's end, or that is deleted
+   */
+  public VectorSchemaRoot takeRows(long[] rowAddresses, List<String> columns) {
+    if ((manifest.readerFeatureFlags() & dev.javelin.table.FeatureFlags.STABLE_ROW_IDS) != 0) {
+      throw new UnsupportedOperationException("Taking by row id from a dataset with stable row ids is not "
+          + "supported yet: " + location());
+    }
+    try {
+      return Take.takeRows(this, rowAddresses, fields(columns), allocator);
+    } catch (IOException e) {
+      throw new UncheckedIOException("Take failed: " + location(), e);
+    }
+  }
+
+  /**
+   * Deletes rows by row address and commits a Delete on the newest version (concurrent deletes of
+   * the same fragments are merged; a concurrent overwrite, restore, or rewrite of those fragments
+   * is a conflict). Addresses of already deleted rows are ignored; a fragment left without live
+   * rows is dropped. If no live row is named nothing is committed and this dataset is returned.
+   *
+   * @return the dataset at the committed version
+   * @throws dev.javelin.table.RowNotFoundException if an address names no fragment or is past its end
+   * @throws dev.javelin.table.CommitConflictException if a concurrent commit makes the delete impossible
+   */
+  public Dataset deleteRows(long[] rowAddresses) {
+    Map<Long, RoaringBitmap> rows = new HashMap<>();
+    for (long a : rowAddresses) {
+      rows.computeIfAbsent(a >>> 32, k -> new RoaringBitmap()).add((int) (a & 0xFFFFFFFFL));
+    }
+    return deleteRows(rows, null);
+  }
+
+  /**
+   * Deletes rows given per fragment id as physical offsets, recording {@code predicate} (may be
+   * null) in the transaction: the seam for a filter-driven delete.
+   */
+  Dataset deleteRows(Map<Long, RoaringBitmap> rowsByFragment, String predicate) {
+    Manifest next = Deletes.commit(table, manifest, rowsByFragment, predicate, allocator);
+    return next == manifest ? this : new Dataset(table, next, allocator);
   }
 
   /** Reads rows by logical offset, all columns. */

@@ -1,8 +1,10 @@
 package dev.javelin.core;
 
+import dev.javelin.format.Gather;
 import dev.javelin.format.LanceFileReader;
 import dev.javelin.format.ReadOptions;
 import dev.javelin.format.schema.LanceField;
+import dev.javelin.table.Deletes;
 import dev.javelin.table.Fragment;
 import dev.javelin.table.io.ObjectStore;
 import java.io.IOException;
@@ -10,25 +12,44 @@ import java.util.ArrayList;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.UInt8Vector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.VectorUnloader;
 import org.apache.arrow.vector.ipc.ArrowReader;
 import org.apache.arrow.vector.ipc.message.ArrowRecordBatch;
+import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.FieldType;
 import org.apache.arrow.vector.types.pojo.Schema;
+import org.roaringbitmap.RoaringBitmap;
 
 /**
- * Streams the rows of a list of fragments, in order, through the {@link ArrowReader} interface.
- * One fragment's files are open at a time; a batch never spans two fragments.
+ * Streams the live rows of a list of fragments, in order, through the {@link ArrowReader}
+ * interface. One fragment's files are open at a time; a batch never spans two fragments. Each
+ * fragment's deletion vector is read once when it is opened, and deleted rows are left out of
+ * its batches (so a batch may hold fewer rows than the batch size, and never zero).
  */
 final class DatasetReader extends ArrowReader {
+  /** The stable row id column (equal to the row address while stable row ids are off). */
+  static final String ROW_ID = "_rowid";
+  /** The row address column: {@code fragment_id << 32 | physical offset}. */
+  static final String ROW_ADDR = "_rowaddr";
+
   private final ObjectStore store;
   private final String location;
   private final List<Fragment> fragments;
   private final List<LanceField> fields;
   private final int batchSize;
   private final Schema schema;
+  private final boolean rowId;
+  private final boolean rowAddr;
   private int nextFragment;
+  // The open fragment's id, deleted rows, and physical offset of its next batch.
+  private long fragmentId;
+  private long fragmentRows;
+  private RoaringBitmap deleted = new RoaringBitmap();
+  private long position;
+  private boolean open;
   // The open fragment: a reader per data file, and its stream of batches.
   private final List<LanceFileReader> files = new ArrayList<>();
   private final List<ArrowReader> streams = new ArrayList<>();
@@ -36,7 +57,14 @@ final class DatasetReader extends ArrowReader {
 
   DatasetReader(ObjectStore store, String location, List<Fragment> fragments, List<LanceField> fields,
       int batchSize, BufferAllocator allocator) {
+    this(store, location, fragments, fields, batchSize, false, false, allocator);
+  }
+
+  DatasetReader(ObjectStore store, String location, List<Fragment> fragments, List<LanceField> fields,
+      int batchSize, boolean rowId, boolean rowAddr, BufferAllocator allocator) {
     super(allocator);
+    this.rowId = rowId;
+    this.rowAddr = rowAddr;
     this.store = store;
     this.location = location;
     this.fragments = fragments;
@@ -46,17 +74,23 @@ final class DatasetReader extends ArrowReader {
     for (LanceField f : fields) {
       arrow.add(f.toArrow());
     }
+    if (rowId) {
+      arrow.add(metaField(ROW_ID));
+    }
+    if (rowAddr) {
+      arrow.add(metaField(ROW_ADDR));
+    }
     this.schema = new Schema(arrow);
   }
 
   @Override
   public boolean loadNextBatch() throws IOException {
     ensureInitialized();
-    if (fields.isEmpty()) {
+    if (schema.getFields().isEmpty()) {
       return false;
     }
     while (true) {
-      if (!streams.isEmpty() && loadFromOpenFragment()) {
+      if (open && loadFromOpenFragment()) {
         return true;
       }
       closeFragment();
@@ -67,13 +101,40 @@ final class DatasetReader extends ArrowReader {
     }
   }
 
+  // Loads the next batch of the open fragment holding at least one live row; false at its end.
   private boolean loadFromOpenFragment() throws IOException {
-    FieldVector[] out = new FieldVector[fields.size()];
+    while (true) {
+      FieldVector[] out = new FieldVector[fields.size()];
+      int rows = readPhysical(out);
+      if (rows < 0) {
+        return false;
+      }
+      long start = position;
+      position += rows;
+      int[] keep = null;
+      if (!deleted.isEmpty() && deleted.rangeCardinality(start, start + rows) > 0) {
+        keep = live(start, rows);
+        if (keep.length == 0) {
+          continue;
+        }
+      }
+      publish(out, rows, start, keep);
+      return true;
+    }
+  }
+
+  // Fills out[] with the next physical batch of every data file; returns its rows, or -1 at the end.
+  private int readPhysical(FieldVector[] out) throws IOException {
+    if (streams.isEmpty()) {
+      // Only row id / address columns: count rows off the fragment's length.
+      long left = fragmentRows - position;
+      return left <= 0 ? -1 : (int) Math.min(batchSize, left);
+    }
     int rows = -1;
     for (int i = 0; i < streams.size(); i++) {
       ArrowReader s = streams.get(i);
       if (!s.loadNextBatch()) {
-        return false;
+        return -1;
       }
       VectorSchemaRoot root = s.getVectorSchemaRoot();
       if (rows >= 0 && root.getRowCount() != rows) {
@@ -85,21 +146,75 @@ final class DatasetReader extends ArrowReader {
         out[e.getKey()] = root.getVector(e.getValue());
       }
     }
-    List<FieldVector> vectors = List.of(out);
-    List<Field> fs = new ArrayList<>();
-    for (FieldVector v : vectors) {
-      fs.add(v.getField());
+    return rows;
+  }
+
+  // The in-batch indices of the live rows of physical rows [start, start + rows).
+  private int[] live(long start, int rows) {
+    int[] keep = new int[rows];
+    int n = 0;
+    for (int i = 0; i < rows; i++) {
+      if (!deleted.contains((int) (start + i))) {
+        keep[n++] = i;
+      }
     }
-    // The file readers own these vectors: unload them into our root (sharing buffers) and
-    // leave the wrapper unclosed, so the file readers can refill them.
-    VectorSchemaRoot wrapper = new VectorSchemaRoot(fs, vectors, rows);
-    try (ArrowRecordBatch records = new VectorUnloader(wrapper).getRecordBatch()) {
-      loadRecordBatch(records);
+    return java.util.Arrays.copyOf(keep, n);
+  }
+
+  // Makes the batch (rows kept: all, or those in keep) the reader's current batch.
+  private void publish(FieldVector[] physical, int rows, long start, int[] keep) {
+    List<FieldVector> vectors = new ArrayList<>();
+    // Vectors made here (filtered copies, meta columns) are ours to close once loaded; the file
+    // readers own the others and refill them.
+    List<FieldVector> made = new ArrayList<>();
+    int count = keep == null ? rows : keep.length;
+    try {
+      for (FieldVector v : physical) {
+        if (keep == null) {
+          vectors.add(v);
+        } else {
+          FieldVector g = Gather.gather(v, keep, allocator);
+          made.add(g);
+          vectors.add(g);
+        }
+      }
+      if (rowId || rowAddr) {
+        long base = fragmentId << 32;
+        for (int k = 0; k < (rowId ? 1 : 0) + (rowAddr ? 1 : 0); k++) {
+          UInt8Vector addr = new UInt8Vector(metaField(k == 0 && rowId ? ROW_ID : ROW_ADDR), allocator);
+          made.add(addr);
+          addr.allocateNew(count);
+          for (int i = 0; i < count; i++) {
+            addr.set(i, base | (start + (keep == null ? i : keep[i])));
+          }
+          addr.setValueCount(count);
+          vectors.add(addr);
+        }
+      }
+      List<Field> fs = new ArrayList<>();
+      for (FieldVector v : vectors) {
+        fs.add(v.getField());
+      }
+      // Unload into our root (sharing buffers); the wrapper is never closed.
+      VectorSchemaRoot wrapper = new VectorSchemaRoot(fs, vectors, count);
+      try (ArrowRecordBatch records = new VectorUnloader(wrapper).getRecordBatch()) {
+        loadRecordBatch(records);
+      }
+    } finally {
+      made.forEach(FieldVector::close);
     }
-    return true;
+  }
+
+  private static Field metaField(String name) {
+    return new Field(name, FieldType.notNullable(new ArrowType.Int(64, false)), null);
   }
 
   private void openFragment(Fragment fragment) throws IOException {
+    fragmentId = fragment.id();
+    fragmentRows = fragment.physicalRows();
+    position = 0;
+    deleted = Deletes.deletedRows(store, fragment, allocator);
+    open = true;
     parts = FragmentFiles.plan(fragment, fields, location);
     try {
       for (FragmentFiles.Part p : parts) {
@@ -136,6 +251,7 @@ final class DatasetReader extends ArrowReader {
     }
     streams.clear();
     files.clear();
+    open = false;
     if (first != null) {
       throw first;
     }

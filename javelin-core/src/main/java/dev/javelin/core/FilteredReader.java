@@ -16,7 +16,7 @@ import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
  * Applies a filter, then an offset and a limit (in scan order), to the batches of another reader,
- * and returns only its first {@code outputs} columns: the rest were read for the filter alone.
+ * and returns only the {@code outputs} columns: the rest were read for the filter alone.
  * Selected rows are gathered into this reader's own root; a batch whose rows all pass is shared
  * without copying. Stops reading the inner reader once the limit is reached. Batches with no
  * selected rows are skipped.
@@ -24,7 +24,7 @@ import org.apache.arrow.vector.types.pojo.Schema;
 final class FilteredReader extends ArrowReader {
   private final ArrowReader inner;
   private final BoundExpression filter;
-  private final int outputs;
+  private final int[] outputs;
   private long toSkip;
   private long remaining;
   private final Schema schema;
@@ -33,7 +33,7 @@ final class FilteredReader extends ArrowReader {
    * @param filter the predicate, or null for none
    * @param limit most rows to return, or negative for no limit
    */
-  FilteredReader(ArrowReader inner, BoundExpression filter, int outputs, long offset, long limit,
+  FilteredReader(ArrowReader inner, BoundExpression filter, int[] outputs, long offset, long limit,
       BufferAllocator allocator) throws IOException {
     super(allocator);
     this.inner = inner;
@@ -41,7 +41,12 @@ final class FilteredReader extends ArrowReader {
     this.outputs = outputs;
     this.toSkip = offset;
     this.remaining = limit < 0 ? Long.MAX_VALUE : limit;
-    this.schema = new Schema(inner.getVectorSchemaRoot().getSchema().getFields().subList(0, outputs));
+    List<Field> all = inner.getVectorSchemaRoot().getSchema().getFields();
+    List<Field> kept = new ArrayList<>();
+    for (int c : outputs) {
+      kept.add(all.get(c));
+    }
+    this.schema = new Schema(kept);
   }
 
   @Override
@@ -89,22 +94,28 @@ final class FilteredReader extends ArrowReader {
     return total;
   }
 
-  private void publish(VectorSchemaRoot in, int columns, int[] idx) throws IOException {
+  private void publish(VectorSchemaRoot in, int[] columns, int[] idx) throws IOException {
     List<FieldVector> gathered = new ArrayList<>();
     try {
-      for (int c = 0; c < columns; c++) {
+      for (int c : columns) {
         gathered.add(Gather.gather(in.getVector(c), idx, allocator));
       }
-      publish(new VectorSchemaRoot(fieldsOf(gathered), gathered, idx.length), columns, idx.length, true);
+      publish(new VectorSchemaRoot(fieldsOf(gathered), gathered, idx.length), null, idx.length, true);
     } finally {
       gathered.forEach(FieldVector::close);
     }
   }
 
-  // Unloads the first columns of a root into this reader's root, sharing the buffers.
-  private void publish(VectorSchemaRoot from, int columns, int rows, boolean owned) {
-    List<FieldVector> vectors = from.getFieldVectors().subList(0, columns);
-    VectorSchemaRoot view = owned ? from : new VectorSchemaRoot(fieldsOf(vectors), vectors, rows);
+  // Unloads columns of a root (all of an owned one) into this reader's root, sharing the buffers.
+  private void publish(VectorSchemaRoot from, int[] columns, int rows, boolean owned) {
+    VectorSchemaRoot view = from;
+    if (!owned) {
+      List<FieldVector> vectors = new ArrayList<>();
+      for (int c : columns) {
+        vectors.add(from.getVector(c));
+      }
+      view = new VectorSchemaRoot(fieldsOf(vectors), vectors, rows);
+    }
     try (ArrowRecordBatch records = new VectorUnloader(view).getRecordBatch()) {
       loadRecordBatch(records);
     }

@@ -22,6 +22,8 @@ public final class ScanBuilder {
   private Expression filter;
   private long offset;
   private long limit = -1;
+  private boolean withRowId;
+  private boolean withRowAddress;
 
   ScanBuilder(Dataset dataset, BufferAllocator allocator) {
     this.dataset = dataset;
@@ -84,6 +86,24 @@ public final class ScanBuilder {
   }
 
   /**
+   * Adds a {@code _rowid} column (non-null UInt64) after the data columns, as Lance's
+   * {@code with_row_id}. Without stable row ids it equals the row address.
+   */
+  public ScanBuilder withRowId() {
+    this.withRowId = true;
+    return this;
+  }
+
+  /**
+   * Adds a {@code _rowaddr} column (non-null UInt64, {@code fragment_id << 32 | physical offset})
+   * after the data columns and {@code _rowid}, as Lance's {@code with_row_address}.
+   */
+  public ScanBuilder withRowAddress() {
+    this.withRowAddress = true;
+    return this;
+  }
+
+  /**
    * Starts the scan: every row of every fragment, in fragment order, then the filter, offset and
    * limit. The reader owns its root; the caller closes the reader.
    *
@@ -92,9 +112,13 @@ public final class ScanBuilder {
    * @throws dev.javelin.core.expr.ExpressionTypeException if the filter's types do not fit
    */
   public ArrowReader build() {
+    if (withRowId && (dataset.manifest().readerFeatureFlags() & dev.javelin.table.FeatureFlags.STABLE_ROW_IDS) != 0) {
+      throw new UnsupportedOperationException("_rowid of a dataset with stable row ids is not supported yet: "
+          + dataset.location());
+    }
     List<LanceField> out = dataset.fields(columns);
     if (filter == null && offset == 0 && limit < 0) {
-      return reader(out);
+      return reader(out, withRowId, withRowAddress);
     }
     BoundExpression bound = filter == null ? null : filter.bindFilter(dataset.schema());
     List<LanceField> read = new ArrayList<>(out);
@@ -105,9 +129,18 @@ public final class ScanBuilder {
         }
       }
     }
-    ArrowReader inner = reader(read);
+    // The inner reader puts _rowid/_rowaddr after every field it reads, filter-only ones included.
+    ArrowReader inner = reader(read, withRowId, withRowAddress);
+    int meta = (withRowId ? 1 : 0) + (withRowAddress ? 1 : 0);
+    int[] outputs = new int[out.size() + meta];
+    for (int i = 0; i < out.size(); i++) {
+      outputs[i] = i;
+    }
+    for (int i = 0; i < meta; i++) {
+      outputs[out.size() + i] = read.size() + i;
+    }
     try {
-      return new FilteredReader(inner, bound, out.size(), offset, limit, allocator);
+      return new FilteredReader(inner, bound, outputs, offset, limit, allocator);
     } catch (IOException | RuntimeException e) {
       closeQuietly(inner, e);
       throw asUnchecked(e);
@@ -127,8 +160,8 @@ public final class ScanBuilder {
         total = 0;
       }
     } else {
-      try (FilteredReader r = new FilteredReader(reader(dataset.fields(bound.columns())), bound,
-          0, 0, -1, allocator)) {
+      try (FilteredReader r = new FilteredReader(reader(dataset.fields(bound.columns()), false, false), bound,
+          new int[0], 0, -1, allocator)) {
         total = r.count();
       } catch (IOException e) {
         throw new UncheckedIOException("Count failed: " + dataset.location(), e);
@@ -145,9 +178,9 @@ public final class ScanBuilder {
     }
   }
 
-  private ArrowReader reader(List<LanceField> fields) {
+  private ArrowReader reader(List<LanceField> fields, boolean rowId, boolean rowAddress) {
     return new DatasetReader(dataset.store(), dataset.location(), dataset.manifest().fragments(),
-        fields, batchSize, allocator);
+        fields, batchSize, rowId, rowAddress, allocator);
   }
 
   private static void closeQuietly(ArrowReader r, Exception cause) {

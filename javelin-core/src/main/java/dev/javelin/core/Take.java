@@ -3,16 +3,24 @@ package dev.javelin.core;
 import dev.javelin.format.Gather;
 import dev.javelin.format.LanceFileReader;
 import dev.javelin.format.schema.LanceField;
+import dev.javelin.table.Deletes;
 import dev.javelin.table.Fragment;
+import dev.javelin.table.TableErrors;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
+import org.roaringbitmap.RoaringBitmap;
 
-/** Reads rows by logical offset (position among live rows, in scan order). */
+/**
+ * Reads rows by logical offset (position among live rows, in scan order) or by row address
+ * ({@code fragment_id << 32 | physical offset}).
+ */
 final class Take {
   private Take() {}
 
@@ -21,11 +29,11 @@ final class Take {
     List<Fragment> fragments = ds.manifest().fragments();
     long[] starts = new long[fragments.size() + 1];
     for (int i = 0; i < fragments.size(); i++) {
-      // No deletions yet (the table layer refuses datasets with deletion files), so live = physical.
-      starts[i + 1] = starts[i] + fragments.get(i).physicalRows();
+      starts[i + 1] = starts[i] + fragments.get(i).liveRows();
     }
     long total = starts[fragments.size()];
-    // Which fragment each requested row lives in, and where in it.
+    RoaringBitmap[] deleted = new RoaringBitmap[fragments.size()];
+    // Which fragment each requested row lives in, and its physical offset there.
     int[] fragOf = new int[offsets.length];
     long[] rowOf = new long[offsets.length];
     for (int i = 0; i < offsets.length; i++) {
@@ -40,8 +48,71 @@ final class Take {
         f++; // skip empty fragments
       }
       fragOf[i] = f;
-      rowOf[i] = o - starts[f];
+      if (deleted[f] == null) {
+        deleted[f] = Deletes.deletedRows(ds.store(), fragments.get(f), allocator);
+      }
+      rowOf[i] = physical(deleted[f], o - starts[f]);
     }
+    return gather(ds, fragments, fragOf, rowOf, fields, allocator);
+  }
+
+  static VectorSchemaRoot takeRows(Dataset ds, long[] addresses, List<LanceField> fields, BufferAllocator allocator)
+      throws IOException {
+    List<Fragment> fragments = ds.manifest().fragments();
+    Map<Long, Integer> index = new HashMap<>();
+    for (int i = 0; i < fragments.size(); i++) {
+      index.put(fragments.get(i).id(), i);
+    }
+    RoaringBitmap[] deleted = new RoaringBitmap[fragments.size()];
+    int[] fragOf = new int[addresses.length];
+    long[] rowOf = new long[addresses.length];
+    for (int i = 0; i < addresses.length; i++) {
+      long a = addresses[i];
+      Integer f = index.get(a >>> 32);
+      if (f == null) {
+        throw TableErrors.rowNotFound(ds.location(), ds.version(), a, "names no fragment");
+      }
+      long row = a & 0xFFFFFFFFL;
+      if (row >= fragments.get(f).physicalRows()) {
+        throw TableErrors.rowNotFound(ds.location(), ds.version(), a,
+            "is past the " + fragments.get(f).physicalRows() + " rows of its fragment");
+      }
+      if (deleted[f] == null) {
+        deleted[f] = Deletes.deletedRows(ds.store(), fragments.get(f), allocator);
+      }
+      if (deleted[f].contains((int) row)) {
+        throw TableErrors.rowNotFound(ds.location(), ds.version(), a, "is deleted");
+      }
+      fragOf[i] = f;
+      rowOf[i] = row;
+    }
+    return gather(ds, fragments, fragOf, rowOf, fields, allocator);
+  }
+
+  // The physical offset of the k-th (0-based) live row: the smallest p with k + 1 live rows in
+  // [0, p], found by binary search since live(p) = p + 1 - deleted(<= p) never decreases.
+  static long physical(RoaringBitmap deleted, long k) {
+    if (deleted.isEmpty()) {
+      return k;
+    }
+    long lo = k;
+    long hi = k + deleted.getLongCardinality();
+    while (lo < hi) {
+      long mid = (lo + hi) >>> 1;
+      long live = mid + 1 - deleted.rankLong((int) mid);
+      if (live >= k + 1) {
+        hi = mid;
+      } else {
+        lo = mid + 1;
+      }
+    }
+    return lo;
+  }
+
+  // Reads fragments.get(fragOf[i]) physical row rowOf[i] for every i, in that order.
+  private static VectorSchemaRoot gather(Dataset ds, List<Fragment> fragments, int[] fragOf, long[] rowOf,
+      List<LanceField> fields, BufferAllocator allocator) throws IOException {
+    long[] offsets = rowOf;
     // Take each fragment's rows first: variable-width vectors must be filled in index order, so
     // rows are copied into the result afterwards, one output row after another.
     List<VectorSchemaRoot> opened = new ArrayList<>();

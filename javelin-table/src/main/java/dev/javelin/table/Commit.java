@@ -33,7 +33,8 @@ public final class Commit {
   private static final Logger LOG = Logger.getLogger(Commit.class.getName());
 
   private final Table table;
-  private final Transaction txn;
+  private Transaction txn;
+  private Rebase rebase;
   private final List<String> written = new ArrayList<>();
   private LanceFileVersion newFormat = LanceFileVersion.V2_1;
   private ManifestNaming newNaming = ManifestNaming.V2;
@@ -62,6 +63,46 @@ public final class Commit {
   /** Fail with {@link DatasetExistsException} if any version exists (create, not overwrite). */
   public Commit createOnly() {
     this.createOnly = true;
+    return this;
+  }
+
+  /**
+   * Rewrites a transaction so it commits on top of concurrent ones that {@link ConflictRules}
+   * judged rebasable (for a delete: merging deletion vectors of fragments both changed). The
+   * commit loop calls it with those transactions and the newest manifest; the manifest is then
+   * built from what it returns, so {@link ManifestBuilder} stays a pure function.
+   */
+  public interface Rebase {
+    /**
+     * @param mine the transaction as last attempted
+     * @param committed the concurrent transactions to rebase over, oldest first
+     * @param latest the newest manifest, which the result is built on
+     * @return the transaction to commit instead (read version {@code latest.version()}) and the
+     *     files the rebase wrote and superseded
+     * @throws CommitConflictException if the transactions cannot be reconciled
+     */
+    Rebased rebase(Transaction mine, List<Transaction> committed, Manifest latest);
+  }
+
+  /**
+   * A rebased transaction, the keys of the files written for it (deleted if the commit fails),
+   * and the keys of files written for an earlier attempt that it no longer uses (deleted now).
+   */
+  public static final class Rebased {
+    final Transaction transaction;
+    final List<String> written;
+    final List<String> superseded;
+
+    public Rebased(Transaction transaction, List<String> written, List<String> superseded) {
+      this.transaction = transaction;
+      this.written = List.copyOf(written);
+      this.superseded = List.copyOf(superseded);
+    }
+  }
+
+  /** How to rebase over rebasable concurrent commits; without it they are conflicts. */
+  public Commit rebase(Rebase step) {
+    this.rebase = step;
     return this;
   }
 
@@ -94,14 +135,9 @@ public final class Commit {
    */
   public Manifest commit() {
     ObjectStore store = table.store();
-    String txnKey = Table.TRANSACTIONS + txn.fileName();
     boolean cleanup = true;
     try {
-      try {
-        store.put(txnKey, txn.proto().toByteArray());
-      } catch (IOException e) {
-        throw new UncheckedIOException("Could not write transaction " + txnKey + " of " + table.location(), e);
-      }
+      writeTransaction();
       long checkedUpTo = txn.readVersion();
       ObjectExistsException lastLoss = null;
       for (int attempt = 0; attempt < maxAttempts; attempt++) {
@@ -146,22 +182,52 @@ public final class Commit {
       throw TableErrors.retriesExhausted(table.location(), maxAttempts, lastLoss);
     } catch (RuntimeException | Error e) {
       if (cleanup) {
-        deleteQuietly(txnKey);
+        deleteQuietly(Table.TRANSACTIONS + txn.fileName());
         written.forEach(this::deleteQuietly);
       }
       throw e;
     }
   }
 
-  // Checks every version committed after the last checked one; returns the newest checked.
+  private void writeTransaction() {
+    String key = Table.TRANSACTIONS + txn.fileName();
+    try {
+      table.store().put(key, txn.proto().toByteArray());
+    } catch (IOException e) {
+      throw new UncheckedIOException("Could not write transaction " + key + " of " + table.location(), e);
+    }
+  }
+
+  // Checks every version committed after the last checked one, rebasing over those that need
+  // it; returns the newest checked.
   private long checkConcurrent(NavigableMap<Long, String> versions, long checkedUpTo, Manifest latest) {
+    List<Transaction> toRebase = new ArrayList<>();
     for (Map.Entry<Long, String> e : versions.tailMap(checkedUpTo, false).entrySet()) {
       long v = e.getKey();
       Manifest m = v == latest.version() ? latest : table.read(e.getValue());
       Transaction theirs = table.transaction(m)
           .orElseThrow(() -> TableErrors.missingTransaction(table.location(), v));
-      if (ConflictRules.check(txn, theirs) != ConflictRules.Resolution.COMPATIBLE) {
+      ConflictRules.Resolution r = ConflictRules.check(txn, theirs);
+      if (r == ConflictRules.Resolution.CONFLICT || (r == ConflictRules.Resolution.REBASE && rebase == null)) {
         throw TableErrors.conflict(table.location(), txn, theirs, v);
+      }
+      if (r == ConflictRules.Resolution.REBASE) {
+        toRebase.add(theirs);
+      }
+    }
+    if (!toRebase.isEmpty()) {
+      Rebased done = rebase.rebase(txn, toRebase, latest);
+      written.addAll(done.written);
+      String oldKey = Table.TRANSACTIONS + txn.fileName();
+      txn = done.transaction;
+      writeTransaction();
+      if (!oldKey.equals(Table.TRANSACTIONS + txn.fileName())) {
+        deleteQuietly(oldKey);
+      }
+      // Files of the earlier attempt: no manifest references them.
+      for (String k : done.superseded) {
+        written.remove(k);
+        deleteQuietly(k);
       }
     }
     return latest.version();

@@ -1,14 +1,23 @@
 package dev.javelin.table;
 
 import static dev.javelin.table.OperationKind.APPEND;
+import static dev.javelin.table.OperationKind.DATA_REPLACEMENT;
+import static dev.javelin.table.OperationKind.DELETE;
+import static dev.javelin.table.OperationKind.MERGE;
 import static dev.javelin.table.OperationKind.OVERWRITE;
 import static dev.javelin.table.OperationKind.RESTORE;
+import static dev.javelin.table.OperationKind.REWRITE;
 import static dev.javelin.table.OperationKind.UNKNOWN;
+import static dev.javelin.table.OperationKind.UPDATE;
 import static dev.javelin.table.OperationKind.UPDATE_CONFIG;
 import static dev.javelin.table.OperationKind.UPDATE_MEM_WAL_STATE;
 
+import dev.javelin.table.proto.TableProtos;
+import dev.javelin.table.proto.TransactionProtos;
 import java.util.EnumMap;
 import java.util.EnumSet;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
 
@@ -18,14 +27,20 @@ import java.util.Set;
  * Javelin and Lance writers agree about each other's commits.
  *
  * <p>Rows are "my" operation, columns the committed one. Only the operations Javelin can commit
- * have rows yet; adding one (Delete, Rewrite, ...) means adding its row here and its cases to
- * {@code ConflictRulesTest}.
+ * have rows yet; adding one (Rewrite, ...) means adding its row here and its cases to
+ * {@code ConflictRulesTest}. A {@link Resolution#REBASE} is carried out by the commit's
+ * {@link Commit.Rebase} step.
  */
 final class ConflictRules {
   /** What to do about one committed transaction. */
   enum Resolution {
     /** Build on top of it: it changes nothing this transaction depends on. */
     COMPATIBLE,
+    /**
+     * It changed deletion files of fragments this transaction changes too: this transaction
+     * must be rebased on it (deletion vectors merged) before it can commit.
+     */
+    REBASE,
     /** This transaction cannot commit. */
     CONFLICT
   }
@@ -42,6 +57,9 @@ final class ConflictRules {
     // A restore replaces everything with an old version, so like an overwrite it wins over
     // whatever came in between; only MemWAL state must not be lost.
     CONFLICTS.put(RESTORE, EnumSet.of(UPDATE_MEM_WAL_STATE, UNKNOWN));
+    // A delete names rows by address: whatever replaced the schema or fragments, or moved rows
+    // (a merge), makes those addresses meaningless. Fragment-level cases are decided below.
+    CONFLICTS.put(DELETE, EnumSet.of(OVERWRITE, RESTORE, UPDATE_MEM_WAL_STATE, MERGE, UNKNOWN));
   }
 
   private ConflictRules() {}
@@ -54,11 +72,65 @@ final class ConflictRules {
     if (conflicts.contains(committed.kind())) {
       return Resolution.CONFLICT;
     }
+    if (mine.kind() == DELETE) {
+      return checkDelete(mine, committed);
+    }
     if (mine.kind() == OVERWRITE && (committed.kind() == OVERWRITE || committed.kind() == UPDATE_CONFIG)
         && upsertKeysOverlap(mine, committed)) {
       return Resolution.CONFLICT;
     }
     return Resolution.COMPATIBLE;
+  }
+
+  // A delete against changes of the same fragments (Lance's check_delete_txn): a rewrite or data
+  // replacement of one of them conflicts; a delete or update that only changed its deletion file
+  // is merged in by a rebase; one that changed its data files, or an update that removed it,
+  // conflicts. A concurrent delete that removed it deleted every row there, which a rebase
+  // drops from this delete.
+  private static Resolution checkDelete(Transaction mine, Transaction committed) {
+    Map<Long, TableProtos.DataFragment> my = new HashMap<>();
+    mine.proto().getDelete().getUpdatedFragmentsList().forEach(f -> my.put(f.getId(), f));
+    Set<Long> touched = new HashSet<>(my.keySet());
+    touched.addAll(mine.proto().getDelete().getDeletedFragmentIdsList());
+    TransactionProtos.Transaction theirs = committed.proto();
+    switch (committed.kind()) {
+      case REWRITE: {
+        Set<Long> old = new HashSet<>();
+        theirs.getRewrite().getOldFragmentsList().forEach(f -> old.add(f.getId()));
+        theirs.getRewrite().getGroupsList().forEach(g -> g.getOldFragmentsList().forEach(f -> old.add(f.getId())));
+        return old.stream().anyMatch(touched::contains) ? Resolution.CONFLICT : Resolution.COMPATIBLE;
+      }
+      case DATA_REPLACEMENT:
+        return theirs.getDataReplacement().getReplacementsList().stream()
+            .anyMatch(r -> touched.contains(r.getFragmentId())) ? Resolution.CONFLICT : Resolution.COMPATIBLE;
+      case DELETE: {
+        // A delete changes deletion files only, so any overlap merges.
+        var d = theirs.getDelete();
+        boolean overlap = d.getUpdatedFragmentsList().stream().anyMatch(f -> touched.contains(f.getId()))
+            || d.getDeletedFragmentIdsList().stream().anyMatch(touched::contains);
+        return overlap ? Resolution.REBASE : Resolution.COMPATIBLE;
+      }
+      case UPDATE: {
+        var u = theirs.getUpdate();
+        if (u.getRemovedFragmentIdsList().stream().anyMatch(touched::contains)) {
+          return Resolution.CONFLICT; // its rows were rewritten into other fragments
+        }
+        Resolution r = Resolution.COMPATIBLE;
+        for (TableProtos.DataFragment f : u.getUpdatedFragmentsList()) {
+          if (!touched.contains(f.getId())) {
+            continue;
+          }
+          TableProtos.DataFragment read = my.get(f.getId());
+          if (read == null || !read.getFilesList().equals(f.getFilesList())) {
+            return Resolution.CONFLICT;
+          }
+          r = Resolution.REBASE;
+        }
+        return r;
+      }
+      default:
+        return Resolution.COMPATIBLE;
+    }
   }
 
   // Two writers setting the same config key would silently lose one value.

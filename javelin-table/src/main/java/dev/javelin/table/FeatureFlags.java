@@ -22,10 +22,10 @@ public final class FeatureFlags {
   public static final long DISABLE_TRANSACTION_FILE = 32;
 
   /**
-   * What Javelin reads correctly. Deletion files and base paths are not applied yet, so a dataset
-   * using them is refused rather than read wrong. Stable row ids do not change what a scan returns.
+   * What Javelin reads correctly. Base paths are not applied yet, so a dataset using them is
+   * refused rather than read wrong. Stable row ids do not change what a scan returns.
    */
-  static final long READABLE = STABLE_ROW_IDS | USE_V2_FORMAT_DEPRECATED | TABLE_CONFIG | DISABLE_TRANSACTION_FILE;
+  static final long READABLE = DELETION_FILES | STABLE_ROW_IDS | USE_V2_FORMAT_DEPRECATED | TABLE_CONFIG | DISABLE_TRANSACTION_FILE;
 
   /**
    * What Javelin can commit on top of. Appends and overwrites carry existing fragments (with their

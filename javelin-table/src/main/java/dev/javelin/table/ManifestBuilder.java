@@ -58,6 +58,30 @@ final class ManifestBuilder {
         }
         break;
       }
+      case DELETE: {
+        if (current == null) {
+          throw TableErrors.noDataset(location);
+        }
+        TransactionProtos.Transaction.Delete op = txn.proto().getDelete();
+        m = current.proto().toBuilder();
+        indices = current.indices();
+        nextId = 0; // adds no fragments
+        java.util.Map<Long, TableProtos.DataFragment> updated = new java.util.HashMap<>();
+        op.getUpdatedFragmentsList().forEach(f -> updated.put(f.getId(), f));
+        for (TableProtos.DataFragment f : current.proto().getFragmentsList()) {
+          if (op.getDeletedFragmentIdsList().contains(f.getId())) {
+            continue;
+          }
+          TableProtos.DataFragment next = updated.getOrDefault(f.getId(), f);
+          // A fragment without live rows is dropped, whoever forgot to list it as deleted.
+          if (next.hasDeletionFile() && next.getPhysicalRows() > 0
+              && next.getDeletionFile().getNumDeletedRows() >= next.getPhysicalRows()) {
+            continue;
+          }
+          fragments.add(next);
+        }
+        break;
+      }
       default:
         throw new UnsupportedOperationException("Javelin cannot commit a " + txn.kind().displayName() + " yet");
     }

@@ -80,4 +80,21 @@ public final class TableErrors {
     return new SchemaMismatchException("Field '" + field + "' does not match the dataset's schema (" + detail
         + "): " + location, field);
   }
+
+  /** Formats a row address as Lance shows it in messages: {@code fragment:offset}. */
+  private static String address(long rowAddress) {
+    return rowAddress + " (fragment " + (rowAddress >>> 32) + ", offset " + (rowAddress & 0xFFFFFFFFL) + ")";
+  }
+
+  public static RowNotFoundException rowNotFound(String location, long version, long rowAddress, String why) {
+    return new RowNotFoundException("Row address " + address(rowAddress) + " " + why + " in version " + version
+        + ": " + location, rowAddress);
+  }
+
+  public static CommitConflictException rowsConflict(String location, Transaction mine, long latestVersion,
+      long rowAddress) {
+    return new CommitConflictException("This " + mine.kind().displayName() + " (read version " + mine.readVersion()
+        + ") deletes row " + address(rowAddress) + " that a concurrent Update rewrote (by version " + latestVersion
+        + "): " + location, latestVersion);
+  }
 }

@@ -85,6 +85,20 @@ public final class Transaction {
     return restored;
   }
 
+  /**
+   * Deletes rows: {@code updated} are the touched fragments with their new deletion files,
+   * {@code deletedFragmentIds} the fragments whose every row is now deleted (dropped from the
+   * manifest). {@code predicate} is recorded for readers of the history (empty if none).
+   */
+  public static Transaction delete(long readVersion, List<Fragment> updated, List<Long> deletedFragmentIds,
+      String predicate) {
+    TransactionProtos.Transaction.Delete.Builder op = TransactionProtos.Transaction.Delete.newBuilder()
+        .addAllDeletedFragmentIds(deletedFragmentIds)
+        .setPredicate(predicate == null ? "" : predicate);
+    updated.forEach(f -> op.addUpdatedFragments(f.proto()));
+    return new Transaction(base(readVersion).setDelete(op).build());
+  }
+
   private static TransactionProtos.Transaction.Builder base(long readVersion) {
     return TransactionProtos.Transaction.newBuilder()
         .setReadVersion(readVersion)

@@ -2,9 +2,11 @@ package dev.javelin.table;
 
 import static dev.javelin.table.ConflictRules.Resolution.COMPATIBLE;
 import static dev.javelin.table.ConflictRules.Resolution.CONFLICT;
+import static dev.javelin.table.ConflictRules.Resolution.REBASE;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.javelin.table.proto.TableProtos;
 import dev.javelin.table.proto.TransactionProtos;
 import java.util.List;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -76,7 +78,98 @@ class ConflictRulesTest {
 
   @Test
   void operationsJavelinCannotCommitHaveNoRules() {
-    assertThatThrownBy(() -> ConflictRules.check(of(OperationKind.DELETE), of(OperationKind.APPEND)))
-        .isInstanceOf(UnsupportedOperationException.class).hasMessage("Javelin cannot commit a Delete yet");
+    assertThatThrownBy(() -> ConflictRules.check(of(OperationKind.REWRITE), of(OperationKind.APPEND)))
+        .isInstanceOf(UnsupportedOperationException.class).hasMessage("Javelin cannot commit a Rewrite yet");
+  }
+
+  // ---- Delete (Lance's check_delete_txn)
+
+  private static TableProtos.DataFragment frag(long id, String file) {
+    return TableProtos.DataFragment.newBuilder().setId(id).setPhysicalRows(10)
+        .addFiles(TableProtos.DataFile.newBuilder().setPath(file))
+        .setDeletionFile(TableProtos.DeletionFile.newBuilder().setNumDeletedRows(1).setId(id * 7)).build();
+  }
+
+  /** A delete of fragments 1 and 2 (read with data file "a"), which also drops fragment 3. */
+  private static Transaction myDelete() {
+    return Transaction.fromProto(of(OperationKind.DELETE).proto().toBuilder()
+        .setDelete(TransactionProtos.Transaction.Delete.newBuilder()
+            .addUpdatedFragments(frag(1, "a")).addUpdatedFragments(frag(2, "a")).addDeletedFragmentIds(3))
+        .build());
+  }
+
+  private static Transaction with(OperationKind kind, java.util.function.Consumer<TransactionProtos.Transaction.Builder> f) {
+    TransactionProtos.Transaction.Builder b = of(kind).proto().toBuilder();
+    f.accept(b);
+    return Transaction.fromProto(b.build());
+  }
+
+  @ParameterizedTest
+  @EnumSource(OperationKind.class)
+  void deleteAgainstOperationsThatTouchNoFragmentOfIt(OperationKind committed) {
+    boolean conflict = List.of(OperationKind.OVERWRITE, OperationKind.RESTORE, OperationKind.UPDATE_MEM_WAL_STATE,
+        OperationKind.MERGE, OperationKind.UNKNOWN).contains(committed);
+    assertThat(ConflictRules.check(myDelete(), of(committed))).isEqualTo(conflict ? CONFLICT : COMPATIBLE);
+  }
+
+  @Test
+  void deleteAgainstARewriteOrReplacementOfItsFragments() {
+    var rewrite = TransactionProtos.Transaction.Rewrite.newBuilder();
+    rewrite.addGroupsBuilder().addOldFragments(frag(2, "a"));
+    assertThat(ConflictRules.check(myDelete(), with(OperationKind.REWRITE, b -> b.setRewrite(rewrite))))
+        .isEqualTo(CONFLICT);
+    var legacy = TransactionProtos.Transaction.Rewrite.newBuilder().addOldFragments(frag(3, "a"));
+    assertThat(ConflictRules.check(myDelete(), with(OperationKind.REWRITE, b -> b.setRewrite(legacy))))
+        .isEqualTo(CONFLICT);
+    var other = TransactionProtos.Transaction.Rewrite.newBuilder();
+    other.addGroupsBuilder().addOldFragments(frag(4, "a"));
+    assertThat(ConflictRules.check(myDelete(), with(OperationKind.REWRITE, b -> b.setRewrite(other))))
+        .isEqualTo(COMPATIBLE);
+    assertThat(ConflictRules.check(myDelete(), with(OperationKind.DATA_REPLACEMENT, b -> b.setDataReplacement(
+        TransactionProtos.Transaction.DataReplacement.newBuilder().addReplacements(
+            TransactionProtos.Transaction.DataReplacementGroup.newBuilder().setFragmentId(1))))))
+        .isEqualTo(CONFLICT);
+    assertThat(ConflictRules.check(myDelete(), with(OperationKind.DATA_REPLACEMENT, b -> b.setDataReplacement(
+        TransactionProtos.Transaction.DataReplacement.newBuilder().addReplacements(
+            TransactionProtos.Transaction.DataReplacementGroup.newBuilder().setFragmentId(9))))))
+        .isEqualTo(COMPATIBLE);
+  }
+
+  @Test
+  void deleteAgainstDeletes() {
+    assertThat(ConflictRules.check(myDelete(), with(OperationKind.DELETE, b -> b.setDelete(
+        TransactionProtos.Transaction.Delete.newBuilder().addUpdatedFragments(frag(5, "a")).addDeletedFragmentIds(6)))))
+        .isEqualTo(COMPATIBLE);
+    assertThat(ConflictRules.check(myDelete(), with(OperationKind.DELETE, b -> b.setDelete(
+        TransactionProtos.Transaction.Delete.newBuilder().addUpdatedFragments(frag(2, "a"))))))
+        .isEqualTo(REBASE);
+    // They dropped a fragment this one deletes rows of, or this one drops a fragment they changed.
+    assertThat(ConflictRules.check(myDelete(), with(OperationKind.DELETE, b -> b.setDelete(
+        TransactionProtos.Transaction.Delete.newBuilder().addDeletedFragmentIds(1)))))
+        .isEqualTo(REBASE);
+    assertThat(ConflictRules.check(myDelete(), with(OperationKind.DELETE, b -> b.setDelete(
+        TransactionProtos.Transaction.Delete.newBuilder().addUpdatedFragments(frag(3, "a"))))))
+        .isEqualTo(REBASE);
+  }
+
+  @Test
+  void deleteAgainstUpdates() {
+    assertThat(ConflictRules.check(myDelete(), with(OperationKind.UPDATE, b -> b.setUpdate(
+        TransactionProtos.Transaction.Update.newBuilder().addUpdatedFragments(frag(7, "b")).addRemovedFragmentIds(8)))))
+        .isEqualTo(COMPATIBLE);
+    // Only the deletion file changed: merge (the rebase refuses rows the update rewrote).
+    assertThat(ConflictRules.check(myDelete(), with(OperationKind.UPDATE, b -> b.setUpdate(
+        TransactionProtos.Transaction.Update.newBuilder().addUpdatedFragments(frag(1, "a"))))))
+        .isEqualTo(REBASE);
+    // Data files changed, a fragment this one drops was changed, or a fragment was removed.
+    assertThat(ConflictRules.check(myDelete(), with(OperationKind.UPDATE, b -> b.setUpdate(
+        TransactionProtos.Transaction.Update.newBuilder().addUpdatedFragments(frag(1, "b"))))))
+        .isEqualTo(CONFLICT);
+    assertThat(ConflictRules.check(myDelete(), with(OperationKind.UPDATE, b -> b.setUpdate(
+        TransactionProtos.Transaction.Update.newBuilder().addUpdatedFragments(frag(3, "a"))))))
+        .isEqualTo(CONFLICT);
+    assertThat(ConflictRules.check(myDelete(), with(OperationKind.UPDATE, b -> b.setUpdate(
+        TransactionProtos.Transaction.Update.newBuilder().addRemovedFragmentIds(2)))))
+        .isEqualTo(CONFLICT);
   }
 }

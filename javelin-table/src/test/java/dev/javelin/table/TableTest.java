@@ -64,11 +64,11 @@ class TableTest extends TableTestBase {
   @Test
   void unknownReaderFlagsRefuseToOpen() throws Exception {
     Manifest m = create(fragment(10));
-    rewriteVersion1(m, m.proto().toBuilder().setReaderFeatureFlags(64 | 1).setWriterFeatureFlags(64 | 1).build());
+    rewriteVersion1(m, m.proto().toBuilder().setReaderFeatureFlags(64 | 16 | 1).setWriterFeatureFlags(64 | 1).build());
     assertThatThrownBy(() -> table.latest()).isInstanceOf(UnsupportedFeatureException.class)
-        .hasMessage("Dataset version 1 needs reader features Javelin lacks (deletion files, unknown flag 64; flags 65): "
+        .hasMessage("Dataset version 1 needs reader features Javelin lacks (base paths, unknown flag 64; flags 80): "
             + local.location())
-        .satisfies(e -> assertThat(((UnsupportedFeatureException) e).flags()).isEqualTo(65));
+        .satisfies(e -> assertThat(((UnsupportedFeatureException) e).flags()).isEqualTo(80));
   }
 
   @Test

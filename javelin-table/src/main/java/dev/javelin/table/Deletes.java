@@ -1,0 +1,205 @@
+package dev.javelin.table;
+
+import dev.javelin.table.io.ObjectStore;
+import dev.javelin.table.proto.TableProtos;
+import dev.javelin.table.proto.TransactionProtos;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import org.apache.arrow.memory.BufferAllocator;
+import org.roaringbitmap.RoaringBitmap;
+
+/**
+ * Deletes rows by physical position and commits a Delete: one new deletion file per touched
+ * fragment (its old deletions merged in), fragments left without live rows dropped. Concurrent
+ * deletes of the same fragments are merged by a rebase instead of failing.
+ */
+public final class Deletes {
+  private static final Logger LOG = Logger.getLogger(Deletes.class.getName());
+
+  private Deletes() {}
+
+  /** The deleted rows of a fragment (empty if it has no deletion file). */
+  public static RoaringBitmap deletedRows(ObjectStore store, Fragment fragment, BufferAllocator allocator)
+      throws IOException {
+    Optional<DeletionFile> file = fragment.deletionFile();
+    return file.isPresent() ? DeletionFiles.read(store, fragment.id(), file.get(), allocator) : new RoaringBitmap();
+  }
+
+  /**
+   * Deletes rows of version {@code read} and commits on the newest version.
+   *
+   * @param rows per fragment id, the physical offsets to delete (already deleted ones are ignored)
+   * @param predicate recorded in the transaction (null or empty if none)
+   * @return the committed manifest, or {@code read} itself if no live row was named (nothing is committed)
+   * @throws RowNotFoundException naming an address whose fragment does not exist or that is past its end
+   * @throws CommitConflictException if a concurrent commit rewrote or replaced the rows
+   */
+  public static Manifest commit(Table table, Manifest read, Map<Long, RoaringBitmap> rows, String predicate,
+      BufferAllocator allocator) {
+    ObjectStore store = table.store();
+    Map<Long, Fragment> byId = new HashMap<>();
+    read.fragments().forEach(f -> byId.put(f.id(), f));
+    Map<Long, RoaringBitmap> affected = new TreeMap<>();
+    List<Fragment> updated = new ArrayList<>();
+    List<Long> removed = new ArrayList<>();
+    List<String> written = new ArrayList<>();
+    boolean handedOver = false;
+    try {
+      for (Map.Entry<Long, RoaringBitmap> e : new TreeMap<>(rows).entrySet()) {
+        long id = e.getKey();
+        RoaringBitmap want = e.getValue();
+        if (want.isEmpty()) {
+          continue;
+        }
+        Fragment f = byId.get(id);
+        if (f == null) {
+          throw TableErrors.rowNotFound(table.location(), read.version(), id << 32 | want.first(),
+              "names no fragment");
+        }
+        long last = Integer.toUnsignedLong(want.last());
+        if (last >= f.physicalRows()) {
+          throw TableErrors.rowNotFound(table.location(), read.version(), id << 32 | last,
+              "is past the " + f.physicalRows() + " rows of its fragment");
+        }
+        RoaringBitmap old = deletedRows(store, f, allocator);
+        RoaringBitmap fresh = RoaringBitmap.andNot(want, old);
+        if (fresh.isEmpty()) {
+          continue;
+        }
+        affected.put(id, fresh);
+        RoaringBitmap merged = RoaringBitmap.or(old, fresh);
+        if (merged.getLongCardinality() >= f.physicalRows()) {
+          removed.add(id);
+          continue;
+        }
+        DeletionFile file = DeletionFiles.write(store, id, read.version(), merged, allocator);
+        written.add(file.key(id));
+        updated.add(withDeletions(f, file));
+      }
+      if (affected.isEmpty()) {
+        return read;
+      }
+      Transaction txn = Transaction.delete(read.version(), updated, removed, predicate);
+      handedOver = true;
+      return table.newCommit(txn).cleanupOnFailure(written)
+          .rebase(new MergeDeletions(table, affected, allocator)).commit();
+    } catch (IOException e) {
+      throw new UncheckedIOException("Delete failed: " + table.location(), e);
+    } finally {
+      if (!handedOver) {
+        written.forEach(k -> deleteQuietly(store, k));
+      }
+    }
+  }
+
+  private static Fragment withDeletions(Fragment f, DeletionFile file) {
+    return Fragment.fromProto(f.proto().toBuilder().setDeletionFile(file.proto()).build());
+  }
+
+  private static void deleteQuietly(ObjectStore store, String key) {
+    try {
+      store.delete(key);
+    } catch (IOException | RuntimeException e) {
+      LOG.log(Level.WARNING, "Could not delete " + key + " of a failed delete in " + store.location(), e);
+    }
+  }
+
+  /**
+   * Rebases a Delete over concurrent Deletes and Updates of the same fragments: each such
+   * fragment's deletion vector is now theirs (read from the newest manifest) united with the rows
+   * this delete removes, written to a new file. A fragment a concurrent delete dropped needs
+   * nothing more. A row a concurrent Update rewrote cannot be deleted here: that is a conflict.
+   */
+  static final class MergeDeletions implements Commit.Rebase {
+    private final Table table;
+    private final Map<Long, RoaringBitmap> affected;
+    private final BufferAllocator allocator;
+
+    MergeDeletions(Table table, Map<Long, RoaringBitmap> affected, BufferAllocator allocator) {
+      this.table = table;
+      this.affected = affected;
+      this.allocator = allocator;
+    }
+
+    @Override
+    public Commit.Rebased rebase(Transaction mine, List<Transaction> committed, Manifest latest) {
+      Set<Long> touched = new HashSet<>();
+      Set<Long> byUpdate = new HashSet<>();
+      for (Transaction t : committed) {
+        TransactionProtos.Transaction p = t.proto();
+        if (t.kind() == OperationKind.DELETE) {
+          p.getDelete().getUpdatedFragmentsList().forEach(f -> touched.add(f.getId()));
+          touched.addAll(p.getDelete().getDeletedFragmentIdsList());
+        } else if (t.kind() == OperationKind.UPDATE) {
+          p.getUpdate().getUpdatedFragmentsList().forEach(f -> byUpdate.add(f.getId()));
+          touched.addAll(byUpdate);
+        }
+      }
+      Map<Long, Fragment> now = new HashMap<>();
+      latest.fragments().forEach(f -> now.put(f.id(), f));
+      TransactionProtos.Transaction.Delete op = mine.proto().getDelete();
+      List<TableProtos.DataFragment> updated = new ArrayList<>();
+      List<Long> removed = new ArrayList<>();
+      List<String> written = new ArrayList<>();
+      List<String> superseded = new ArrayList<>();
+      boolean done = false;
+      try {
+        for (TableProtos.DataFragment f : op.getUpdatedFragmentsList()) {
+          long id = f.getId();
+          if (!touched.contains(id)) {
+            updated.add(f);
+            continue;
+          }
+          superseded.add(DeletionFile.fromProto(f.getDeletionFile()).key(id));
+          Fragment current = now.get(id);
+          if (current == null) {
+            continue; // a concurrent delete removed every row
+          }
+          RoaringBitmap theirs = deletedRows(table.store(), current, allocator);
+          RoaringBitmap ours = affected.get(id);
+          if (byUpdate.contains(id) && RoaringBitmap.intersects(theirs, ours)) {
+            long offset = Integer.toUnsignedLong(RoaringBitmap.and(theirs, ours).first());
+            throw TableErrors.rowsConflict(table.location(), mine, latest.version(), id << 32 | offset);
+          }
+          RoaringBitmap merged = RoaringBitmap.or(theirs, ours);
+          if (merged.getLongCardinality() >= current.physicalRows()) {
+            removed.add(id);
+            continue;
+          }
+          DeletionFile file = DeletionFiles.write(table.store(), id, latest.version(), merged, allocator);
+          written.add(file.key(id));
+          updated.add(withDeletions(current, file).proto());
+        }
+        for (long id : op.getDeletedFragmentIdsList()) {
+          if (now.containsKey(id)) {
+            removed.add(id);
+          }
+        }
+        Transaction rebased = Transaction.fromProto(mine.proto().toBuilder()
+            .setReadVersion(latest.version())
+            .setDelete(op.toBuilder().clearUpdatedFragments().addAllUpdatedFragments(updated)
+                .clearDeletedFragmentIds().addAllDeletedFragmentIds(removed))
+            .build());
+        done = true;
+        return new Commit.Rebased(rebased, written, superseded);
+      } catch (IOException e) {
+        throw new UncheckedIOException("Could not merge deletion files of a concurrent delete: "
+            + table.location(), e);
+      } finally {
+        if (!done) {
+          written.forEach(k -> deleteQuietly(table.store(), k));
+        }
+      }
+    }
+  }
+}
