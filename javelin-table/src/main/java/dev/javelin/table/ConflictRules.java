@@ -1,9 +1,15 @@
 package dev.javelin.table;
 
 import static dev.javelin.table.OperationKind.APPEND;
+import static dev.javelin.table.OperationKind.DATA_REPLACEMENT;
+import static dev.javelin.table.OperationKind.DELETE;
+import static dev.javelin.table.OperationKind.MERGE;
 import static dev.javelin.table.OperationKind.OVERWRITE;
+import static dev.javelin.table.OperationKind.PROJECT;
+import static dev.javelin.table.OperationKind.REWRITE;
 import static dev.javelin.table.OperationKind.RESTORE;
 import static dev.javelin.table.OperationKind.UNKNOWN;
+import static dev.javelin.table.OperationKind.UPDATE;
 import static dev.javelin.table.OperationKind.UPDATE_CONFIG;
 import static dev.javelin.table.OperationKind.UPDATE_MEM_WAL_STATE;
 
@@ -39,6 +45,13 @@ final class ConflictRules {
     // An overwrite replaces everything, so it wins over whatever came in between, except a
     // concurrent change of the same config keys (checked below) and MemWAL state.
     CONFLICTS.put(OVERWRITE, EnumSet.of(UPDATE_MEM_WAL_STATE, UNKNOWN));
+    // A merge carries every fragment with its new files: anything that added, removed or
+    // rewrote fragments or their files, or changed the schema, makes that list stale.
+    CONFLICTS.put(MERGE, EnumSet.of(APPEND, DELETE, UPDATE, REWRITE, MERGE, DATA_REPLACEMENT, OVERWRITE, RESTORE,
+        PROJECT, UPDATE_MEM_WAL_STATE, UNKNOWN));
+    // A project carries only a schema computed from the one it read: only other schema changes
+    // (and wholesale replacements) make it stale; fragments are taken from the newest manifest.
+    CONFLICTS.put(PROJECT, EnumSet.of(MERGE, PROJECT, OVERWRITE, RESTORE, UPDATE_MEM_WAL_STATE, UNKNOWN));
   }
 
   private ConflictRules() {}
