@@ -85,6 +85,7 @@ final class DatasetReader extends ArrowReader {
         out[e.getKey()] = root.getVector(e.getValue());
       }
     }
+    List<FieldVector> nulls = FragmentFiles.fillNulls(out, fields, rows, allocator);
     List<FieldVector> vectors = List.of(out);
     List<Field> fs = new ArrayList<>();
     for (FieldVector v : vectors) {
@@ -95,6 +96,8 @@ final class DatasetReader extends ArrowReader {
     VectorSchemaRoot wrapper = new VectorSchemaRoot(fs, vectors, rows);
     try (ArrowRecordBatch records = new VectorUnloader(wrapper).getRecordBatch()) {
       loadRecordBatch(records);
+    } finally {
+      nulls.forEach(FieldVector::close);
     }
     return true;
   }

@@ -89,12 +89,31 @@ final class Take {
         }
         out.add(Gather.gather(srcs, from, local, allocator));
       }
-      return new VectorSchemaRoot(out);
+      return asDataset(out, fields, allocator);
     } catch (IOException | RuntimeException e) {
       out.forEach(FieldVector::close);
       throw e;
     } finally {
       opened.forEach(VectorSchemaRoot::close);
+    }
+  }
+
+  // The gathered vectors carry the names and nullability the data files had; the dataset's
+  // (after renames or nullability changes) are applied by moving the buffers, by position, into
+  // vectors of the dataset's fields. Consumes the gathered vectors.
+  private static VectorSchemaRoot asDataset(List<FieldVector> gathered, List<LanceField> fields,
+      BufferAllocator allocator) {
+    List<org.apache.arrow.vector.types.pojo.Field> want = new ArrayList<>();
+    fields.forEach(f -> want.add(f.toArrow()));
+    VectorSchemaRoot result = VectorSchemaRoot.create(new org.apache.arrow.vector.types.pojo.Schema(want), allocator);
+    try (VectorSchemaRoot from = new VectorSchemaRoot(gathered);
+        org.apache.arrow.vector.ipc.message.ArrowRecordBatch batch =
+            new org.apache.arrow.vector.VectorUnloader(from).getRecordBatch()) {
+      new org.apache.arrow.vector.VectorLoader(result).load(batch);
+      return result;
+    } catch (RuntimeException e) {
+      result.close();
+      throw e;
     }
   }
 
@@ -110,6 +129,10 @@ final class Take {
           cols[e.getKey()] = got.getVector(e.getValue());
         }
       }
+    }
+    List<FieldVector> nulls = FragmentFiles.fillNulls(cols, fields, rows.length, allocator);
+    if (!nulls.isEmpty()) {
+      opened.add(new VectorSchemaRoot(nulls));
     }
     return cols;
   }
