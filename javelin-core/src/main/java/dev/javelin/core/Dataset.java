@@ -351,17 +351,17 @@ public final class Dataset {
   }
 
   /**
-   * Drops top-level columns: metadata only (a Project); their data stays in files older versions
-   * use, and data files left with no column leave their fragments.
+   * Drops columns, top-level or nested ({@code a.b}, a struct left empty goes too): metadata only
+   * (a Project); their data stays in files older versions use, their field ids are tombstoned in
+   * the data files, and data files left with no column leave their fragments.
    *
    * @throws SchemaEvolutionException if a column does not exist, or no column would be left
-   * @throws UnsupportedOperationException for a nested column ({@code a.b})
    */
   public Dataset dropColumns(List<String> columns) {
     return at(new SchemaEvolution(this).drop(columns));
   }
 
-  /** Drops top-level columns. */
+  /** Drops columns (top-level or nested). */
   public Dataset dropColumns(String... columns) {
     return dropColumns(List.of(columns));
   }

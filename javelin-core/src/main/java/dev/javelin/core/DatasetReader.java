@@ -85,7 +85,7 @@ final class DatasetReader extends ArrowReader {
         out[e.getKey()] = root.getVector(e.getValue());
       }
     }
-    List<FieldVector> nulls = FragmentFiles.fillNulls(out, fields, rows, allocator);
+    List<FieldVector> nulls = FragmentFiles.complete(out, parts, fields, rows, allocator);
     List<FieldVector> vectors = List.of(out);
     List<Field> fs = new ArrayList<>();
     for (FieldVector v : vectors) {

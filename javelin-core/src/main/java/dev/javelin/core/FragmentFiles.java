@@ -29,6 +29,8 @@ final class FragmentFiles {
     final List<Integer> fieldIds = new ArrayList<>();
     /** The dataset's fields read from this file, parallel to {@link #fieldIds}. */
     final List<LanceField> wanted = new ArrayList<>();
+    /** The same fields as the file has them (set by {@link #columnNames}), parallel to {@link #fieldIds}. */
+    final List<LanceField> inFile = new ArrayList<>();
     /** For each output position filled from this file, its index in {@link #fieldIds}. */
     final Map<Integer, Integer> outputs = new LinkedHashMap<>();
     /**
@@ -129,14 +131,15 @@ final class FragmentFiles {
         throw new IllegalStateException("Data file " + part.file.path() + " does not hold field id " + id
             + " that the manifest says it does: " + location);
       }
-      // Vectors are matched to the dataset's fields by position, so the nested shape must agree
-      // (a nested field dropped from the dataset would still be read from the file).
+      // The file may hold nested fields the dataset dropped since (see complete()); it cannot
+      // lack nested fields the dataset has, since nested fields are only ever added with a new
+      // top-level column.
       LanceField want = part.wanted.get(i);
-      if (!ids(inFile).equals(ids(want))) {
-        throw new UnsupportedOperationException("Field '" + want.name() + "' in data file " + part.file.path()
-            + " has nested fields " + ids(inFile) + " but the dataset has " + ids(want)
-            + "; Javelin cannot read a partly dropped nested field yet: " + location);
+      if (!ids(inFile).containsAll(ids(want))) {
+        throw new IllegalStateException("Field '" + want.name() + "' in data file " + part.file.path()
+            + " has nested fields " + ids(inFile) + " but the dataset has " + ids(want) + ": " + location);
       }
+      part.inFile.add(inFile);
       names.add(inFile.name());
     }
     return names;
@@ -146,6 +149,34 @@ final class FragmentFiles {
     Set<Integer> out = new TreeSet<>();
     f.flatten().forEach(x -> out.add(x.id()));
     return out;
+  }
+
+  /**
+   * Makes the vectors read for a fragment match the dataset's fields: a vector whose file field
+   * still holds nested fields the dataset dropped is rebuilt without them, and every empty slot
+   * becomes nulls ({@link #fillNulls}). Returns the vectors made, which the caller closes.
+   */
+  static List<FieldVector> complete(FieldVector[] out, List<Part> parts, List<LanceField> fields, int rows,
+      BufferAllocator allocator) {
+    List<FieldVector> made = new ArrayList<>();
+    try {
+      for (Part p : parts) {
+        for (var e : p.outputs.entrySet()) {
+          LanceField file = p.inFile.get(e.getValue());
+          LanceField want = p.wanted.get(e.getValue());
+          if (!ids(file).equals(ids(want))) {
+            FieldVector v = NestedPrune.prune(out[e.getKey()], file, want, allocator);
+            made.add(v);
+            out[e.getKey()] = v;
+          }
+        }
+      }
+      made.addAll(fillNulls(out, fields, rows, allocator));
+      return made;
+    } catch (RuntimeException e) {
+      made.forEach(FieldVector::close);
+      throw e;
+    }
   }
 
   /**

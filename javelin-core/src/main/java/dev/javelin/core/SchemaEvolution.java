@@ -331,23 +331,16 @@ final class SchemaEvolution {
     if (columns.isEmpty()) {
       throw new IllegalArgumentException("No columns to drop: " + location);
     }
-    Set<String> dropped = new HashSet<>();
+    Set<Integer> dropped = new HashSet<>();
     for (String c : columns) {
-      if (ds.schema().field(c).isEmpty()) {
-        resolve(c); // throws if there is no such column
-        // Javelin reads whole top-level fields from data files, so it could not read the rest of
-        // a struct whose child was dropped.
-        throw new UnsupportedOperationException("Dropping nested column '" + c + "' is not supported yet: "
-            + location);
-      }
-      dropped.add(c);
+      // A top-level name may itself contain a dot; otherwise the path goes into structs.
+      LanceField f = ds.schema().field(c).orElseGet(() -> {
+        List<LanceField> path = resolve(c);
+        return path.get(path.size() - 1);
+      });
+      dropped.add(f.id());
     }
-    List<LanceField> kept = new ArrayList<>();
-    for (LanceField f : ds.schema().fields()) {
-      if (!dropped.contains(f.name())) {
-        kept.add(f);
-      }
-    }
+    List<LanceField> kept = without(ds.schema().fields(), dropped);
     if (kept.isEmpty()) {
       throw new SchemaEvolutionException("Cannot drop every column of the dataset: " + location, columns.get(0));
     }
@@ -361,6 +354,25 @@ final class SchemaEvolution {
       }
     }
     return commitProject(new LanceSchema(kept, ds.schema().metadata()));
+  }
+
+  // The fields minus the dropped ones; a struct left with no field goes too.
+  private static List<LanceField> without(List<LanceField> fields, Set<Integer> dropped) {
+    List<LanceField> out = new ArrayList<>();
+    for (LanceField f : fields) {
+      if (dropped.contains(f.id())) {
+        continue;
+      }
+      if (f.isStruct() && !f.children().isEmpty()) {
+        List<LanceField> kids = without(f.children(), dropped);
+        if (kids.isEmpty()) {
+          continue;
+        }
+        f = new LanceField(f.id(), f.name(), f.logicalType(), f.nullable(), kids, f.metadata());
+      }
+      out.add(f);
+    }
+    return out;
   }
 
   // ---- altering

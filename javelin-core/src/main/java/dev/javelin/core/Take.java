@@ -121,7 +121,8 @@ final class Take {
   private static FieldVector[] takeFromFragment(Dataset ds, Fragment fragment, List<LanceField> fields, long[] rows,
       List<VectorSchemaRoot> opened, BufferAllocator allocator) throws IOException {
     FieldVector[] cols = new FieldVector[fields.size()];
-    for (FragmentFiles.Part part : FragmentFiles.plan(fragment, fields, ds.location())) {
+    List<FragmentFiles.Part> parts = FragmentFiles.plan(fragment, fields, ds.location());
+    for (FragmentFiles.Part part : parts) {
       try (LanceFileReader reader = FragmentFiles.open(ds.store(), part, allocator)) {
         VectorSchemaRoot got = reader.take(rows, FragmentFiles.columnNames(reader, part, ds.location()));
         opened.add(got);
@@ -130,7 +131,7 @@ final class Take {
         }
       }
     }
-    List<FieldVector> nulls = FragmentFiles.fillNulls(cols, fields, rows.length, allocator);
+    List<FieldVector> nulls = FragmentFiles.complete(cols, parts, fields, rows.length, allocator);
     if (!nulls.isEmpty()) {
       opened.add(new VectorSchemaRoot(nulls));
     }

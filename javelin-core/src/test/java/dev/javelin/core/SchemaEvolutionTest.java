@@ -327,6 +327,31 @@ class SchemaEvolutionTest {
     assertThat(DatasetApiTest.scanAll(again, 2500, "x")).allSatisfy(r -> assertThat(r).containsOnlyNulls());
   }
 
+  @ParameterizedTest
+  @EnumSource(value = LanceFileVersion.class, names = {"V2_0", "V2_1"})
+  void dropNestedColumns(LanceFileVersion v) throws Exception {
+    Dataset ds = create(v, 2500);
+    int aId = ds.schema().flatten().stream().filter(f -> f.name().equals("a")).findFirst().get().id();
+    Dataset dropped = ds.dropColumns("st.a");
+    assertThat(dropped.schema().toArrow().getFields().get(4)).isEqualTo(new Field("st",
+        FieldType.nullable(ArrowType.Struct.INSTANCE), List.of(Field.nullable("b", ArrowType.Utf8.INSTANCE))));
+    for (Fragment f : dropped.manifest().fragments()) {
+      assertThat(f.files().get(0).fields()).doesNotContain(aId);
+    }
+    List<List<Object>> all;
+    try (VectorSchemaRoot r = TestData.batch(allocator, 0, 2500)) {
+      all = TestData.rows(r);
+    }
+    // {"a":..,"b":"b7"} -> {"b":"b7"}
+    all.forEach(r -> r.set(4, r.get(4).toString().replaceAll("\\\"a\\\":-?[0-9]+,", "")));
+    TestData.assertSameRows(DatasetApiTest.scanAll(dropped, 700), all);
+    assertTake(dropped, all, 2499, 0, 1000, 1234);
+    // Dropping the last field of a struct drops the struct.
+    Dataset noStruct = dropped.dropColumns("st.b");
+    assertThat(noStruct.schema().fields()).extracting(f -> f.name()).containsExactly("id", "x", "s", "l");
+    TestData.assertSameRows(DatasetApiTest.scanAll(noStruct, 4096), all.stream().map(r -> r.subList(0, 4)).toList());
+  }
+
   @Test
   void badDropsAreRefused() {
     Dataset ds = create(LanceFileVersion.V2_1, 100);
@@ -334,8 +359,6 @@ class SchemaEvolutionTest {
         .hasMessage("Column 'nope' does not exist in the dataset: " + ds.location());
     assertThatThrownBy(() -> ds.dropColumns("st.nope")).isInstanceOf(SchemaEvolutionException.class)
         .hasMessage("Column 'st.nope' does not exist in the dataset: " + ds.location());
-    assertThatThrownBy(() -> ds.dropColumns("st.a")).isInstanceOf(UnsupportedOperationException.class)
-        .hasMessage("Dropping nested column 'st.a' is not supported yet: " + ds.location());
     assertThatThrownBy(() -> ds.dropColumns("id", "x", "s", "l", "st")).isInstanceOf(SchemaEvolutionException.class)
         .hasMessage("Cannot drop every column of the dataset: " + ds.location());
     Dataset withNull = ds.addNullColumns(List.of(Field.nullable("n", ArrowType.Utf8.INSTANCE)));
