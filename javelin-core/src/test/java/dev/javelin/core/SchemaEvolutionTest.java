@@ -321,10 +321,25 @@ class SchemaEvolutionTest {
     TestData.assertSameRows(DatasetApiTest.scanAll(dropped, 999), all);
     assertTake(dropped, all, 2499, 3, 1001);
 
+    // Appends after the drop write the remaining columns only.
+    try (VectorSchemaRoot more = TestData.batch(allocator, 2500, 300)) {
+      VectorSchemaRoot withoutX = new VectorSchemaRoot(List.of(more.getVector("id"), more.getVector("s"),
+          more.getVector("l"), more.getVector("st")));
+      Dataset appended = dropped.append(List.of(withoutX), WriteParams.defaults());
+      List<List<Object>> longer = new ArrayList<>(all);
+      TestData.rows(more).forEach(r -> {
+        r.remove(1);
+        longer.add(r);
+      });
+      TestData.assertSameRows(DatasetApiTest.scanAll(appended, 1000), longer);
+      assertThat(appended.manifest().fragments().get(3).files().get(0).fields()).doesNotContain(xId);
+    }
+
     // New columns get ids past every id ever used, so no dropped slot is mistaken for them.
-    Dataset again = dropped.addNullColumns(List.of(Field.nullable("x", ArrowType.Utf8.INSTANCE)));
+    Dataset again = dropped.checkoutLatest().addNullColumns(List.of(Field.nullable("x", ArrowType.Utf8.INSTANCE)));
     assertThat(again.schema().field("x").get().id()).isGreaterThan(xId);
-    assertThat(DatasetApiTest.scanAll(again, 2500, "x")).allSatisfy(r -> assertThat(r).containsOnlyNulls());
+    assertThat(DatasetApiTest.scanAll(again, 2500, "x")).hasSize(2800)
+        .allSatisfy(r -> assertThat(r).containsOnlyNulls());
   }
 
   @ParameterizedTest
