@@ -373,6 +373,89 @@ public final class Dataset {
     return take(offsets, null);
   }
 
+  // ---- schema evolution (implemented in SchemaEvolution)
+
+  /**
+   * Adds columns whose values come from a reader (consumed, not closed), one value per row in
+   * scan order. Every fragment gets one more data file; commits a Merge.
+   *
+   * @return the dataset at the new version
+   * @throws SchemaEvolutionException if a column already exists or is given twice
+   * @throws ColumnLengthMismatchException if the reader has more or fewer rows than the dataset
+   *     (the files written are deleted)
+   * @throws dev.javelin.table.CommitConflictException if another writer changed the fragments or
+   *     schema since this version
+   */
+  public Dataset addColumns(ArrowReader values) {
+    return at(new SchemaEvolution(this).addFromReader(values));
+  }
+
+  /**
+   * Adds the columns of {@code newColumns}, computed batch by batch from the {@code reads} columns
+   * (may be empty): {@code compute} gets each batch of them (owned by the scan, valid during the
+   * call) and returns a new root of the same row count holding the new columns, which Javelin
+   * closes. Streams fragment by fragment; commits a Merge.
+   *
+   * @throws ColumnLengthMismatchException if a result has another row count than its input
+   */
+  public Dataset addColumns(Schema newColumns, List<String> reads,
+      java.util.function.Function<VectorSchemaRoot, VectorSchemaRoot> compute) {
+    return at(new SchemaEvolution(this).addFromFunction(newColumns, reads, compute,
+        dev.javelin.format.ReadOptions.DEFAULT_BATCH_SIZE));
+  }
+
+  /**
+   * Adds nullable columns that read as nulls in every row, as metadata only (no data file).
+   *
+   * @throws SchemaEvolutionException if a column exists, or it or a nested field is not nullable
+   */
+  public Dataset addNullColumns(List<Field> columns) {
+    return at(new SchemaEvolution(this).addNulls(columns));
+  }
+
+  /**
+   * Drops columns, top-level or nested ({@code a.b}, a struct left empty goes too): metadata only
+   * (a Project); their data stays in files older versions use, their field ids are tombstoned in
+   * the data files, and data files left with no column leave their fragments.
+   *
+   * @throws SchemaEvolutionException if a column does not exist, or no column would be left
+   */
+  public Dataset dropColumns(List<String> columns) {
+    return at(new SchemaEvolution(this).drop(columns));
+  }
+
+  /** Drops columns (top-level or nested). */
+  public Dataset dropColumns(String... columns) {
+    return dropColumns(List.of(columns));
+  }
+
+  /**
+   * Renames columns and changes their nullability (top-level or nested): metadata only (a Project).
+   *
+   * @throws SchemaEvolutionException if a column does not exist, a rename clashes, or a nullable
+   *     column would become non-nullable
+   */
+  public Dataset alterColumns(List<ColumnAlteration> alterations) {
+    return at(new SchemaEvolution(this).alter(alterations));
+  }
+
+  /** Renames columns and changes their nullability. */
+  public Dataset alterColumns(ColumnAlteration... alterations) {
+    return alterColumns(List.of(alterations));
+  }
+
+  Dataset at(Manifest m) {
+    return new Dataset(table, m, allocator);
+  }
+
+  Table table() {
+    return table;
+  }
+
+  BufferAllocator allocator() {
+    return allocator;
+  }
+
   /** The manifest of this version (fragments, flags, config). */
   public Manifest manifest() {
     return manifest;

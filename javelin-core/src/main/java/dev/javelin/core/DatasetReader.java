@@ -118,7 +118,13 @@ final class DatasetReader extends ArrowReader {
           continue;
         }
       }
-      publish(out, rows, start, keep);
+      // Fields this fragment's files lack (added as all-null) or hold in an older shape.
+      List<FieldVector> made = FragmentFiles.complete(out, parts, fields, rows, allocator);
+      try {
+        publish(out, rows, start, keep);
+      } finally {
+        made.forEach(FieldVector::close);
+      }
       return true;
     }
   }

@@ -10,11 +10,16 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.FieldVector;
 
 /**
  * Which data file of a fragment holds each wanted top-level field, found by field id (a fragment
- * may have several data files, each holding some fields; only one holds a field live).
+ * may have several data files, each holding some fields; only one holds a field live). A field
+ * no data file holds (an all-null column added as metadata only, or a column added after the
+ * fragment was written) reads as nulls: it gets no part, and {@link #fillNulls} fills its slot.
  */
 final class FragmentFiles {
   /** One data file to read and the names, in that file, of the fields to read from it. */
@@ -22,8 +27,17 @@ final class FragmentFiles {
     final DataFile file;
     /** Field ids to read from this file. */
     final List<Integer> fieldIds = new ArrayList<>();
+    /** The dataset's fields read from this file, parallel to {@link #fieldIds}. */
+    final List<LanceField> wanted = new ArrayList<>();
+    /** The same fields as the file has them (set by {@link #columnNames}), parallel to {@link #fieldIds}. */
+    final List<LanceField> inFile = new ArrayList<>();
     /** For each output position filled from this file, its index in {@link #fieldIds}. */
     final Map<Integer, Integer> outputs = new LinkedHashMap<>();
+    /**
+     * Read only to learn how many rows each batch has (every wanted field reads as nulls here):
+     * one column of the file is read and nothing of it is output.
+     */
+    boolean rowsOnly;
 
     Part(DataFile file) {
       this.file = file;
@@ -35,8 +49,10 @@ final class FragmentFiles {
   /**
    * Plans the reads of {@code fields} (top-level dataset fields) from a fragment.
    *
-   * @throws IllegalStateException naming fragment and field when no data file holds a field
-   *     (all-null columns added by schema evolution come later)
+   * <p>Fields no data file holds get no part. When no wanted field is held at all, one
+   * {@link Part#rowsOnly} part still streams the fragment's row counts.
+   *
+   * @throws IllegalStateException when the fragment has no data file at all
    */
   static List<Part> plan(Fragment fragment, List<LanceField> fields, String location) {
     Map<String, Part> parts = new LinkedHashMap<>();
@@ -55,8 +71,7 @@ final class FragmentFiles {
         }
       }
       if (holder == null) {
-        throw new IllegalStateException("Fragment " + fragment.id() + " has no data file holding field '" + f.name()
-            + "' (id " + f.id() + "): " + location);
+        continue; // all nulls in this fragment
       }
       if (holder.hasBaseId()) {
         throw new UnsupportedOperationException("Data file " + holder.path() + " lives under another base path, "
@@ -69,6 +84,16 @@ final class FragmentFiles {
       }
       p.outputs.put(out, p.fieldIds.size());
       p.fieldIds.add(f.id());
+      p.wanted.add(f);
+    }
+    if (parts.isEmpty() && !fields.isEmpty()) {
+      if (fragment.files().isEmpty()) {
+        throw new IllegalStateException("Fragment " + fragment.id() + " has no data file to read its "
+            + fragment.physicalRows() + " rows from: " + location);
+      }
+      Part p = new Part(fragment.files().get(0));
+      p.rowsOnly = true;
+      return List.of(p);
     }
     return new ArrayList<>(parts.values());
   }
@@ -81,19 +106,95 @@ final class FragmentFiles {
   /** The names the file itself uses for the part's field ids (files are matched by id, not name). */
   static List<String> columnNames(LanceFileReader reader, Part part, String location) {
     List<String> names = new ArrayList<>();
-    for (int id : part.fieldIds) {
-      String name = null;
+    if (part.rowsOnly) {
+      // Any top-level field the manifest still lists as live in this file counts the rows.
       for (LanceField f : reader.lanceSchema().fields()) {
-        if (f.id() == id) {
-          name = f.name();
+        if (names.isEmpty() && f.flatten().stream().anyMatch(x -> part.file.fields().contains(x.id()))) {
+          names.add(f.name());
         }
       }
-      if (name == null) {
+      if (names.isEmpty()) {
+        throw new IllegalStateException("Data file " + part.file.path() + " holds none of the fields "
+            + part.file.fields() + " the manifest lists for it: " + location);
+      }
+      return names;
+    }
+    for (int i = 0; i < part.fieldIds.size(); i++) {
+      int id = part.fieldIds.get(i);
+      LanceField inFile = null;
+      for (LanceField f : reader.lanceSchema().fields()) {
+        if (f.id() == id) {
+          inFile = f;
+        }
+      }
+      if (inFile == null) {
         throw new IllegalStateException("Data file " + part.file.path() + " does not hold field id " + id
             + " that the manifest says it does: " + location);
       }
-      names.add(name);
+      // The file may hold nested fields the dataset dropped since (see complete()); it cannot
+      // lack nested fields the dataset has, since nested fields are only ever added with a new
+      // top-level column.
+      LanceField want = part.wanted.get(i);
+      if (!ids(inFile).containsAll(ids(want))) {
+        throw new IllegalStateException("Field '" + want.name() + "' in data file " + part.file.path()
+            + " has nested fields " + ids(inFile) + " but the dataset has " + ids(want) + ": " + location);
+      }
+      part.inFile.add(inFile);
+      names.add(inFile.name());
     }
     return names;
+  }
+
+  private static Set<Integer> ids(LanceField f) {
+    Set<Integer> out = new TreeSet<>();
+    f.flatten().forEach(x -> out.add(x.id()));
+    return out;
+  }
+
+  /**
+   * Makes the vectors read for a fragment match the dataset's fields: a vector whose file field
+   * still holds nested fields the dataset dropped is rebuilt without them, and every empty slot
+   * becomes nulls ({@link #fillNulls}). Returns the vectors made, which the caller closes.
+   */
+  static List<FieldVector> complete(FieldVector[] out, List<Part> parts, List<LanceField> fields, int rows,
+      BufferAllocator allocator) {
+    List<FieldVector> made = new ArrayList<>();
+    try {
+      for (Part p : parts) {
+        for (var e : p.outputs.entrySet()) {
+          LanceField file = p.inFile.get(e.getValue());
+          LanceField want = p.wanted.get(e.getValue());
+          if (!ids(file).equals(ids(want))) {
+            FieldVector v = NestedPrune.prune(out[e.getKey()], file, want, allocator);
+            made.add(v);
+            out[e.getKey()] = v;
+          }
+        }
+      }
+      made.addAll(fillNulls(out, fields, rows, allocator));
+      return made;
+    } catch (RuntimeException e) {
+      made.forEach(FieldVector::close);
+      throw e;
+    }
+  }
+
+  /**
+   * Fills every empty slot of {@code out} (a field no data file of the fragment holds) with a
+   * vector of {@code rows} nulls. Returns the vectors made, which the caller closes.
+   */
+  static List<FieldVector> fillNulls(FieldVector[] out, List<LanceField> fields, int rows, BufferAllocator allocator) {
+    List<FieldVector> made = new ArrayList<>();
+    for (int i = 0; i < out.length; i++) {
+      if (out[i] == null) {
+        FieldVector v = fields.get(i).toArrow().createVector(allocator);
+        made.add(v);
+        v.setInitialCapacity(Math.max(rows, 1));
+        v.allocateNew(); // zeroed validity: every row null, offsets all 0
+        v.setValueCount(rows);
+        out[i] = v;
+      }
+    }
+    return made;
   }
 }

@@ -160,7 +160,7 @@ final class Take {
         }
         out.add(Gather.gather(srcs, from, local, allocator));
       }
-      return new VectorSchemaRoot(out);
+      return asDataset(out, fields, allocator);
     } catch (IOException | RuntimeException e) {
       out.forEach(FieldVector::close);
       throw e;
@@ -169,11 +169,31 @@ final class Take {
     }
   }
 
+  // The gathered vectors carry the names and nullability the data files had; the dataset's
+  // (after renames or nullability changes) are applied by moving the buffers, by position, into
+  // vectors of the dataset's fields. Consumes the gathered vectors.
+  private static VectorSchemaRoot asDataset(List<FieldVector> gathered, List<LanceField> fields,
+      BufferAllocator allocator) {
+    List<org.apache.arrow.vector.types.pojo.Field> want = new ArrayList<>();
+    fields.forEach(f -> want.add(f.toArrow()));
+    VectorSchemaRoot result = VectorSchemaRoot.create(new org.apache.arrow.vector.types.pojo.Schema(want), allocator);
+    try (VectorSchemaRoot from = new VectorSchemaRoot(gathered);
+        org.apache.arrow.vector.ipc.message.ArrowRecordBatch batch =
+            new org.apache.arrow.vector.VectorUnloader(from).getRecordBatch()) {
+      new org.apache.arrow.vector.VectorLoader(result).load(batch);
+      return result;
+    } catch (RuntimeException e) {
+      result.close();
+      throw e;
+    }
+  }
+
   // Returns, per wanted field, a vector holding the fragment's rows in the order asked.
   private static FieldVector[] takeFromFragment(Dataset ds, Fragment fragment, List<LanceField> fields, long[] rows,
       List<VectorSchemaRoot> opened, BufferAllocator allocator) throws IOException {
     FieldVector[] cols = new FieldVector[fields.size()];
-    for (FragmentFiles.Part part : FragmentFiles.plan(fragment, fields, ds.location())) {
+    List<FragmentFiles.Part> parts = FragmentFiles.plan(fragment, fields, ds.location());
+    for (FragmentFiles.Part part : parts) {
       try (LanceFileReader reader = FragmentFiles.open(ds.store(), part, allocator)) {
         VectorSchemaRoot got = reader.take(rows, FragmentFiles.columnNames(reader, part, ds.location()));
         opened.add(got);
@@ -181,6 +201,10 @@ final class Take {
           cols[e.getKey()] = got.getVector(e.getValue());
         }
       }
+    }
+    List<FieldVector> nulls = FragmentFiles.complete(cols, parts, fields, rows.length, allocator);
+    if (!nulls.isEmpty()) {
+      opened.add(new VectorSchemaRoot(nulls));
     }
     return cols;
   }

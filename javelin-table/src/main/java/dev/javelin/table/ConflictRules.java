@@ -5,6 +5,7 @@ import static dev.javelin.table.OperationKind.DATA_REPLACEMENT;
 import static dev.javelin.table.OperationKind.DELETE;
 import static dev.javelin.table.OperationKind.MERGE;
 import static dev.javelin.table.OperationKind.OVERWRITE;
+import static dev.javelin.table.OperationKind.PROJECT;
 import static dev.javelin.table.OperationKind.RESTORE;
 import static dev.javelin.table.OperationKind.REWRITE;
 import static dev.javelin.table.OperationKind.UNKNOWN;
@@ -60,6 +61,13 @@ final class ConflictRules {
     // A delete names rows by address: whatever replaced the schema or fragments, or moved rows
     // (a merge), makes those addresses meaningless. Fragment-level cases are decided below.
     CONFLICTS.put(DELETE, EnumSet.of(OVERWRITE, RESTORE, UPDATE_MEM_WAL_STATE, MERGE, UNKNOWN));
+    // A merge carries every fragment with its new files: anything that added, removed or
+    // rewrote fragments or their files, or changed the schema, makes that list stale.
+    CONFLICTS.put(MERGE, EnumSet.of(APPEND, DELETE, UPDATE, REWRITE, MERGE, DATA_REPLACEMENT, OVERWRITE, RESTORE,
+        PROJECT, UPDATE_MEM_WAL_STATE, UNKNOWN));
+    // A project carries only a schema computed from the one it read: only other schema changes
+    // (and wholesale replacements) make it stale; fragments are taken from the newest manifest.
+    CONFLICTS.put(PROJECT, EnumSet.of(MERGE, PROJECT, OVERWRITE, RESTORE, UPDATE_MEM_WAL_STATE, UNKNOWN));
   }
 
   private ConflictRules() {}

@@ -82,6 +82,34 @@ final class ManifestBuilder {
         }
         break;
       }
+      case MERGE: {
+        if (current == null) {
+          throw TableErrors.noDataset(location);
+        }
+        TransactionProtos.Transaction.Merge op = txn.proto().getMerge();
+        m = current.proto().toBuilder();
+        m.clearFields().clearSchemaMetadata();
+        m.addAllFields(op.getSchemaList()).putAllSchemaMetadata(op.getSchemaMetadataMap());
+        fragments.addAll(op.getFragmentsList());
+        for (TableProtos.DataFragment f : op.getFragmentsList()) {
+          checkFileVersions(Fragment.fromProto(f), current.fileVersion(), location);
+        }
+        indices = SchemaChanges.liveIndices(current.indices(), op.getSchemaList());
+        nextId = 0;
+        break;
+      }
+      case PROJECT: {
+        if (current == null) {
+          throw TableErrors.noDataset(location);
+        }
+        TransactionProtos.Transaction.Project op = txn.proto().getProject();
+        m = current.proto().toBuilder();
+        m.clearFields().addAllFields(op.getSchemaList());
+        fragments.addAll(SchemaChanges.tombstone(current.proto().getFragmentsList(), op.getSchemaList()));
+        indices = SchemaChanges.liveIndices(current.indices(), op.getSchemaList());
+        nextId = 0;
+        break;
+      }
       default:
         throw new UnsupportedOperationException("Javelin cannot commit a " + txn.kind().displayName() + " yet");
     }

@@ -99,6 +99,29 @@ public final class Transaction {
     return new Transaction(base(readVersion).setDelete(op).build());
   }
 
+  /**
+   * Replaces the schema and every fragment with the given ones (fragment ids kept): what adding
+   * columns commits, each fragment carrying its new data file.
+   */
+  public static Transaction merge(long readVersion, LanceSchema schema, List<Fragment> fragments) {
+    TransactionProtos.Transaction.Merge.Builder op = TransactionProtos.Transaction.Merge.newBuilder();
+    for (Fragment f : fragments) {
+      op.addFragments(f.proto());
+    }
+    op.addAllSchema(schema.toProto().getFieldsList());
+    op.putAllSchemaMetadata(schema.toProto().getMetadataMap());
+    return new Transaction(base(readVersion).setMerge(op).build());
+  }
+
+  /**
+   * Replaces the schema only (dropped, renamed or re-nulled columns); the data files stay, fields
+   * no longer in the schema are tombstoned when the manifest is built.
+   */
+  public static Transaction project(long readVersion, LanceSchema schema) {
+    return new Transaction(base(readVersion).setProject(TransactionProtos.Transaction.Project.newBuilder()
+        .addAllSchema(schema.toProto().getFieldsList())).build());
+  }
+
   private static TransactionProtos.Transaction.Builder base(long readVersion) {
     return TransactionProtos.Transaction.newBuilder()
         .setReadVersion(readVersion)

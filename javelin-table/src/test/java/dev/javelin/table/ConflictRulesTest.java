@@ -64,6 +64,35 @@ class ConflictRulesTest {
         .isEqualTo(conflict ? CONFLICT : COMPATIBLE);
   }
 
+  // Lance's check_merge_txn: index, reserve, clone, config and base changes leave the merged
+  // fragment list valid; everything else makes it stale or replaced it.
+  @ParameterizedTest
+  @EnumSource(OperationKind.class)
+  void mergeIsCompatibleOnlyWithWhatLeavesFragmentsAndSchemaAlone(OperationKind committed) {
+    boolean compatible = List.of(OperationKind.CREATE_INDEX, OperationKind.RESERVE_FRAGMENTS, OperationKind.CLONE,
+        OperationKind.UPDATE_CONFIG, OperationKind.UPDATE_BASES).contains(committed);
+    assertThat(ConflictRules.check(of(OperationKind.MERGE), of(committed)))
+        .isEqualTo(compatible ? COMPATIBLE : CONFLICT);
+  }
+
+  // Lance's check_project_txn: only schema changes and wholesale replacements conflict.
+  @ParameterizedTest
+  @EnumSource(OperationKind.class)
+  void projectConflictsOnlyWithSchemaChangesAndReplacements(OperationKind committed) {
+    boolean conflict = List.of(OperationKind.MERGE, OperationKind.PROJECT, OperationKind.OVERWRITE,
+        OperationKind.RESTORE, OperationKind.UPDATE_MEM_WAL_STATE, OperationKind.UNKNOWN).contains(committed);
+    assertThat(ConflictRules.check(of(OperationKind.PROJECT), of(committed)))
+        .isEqualTo(conflict ? CONFLICT : COMPATIBLE);
+  }
+
+  @Test
+  void appendAndOverwriteBuildOnCommittedSchemaChanges() {
+    for (OperationKind mine : List.of(OperationKind.APPEND, OperationKind.OVERWRITE)) {
+      assertThat(ConflictRules.check(of(mine), of(OperationKind.MERGE))).isEqualTo(COMPATIBLE);
+      assertThat(ConflictRules.check(of(mine), of(OperationKind.PROJECT))).isEqualTo(COMPATIBLE);
+    }
+  }
+
   @Test
   void overwritesSettingTheSameConfigKeyConflict() {
     Transaction mine = Transaction.fromProto(of(OperationKind.OVERWRITE).proto().toBuilder()
