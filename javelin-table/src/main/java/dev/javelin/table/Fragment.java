@@ -9,8 +9,8 @@ import java.util.Optional;
 
 /**
  * A fragment: an id, its data files (each holding some fields for all of its physical rows), an
- * optional deletion file, and (with stable row ids) row id sequences. Immutable, over its
- * protobuf, so parts Javelin does not interpret yet (row id and version sequences) are carried.
+ * optional deletion file, and (with stable row ids) row id and row version sequences. Immutable,
+ * over its protobuf, so whatever Javelin does not interpret is carried unchanged.
  */
 public final class Fragment {
   private final TableProtos.DataFragment proto;
