@@ -136,6 +136,23 @@ class U64SegmentTest {
     check(new java.util.LinkedHashSet<>(raw).stream().mapToLong(Long::longValue).toArray());
   }
 
+  /** Values are unsigned: those at and above 2^63 order after the others. */
+  @Property(tries = 200)
+  void unsignedValuesRoundTrip(@ForAll @LongRange(min = Long.MIN_VALUE, max = -2) long start,
+      @ForAll @Size(max = 100) List<@IntRange(min = 1, max = 3) Integer> gaps) {
+    long[] values = new long[gaps.size()];
+    long v = start;
+    int n = 0;
+    for (int g : gaps) {
+      if (Long.compareUnsigned(v, -2L) > 0) {
+        break; // u64::MAX would make a range end overflow
+      }
+      values[n++] = v;
+      v += g;
+    }
+    check(Arrays.copyOf(values, n));
+  }
+
   private static void check(long[] values) {
     U64Segment s = U64Segment.of(values);
     assertThat(s.length()).isEqualTo(values.length);
@@ -161,7 +178,8 @@ class U64SegmentTest {
           .containsExactly(Arrays.copyOfRange(values, 1, values.length - 1));
     }
     // Lance's choice: sorted forms for ascending values, a Range exactly for contiguous ones.
-    TreeSet<Long> sorted = new TreeSet<>(present);
+    TreeSet<Long> sorted = new TreeSet<>(Long::compareUnsigned);
+    sorted.addAll(present);
     boolean ascending = Arrays.equals(values, sorted.stream().mapToLong(Long::longValue).toArray());
     boolean contiguous = ascending && (values.length == 0 || values[values.length - 1] - values[0] == values.length - 1);
     assertThat(s.kind() == U64Segment.Kind.RANGE).isEqualTo(contiguous);
