@@ -3,6 +3,7 @@ package dev.javelin.table.rowids;
 import com.google.protobuf.InvalidProtocolBufferException;
 import dev.javelin.table.proto.RowIdProtos;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.NoSuchElementException;
@@ -182,7 +183,8 @@ public final class RowIdSequence {
 
   /**
    * The sequence without the rows at the given positions (a fragment's deletion vector): segments
-   * without such rows are kept, the others re-encoded, and emptied ones dropped (as Lance's mask).
+   * without such rows are kept, the others re-encoded (an array stays an array, others take the
+   * form {@link U64Segment#of} picks), and emptied ones dropped, as Lance's mask does.
    */
   public RowIdSequence mask(RoaringBitmap positions) {
     if (positions.isEmpty()) {
@@ -213,7 +215,8 @@ public final class RowIdSequence {
           }
         }
         if (n > 0) {
-          out.add(U64Segment.of(java.util.Arrays.copyOf(kept, n)));
+          long[] rest = Arrays.copyOf(kept, n);
+          out.add(s.kind() == U64Segment.Kind.ARRAY ? U64Segment.array(rest) : U64Segment.of(rest));
         }
       }
       segStart = segEnd;

@@ -3,6 +3,7 @@ package dev.javelin.table.rowids;
 import com.google.protobuf.InvalidProtocolBufferException;
 import dev.javelin.table.proto.RowIdProtos;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.PrimitiveIterator;
@@ -134,12 +135,12 @@ public final class RowVersionSequence {
       return false;
     }
     RowVersionSequence s = (RowVersionSequence) o;
-    return s.spans.equals(spans) && java.util.Arrays.equals(s.versions, versions);
+    return s.spans.equals(spans) && Arrays.equals(s.versions, versions);
   }
 
   @Override
   public int hashCode() {
-    return spans.hashCode() * 31 + java.util.Arrays.hashCode(versions);
+    return spans.hashCode() * 31 + Arrays.hashCode(versions);
   }
 
   @Override

@@ -4,6 +4,7 @@ import com.google.protobuf.ByteString;
 import dev.javelin.table.proto.RowIdProtos;
 import java.util.Arrays;
 import java.util.NoSuchElementException;
+import java.util.Objects;
 import java.util.PrimitiveIterator;
 
 /**
@@ -95,6 +96,11 @@ public final class U64Segment {
       return new U64Segment(Kind.RANGE_WITH_BITMAP, min, max + 1, null, bits, v.length);
     }
     return new U64Segment(Kind.SORTED_ARRAY, 0, 0, EncodedU64Array.of(v), null, v.length);
+  }
+
+  /** An {@link Kind#ARRAY} of the values whatever their order (Lance keeps a masked array an array). */
+  static U64Segment array(long[] values) {
+    return new U64Segment(Kind.ARRAY, 0, 0, EncodedU64Array.of(values.clone()), null, values.length);
   }
 
   private static double unsignedDouble(long x) {
@@ -388,7 +394,7 @@ public final class U64Segment {
       return false;
     }
     U64Segment s = (U64Segment) o;
-    return s.kind == kind && s.start == start && s.end == end && java.util.Objects.equals(s.array, array)
+    return s.kind == kind && s.start == start && s.end == end && Objects.equals(s.array, array)
         && Arrays.equals(s.bitmap, bitmap);
   }
 

@@ -57,6 +57,9 @@ class RowIdSequenceTest {
     assertThat(masked.toArray()).containsExactly(50, 51, 52, 53, 54, 56, 57, 58, 59, 5, 3);
     // The emptied first segment is dropped; the others are re-encoded.
     assertThat(masked.segments()).hasSize(2);
+    assertThat(masked.segments().get(1).kind()).as("an array stays an array").isEqualTo(U64Segment.Kind.ARRAY);
+    assertThat(s.mask(RoaringBitmap.bitmapOf(21)).segments().get(2).toArray()).containsExactly(5, 3);
+    assertThat(s.mask(RoaringBitmap.bitmapOf(20)).segments().get(2).kind()).isEqualTo(U64Segment.Kind.ARRAY);
     assertThat(s.mask(new RoaringBitmap())).isSameAs(s);
 
     Random rnd = new Random(7);
