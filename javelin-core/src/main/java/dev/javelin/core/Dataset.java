@@ -233,6 +233,9 @@ public final class Dataset {
         if (readVersion == 0) {
           commit.createOnly();
         }
+        if (params.enableStableRowIds()) {
+          commit.enableStableRowIds();
+        }
       } else {
         txn = Transaction.append(readVersion, writer.finish());
         commit = t.newCommit(txn);

@@ -13,8 +13,10 @@ public final class WriteParams {
   private final LanceFileVersion fileVersion;
   private final long maxRowsPerFile;
   private final int maxRowsPerGroup;
+  private final boolean enableStableRowIds;
 
   private WriteParams(Builder b) {
+    this.enableStableRowIds = b.enableStableRowIds;
     this.fileVersion = b.fileVersion;
     this.maxRowsPerFile = b.maxRowsPerFile;
     this.maxRowsPerGroup = b.maxRowsPerGroup;
@@ -44,7 +46,16 @@ public final class WriteParams {
     return maxRowsPerGroup;
   }
 
+  /**
+   * Whether a new dataset (create, or overwrite where none exists) gets stable row ids. An existing
+   * dataset keeps its own setting; asking for them on one without fails the write.
+   */
+  public boolean enableStableRowIds() {
+    return enableStableRowIds;
+  }
+
   public static final class Builder {
+    private boolean enableStableRowIds;
     private LanceFileVersion fileVersion;
     private long maxRowsPerFile = DEFAULT_MAX_ROWS_PER_FILE;
     private int maxRowsPerGroup = DEFAULT_MAX_ROWS_PER_GROUP;
@@ -71,6 +82,15 @@ public final class WriteParams {
         throw new IllegalArgumentException("maxRowsPerGroup must be positive: " + rows);
       }
       this.maxRowsPerGroup = rows;
+      return this;
+    }
+
+    /**
+     * Give a new dataset stable row ids (Lance's {@code enable_stable_row_ids}, feature flag 2): rows
+     * keep their {@code _rowid} across compaction and updates. Default false, as in Lance.
+     */
+    public Builder enableStableRowIds(boolean enable) {
+      this.enableStableRowIds = enable;
       return this;
     }
 

@@ -39,6 +39,7 @@ public final class Commit {
   private LanceFileVersion newFormat = LanceFileVersion.V2_1;
   private ManifestNaming newNaming = ManifestNaming.V2;
   private boolean createOnly;
+  private boolean enableStableRowIds;
   private int maxAttempts = 20;
   private long baseBackoffMillis = 10;
   private long maxBackoffMillis = 2_000;
@@ -106,6 +107,15 @@ public final class Commit {
     return this;
   }
 
+  /**
+   * Give a new dataset stable row ids (feature flag 2). An existing dataset keeps what it has: with
+   * this option, committing on one without stable row ids fails.
+   */
+  public Commit enableStableRowIds() {
+    this.enableStableRowIds = true;
+    return this;
+  }
+
   /** Keys of files this operation wrote, deleted if the commit definitely fails. */
   public Commit cleanupOnFailure(List<String> keys) {
     written.addAll(keys);
@@ -158,13 +168,15 @@ public final class Commit {
           if (unknown != 0) {
             throw TableErrors.cannotWrite(table.location(), latest.version(), unknown);
           }
-          if ((latest.readerFeatureFlags() & FeatureFlags.STABLE_ROW_IDS) != 0 && !txn.newFragments().isEmpty()) {
-            throw TableErrors.cannotWrite(table.location(), latest.version(), FeatureFlags.STABLE_ROW_IDS);
+          StableRowIds.checkSupported(txn, latest, table.location());
+          if (enableStableRowIds && !StableRowIds.enabled(latest)) {
+            throw TableErrors.cannotEnableStableRowIds(table.location(), latest.version());
           }
           checkedUpTo = checkConcurrent(versions, checkedUpTo, latest);
         }
         long newVersion = latest == null ? 1 : latest.version() + 1;
-        Manifest next = ManifestBuilder.build(txn, latest, newVersion, newFormat, Instant.now(), table.location());
+        Manifest next = ManifestBuilder.build(txn, latest, newVersion, newFormat, Instant.now(), table.location(),
+            enableStableRowIds);
         String key = naming.key(newVersion);
         byte[] bytes = ManifestFiles.encode(next);
         try {

@@ -29,12 +29,12 @@ public final class FeatureFlags {
 
   /**
    * What Javelin can commit on top of. Appends and overwrites carry existing fragments (with their
-   * deletion files and base ids) unchanged. Stable row ids would need ids assigned to new rows,
-   * which is not implemented yet. Transaction files are written even under
+   * deletion files and base ids) unchanged, and assign stable row ids to new rows (other operations
+   * are refused on such datasets until they maintain row ids: see StableRowIds). Transaction files are written even under
    * DISABLE_TRANSACTION_FILE, which costs a file and breaks nothing.
    */
-  static final long WRITABLE = DELETION_FILES | USE_V2_FORMAT_DEPRECATED | TABLE_CONFIG | BASE_PATHS
-      | DISABLE_TRANSACTION_FILE;
+  static final long WRITABLE = DELETION_FILES | STABLE_ROW_IDS | USE_V2_FORMAT_DEPRECATED | TABLE_CONFIG
+      | BASE_PATHS | DISABLE_TRANSACTION_FILE;
 
   private FeatureFlags() {}
 

@@ -9,8 +9,8 @@ import java.util.Optional;
 
 /**
  * A fragment: an id, its data files (each holding some fields for all of its physical rows), an
- * optional deletion file, and (with stable row ids) row id sequences. Immutable, over its
- * protobuf, so parts Javelin does not interpret yet (row id and version sequences) are carried.
+ * optional deletion file, and (with stable row ids) row id and row version sequences. Immutable,
+ * over its protobuf, so whatever Javelin does not interpret is carried unchanged.
  */
 public final class Fragment {
   private final TableProtos.DataFragment proto;
@@ -62,6 +62,26 @@ public final class Fragment {
   /** Rows not deleted. */
   public long liveRows() {
     return physicalRows() - deletionFile().map(DeletionFile::numDeletedRows).orElse(0L);
+  }
+
+  /**
+   * The stable row id of each physical row, inline or read from its external file; empty when the
+   * dataset has no stable row ids. See {@link dev.javelin.table.rowids.FragmentRowIds}.
+   */
+  public Optional<dev.javelin.table.rowids.RowIdSequence> rowIdSequence(dev.javelin.table.io.ObjectStore store) {
+    return dev.javelin.table.rowids.FragmentRowIds.rowIds(this, store);
+  }
+
+  /** The version that created each physical row, when recorded. */
+  public Optional<dev.javelin.table.rowids.RowVersionSequence> createdAtVersions(
+      dev.javelin.table.io.ObjectStore store) {
+    return dev.javelin.table.rowids.FragmentRowIds.createdAt(this, store);
+  }
+
+  /** The version that last updated each physical row, when recorded. */
+  public Optional<dev.javelin.table.rowids.RowVersionSequence> lastUpdatedAtVersions(
+      dev.javelin.table.io.ObjectStore store) {
+    return dev.javelin.table.rowids.FragmentRowIds.lastUpdatedAt(this, store);
   }
 
   public TableProtos.DataFragment proto() {

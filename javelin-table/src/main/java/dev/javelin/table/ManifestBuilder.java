@@ -21,6 +21,15 @@ final class ManifestBuilder {
    */
   static Manifest build(Transaction txn, Manifest current, long newVersion, LanceFileVersion newFormat,
       Instant now, String location) {
+    return build(txn, current, newVersion, newFormat, now, location, false);
+  }
+
+  /**
+   * @param newWithStableRowIds whether a new dataset (no {@code current}) gets stable row ids; an
+   *     existing dataset keeps what its flags say
+   */
+  static Manifest build(Transaction txn, Manifest current, long newVersion, LanceFileVersion newFormat,
+      Instant now, String location, boolean newWithStableRowIds) {
     TableProtos.Manifest.Builder m;
     List<TableProtos.IndexMetadata> indices;
     List<TableProtos.DataFragment> fragments = new ArrayList<>();
@@ -113,13 +122,20 @@ final class ManifestBuilder {
       default:
         throw new UnsupportedOperationException("Javelin cannot commit a " + txn.kind().displayName() + " yet");
     }
-    if (current != null && (current.readerFeatureFlags() & FeatureFlags.STABLE_ROW_IDS) != 0
-        && !txn.newFragments().isEmpty()) {
-      // Checked before writing too; this guards the invariant if flags change under a retry.
-      throw TableErrors.cannotWrite(location, current.version(), FeatureFlags.STABLE_ROW_IDS);
-    }
+    StableRowIds.checkSupported(txn, current, location);
+    boolean stableRowIds = current == null ? newWithStableRowIds : StableRowIds.enabled(current);
+    long nextRowId = current == null ? 0 : current.nextRowId(); // an overwrite does not reuse ids
     for (Fragment f : txn.newFragments()) {
-      fragments.add(f.withId(nextId++).proto());
+      TableProtos.DataFragment p = f.withId(nextId++).proto();
+      if (stableRowIds) {
+        long taken = StableRowIds.idsTaken(p);
+        p = StableRowIds.assign(p, nextRowId, newVersion);
+        nextRowId += taken;
+      }
+      fragments.add(p);
+    }
+    if (stableRowIds) {
+      m.setNextRowId(nextRowId).setReaderFeatureFlags(m.getReaderFeatureFlags() | FeatureFlags.STABLE_ROW_IDS);
     }
     m.clearFragments().addAllFragments(fragments);
     long maxId = -1;

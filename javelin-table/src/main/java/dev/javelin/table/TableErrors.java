@@ -97,4 +97,15 @@ public final class TableErrors {
         + ") deletes row " + address(rowAddress) + " that a concurrent Update rewrote (by version " + latestVersion
         + "): " + location, latestVersion);
   }
+
+  public static StableRowIdsUnsupportedException stableRowIdsUnsupported(String location, long version,
+      OperationKind operation) {
+    return new StableRowIdsUnsupportedException("Javelin cannot commit a " + operation.displayName()
+        + " on a dataset with stable row ids yet (version " + version + "): " + location, operation);
+  }
+
+  public static UnsupportedFeatureException cannotEnableStableRowIds(String location, long version) {
+    return new UnsupportedFeatureException("Cannot enable stable row ids on an existing dataset (version " + version
+        + " has none): " + location, FeatureFlags.STABLE_ROW_IDS);
+  }
 }
