@@ -363,6 +363,34 @@ public final class Dataset {
   }
 
   /**
+   * Deletes the rows for which {@code filter} is TRUE (the language of {@link ScanBuilder#filter}),
+   * scanning only the columns it names, and commits a Delete recording the filter. Rows a
+   * concurrent delete removed are merged as with {@link #deleteRows(long[])}.
+   *
+   * @return the dataset at the committed version, or this one if no row matched
+   * @throws dev.javelin.core.expr.UnknownColumnException if the filter names a column the dataset lacks
+   * @throws dev.javelin.core.expr.ExpressionSyntaxException if the filter does not parse
+   */
+  public Dataset delete(String filter) {
+    dev.javelin.core.expr.Expression where = dev.javelin.core.expr.Expression.parse(filter);
+    Map<Long, RoaringBitmap> rows = new HashMap<>();
+    ScanBuilder scan = newScan().columns(List.of()).filter(where).withRowAddress();
+    try (ArrowReader r = scan.build()) {
+      VectorSchemaRoot root = r.getVectorSchemaRoot();
+      while (r.loadNextBatch()) {
+        org.apache.arrow.vector.UInt8Vector addr = (org.apache.arrow.vector.UInt8Vector) root.getVector(0);
+        for (int i = 0; i < root.getRowCount(); i++) {
+          long a = addr.get(i);
+          rows.computeIfAbsent(a >>> 32, k -> new RoaringBitmap()).add((int) (a & 0xFFFFFFFFL));
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("Delete failed while finding rows: " + location(), e);
+    }
+    return deleteRows(rows, filter);
+  }
+
+  /**
    * Deletes rows given per fragment id as physical offsets, recording {@code predicate} (may be
    * null) in the transaction: the seam for a filter-driven delete.
    */
