@@ -17,15 +17,24 @@ final class DatasetArgs {
       description = "Read this version instead of the newest.")
   Long version;
 
+  @Option(names = "--tag", paramLabel = "NAME", description = "Read the version this tag names.")
+  String tag;
+
   /** Opens the dataset at the version asked for. */
   Dataset open(BufferAllocator allocator) {
     boolean otherScheme = uri.matches("^[a-zA-Z][a-zA-Z0-9+.-]+://.*") && !uri.startsWith("file:");
     if (!otherScheme && !Files.exists(path())) {
       throw new InvalidInputException("No such dataset (the directory does not exist): " + uri);
     }
+    if (version != null && tag != null) {
+      throw new InvalidInputException("--as-of and --tag cannot be used together");
+    }
     Dataset ds = Dataset.open(uri, allocator);
     if (version != null && version != ds.version()) {
       ds = ds.checkout(version);
+    }
+    if (tag != null) {
+      ds = ds.checkout(tag);
     }
     return ds;
   }
