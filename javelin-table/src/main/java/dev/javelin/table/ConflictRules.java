@@ -1,6 +1,7 @@
 package dev.javelin.table;
 
 import static dev.javelin.table.OperationKind.APPEND;
+import static dev.javelin.table.OperationKind.CREATE_INDEX;
 import static dev.javelin.table.OperationKind.OVERWRITE;
 import static dev.javelin.table.OperationKind.RESTORE;
 import static dev.javelin.table.OperationKind.UNKNOWN;
@@ -39,6 +40,10 @@ final class ConflictRules {
     // An overwrite replaces everything, so it wins over whatever came in between, except a
     // concurrent change of the same config keys (checked below) and MemWAL state.
     CONFLICTS.put(OVERWRITE, EnumSet.of(UPDATE_MEM_WAL_STATE, UNKNOWN));
+    // Indices name rows by address: only replacing the data, or moving rows the new index covers
+    // (Rewrite) or rewriting its column (DataReplacement), invalidates it; those two are checked
+    // below. Deletes and updates leave stale addresses that readers skip, as Lance allows.
+    CONFLICTS.put(CREATE_INDEX, EnumSet.of(OVERWRITE, RESTORE, UPDATE_MEM_WAL_STATE, UNKNOWN));
   }
 
   private ConflictRules() {}
@@ -53,6 +58,9 @@ final class ConflictRules {
     }
     if (mine.kind() == OVERWRITE && (committed.kind() == OVERWRITE || committed.kind() == UPDATE_CONFIG)
         && upsertKeysOverlap(mine, committed)) {
+      return Resolution.CONFLICT;
+    }
+    if (mine.kind() == CREATE_INDEX && CreateIndexConflicts.conflicts(mine, committed)) {
       return Resolution.CONFLICT;
     }
     return Resolution.COMPATIBLE;
