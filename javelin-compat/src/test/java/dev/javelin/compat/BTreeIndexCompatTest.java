@@ -280,6 +280,10 @@ class BTreeIndexCompatTest {
       assertThat(lance.getIndexes()).extracting(i -> i.fragments().orElseThrow())
           .containsOnly(List.of(0, 1, 2, 3));
       checkLanceFilters(lance, 3700);
+      // And rebuilds one from scratch over it.
+      IndexParams params = IndexParams.builder().setScalarIndexParams(BTreeIndexParams.builder().build()).build();
+      lance.createIndex(List.of("s"), org.lance.index.IndexType.BTREE, Optional.of("by_s"), params, true);
+      checkLanceFilters(lance, 3700);
     }
     // Javelin reads lance-core's merged index too.
     ds = Dataset.open(path, allocator);
