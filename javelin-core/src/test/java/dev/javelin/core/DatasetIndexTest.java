@@ -141,4 +141,30 @@ class DatasetIndexTest {
       }
     }
   }
+
+  @Test
+  void aStaleCreateIndexRebasesOverAnAppendAndConflictsWithAnOverwrite() throws IOException {
+    Dataset stale = create(dir.resolve("d"));
+    List<VectorSchemaRoot> more = TestData.batches(allocator, 1000, 100, 100);
+    try {
+      stale.append(more, WriteParams.defaults());
+      Dataset indexed = stale.createIndex("id", IndexType.BTREE, null, false);
+      assertThat(indexed.version()).isEqualTo(stale.version() + 2);
+      assertThat(indexed.manifest().fragments()).hasSize(5);
+      // It covers what it read: the appended fragment is not in it.
+      assertThat(indexed.indices().get(0).fragments()).containsExactly(0L, 1L, 2L, 3L);
+      assertThat(indexed.indices().get(0).datasetVersion()).isEqualTo(stale.version());
+
+      Dataset stale2 = indexed;
+      indexed.overwrite(more, WriteParams.defaults());
+      assertThatThrownBy(() -> stale2.createIndex("s", IndexType.BTREE, null, false))
+          .isInstanceOf(dev.javelin.table.CommitConflictException.class);
+      try (Stream<Path> files = Files.walk(dir.resolve("d").resolve("_indices"))) {
+        // Only the committed index's two files remain.
+        assertThat(files.filter(Files::isRegularFile)).hasSize(2);
+      }
+    } finally {
+      more.forEach(VectorSchemaRoot::close);
+    }
+  }
 }
