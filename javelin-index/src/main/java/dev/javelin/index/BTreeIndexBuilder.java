@@ -43,7 +43,7 @@ public final class BTreeIndexBuilder implements AutoCloseable {
     /** Lance's default page size, in rows. */
     public static final int DEFAULT_BATCH_SIZE = 4096;
     /** Default bytes of sort buffer before a run is spilled. */
-    public static final long DEFAULT_MEMORY_BUDGET = 128L << 20;
+    public static final long DEFAULT_MEMORY_BUDGET = 64L << 20;
 
     private final int batchSize;
     private final long memoryBudget;
@@ -160,10 +160,32 @@ public final class BTreeIndexBuilder implements AutoCloseable {
     for (int i = 0; i < count; i++) {
       perm[i] = i;
     }
-    IntSort.sort(perm, (a, b) -> {
-      int c = keys.compare(values, a, values, b);
-      return c != 0 ? c : Long.compareUnsigned(ids.get(a), ids.get(b));
-    });
+    long[] addr = new long[count];
+    for (int i = 0; i < count; i++) {
+      addr[i] = ids.get(i);
+    }
+    if (keys.hasLongKeys()) {
+      // Fixed-width values: sort on primitive copies of the keys, which is several times faster
+      // than reading both vectors per comparison. Nulls get a flag that sorts them first.
+      long[] k = new long[count];
+      boolean[] isNull = new boolean[count];
+      for (int i = 0; i < count; i++) {
+        isNull[i] = values.isNull(i);
+        k[i] = isNull[i] ? 0 : keys.longKey(values, i);
+      }
+      IntSort.sort(perm, (a, b) -> {
+        if (isNull[a] != isNull[b]) {
+          return isNull[a] ? -1 : 1;
+        }
+        int c = Long.compare(k[a], k[b]);
+        return c != 0 ? c : Long.compareUnsigned(addr[a], addr[b]);
+      });
+    } else {
+      IntSort.sort(perm, (a, b) -> {
+        int c = keys.compare(values, a, values, b);
+        return c != 0 ? c : Long.compareUnsigned(addr[a], addr[b]);
+      });
+    }
     return perm;
   }
 

@@ -18,7 +18,7 @@ import org.apache.arrow.vector.types.pojo.FieldType;
 /**
  * Orders the values of one indexable Arrow type, straight from vectors (no boxing), the way Lance
  * orders them: nulls first, integers by value (unsigned ones unsigned), floats by IEEE total order
- * (NaN above +infinity, -0.0 below 0.0), strings and binaries by unsigned bytes, false before true.
+ * (Rust's {@code total_cmp}: NaN above +infinity, -0.0 below 0.0), strings and binaries by unsigned bytes, false before true.
  */
 abstract class Keys {
   /** Compares non-null value {@code i} of {@code a} with non-null value {@code j} of {@code b}. */
@@ -26,6 +26,16 @@ abstract class Keys {
 
   /** Writes a query value (already checked non-null) at position 0 of a fresh one-row vector. */
   abstract void setLiteral(FieldVector v, Object value);
+
+  /** Whether {@link #longKey} gives every value a long whose signed order is the value order. */
+  boolean hasLongKeys() {
+    return false;
+  }
+
+  /** The value's order as a signed long (only when {@link #hasLongKeys}). */
+  long longKey(ValueVector v, int i) {
+    throw new UnsupportedOperationException();
+  }
 
   /** Nulls first, then {@link #compareValues}. */
   final int compare(ValueVector a, int i, ValueVector b, int j) {
@@ -119,9 +129,19 @@ abstract class Keys {
 
     @Override
     int compareValues(ValueVector a, int i, ValueVector b, int j) {
-      long x = get(a, i);
-      long y = get(b, j);
-      return signed || width < 8 ? Long.compare(x, y) : Long.compareUnsigned(x, y);
+      return Long.compare(longKey(a, i), longKey(b, j));
+    }
+
+    @Override
+    boolean hasLongKeys() {
+      return true;
+    }
+
+    @Override
+    long longKey(ValueVector v, int i) {
+      long x = get(v, i);
+      // uint64: flipping the sign bit turns unsigned order into signed order.
+      return signed || width < 8 ? x : x ^ Long.MIN_VALUE;
     }
 
     @Override
@@ -160,14 +180,27 @@ abstract class Keys {
       this.width = width;
     }
 
-    double get(ValueVector v, int i) {
-      ArrowBuf d = ((BaseFixedWidthVector) v).getDataBuffer();
-      return width == 4 ? d.getFloat((long) i * 4) : d.getDouble((long) i * 8);
+    @Override
+    int compareValues(ValueVector a, int i, ValueVector b, int j) {
+      return Long.compare(longKey(a, i), longKey(b, j));
     }
 
     @Override
-    int compareValues(ValueVector a, int i, ValueVector b, int j) {
-      return Double.compare(get(a, i), get(b, j));
+    boolean hasLongKeys() {
+      return true;
+    }
+
+    // IEEE total order (Rust's total_cmp): negative values have their magnitude bits flipped, so
+    // -NaN < -inf < ... < -0.0 < 0.0 < ... < +inf < NaN in signed comparison of the result.
+    @Override
+    long longKey(ValueVector v, int i) {
+      ArrowBuf d = ((BaseFixedWidthVector) v).getDataBuffer();
+      if (width == 4) {
+        int bits = d.getInt((long) i * 4);
+        return bits ^ ((bits >> 31) & 0x7FFFFFFF);
+      }
+      long bits = d.getLong((long) i * 8);
+      return bits ^ ((bits >> 63) & Long.MAX_VALUE);
     }
 
     @Override
@@ -190,6 +223,16 @@ abstract class Keys {
     @Override
     int compareValues(ValueVector a, int i, ValueVector b, int j) {
       return Integer.compare(((BitVector) a).get(i), ((BitVector) b).get(j));
+    }
+
+    @Override
+    boolean hasLongKeys() {
+      return true;
+    }
+
+    @Override
+    long longKey(ValueVector v, int i) {
+      return ((BitVector) v).get(i);
     }
 
     @Override

@@ -246,6 +246,62 @@ class BTreeIndexTest {
   }
 
   @Test
+  void floatsUnsignedLongsAndDatesOrderAsLance() throws IOException {
+    int n = 64;
+    long[] addr = new long[n];
+    try (org.apache.arrow.vector.Float4Vector f = new org.apache.arrow.vector.Float4Vector("f", allocator);
+        org.apache.arrow.vector.UInt8Vector u = new org.apache.arrow.vector.UInt8Vector("u", allocator);
+        org.apache.arrow.vector.DateDayVector d = new org.apache.arrow.vector.DateDayVector("d", allocator)) {
+      f.allocateNew(n);
+      u.allocateNew(n);
+      d.allocateNew(n);
+      float[] fs = {Float.NaN, Float.NEGATIVE_INFINITY, -1f, -0f, 0f, 1f, Float.POSITIVE_INFINITY, 3.5f};
+      for (int i = 0; i < n; i++) {
+        addr[i] = i;
+        f.set(i, fs[i % 8]);
+        u.set(i, i % 2 == 0 ? i : -i); // odd rows are above 2^63 unsigned
+        d.set(i, i * 100 - 3000);
+      }
+      f.setValueCount(n);
+      u.setValueCount(n);
+      d.setValueCount(n);
+      build(f, addr, "f", BTreeIndexBuilder.Options.defaults().batchSize(5));
+      build(u, addr, "u", BTreeIndexBuilder.Options.defaults().batchSize(5));
+      build(d, addr, "d", BTreeIndexBuilder.Options.defaults().batchSize(5));
+    }
+    Roaring64NavigableMap nan = new Roaring64NavigableMap();
+    Roaring64NavigableMap negatives = new Roaring64NavigableMap();
+    Roaring64NavigableMap odd = new Roaring64NavigableMap();
+    Roaring64NavigableMap after1970 = new Roaring64NavigableMap();
+    for (int i = 0; i < n; i++) {
+      if (i % 8 == 0) {
+        nan.addLong(i);
+      }
+      if (i % 8 == 1 || i % 8 == 2 || i % 8 == 3) {
+        negatives.addLong(i); // -inf, -1, -0.0: below 0.0 in total order
+      }
+      if (i % 2 == 1) {
+        odd.addLong(i);
+      }
+      if (i * 100 - 3000 >= 0) {
+        after1970.addLong(i);
+      }
+    }
+    try (BTreeIndex index = BTreeIndex.open(store, "f", allocator)) {
+      assertThat(index.search(ScalarQuery.equalTo(Float.NaN))).isEqualTo(nan);
+      assertThat(index.search(ScalarQuery.lessThan(0.0f))).isEqualTo(negatives);
+    }
+    try (BTreeIndex index = BTreeIndex.open(store, "u", allocator)) {
+      assertThat(index.search(ScalarQuery.greaterThan(Long.MAX_VALUE))).isEqualTo(odd);
+    }
+    try (BTreeIndex index = BTreeIndex.open(store, "d", allocator)) {
+      assertThat(index.search(ScalarQuery.greaterOrEqual(java.time.LocalDate.of(1970, 1, 1)))).isEqualTo(after1970);
+      assertThat(index.search(ScalarQuery.equalTo(java.time.LocalDate.ofEpochDay(-2900))))
+          .isEqualTo(Roaring64NavigableMap.bitmapOf(1));
+    }
+  }
+
+  @Test
   void aPointQueryReadsTheLookupAndOnePageOnly() throws IOException {
     int n = 200_000;
     long[] addr = new long[n];
