@@ -487,6 +487,29 @@ public final class Dataset {
     return allocator;
   }
 
+  // ---- indices (DatasetIndexes)
+
+  /**
+   * Builds an index over a top-level column from every row and commits it (a CreateIndex).
+   *
+   * @param name the index name, or null for {@code {column}_idx}
+   * @param replace whether an existing index of that name is replaced; if false it is an error
+   * @throws IllegalArgumentException if the column cannot be indexed or the name is taken
+   */
+  public Dataset createIndex(String column, dev.javelin.index.IndexType type, String name, boolean replace) {
+    return new Dataset(table, DatasetIndexes.create(this, table, column, type, name, replace, allocator), allocator);
+  }
+
+  /** The indices of this version. */
+  public List<IndexInfo> indices() {
+    return DatasetIndexes.list(this);
+  }
+
+  /** Drops an index by name (a CreateIndex that removes it); its files stay for older versions. */
+  public Dataset dropIndex(String name) {
+    return new Dataset(table, DatasetIndexes.drop(this, table, name), allocator);
+  }
+
   /** The manifest of this version (fragments, flags, config). */
   public Manifest manifest() {
     return manifest;

@@ -1,6 +1,7 @@
 package dev.javelin.table;
 
 import static dev.javelin.table.OperationKind.APPEND;
+import static dev.javelin.table.OperationKind.CREATE_INDEX;
 import static dev.javelin.table.OperationKind.DATA_REPLACEMENT;
 import static dev.javelin.table.OperationKind.DELETE;
 import static dev.javelin.table.OperationKind.MERGE;
@@ -68,6 +69,10 @@ final class ConflictRules {
     // A project carries only a schema computed from the one it read: only other schema changes
     // (and wholesale replacements) make it stale; fragments are taken from the newest manifest.
     CONFLICTS.put(PROJECT, EnumSet.of(MERGE, PROJECT, OVERWRITE, RESTORE, UPDATE_MEM_WAL_STATE, UNKNOWN));
+    // Indices name rows by address: only replacing the data, or moving rows the new index covers
+    // (Rewrite) or rewriting its column (DataReplacement), invalidates it; those two are checked
+    // below. Deletes and updates leave stale addresses that readers skip, as Lance allows.
+    CONFLICTS.put(CREATE_INDEX, EnumSet.of(OVERWRITE, RESTORE, UPDATE_MEM_WAL_STATE, UNKNOWN));
   }
 
   private ConflictRules() {}
@@ -85,6 +90,9 @@ final class ConflictRules {
     }
     if (mine.kind() == OVERWRITE && (committed.kind() == OVERWRITE || committed.kind() == UPDATE_CONFIG)
         && upsertKeysOverlap(mine, committed)) {
+      return Resolution.CONFLICT;
+    }
+    if (mine.kind() == CREATE_INDEX && CreateIndexConflicts.conflicts(mine, committed)) {
       return Resolution.CONFLICT;
     }
     return Resolution.COMPATIBLE;

@@ -119,6 +119,16 @@ final class ManifestBuilder {
         nextId = 0;
         break;
       }
+      case CREATE_INDEX: {
+        if (current == null) {
+          throw TableErrors.noDataset(location);
+        }
+        m = current.proto().toBuilder();
+        fragments.addAll(current.proto().getFragmentsList());
+        nextId = 0; // adds no fragment
+        indices = CreateIndexes.apply(current.indices(), txn.proto().getCreateIndex());
+        break;
+      }
       default:
         throw new UnsupportedOperationException("Javelin cannot commit a " + txn.kind().displayName() + " yet");
     }

@@ -2,6 +2,7 @@ package dev.javelin.table;
 
 import com.google.protobuf.InvalidProtocolBufferException;
 import dev.javelin.format.schema.LanceSchema;
+import dev.javelin.table.proto.TableProtos;
 import dev.javelin.table.proto.TransactionProtos;
 import java.util.ArrayList;
 import java.util.List;
@@ -120,6 +121,17 @@ public final class Transaction {
   public static Transaction project(long readVersion, LanceSchema schema) {
     return new Transaction(base(readVersion).setProject(TransactionProtos.Transaction.Project.newBuilder()
         .addAllSchema(schema.toProto().getFieldsList())).build());
+  }
+
+  /**
+   * Adds {@code newIndices} and removes {@code removedIndices} (matched by uuid); an existing index
+   * with the name of a new one is replaced, as in Lance. A drop is a CreateIndex with no new index.
+   */
+  public static Transaction createIndex(long readVersion, List<TableProtos.IndexMetadata> newIndices,
+      List<TableProtos.IndexMetadata> removedIndices) {
+    TransactionProtos.Transaction.CreateIndex op = TransactionProtos.Transaction.CreateIndex.newBuilder()
+        .addAllNewIndices(newIndices).addAllRemovedIndices(removedIndices).build();
+    return new Transaction(base(readVersion).setCreateIndex(op).build());
   }
 
   private static TransactionProtos.Transaction.Builder base(long readVersion) {

@@ -1,0 +1,263 @@
+package dev.javelin.index;
+
+import dev.javelin.format.LanceFileReader;
+import dev.javelin.format.ReadOptions;
+import dev.javelin.table.io.ObjectStore;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.UInt4Vector;
+import org.apache.arrow.vector.UInt8Vector;
+import org.apache.arrow.vector.ValueVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.ipc.ArrowReader;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.roaringbitmap.longlong.Roaring64NavigableMap;
+
+/**
+ * An open BTree scalar index ({@code _indices/{uuid}/page_lookup.lance} and
+ * {@code page_data.lance}, as Lance writes them). Opening reads the lookup file only; a query
+ * reads just the pages whose [min, max] can hold a match. Close it to free the lookup.
+ */
+public final class BTreeIndex implements AutoCloseable {
+  private final ObjectStore store;
+  private final String directory;
+  private final BufferAllocator allocator;
+  private final VectorSchemaRoot lookup;
+  private final Field valueField;
+  private final Keys keys;
+  private final int batchSize;
+
+  private BTreeIndex(ObjectStore store, String directory, VectorSchemaRoot lookup, int batchSize,
+      BufferAllocator allocator) {
+    this.store = store;
+    this.directory = directory;
+    this.lookup = lookup;
+    this.allocator = allocator;
+    this.valueField = lookup.getVector("min").getField();
+    this.keys = Keys.forType(valueField.getType());
+    this.batchSize = batchSize;
+  }
+
+  /** The key prefix of an index's files in a dataset: {@code _indices/{uuid}}. */
+  public static String directory(String uuid) {
+    return "_indices/" + uuid;
+  }
+
+  /**
+   * Opens the index with this uuid in the dataset at {@code store}.
+   *
+   * @throws IOException if its lookup file cannot be read
+   */
+  public static BTreeIndex open(ObjectStore store, String uuid, BufferAllocator allocator) throws IOException {
+    String dir = directory(uuid);
+    try (LanceFileReader r = LanceFileReader.open(store.open(dir + "/" + PageSink.PAGE_LOOKUP), allocator)) {
+      String bs = r.lanceSchema().metadata().get("batch_size");
+      int batchSize = bs == null ? BTreeIndexBuilder.Options.DEFAULT_BATCH_SIZE : Integer.parseInt(bs.trim());
+      VectorSchemaRoot all = VectorSchemaRoot.create(r.schema(), allocator);
+      try (ArrowReader in = r.read(ReadOptions.builder().batchSize(1 << 20).build())) {
+        int rows = 0;
+        while (in.loadNextBatch()) {
+          VectorSchemaRoot b = in.getVectorSchemaRoot();
+          for (int c = 0; c < b.getFieldVectors().size(); c++) {
+            for (int i = 0; i < b.getRowCount(); i++) {
+              all.getVector(c).copyFromSafe(i, rows + i, b.getVector(c));
+            }
+          }
+          rows += b.getRowCount();
+        }
+        all.setRowCount(rows);
+      } catch (IOException | RuntimeException e) {
+        all.close();
+        throw e;
+      }
+      return new BTreeIndex(store, dir, all, batchSize, allocator);
+    }
+  }
+
+  /** The indexed values' Arrow type, as a field named {@code values}. */
+  public Field valueField() {
+    return valueField;
+  }
+
+  /** Index pages (lookup rows). */
+  public int pageCount() {
+    return lookup.getRowCount();
+  }
+
+  /**
+   * The row addresses of the rows matching {@code query}.
+   *
+   * @throws IllegalArgumentException if a query value cannot be compared with the indexed type
+   */
+  public Roaring64NavigableMap search(ScalarQuery query) throws IOException {
+    List<FieldVector> literals = new ArrayList<>();
+    try {
+      for (Object v : query.values()) {
+        literals.add(keys.literal(valueField, v, allocator));
+      }
+      Roaring64NavigableMap out = new Roaring64NavigableMap();
+      List<Integer> pages = candidatePages(query, literals);
+      readPages(pages, (values, ids, i) -> {
+        if (matches(query, literals, values, i)) {
+          out.addLong(ids.get(i));
+        }
+      });
+      return out;
+    } finally {
+      literals.forEach(FieldVector::close);
+    }
+  }
+
+  private interface RowConsumer {
+    void accept(ValueVector values, UInt8Vector ids, int i) throws IOException;
+  }
+
+  private boolean matches(ScalarQuery q, List<FieldVector> lit, ValueVector values, int i) {
+    if (q.kind() == ScalarQuery.Kind.IS_NULL) {
+      return values.isNull(i);
+    }
+    if (values.isNull(i)) {
+      return false;
+    }
+    switch (q.kind()) {
+      case EQUALS: return cmp(values, i, lit.get(0)) == 0;
+      case LESS: return cmp(values, i, lit.get(0)) < 0;
+      case LESS_OR_EQUAL: return cmp(values, i, lit.get(0)) <= 0;
+      case GREATER: return cmp(values, i, lit.get(0)) > 0;
+      case GREATER_OR_EQUAL: return cmp(values, i, lit.get(0)) >= 0;
+      case BETWEEN: return cmp(values, i, lit.get(0)) >= 0 && cmp(values, i, lit.get(1)) <= 0;
+      case IN:
+        for (FieldVector l : lit) {
+          if (cmp(values, i, l) == 0) {
+            return true;
+          }
+        }
+        return false;
+      default:
+        throw new IllegalStateException("Unknown query kind " + q.kind());
+    }
+  }
+
+  private int cmp(ValueVector values, int i, FieldVector literal) {
+    return keys.compareValues(values, i, literal, 0);
+  }
+
+  /** Pages whose value range can hold a match, in order. */
+  private List<Integer> candidatePages(ScalarQuery q, List<FieldVector> lit) {
+    FieldVector min = lookup.getVector("min");
+    FieldVector max = lookup.getVector("max");
+    UInt4Vector nullCounts = (UInt4Vector) lookup.getVector("null_count");
+    List<Integer> out = new ArrayList<>();
+    for (int p = 0; p < pageCount(); p++) {
+      boolean hit;
+      if (q.kind() == ScalarQuery.Kind.IS_NULL) {
+        hit = nullCounts.get(p) > 0;
+      } else if (max.isNull(p)) {
+        hit = false; // nothing but nulls
+      } else {
+        hit = false;
+        switch (q.kind()) {
+          case EQUALS: hit = overlaps(min, max, p, lit.get(0), true, lit.get(0), true); break;
+          case LESS: hit = overlaps(min, max, p, null, false, lit.get(0), false); break;
+          case LESS_OR_EQUAL: hit = overlaps(min, max, p, null, false, lit.get(0), true); break;
+          case GREATER: hit = overlaps(min, max, p, lit.get(0), false, null, false); break;
+          case GREATER_OR_EQUAL: hit = overlaps(min, max, p, lit.get(0), true, null, false); break;
+          case BETWEEN: hit = overlaps(min, max, p, lit.get(0), true, lit.get(1), true); break;
+          case IN:
+            for (FieldVector l : lit) {
+              hit |= overlaps(min, max, p, l, true, l, true);
+            }
+            break;
+          default:
+            throw new IllegalStateException("Unknown query kind " + q.kind());
+        }
+      }
+      if (hit) {
+        out.add(p);
+      }
+    }
+    return out;
+  }
+
+  // Page p's non-null values lie in [min, max]; a null min (the page starts with nulls) is no bound.
+  private boolean overlaps(FieldVector min, FieldVector max, int p, FieldVector lo, boolean loInclusive,
+      FieldVector hi, boolean hiInclusive) {
+    if (lo != null) {
+      int c = keys.compareValues(max, p, lo, 0);
+      if (c < 0 || (c == 0 && !loInclusive)) {
+        return false;
+      }
+    }
+    if (hi != null && !min.isNull(p)) {
+      int c = keys.compareValues(min, p, hi, 0);
+      if (c > 0 || (c == 0 && !hiInclusive)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Reads the given pages (runs of adjacent pages in one read) and hands every row over. */
+  private void readPages(List<Integer> pages, RowConsumer consumer) throws IOException {
+    if (pages.isEmpty()) {
+      return;
+    }
+    try (LanceFileReader r = LanceFileReader.open(store.open(directory + "/" + PageSink.PAGE_DATA), allocator)) {
+      long total = r.numRows();
+      int k = 0;
+      while (k < pages.size()) {
+        int first = pages.get(k);
+        int last = first;
+        while (k + 1 < pages.size() && pages.get(k + 1) == last + 1) {
+          last = pages.get(++k);
+        }
+        k++;
+        long start = (long) first * batchSize;
+        long end = Math.min(total, (long) (last + 1) * batchSize);
+        if (start >= end) {
+          continue;
+        }
+        try (ArrowReader in = r.read(ReadOptions.builder().rows(start, end).batchSize(batchSize).build())) {
+          while (in.loadNextBatch()) {
+            VectorSchemaRoot b = in.getVectorSchemaRoot();
+            ValueVector values = b.getVector("values");
+            UInt8Vector ids = (UInt8Vector) b.getVector("ids");
+            for (int i = 0; i < b.getRowCount(); i++) {
+              consumer.accept(values, ids, i);
+            }
+          }
+        }
+      }
+    }
+  }
+
+  /**
+   * Writes a copy of this index under {@code _indices/{newUuid}} with every row address passed
+   * through {@code map}: deleted rows are left out, and the rows are sorted again (moved rows can
+   * change the order of equal values). For compaction, which gives the copy a new uuid.
+   */
+  public void remap(RowAddressMap map, String newUuid, BTreeIndexBuilder.Options options) throws IOException {
+    List<Integer> all = new ArrayList<>();
+    for (int p = 0; p < pageCount(); p++) {
+      all.add(p);
+    }
+    try (BTreeIndexBuilder b = new BTreeIndexBuilder(valueField, options.batchSize(batchSize), allocator)) {
+      // Rows go in one by one so the builder's budget still bounds memory.
+      readPages(all, (values, ids, i) -> {
+        long to = map.map(ids.get(i));
+        if (to != RowAddressMap.DELETED) {
+          b.addOne(values, i, to);
+        }
+      });
+      b.finish(store, directory(newUuid));
+    }
+  }
+
+  @Override
+  public void close() {
+    lookup.close();
+  }
+}
