@@ -9,7 +9,7 @@ import picocli.CommandLine.Command;
 /** {@code javelin append}: rows added to a dataset as new fragments. */
 @Command(
     name = "append",
-    header = "Append rows from an Arrow IPC file or stream, or a CSV file.",
+    header = "Append rows from Arrow IPC or CSV.",
     description = {
       "The input's columns must match the dataset's (by name, in any order). A CSV is",
       "parsed with the dataset's column types unless --schema is given.",

@@ -11,7 +11,7 @@ import picocli.CommandLine.Option;
 /** {@code javelin create}: a new dataset from Arrow IPC or CSV. */
 @Command(
     name = "create",
-    header = "Create a dataset from an Arrow IPC file or stream, or a CSV file.",
+    header = "Create a dataset from Arrow IPC or CSV.",
     description = {"Fails if a dataset exists at URI (use overwrite to replace it).", ""},
     footer = {
       "",

@@ -15,7 +15,7 @@ import picocli.CommandLine.Option;
  */
 @Command(
     name = "demo",
-    header = "A 30-second tour: write sample rows as Lance 2.1 and 2.0, inspect, read back.",
+    header = "A 30-second tour of Lance files and datasets.",
     description = {
       "Saves " + DemoCommand.ROWS + " sample rows (int64, utf8, float64, a fixed-size list of 4",
       "float32, a nullable int32, a list of int32 and a struct) as Arrow in a new",

@@ -9,7 +9,7 @@ import picocli.CommandLine.Mixin;
 /** {@code javelin describe}: what a dataset version is made of, from its manifest alone. */
 @Command(
     name = "describe",
-    header = "Show a version: schema with field ids, fragments, files, config.",
+    header = "Show a version: schema, fragments, files, config.",
     description = {"Reads only the manifest; no data file is opened.", ""},
     footer = {"", "Example:", "  javelin describe people --as-of 2"})
 final class DescribeCommand extends BaseCommand {

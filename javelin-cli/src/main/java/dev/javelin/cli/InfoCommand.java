@@ -14,7 +14,7 @@ import picocli.CommandLine.Parameters;
 /** {@code javelin file info}: version, rows, schema, and each column's pages and encodings. */
 @Command(
     name = "info",
-    header = "Show a Lance file's version, rows, schema, and its columns' pages.",
+    header = "Show a file's version, rows, schema and column pages.",
     description = {
       "Reads only the file's metadata. The schema shows field ids. Each column shows",
       "the field it stores and its pages: rows, buffer sizes, and the encoding in one",

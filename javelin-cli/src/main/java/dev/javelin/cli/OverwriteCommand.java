@@ -11,7 +11,7 @@ import picocli.CommandLine.Option;
 /** {@code javelin overwrite}: a new version holding only the input's rows (and schema). */
 @Command(
     name = "overwrite",
-    header = "Replace a dataset's rows and schema with Arrow IPC or CSV input.",
+    header = "Replace a dataset's rows and schema with Arrow IPC or CSV.",
     description = {
       "Older versions stay readable (--as-of) until cleaned up. Creates the dataset if",
       "there is none.",

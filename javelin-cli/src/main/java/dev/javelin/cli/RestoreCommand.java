@@ -8,7 +8,7 @@ import picocli.CommandLine.Option;
 /** {@code javelin restore}: an old version made the newest again. */
 @Command(
     name = "restore",
-    header = "Make an old version the newest again (a new version with its content).",
+    header = "Make an old version the newest again.",
     footer = {"", "Examples:", "  javelin restore people --version 3", "  javelin restore people --tag before-import"})
 final class RestoreCommand extends DatasetChange {
   @Option(names = "--version", paramLabel = "VERSION", description = "The version to bring back.")

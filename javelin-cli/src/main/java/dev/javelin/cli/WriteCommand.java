@@ -22,7 +22,7 @@ import picocli.CommandLine.TypeConversionException;
 /** {@code javelin file write}: Arrow IPC or CSV in, one Lance file out. */
 @Command(
     name = "write",
-    header = "Write a Lance file from an Arrow IPC file or stream, or a CSV file.",
+    header = "Write a Lance file from Arrow IPC or CSV.",
     description = {
       "Reads IN in batches, so inputs larger than memory are fine, and writes OUT.lance.",
       "IN is told apart by its first bytes: an Arrow IPC file starts with ARROW1, an",

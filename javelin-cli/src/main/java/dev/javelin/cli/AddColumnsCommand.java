@@ -1,0 +1,72 @@
+package dev.javelin.cli;
+
+import dev.javelin.core.Dataset;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.ipc.ArrowReader;
+import org.apache.arrow.vector.types.pojo.Field;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code javelin add-columns}: new columns, one more data file per fragment (or none, all-null). */
+@Command(
+    name = "add-columns",
+    header = "Add columns: values from a file in scan order, or all-null.",
+    description = {
+      "--input gives one value per row, in the order 'javelin scan' returns the rows:",
+      "every fragment gets one more data file. --null adds nullable columns that read",
+      "as null everywhere, as metadata only.",
+      ""
+    },
+    footer = {
+      "",
+      "Examples:",
+      "  javelin add-columns people --input embeddings.arrow",
+      "  javelin add-columns people --null 'email:utf8?,score:float64?'"
+    })
+final class AddColumnsCommand extends DatasetChange {
+  @Option(names = {"-i", "--input"}, paramLabel = "IN",
+      description = "Arrow IPC file or stream, or CSV with a header: the new columns, one row per dataset row.")
+  Path input;
+
+  @Option(names = "--schema", paramLabel = "SPEC", converter = SchemaSpec.Converter.class,
+      description = "Types of the CSV columns of --input, as NAME:TYPE[?],...")
+  SchemaSpec schema;
+
+  @Option(names = "--null", paramLabel = "SPEC", converter = SchemaSpec.Converter.class,
+      description = "All-null columns to add, as NAME:TYPE?,... (every one nullable).")
+  SchemaSpec nulls;
+
+  private final List<String> added = new ArrayList<>();
+
+  @Override
+  Dataset change(Dataset ds, BufferAllocator allocator) throws Exception {
+    if ((input == null) == (nulls == null)) {
+      throw new InvalidInputException("Give the new columns with exactly one of --input and --null");
+    }
+    if (nulls != null) {
+      for (Field f : nulls.schema().getFields()) {
+        added.add(f.getName());
+      }
+      return ds.addNullColumns(nulls.schema().getFields());
+    }
+    if (!Files.isRegularFile(input)) {
+      throw new InvalidInputException("Input file not found: " + input);
+    }
+    Inputs.Kind kind = Inputs.detect(input);
+    try (ArrowReader reader = Inputs.open(input, kind, schema, allocator)) {
+      for (Field f : reader.getVectorSchemaRoot().getSchema().getFields()) {
+        added.add(f.getName());
+      }
+      return ds.addColumns(reader);
+    }
+  }
+
+  @Override
+  String summary(Dataset before, Dataset after) {
+    return "Added " + String.join(", ", added);
+  }
+}
