@@ -20,7 +20,9 @@ import picocli.CommandLine.Option;
       "Saves " + DemoCommand.ROWS + " sample rows (int64, utf8, float64, a fixed-size list of 4",
       "float32, a nullable int32, a list of int32 and a struct) as Arrow in a new",
       "temporary directory (or --dir), then runs 'file write', 'file info' and",
-      "'file read' on them, printing each command before its output.",
+      "'file read' on them, and follows a dataset made of them through its life:",
+      "create, filtered scan, delete, add and drop columns, versions, time travel,",
+      "tag and restore. Each command is printed before its output.",
       ""
     })
 final class DemoCommand extends BaseCommand {
@@ -40,13 +42,15 @@ final class DemoCommand extends BaseCommand {
     Path arrow = d.resolve("sample.arrow");
     Path v21 = d.resolve("sample-2.1.lance");
     Path v20 = d.resolve("sample-2.0.lance");
+    Path people = d.resolve("people");
     Files.deleteIfExists(v21);
     Files.deleteIfExists(v20);
+    deleteTree(people);
     try (BufferAllocator allocator = new RootAllocator()) {
       SampleData.writeArrow(arrow, allocator, ROWS);
     }
 
-    say("Javelin reads and writes Lance files in pure Java. A tour in four steps.");
+    say("Javelin reads and writes Lance files in pure Java. A tour in ten steps.");
     say("");
     say("1. " + ROWS + " sample rows are in an Arrow IPC file, " + arrow + ":");
     say("   id int64, name utf8, score float64, vector fixed_size_list<float32, 4>,");
@@ -83,11 +87,74 @@ final class DemoCommand extends BaseCommand {
       return code;
     }
     say("");
+    say("Datasets: a directory of fragments (rows), each with data files (columns), and a");
+    say("manifest per version. Every change is a new version; old versions stay readable.");
+    String ds = people.toString();
+    code = steps(
+        new String[] {"5. Create a dataset of the same rows, 100 rows per fragment:"},
+        new String[] {"create", ds, "--input", arrow.toString(), "--max-rows-per-file", "100"},
+        new String[] {"6. Scan it with a filter (nested fields too), reading only the columns needed:"},
+        new String[] {"scan", ds, "--filter", "rating IS NULL AND address.city IN ('Oslo', 'Lyon')",
+            "--columns", "id,name,rating,address", "--limit", "5"},
+        new String[] {"7. Delete rows by filter: deletion files, no data rewritten:"},
+        new String[] {"delete", ds, "--where", "score < 0 OR name LIKE 'a%'"},
+        new String[] {"8. Add a column (all-null: metadata only) and drop one (tombstoned):"},
+        new String[] {"add-columns", ds, "--null", "note:utf8?"},
+        new String[] {"drop-columns", ds, "vector"},
+        new String[] {"9. Every version, and time travel to the first one:"},
+        new String[] {"versions", ds},
+        new String[] {"count", ds, "--as-of", "1"},
+        new String[] {"10. Tag the newest version, bring back the first, and look at the result:"},
+        new String[] {"tag", "create", ds, "trimmed"},
+        new String[] {"restore", ds, "--version", "1"},
+        new String[] {"describe", ds});
+    if (code != 0) {
+      return code;
+    }
+    say("");
     say("The files are in " + d + ". Try:");
     say("  javelin file read " + v21 + " --rows 10:13 --format jsonl");
-    say("  javelin file read " + v20 + " --columns id,score,rating --format csv");
-    say("  javelin file info " + v21 + " --json");
+    say("  javelin scan " + ds + " --tag trimmed --columns id,name,note --format csv");
+    say("  javelin take " + ds + " --rows 0,299,150 --columns id,name,tags");
     return ExitCodes.OK;
+  }
+
+  // Alternates explanations (say) and commands (run); stops at the first failing command.
+  private int steps(String[]... items) {
+    for (String[] item : items) {
+      if (item.length == 1) {
+        say("");
+        say(item[0]);
+      } else {
+        int code = run(item);
+        if (code != 0) {
+          return code;
+        }
+      }
+    }
+    return 0;
+  }
+
+  /** The argument as a POSIX shell would need it, so a printed command can be pasted. */
+  static String shellQuote(String arg) {
+    if (arg.matches("[A-Za-z0-9_./:=,+@%-]+")) {
+      return arg;
+    }
+    if (arg.indexOf('\'') < 0) {
+      return "'" + arg + "'";
+    }
+    return "\"" + arg.replaceAll("([\"\\\\$`])", "\\\\$1") + "\"";
+  }
+
+  private static void deleteTree(Path root) throws IOException {
+    if (!Files.exists(root)) {
+      return;
+    }
+    try (var paths = Files.walk(root)) {
+      for (Path p : (Iterable<Path>) paths.sorted(java.util.Comparator.reverseOrder())::iterator) {
+        Files.delete(p);
+      }
+    }
   }
 
   private void say(String line) {
@@ -98,7 +165,11 @@ final class DemoCommand extends BaseCommand {
 
   private int run(String... args) {
     say("");
-    say("$ javelin " + String.join(" ", args));
+    StringBuilder line = new StringBuilder("$ javelin");
+    for (String a : args) {
+      line.append(' ').append(shellQuote(a));
+    }
+    say(line.toString());
     int code = Javelin.commandLine(out(), err()).execute(args);
     flushOut();
     return code;
