@@ -71,7 +71,7 @@ final class IndexedScan {
       return none(filter.sql(), all, "indices of datasets with stable row ids hold row ids, not addresses");
     }
     Map<String, TableProtos.IndexMetadata> byColumn = btrees(ds);
-    if (byColumn.isEmpty()) {
+    if (filter.columns().stream().noneMatch(byColumn::containsKey)) {
       return none(filter.sql(), all, "no BTree index on a column of the filter");
     }
     Map<String, BTreeIndex> opened = new HashMap<>();

@@ -172,16 +172,16 @@ class IndexedScanTest {
     ds = ds.createIndex("i", IndexType.BTREE, null, false);
     ds = ds.createIndex("d", IndexType.BTREE, null, false);
     ds = ds.createIndex("s", IndexType.BTREE, "by_s", false);
-    assertSameAsFullScan(ds, rnd, 150);
+    assertSameAsFullScan(ds, rnd, 60);
     // Deletes after the index, and an appended fragment the indices do not cover.
     ds = ds.delete("k > 900");
     ds = write(ds, path, rnd, 500, 600);
     assertThat(ds.explain("i = 3").scannedFragments()).as(ds.explain("i = 3").describe() + ds.indices()).containsExactly(4L);
-    assertSameAsFullScan(ds, rnd, 150);
+    assertSameAsFullScan(ds, rnd, 60);
     // Re-created index: covers every fragment again.
     ds = ds.dropIndex("i_idx").createIndex("i", IndexType.BTREE, "i2", false);
     assertThat(ds.explain("i = 3").scannedFragments()).isEmpty();
-    assertSameAsFullScan(ds, rnd, 100);
+    assertSameAsFullScan(ds, rnd, 40);
   }
 
   @Test
@@ -231,7 +231,7 @@ class IndexedScanTest {
     assertThat(opt.indices()).extracting(IndexInfo::name).containsExactlyInAnyOrder("i_idx", "s_idx");
     assertThat(opt.optimizeIndices()).isSameAs(opt);
     assertThat(opt.explain("i = 1").scannedFragments()).isEmpty();
-    assertSameAsFullScan(opt, rnd, 100);
+    assertSameAsFullScan(opt, rnd, 40);
     try (var index = dev.javelin.index.BTreeIndex.open(opt.store(), opt.indices().get(0).uuid(), allocator)) {
       assertThat(index.search(dev.javelin.index.ScalarQuery.greaterOrEqual(-100L)).getLongCardinality())
           .isEqualTo(opt.countRows("i IS NOT NULL"));
