@@ -228,7 +228,10 @@ final class DatasetIndexes {
           b.finish(ds.store(), dir);
         }
         removed.add(old);
+        // Only the fields Javelin knows are carried over: lance-core may have stored facts about
+        // the old files (e.g. their sizes) in fields this proto lacks.
         added.add(old.toBuilder()
+            .setUnknownFields(com.google.protobuf.UnknownFieldSet.getDefaultInstance())
             .setUuid(TableProtos.UUID.newBuilder().setUuid(uuidBytes(uuid)))
             .setDatasetVersion(m.version())
             .setFragmentBitmap(serialize(now))
