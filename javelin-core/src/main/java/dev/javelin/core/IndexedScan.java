@@ -113,6 +113,15 @@ final class IndexedScan {
     }
   }
 
+  /** A plan that reads every fragment in full. */
+  static IndexedScan unindexed(Dataset ds, Expression filter, String note) {
+    List<Long> all = new ArrayList<>();
+    for (Fragment f : ds.manifest().fragments()) {
+      all.add(f.id());
+    }
+    return none(filter == null ? null : filter.sql(), all, note);
+  }
+
   private static IndexedScan none(String sql, List<Long> all, String note) {
     return new IndexedScan(new ScanPlan(sql, List.of(), List.of(), List.copyOf(all), 0, note), Map.of());
   }

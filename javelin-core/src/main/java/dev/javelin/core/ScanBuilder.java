@@ -24,6 +24,7 @@ public final class ScanBuilder {
   private long limit = -1;
   private boolean withRowId;
   private boolean withRowAddress;
+  private boolean useIndex = true;
 
   ScanBuilder(Dataset dataset, BufferAllocator allocator) {
     this.dataset = dataset;
@@ -82,6 +83,15 @@ public final class ScanBuilder {
       throw new IllegalArgumentException("limit must not be negative: " + rows);
     }
     this.limit = rows;
+    return this;
+  }
+
+  /**
+   * Whether BTree indices may answer the filter (default true, as Lance's {@code use_scalar_index});
+   * results are the same either way.
+   */
+  public ScanBuilder useIndex(boolean use) {
+    this.useIndex = use;
     return this;
   }
 
@@ -181,11 +191,15 @@ public final class ScanBuilder {
     if (filter != null) {
       filter.bindFilter(dataset.schema());
     }
-    return IndexedScan.plan(dataset, filter, allocator).plan();
+    return useIndex ? IndexedScan.plan(dataset, filter, allocator).plan()
+        : IndexedScan.unindexed(dataset, filter, "indices turned off").plan();
   }
 
   // The index plan for the filter (already bound), or null when no index helps.
   private IndexedScan indexed() {
+    if (!useIndex) {
+      return null;
+    }
     IndexedScan s = IndexedScan.plan(dataset, filter, allocator);
     return s.usesIndex() ? s : null;
   }
