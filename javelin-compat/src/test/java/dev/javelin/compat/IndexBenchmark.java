@@ -56,11 +56,20 @@ public final class IndexBenchmark {
           + " fragments, indices " + ds.indices());
       String eq = "v = " + v(4_321_987);
       String range = "v BETWEEN 5000000 AND 5000999";
+      String profile = System.getProperty("javelin.bench.profile");
+      if (profile != null) {
+        for (int i = 0; i < 300; i++) {
+          javelin(ds, profile.equals("eq") ? eq : range, true);
+        }
+        return;
+      }
       try (org.lance.Dataset lance = org.lance.Dataset.open(dir.toString(), allocator)) {
         for (String filter : List.of(eq, range)) {
           long want = javelin(ds, filter, false);
           check(filter, want, javelin(ds, filter, true), lance(lance, filter));
           System.out.println(ds.explain(filter).describe().strip());
+          double planOnly = median(() -> ds.explain(filter).rowsFromIndex(), 5, 30);
+          System.out.printf("plan (index search) %.3f ms%n", planOnly);
           double indexed = median(() -> javelin(ds, filter, true), 5, 30);
           double full = median(() -> javelin(ds, filter, false), 2, 5);
           double peer = median(() -> lance(lance, filter), 5, 30);
