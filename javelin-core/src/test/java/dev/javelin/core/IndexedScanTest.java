@@ -237,4 +237,75 @@ class IndexedScanTest {
           .isEqualTo(opt.countRows("i IS NOT NULL"));
     }
   }
+
+  @Test
+  void datesBooleansAndNarrowIntegersMatchAFullScan() throws IOException {
+    Schema schema = new Schema(List.of(
+        Field.nullable("day", new ArrowType.Date(org.apache.arrow.vector.types.DateUnit.DAY)),
+        Field.nullable("flag", ArrowType.Bool.INSTANCE),
+        Field.nullable("small", new ArrowType.Int(16, true)),
+        Field.nullable("u", new ArrowType.Int(32, false))));
+    Random rnd = new Random(5);
+    VectorSchemaRoot root = VectorSchemaRoot.create(schema, allocator);
+    Dataset ds;
+    try {
+      root.allocateNew();
+      for (int r = 0; r < 1500; r++) {
+        boolean nul = rnd.nextInt(8) == 0;
+        if (nul) {
+          ((org.apache.arrow.vector.DateDayVector) root.getVector("day")).setNull(r);
+          ((org.apache.arrow.vector.BitVector) root.getVector("flag")).setNull(r);
+          ((org.apache.arrow.vector.SmallIntVector) root.getVector("small")).setNull(r);
+          ((org.apache.arrow.vector.UInt4Vector) root.getVector("u")).setNull(r);
+        } else {
+          ((org.apache.arrow.vector.DateDayVector) root.getVector("day")).setSafe(r, 18000 + rnd.nextInt(60));
+          ((org.apache.arrow.vector.BitVector) root.getVector("flag")).setSafe(r, rnd.nextInt(2));
+          ((org.apache.arrow.vector.SmallIntVector) root.getVector("small")).setSafe(r, rnd.nextInt(200) - 100);
+          ((org.apache.arrow.vector.UInt4Vector) root.getVector("u")).setSafe(r, rnd.nextInt(50));
+        }
+      }
+      root.setRowCount(1500);
+      ds = Dataset.create(dir.resolve("t"), List.of(root), WriteParams.builder()
+          .fileVersion(LanceFileVersion.V2_1).maxRowsPerFile(500).build(), allocator);
+    } finally {
+      root.close();
+    }
+    for (String c : List.of("day", "flag", "small", "u")) {
+      ds = ds.createIndex(c, IndexType.BTREE, null, false);
+    }
+    ds = ds.delete("small > 90");
+    List<String> used = List.of("day = DATE '2019-04-01'", "day < DATE '2019-04-10'",
+        "day BETWEEN DATE '2019-04-01' AND DATE '2019-04-20'", "flag = true", "flag IS NULL", "small = -5",
+        "small < -50", "small IN (1, 2, 3)", "u = 7", "u >= 45", "u BETWEEN 10 AND 12", "small = 5 OR u = 3");
+    List<String> unused = List.of("small = 100000", "u = -1", "u < 5000000000", "day = '2019-04-01'",
+        "small = 5 OR flag");
+    for (String f : concat(used, unused)) {
+      List<String> want = rowsWithIndex(ds, f, false);
+      assertThat(rowsWithIndex(ds, f, true)).as(f).isEqualTo(want);
+      assertThat(ds.explain(f).usesIndex()).as(f).isEqualTo(used.contains(f));
+    }
+  }
+
+  private static List<String> concat(List<String> a, List<String> b) {
+    List<String> out = new ArrayList<>(a);
+    out.addAll(b);
+    return out;
+  }
+
+  private List<String> rowsWithIndex(Dataset ds, String filter, boolean useIndex) throws IOException {
+    List<String> out = new ArrayList<>();
+    try (ArrowReader r = ds.newScan().filter(filter).useIndex(useIndex).withRowAddress().build()) {
+      while (r.loadNextBatch()) {
+        VectorSchemaRoot root = r.getVectorSchemaRoot();
+        for (int row = 0; row < root.getRowCount(); row++) {
+          StringBuilder sb = new StringBuilder();
+          for (var v : root.getFieldVectors()) {
+            sb.append(v.getObject(row)).append('|');
+          }
+          out.add(sb.toString());
+        }
+      }
+    }
+    return out;
+  }
 }
