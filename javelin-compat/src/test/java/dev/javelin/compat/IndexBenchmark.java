@@ -29,6 +29,8 @@ import org.lance.ipc.ScanOptions;
  * (written by Javelin, indexed by Javelin) is created once under {@code -Djavelin.bench.dir}
  * (default {@code bench-data}) and reused. Times are medians of timed runs after warm-up runs.
  *
+ * {@code -Djavelin.bench.profile=eq|range} only repeats one indexed query (for a profiler).
+ *
  * <p>It lives here, not in javelin-bench, because javelin-bench does not depend on javelin-core.
  */
 public final class IndexBenchmark {
