@@ -25,6 +25,7 @@ import picocli.CommandLine.Option;
       "Examples:",
       "  javelin scan people --columns id,name --format jsonl",
       "  javelin scan people --filter \"age BETWEEN 20 AND 29 AND city IN ('Oslo', 'Turin')\" --limit 10",
+      "  javelin scan people --filter 'id = 42' --explain",
       "  javelin scan people --as-of 3 --format arrow --output people-v3.arrow"
     })
 final class ScanCommand extends BaseCommand {
@@ -58,6 +59,10 @@ final class ScanCommand extends BaseCommand {
       description = "Write to FILE instead of standard output (required for arrow); replaces FILE.")
   Path output;
 
+  @Option(names = "--explain",
+      description = "Print to standard error how the scan reads its rows (which index answers the filter, where).")
+  boolean explain;
+
   @Override
   public Integer call() throws IOException {
     if (batchSize < 1) {
@@ -83,6 +88,10 @@ final class ScanCommand extends BaseCommand {
           throw new InvalidInputException("--limit must not be negative, got " + limit);
         }
         scan.limit(limit);
+      }
+      if (explain) {
+        err().print(scan.explain().describe());
+        err().flush();
       }
       long count;
       try (RowOutput out = new RowOutput(this, format, output, allocator);

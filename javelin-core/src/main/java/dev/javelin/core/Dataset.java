@@ -500,6 +500,21 @@ public final class Dataset {
     return new Dataset(table, DatasetIndexes.create(this, table, column, type, name, replace, allocator), allocator);
   }
 
+  /**
+   * Adds the fragments appended since each BTree index was built to it (a new merged index
+   * replaces the old one under the same name, in one CreateIndex commit). Returns this dataset
+   * when every index is up to date.
+   */
+  public Dataset optimizeIndices() {
+    Manifest next = DatasetIndexes.optimize(this, table, allocator);
+    return next == manifest ? this : new Dataset(table, next, allocator);
+  }
+
+  /** How a scan with this filter would use the indices (see {@link ScanBuilder#explain()}). */
+  public ScanPlan explain(String filter) {
+    return newScan().filter(filter).explain();
+  }
+
   /** The indices of this version. */
   public List<IndexInfo> indices() {
     return DatasetIndexes.list(this);

@@ -8,6 +8,7 @@ import dev.javelin.format.schema.LanceField;
 import dev.javelin.index.BTreeIndex;
 import dev.javelin.index.BTreeIndexBuilder;
 import dev.javelin.index.IndexType;
+import dev.javelin.table.Deletes;
 import dev.javelin.table.Fragment;
 import dev.javelin.table.Manifest;
 import dev.javelin.table.Table;
@@ -18,12 +19,15 @@ import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
+import java.util.Map;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.UInt8Vector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowReader;
 import org.roaringbitmap.RoaringBitmap;
@@ -97,10 +101,15 @@ final class DatasetIndexes {
     }
   }
 
-  // Row address = fragment id << 32 | row offset in the fragment (deleted rows included for now).
+  // Row address = fragment id << 32 | physical row offset; deleted rows are left out, as Lance does.
   private static void addFragment(Dataset ds, Fragment f, LanceField field, BTreeIndexBuilder b,
       BufferAllocator allocator) throws IOException {
+    RoaringBitmap deleted = Deletes.deletedRows(ds.store(), f, allocator);
     FragmentFiles.Part part = FragmentFiles.plan(f, List.of(field), ds.location()).get(0);
+    if (part.rowsOnly) {
+      addNulls(f, field, deleted, b, allocator);
+      return;
+    }
     try (LanceFileReader r = FragmentFiles.open(ds.store(), part, allocator);
         ArrowReader in = r.read(ReadOptions.builder()
             .columns(FragmentFiles.columnNames(r, part, ds.location())).build())) {
@@ -116,10 +125,178 @@ final class DatasetIndexes {
           addresses[i] = (f.id() << 32) | (offset + i);
         }
         FieldVector values = batch.getVector(0);
-        b.add(values, addresses, 0, n);
+        addLive(values, addresses, n, offset, deleted, b);
         offset += n;
       }
     }
+  }
+
+  // A fragment whose files lack the column (added later as all-null): every live row is a null.
+  private static void addNulls(Fragment f, LanceField field, RoaringBitmap deleted, BTreeIndexBuilder b,
+      BufferAllocator allocator) throws IOException {
+    int chunk = 8192;
+    try (FieldVector nulls = field.toArrow().createVector(allocator)) {
+      nulls.setInitialCapacity(chunk);
+      nulls.allocateNew();
+      nulls.setValueCount(chunk);
+      long[] addresses = new long[chunk];
+      for (long start = 0; start < f.physicalRows(); start += chunk) {
+        int n = (int) Math.min(chunk, f.physicalRows() - start);
+        for (int i = 0; i < n; i++) {
+          addresses[i] = (f.id() << 32) | (start + i);
+        }
+        addLive(nulls, addresses, n, start, deleted, b);
+      }
+    }
+  }
+
+  // Adds the runs of rows [0, n) of a batch starting at physical row `start` that are not deleted.
+  private static void addLive(FieldVector values, long[] addresses, int n, long start, RoaringBitmap deleted,
+      BTreeIndexBuilder b) throws IOException {
+    if (deleted.isEmpty() || deleted.rangeCardinality(start, start + n) == 0) {
+      b.add(values, addresses, 0, n);
+      return;
+    }
+    int i = 0;
+    while (i < n) {
+      while (i < n && deleted.contains((int) (start + i))) {
+        i++;
+      }
+      int from = i;
+      while (i < n && !deleted.contains((int) (start + i))) {
+        i++;
+      }
+      if (i > from) {
+        b.add(values, addresses, from, i - from);
+      }
+    }
+  }
+
+  /**
+   * Brings every BTree up to date with the fragments added since it was built (Lance's optimize,
+   * merging): a new BTree from the old one's entries (still-live rows of fragments still there)
+   * and the new fragments' values replaces it under the same name. Indices already covering every
+   * fragment are left alone.
+   */
+  static Manifest optimize(Dataset ds, Table table, BufferAllocator allocator) {
+    Manifest m = ds.manifest();
+    List<TableProtos.IndexMetadata> added = new ArrayList<>();
+    List<TableProtos.IndexMetadata> removed = new ArrayList<>();
+    List<String> written = new ArrayList<>();
+    boolean committed = false;
+    try {
+      for (TableProtos.IndexMetadata old : m.indices()) {
+        if (IndexType.fromDetailsTypeUrl(old.getIndexDetails().getTypeUrl()) != IndexType.BTREE
+            || old.getFieldsCount() != 1) {
+          continue;
+        }
+        LanceField field = null;
+        for (LanceField f : ds.schema().fields()) {
+          if (f.id() == old.getFields(0)) {
+            field = f;
+          }
+        }
+        RoaringBitmap covered = fragmentBitmap(old, ds.location());
+        List<Fragment> fresh = new ArrayList<>();
+        for (Fragment f : m.fragments()) {
+          if (!covered.contains((int) f.id())) {
+            fresh.add(f);
+          }
+        }
+        if (field == null || fresh.isEmpty()) {
+          continue;
+        }
+        String uuid = UUID.randomUUID().toString();
+        String dir = BTreeIndex.directory(uuid);
+        written.add(dir + "/page_data.lance");
+        written.add(dir + "/page_lookup.lance");
+        RoaringBitmap now = new RoaringBitmap();
+        try (BTreeIndexBuilder b = new BTreeIndexBuilder(field.toArrow(), BTreeIndexBuilder.Options.defaults(),
+            allocator)) {
+          Map<Long, RoaringBitmap> live = new HashMap<>();
+          for (Fragment f : m.fragments()) {
+            if (covered.contains((int) f.id())) {
+              live.put(f.id(), Deletes.deletedRows(ds.store(), f, allocator));
+              now.add((int) f.id());
+            }
+          }
+          addOldEntries(ds, old, field, live, b, allocator);
+          for (Fragment f : fresh) {
+            addFragment(ds, f, field, b, allocator);
+            now.add((int) f.id());
+          }
+          b.finish(ds.store(), dir);
+        }
+        removed.add(old);
+        // Only the fields Javelin knows are carried over: lance-core may have stored facts about
+        // the old files (e.g. their sizes) in fields this proto lacks.
+        added.add(old.toBuilder()
+            .setUnknownFields(com.google.protobuf.UnknownFieldSet.getDefaultInstance())
+            .setUuid(TableProtos.UUID.newBuilder().setUuid(uuidBytes(uuid)))
+            .setDatasetVersion(m.version())
+            .setFragmentBitmap(serialize(now))
+            .setCreatedAt(System.currentTimeMillis())
+            .build());
+      }
+      if (added.isEmpty()) {
+        committed = true;
+        return m;
+      }
+      Transaction txn = Transaction.createIndex(m.version(), added, removed);
+      committed = true;
+      return table.newCommit(txn).cleanupOnFailure(written).commit();
+    } catch (IOException e) {
+      throw new UncheckedIOException("Optimizing indices failed: " + ds.location(), e);
+    } finally {
+      if (!committed) {
+        for (String k : written) {
+          try {
+            ds.store().delete(k);
+          } catch (IOException | RuntimeException ignored) {
+            // best effort; the original failure is what matters
+          }
+        }
+      }
+    }
+  }
+
+  // Feeds the old index's (value, address) entries whose fragment is still there (deleted -> its
+  // deletion vector) and whose row is not deleted into the builder.
+  private static void addOldEntries(Dataset ds, TableProtos.IndexMetadata old, LanceField field,
+      Map<Long, RoaringBitmap> deleted, BTreeIndexBuilder b, BufferAllocator allocator) throws IOException {
+    String path = BTreeIndex.directory(uuidString(old.getUuid().getUuid())) + "/page_data.lance";
+    try (LanceFileReader r = LanceFileReader.open(ds.store().open(path), allocator);
+        ArrowReader in = r.read(ReadOptions.builder().columns(List.of("values", "ids")).build())) {
+      long[] addresses = new long[0];
+      while (in.loadNextBatch()) {
+        VectorSchemaRoot batch = in.getVectorSchemaRoot();
+        int n = batch.getRowCount();
+        UInt8Vector ids = (UInt8Vector) batch.getVector("ids");
+        FieldVector values = batch.getVector("values");
+        if (addresses.length < n) {
+          addresses = new long[n];
+        }
+        int i = 0;
+        while (i < n) {
+          int from = i;
+          while (i < n && keep(ids.get(i), deleted)) {
+            addresses[i] = ids.get(i);
+            i++;
+          }
+          if (i > from) {
+            b.add(values, addresses, from, i - from);
+          }
+          while (i < n && !keep(ids.get(i), deleted)) {
+            i++;
+          }
+        }
+      }
+    }
+  }
+
+  private static boolean keep(long address, Map<Long, RoaringBitmap> deleted) {
+    RoaringBitmap d = deleted.get(address >>> 32);
+    return d != null && !d.contains((int) (address & 0xFFFFFFFFL));
   }
 
   /** Drops the index named {@code name}. */
@@ -146,22 +323,27 @@ final class DatasetIndexes {
         fields.add(fieldName);
       }
       Set<Long> fragments = new LinkedHashSet<>();
-      if (!i.getFragmentBitmap().isEmpty()) {
-        RoaringBitmap b = new RoaringBitmap();
-        try {
-          b.deserialize(i.getFragmentBitmap().asReadOnlyByteBuffer().order(ByteOrder.LITTLE_ENDIAN));
-        } catch (IOException e) {
-          throw new UncheckedIOException("Index '" + i.getName() + "' has a bad fragment_bitmap: " + ds.location(), e);
-        }
-        for (int id : b) {
-          fragments.add(Integer.toUnsignedLong(id));
-        }
+      for (int id : fragmentBitmap(i, ds.location())) {
+        fragments.add(Integer.toUnsignedLong(id));
       }
       out.add(new IndexInfo(i.getName(), uuidString(i.getUuid().getUuid()),
           IndexType.fromDetailsTypeUrl(i.getIndexDetails().getTypeUrl()), List.copyOf(fields), fragments,
           i.getDatasetVersion()));
     }
     return out;
+  }
+
+  /** The ids of the fragments an index covers (its {@code fragment_bitmap}). */
+  static RoaringBitmap fragmentBitmap(TableProtos.IndexMetadata i, String location) {
+    RoaringBitmap b = new RoaringBitmap();
+    if (!i.getFragmentBitmap().isEmpty()) {
+      try {
+        b.deserialize(i.getFragmentBitmap().asReadOnlyByteBuffer().order(ByteOrder.LITTLE_ENDIAN));
+      } catch (IOException e) {
+        throw new UncheckedIOException("Index '" + i.getName() + "' has a bad fragment_bitmap: " + location, e);
+      }
+    }
+    return b;
   }
 
   private static ByteString serialize(RoaringBitmap b) {

@@ -24,6 +24,7 @@ public final class ScanBuilder {
   private long limit = -1;
   private boolean withRowId;
   private boolean withRowAddress;
+  private boolean useIndex = true;
 
   ScanBuilder(Dataset dataset, BufferAllocator allocator) {
     this.dataset = dataset;
@@ -86,6 +87,15 @@ public final class ScanBuilder {
   }
 
   /**
+   * Whether BTree indices may answer the filter (default true, as Lance's {@code use_scalar_index});
+   * results are the same either way.
+   */
+  public ScanBuilder useIndex(boolean use) {
+    this.useIndex = use;
+    return this;
+  }
+
+  /**
    * Adds a {@code _rowid} column (non-null UInt64) after the data columns, as Lance's
    * {@code with_row_id}. Without stable row ids it equals the row address.
    */
@@ -130,7 +140,7 @@ public final class ScanBuilder {
       }
     }
     // The inner reader puts _rowid/_rowaddr after every field it reads, filter-only ones included.
-    ArrowReader inner = reader(read, withRowId, withRowAddress);
+    ArrowReader inner = reader(read, withRowId, withRowAddress, bound == null ? null : indexed());
     int meta = (withRowId ? 1 : 0) + (withRowAddress ? 1 : 0);
     int[] outputs = new int[out.size() + meta];
     for (int i = 0; i < out.size(); i++) {
@@ -160,7 +170,7 @@ public final class ScanBuilder {
         total = 0;
       }
     } else {
-      try (FilteredReader r = new FilteredReader(reader(dataset.fields(bound.columns()), false, false), bound,
+      try (FilteredReader r = new FilteredReader(reader(dataset.fields(bound.columns()), false, false, indexed()), bound,
           new int[0], 0, -1, allocator)) {
         total = r.count();
       } catch (IOException e) {
@@ -171,6 +181,29 @@ public final class ScanBuilder {
     return limit < 0 ? after : Math.min(after, limit);
   }
 
+  /**
+   * How {@link #build()} would read the rows: which BTree indices answer which parts of the filter
+   * and for which fragments (the index searches run; no data is read).
+   *
+   * @throws dev.javelin.core.expr.UnknownColumnException if the filter names an unknown column
+   */
+  public ScanPlan explain() {
+    if (filter != null) {
+      filter.bindFilter(dataset.schema());
+    }
+    return useIndex ? IndexedScan.plan(dataset, filter, allocator).plan()
+        : IndexedScan.unindexed(dataset, filter, "indices turned off").plan();
+  }
+
+  // The index plan for the filter (already bound), or null when no index helps.
+  private IndexedScan indexed() {
+    if (!useIndex) {
+      return null;
+    }
+    IndexedScan s = IndexedScan.plan(dataset, filter, allocator);
+    return s.usesIndex() ? s : null;
+  }
+
   // A filter naming no column is the same for every row: try it on one empty-columned row.
   private boolean constantFilterFails(BoundExpression bound) {
     try (VectorSchemaRoot one = new VectorSchemaRoot(List.of(), List.of(), 1)) {
@@ -179,6 +212,13 @@ public final class ScanBuilder {
   }
 
   private ArrowReader reader(List<LanceField> fields, boolean rowId, boolean rowAddress) {
+    return reader(fields, rowId, rowAddress, null);
+  }
+
+  private ArrowReader reader(List<LanceField> fields, boolean rowId, boolean rowAddress, IndexedScan indexed) {
+    if (indexed != null) {
+      return indexed.reader(dataset, fields, rowId, rowAddress, batchSize, allocator);
+    }
     return new DatasetReader(dataset.store(), dataset.location(), dataset.manifest().fragments(),
         fields, batchSize, rowId, rowAddress, allocator);
   }

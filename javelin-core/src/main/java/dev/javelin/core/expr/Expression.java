@@ -48,6 +48,14 @@ public final class Expression {
     return sql;
   }
 
+  /**
+   * The filter's structure for index planning: AND/OR of simple column-vs-literal predicates
+   * (see {@link FilterShape}); parts of other forms are {@link FilterShape.Other}.
+   */
+  public FilterShape shape() {
+    return FilterShape.of(sql, root);
+  }
+
   /** The top-level column names as written (first part of each reference), in order of use. */
   public Set<String> columns() {
     Set<String> out = new LinkedHashSet<>();

@@ -1,0 +1,231 @@
+package dev.javelin.cli;
+
+import dev.javelin.core.Dataset;
+import dev.javelin.core.IndexInfo;
+import dev.javelin.index.IndexType;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import java.util.stream.Stream;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** {@code javelin index}: create, list, describe, drop and optimize a dataset's indices. */
+@Command(
+    name = "index",
+    header = "Create, list, describe, drop and optimize a dataset's indices.",
+    synopsisSubcommandLabel = "COMMAND",
+    subcommands = {IndexCommand.Create.class, IndexCommand.ListIndices.class, IndexCommand.Describe.class,
+        IndexCommand.Drop.class, IndexCommand.Optimize.class})
+final class IndexCommand implements Callable<Integer> {
+  @Spec
+  CommandSpec spec;
+
+  @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help and exit.")
+  boolean help;
+
+  @Override
+  public Integer call() {
+    spec.commandLine().usage(spec.commandLine().getErr());
+    return ExitCodes.INVALID_INPUT;
+  }
+
+  /** {@code javelin index create}. */
+  @Command(name = "create", header = "Build an index over a column from every row and commit it.",
+      footer = {"", "Examples:", "  javelin index create people --column id --type btree",
+          "  javelin index create people --column name --name by_name --replace"})
+  static final class Create extends BaseCommand {
+    @Parameters(index = "0", paramLabel = "URI", description = "The dataset: a directory or file: URI.")
+    String uri;
+
+    @Option(names = "--column", required = true, paramLabel = "COL", description = "The top-level column to index.")
+    String column;
+
+    @Option(names = "--type", paramLabel = "TYPE", defaultValue = "btree",
+        description = "The index type: btree (default: ${DEFAULT-VALUE}).")
+    String type;
+
+    @Option(names = "--name", paramLabel = "NAME", description = "The index name (default: COL_idx).")
+    String name;
+
+    @Option(names = "--replace", description = "Replace an index of the same name.")
+    boolean replace;
+
+    @Override
+    public Integer call() {
+      if (!type.toLowerCase(Locale.ROOT).equals("btree")) {
+        throw new InvalidInputException("Unsupported index type '" + type + "': javelin index create builds btree");
+      }
+      try (BufferAllocator allocator = new RootAllocator()) {
+        Dataset ds = open(uri, allocator);
+        Columns.check(ds, List.of(column));
+        Dataset next = ds.createIndex(column, IndexType.BTREE, name, replace);
+        IndexInfo info = find(next, name == null ? column + "_idx" : name);
+        err().println("Created index " + info.name() + " (btree on " + column + ", " + count(info.fragments().size())
+            + "): version " + next.version());
+      }
+      return ExitCodes.OK;
+    }
+  }
+
+  /** {@code javelin index list}. */
+  @Command(name = "list", header = "List the indices of a dataset version.")
+  static final class ListIndices extends BaseCommand {
+    @Mixin
+    DatasetArgs dataset = new DatasetArgs();
+
+    @Override
+    public Integer call() {
+      try (BufferAllocator allocator = new RootAllocator()) {
+        Dataset ds = dataset.open(allocator);
+        List<String[]> rows = new ArrayList<>();
+        rows.add(new String[] {"name", "type", "columns", "fragments"});
+        for (IndexInfo i : ds.indices()) {
+          rows.add(new String[] {i.name(), i.type().name().toLowerCase(Locale.ROOT), String.join(",", i.fields()),
+              i.fragments().size() + " of " + ds.manifest().fragments().size()});
+        }
+        if (rows.size() == 1) {
+          out().println("(no indices)");
+        } else {
+          printAligned(rows);
+        }
+      }
+      return ExitCodes.OK;
+    }
+
+    private void printAligned(List<String[]> rows) {
+      int[] width = new int[rows.get(0).length];
+      for (String[] r : rows) {
+        for (int c = 0; c < r.length; c++) {
+          width[c] = Math.max(width[c], r[c].length());
+        }
+      }
+      for (String[] r : rows) {
+        StringBuilder b = new StringBuilder();
+        for (int c = 0; c < r.length; c++) {
+          b.append(c == r.length - 1 ? r[c] : String.format("%-" + width[c] + "s  ", r[c]));
+        }
+        out().println(b);
+      }
+    }
+  }
+
+  /** {@code javelin index describe}. */
+  @Command(name = "describe", header = "Show an index: type, column, covered and uncovered fragments, files.")
+  static final class Describe extends BaseCommand {
+    @Mixin
+    DatasetArgs dataset = new DatasetArgs();
+
+    @Parameters(index = "1", paramLabel = "NAME", description = "The index name.")
+    String name;
+
+    @Override
+    public Integer call() throws IOException {
+      try (BufferAllocator allocator = new RootAllocator()) {
+        Dataset ds = dataset.open(allocator);
+        IndexInfo info = find(ds, name);
+        List<Long> uncovered = new ArrayList<>();
+        ds.manifest().fragments().forEach(f -> {
+          if (!info.fragments().contains(f.id())) {
+            uncovered.add(f.id());
+          }
+        });
+        out().println("name       " + info.name());
+        out().println("uuid       " + info.uuid());
+        out().println("type       " + info.type().name().toLowerCase(Locale.ROOT));
+        out().println("columns    " + String.join(",", info.fields()));
+        out().println("built at   version " + info.datasetVersion());
+        out().println("covered    " + count(info.fragments().size()) + " " + info.fragments());
+        out().println("uncovered  " + count(uncovered.size()) + " " + uncovered);
+        Path indexDir = dataset.path().resolve("_indices").resolve(info.uuid());
+        long total = 0;
+        String label = "files      ";
+        if (Files.isDirectory(indexDir)) {
+          try (Stream<Path> files = Files.list(indexDir)) {
+            for (Path p : files.sorted().toList()) {
+              long size = Files.size(p);
+              total += size;
+              out().println(label + "_indices/" + info.uuid() + "/" + p.getFileName() + "  " + size + " bytes");
+              label = "           ";
+            }
+          }
+        } else {
+          out().println(label + "(missing)");
+        }
+        out().println("size       " + total + " bytes");
+      }
+      return ExitCodes.OK;
+    }
+  }
+
+  /** {@code javelin index drop}. */
+  @Command(name = "drop", header = "Drop an index (its files stay for older versions until cleanup).")
+  static final class Drop extends BaseCommand {
+    @Parameters(index = "0", paramLabel = "URI", description = "The dataset: a directory or file: URI.")
+    String uri;
+
+    @Parameters(index = "1", paramLabel = "NAME", description = "The index name.")
+    String name;
+
+    @Override
+    public Integer call() {
+      try (BufferAllocator allocator = new RootAllocator()) {
+        Dataset ds = open(uri, allocator);
+        find(ds, name);
+        Dataset next = ds.dropIndex(name);
+        err().println("Dropped index " + name + ": version " + next.version());
+      }
+      return ExitCodes.OK;
+    }
+  }
+
+  /** {@code javelin index optimize}. */
+  @Command(name = "optimize", header = "Add fragments appended since each BTree index was built to it.")
+  static final class Optimize extends BaseCommand {
+    @Parameters(index = "0", paramLabel = "URI", description = "The dataset: a directory or file: URI.")
+    String uri;
+
+    @Override
+    public Integer call() {
+      try (BufferAllocator allocator = new RootAllocator()) {
+        Dataset ds = open(uri, allocator);
+        Dataset next = ds.optimizeIndices();
+        if (next == ds) {
+          err().println("Indices are up to date: version " + ds.version());
+        } else {
+          err().println("Optimized indices: version " + next.version());
+        }
+      }
+      return ExitCodes.OK;
+    }
+  }
+
+  private static Dataset open(String uri, BufferAllocator allocator) {
+    DatasetArgs args = new DatasetArgs();
+    args.uri = uri;
+    return args.open(allocator);
+  }
+
+  private static IndexInfo find(Dataset ds, String name) {
+    for (IndexInfo i : ds.indices()) {
+      if (i.name().equals(name)) {
+        return i;
+      }
+    }
+    throw new InvalidInputException("No index named '" + name + "' in " + ds.location());
+  }
+
+  private static String count(int fragments) {
+    return fragments + (fragments == 1 ? " fragment" : " fragments");
+  }
+}

@@ -1,0 +1,173 @@
+package dev.javelin.compat;
+
+import dev.javelin.core.Dataset;
+import dev.javelin.core.ScanBuilder;
+import dev.javelin.core.WriteParams;
+import dev.javelin.format.LanceFileVersion;
+import dev.javelin.index.IndexType;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Iterator;
+import java.util.List;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.ipc.ArrowReader;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.FieldType;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.lance.ipc.ScanOptions;
+
+/**
+ * BTree equality and range queries on 10M int64 rows: Javelin's indexed scan against Javelin's
+ * full scan with the same filter, and against lance-core 7.0.0's indexed filtered scan of the same
+ * dataset (and index). Not a test (no JUnit): run its main with the test classpath. The dataset
+ * (written by Javelin, indexed by Javelin) is created once under {@code -Djavelin.bench.dir}
+ * (default {@code bench-data}) and reused. Times are medians of timed runs after warm-up runs.
+ *
+ * {@code -Djavelin.bench.profile=eq|range} only repeats one indexed query (for a profiler).
+ *
+ * <p>It lives here, not in javelin-bench, because javelin-bench does not depend on javelin-core.
+ */
+public final class IndexBenchmark {
+  static final long ROWS = Long.getLong("javelin.bench.rows", 10_000_000L);
+  static final int BATCH = 1 << 16;
+  static final Schema SCHEMA = new Schema(List.of(
+      new Field("id", FieldType.notNullable(new ArrowType.Int(64, true)), null),
+      new Field("v", FieldType.notNullable(new ArrowType.Int(64, true)), null)));
+
+  private IndexBenchmark() {}
+
+  // v is a scrambling of id over [0, 10,000,019): nearly every value occurs once.
+  static long v(long id) {
+    return Math.floorMod(id * 2654435761L, 10_000_019L);
+  }
+
+  public static void main(String[] args) throws Exception {
+    Path dir = Path.of(System.getProperty("javelin.bench.dir", "bench-data")).resolve("index-" + ROWS);
+    try (BufferAllocator allocator = new RootAllocator()) {
+      if (!Files.exists(dir.resolve("_versions"))) {
+        create(dir, allocator);
+      }
+      Dataset ds = Dataset.open(dir, allocator);
+      System.out.println("dataset " + dir + ": " + ds.countRows() + " rows, " + ds.manifest().fragments().size()
+          + " fragments, indices " + ds.indices());
+      String eq = "v = " + v(4_321_987);
+      String range = "v BETWEEN 5000000 AND 5000999";
+      String profile = System.getProperty("javelin.bench.profile");
+      if (profile != null) {
+        for (int i = 0; i < 300; i++) {
+          javelin(ds, profile.equals("eq") ? eq : range, true);
+        }
+        return;
+      }
+      try (org.lance.Dataset lance = org.lance.Dataset.open(dir.toString(), allocator)) {
+        for (String filter : List.of(eq, range)) {
+          long want = javelin(ds, filter, false);
+          check(filter, want, javelin(ds, filter, true), lance(lance, filter));
+          System.out.println(ds.explain(filter).describe().strip());
+          double planOnly = median(() -> ds.explain(filter).rowsFromIndex(), 5, 30);
+          System.out.printf("plan (index search) %.3f ms%n", planOnly);
+          double indexed = median(() -> javelin(ds, filter, true), 5, 30);
+          double full = median(() -> javelin(ds, filter, false), 2, 5);
+          double peer = median(() -> lance(lance, filter), 5, 30);
+          System.out.printf("%-32s rows %5d  javelin indexed %8.3f ms  javelin full scan %9.1f ms (x%.0f)  "
+              + "lance-core indexed %8.3f ms (javelin/lance speed x%.2f)%n", filter, want, indexed, full,
+              full / indexed, peer, peer / indexed);
+        }
+      }
+    }
+  }
+
+  private static void check(String filter, long want, long indexed, long lance) {
+    if (want != indexed || want != lance) {
+      throw new IllegalStateException(filter + ": full scan " + want + ", indexed " + indexed + ", lance " + lance);
+    }
+  }
+
+  interface Run {
+    long run() throws Exception;
+  }
+
+  private static double median(Run r, int warmup, int timed) throws Exception {
+    for (int i = 0; i < warmup; i++) {
+      r.run();
+    }
+    double[] ms = new double[timed];
+    for (int i = 0; i < timed; i++) {
+      long t = System.nanoTime();
+      r.run();
+      ms[i] = (System.nanoTime() - t) / 1e6;
+    }
+    Arrays.sort(ms);
+    return ms[timed / 2];
+  }
+
+  private static long javelin(Dataset ds, String filter, boolean useIndex) throws Exception {
+    ScanBuilder scan = ds.newScan().columns("id", "v").filter(filter).useIndex(useIndex);
+    long n = 0;
+    try (ArrowReader r = scan.build()) {
+      while (r.loadNextBatch()) {
+        n += r.getVectorSchemaRoot().getRowCount();
+      }
+    }
+    return n;
+  }
+
+  private static long lance(org.lance.Dataset lance, String filter) throws Exception {
+    long n = 0;
+    try (var scanner = lance.newScan(new ScanOptions.Builder().columns(List.of("id", "v")).filter(filter)
+        .useScalarIndex(true).build());
+        ArrowReader r = scanner.scanBatches()) {
+      while (r.loadNextBatch()) {
+        n += r.getVectorSchemaRoot().getRowCount();
+      }
+    }
+    return n;
+  }
+
+  private static void create(Path dir, BufferAllocator allocator) {
+    long t = System.nanoTime();
+    Iterable<VectorSchemaRoot> batches = () -> new Iterator<>() {
+      long next;
+      VectorSchemaRoot root;
+
+      @Override
+      public boolean hasNext() {
+        if (next >= ROWS && root != null) {
+          root.close();
+          root = null;
+        }
+        return next < ROWS;
+      }
+
+      @Override
+      public VectorSchemaRoot next() {
+        if (root == null) {
+          root = VectorSchemaRoot.create(SCHEMA, allocator);
+        }
+        int n = (int) Math.min(BATCH, ROWS - next);
+        root.allocateNew();
+        BigIntVector id = (BigIntVector) root.getVector("id");
+        BigIntVector v = (BigIntVector) root.getVector("v");
+        for (int i = 0; i < n; i++) {
+          id.setSafe(i, next + i);
+          v.setSafe(i, v(next + i));
+        }
+        root.setRowCount(n);
+        next += n;
+        return root;
+      }
+    };
+    Dataset ds = Dataset.create(dir, batches, WriteParams.builder().fileVersion(LanceFileVersion.V2_1)
+        .maxRowsPerFile(1_000_000).build(), allocator);
+    System.out.printf("wrote %d rows in %.1f s%n", ROWS, (System.nanoTime() - t) / 1e9);
+    t = System.nanoTime();
+    ds.createIndex("v", IndexType.BTREE, null, false);
+    System.out.printf("built the BTree in %.1f s%n", (System.nanoTime() - t) / 1e9);
+  }
+}

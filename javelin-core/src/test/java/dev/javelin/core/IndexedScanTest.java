@@ -1,0 +1,311 @@
+package dev.javelin.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.javelin.format.LanceFileVersion;
+import dev.javelin.index.IndexType;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.Float8Vector;
+import org.apache.arrow.vector.IntVector;
+import org.apache.arrow.vector.VarCharVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.ipc.ArrowReader;
+import org.apache.arrow.vector.types.FloatingPointPrecision;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class IndexedScanTest {
+  static final Schema SCHEMA = new Schema(List.of(
+      Field.nullable("i", new ArrowType.Int(64, true)),
+      Field.nullable("d", new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE)),
+      Field.nullable("s", ArrowType.Utf8.INSTANCE),
+      Field.nullable("k", new ArrowType.Int(32, true))));
+  static final double[] SPECIAL = {0.0, -0.0, Double.NaN, 1.5, -1.5, Double.POSITIVE_INFINITY};
+
+  @TempDir Path dir;
+  RootAllocator allocator;
+
+  @BeforeEach
+  void open() {
+    allocator = new RootAllocator();
+  }
+
+  @AfterEach
+  void close() {
+    allocator.close();
+  }
+
+  private VectorSchemaRoot batch(Random rnd, int n) {
+    VectorSchemaRoot root = VectorSchemaRoot.create(SCHEMA, allocator);
+    root.allocateNew();
+    BigIntVector i = (BigIntVector) root.getVector("i");
+    Float8Vector d = (Float8Vector) root.getVector("d");
+    VarCharVector s = (VarCharVector) root.getVector("s");
+    IntVector k = (IntVector) root.getVector("k");
+    for (int r = 0; r < n; r++) {
+      if (rnd.nextInt(10) == 0) {
+        i.setNull(r);
+      } else {
+        i.setSafe(r, rnd.nextInt(40) - 20);
+      }
+      if (rnd.nextInt(10) == 0) {
+        d.setNull(r);
+      } else {
+        d.setSafe(r, rnd.nextBoolean() ? SPECIAL[rnd.nextInt(SPECIAL.length)] : rnd.nextInt(20) - 10);
+      }
+      if (rnd.nextInt(10) == 0) {
+        s.setNull(r);
+      } else {
+        s.setSafe(r, ("s" + rnd.nextInt(30)).getBytes(StandardCharsets.UTF_8));
+      }
+      k.setSafe(r, rnd.nextInt(1000));
+    }
+    root.setRowCount(n);
+    return root;
+  }
+
+  private Dataset write(Dataset ds, Path path, Random rnd, int rows, int perFile) {
+    List<VectorSchemaRoot> batches = List.of(batch(rnd, rows));
+    try {
+      WriteParams p = WriteParams.builder().fileVersion(LanceFileVersion.V2_1).maxRowsPerFile(perFile).build();
+      return ds == null ? Dataset.create(path, batches, p, allocator) : ds.append(batches, p);
+    } finally {
+      batches.forEach(VectorSchemaRoot::close);
+    }
+  }
+
+  private List<String> rows(Dataset ds, String filter, long offset, long limit) throws IOException {
+    ScanBuilder b = ds.newScan().filter(filter).withRowAddress().batchSize(64).offset(offset);
+    if (limit >= 0) {
+      b.limit(limit);
+    }
+    List<String> out = new ArrayList<>();
+    try (ArrowReader r = b.build()) {
+      while (r.loadNextBatch()) {
+        VectorSchemaRoot root = r.getVectorSchemaRoot();
+        for (int row = 0; row < root.getRowCount(); row++) {
+          StringBuilder sb = new StringBuilder();
+          for (var v : root.getFieldVectors()) {
+            Object o = v.getObject(row);
+            sb.append(o instanceof Double x ? Double.doubleToRawLongBits(x) + "" : String.valueOf(o)).append('|');
+          }
+          out.add(sb.toString());
+        }
+      }
+    }
+    return out;
+  }
+
+  private static String filter(Random rnd) {
+    String[] leaves = {
+        "i = " + (rnd.nextInt(44) - 22), "i < " + (rnd.nextInt(44) - 22), "i <= " + (rnd.nextInt(44) - 22),
+        "i > " + (rnd.nextInt(44) - 22), "i >= " + (rnd.nextInt(44) - 22), (rnd.nextInt(44) - 22) + " < i",
+        "i BETWEEN " + (rnd.nextInt(30) - 20) + " AND " + (rnd.nextInt(30) - 10),
+        "i IN (" + (rnd.nextInt(40) - 20) + ", " + (rnd.nextInt(40) - 20) + ", NULL)", "i IS NULL",
+        "i = 99999999999", "d = 0.0", "d = -0.0", "d >= 0", "d <= -0.0", "d < 0.0", "d > 1", "d IN (0.0, 1.5)",
+        "d BETWEEN 0 AND 3", "d IS NULL", "d = " + (rnd.nextInt(20) - 10), "i = 2.0",
+        "s = 's" + rnd.nextInt(30) + "'", "s < 's" + rnd.nextInt(30) + "'", "s IN ('s1', 's22')", "s IS NULL",
+        "s LIKE 's1%'", "k % 3 = 0", "k < 500", "NOT (i = 3)", "i IS NOT NULL", "i + 1 = 5"};
+    int parts = 1 + rnd.nextInt(3);
+    StringBuilder b = new StringBuilder(leaves[rnd.nextInt(leaves.length)]);
+    for (int p = 1; p < parts; p++) {
+      b.insert(0, "(").append(rnd.nextBoolean() ? " AND " : " OR ").append(leaves[rnd.nextInt(leaves.length)])
+          .append(")");
+    }
+    return b.toString();
+  }
+
+  // The same rows in a copy of the dataset without indices (dropping them here would commit).
+  private Dataset withoutIndices(Dataset indexed) throws IOException {
+    Path from = Path.of(indexed.location());
+    Path to = dir.resolve("plain" + System.nanoTime());
+    try (var files = java.nio.file.Files.walk(from)) {
+      for (Path p : (Iterable<Path>) files::iterator) {
+        java.nio.file.Files.copy(p, to.resolve(from.relativize(p).toString()));
+      }
+    }
+    Dataset ds = Dataset.open(to, allocator).checkout(indexed.version());
+    for (IndexInfo i : ds.indices()) {
+      ds = ds.dropIndex(i.name());
+    }
+    return ds;
+  }
+
+  private void assertSameAsFullScan(Dataset indexed, Random rnd, int filters) throws IOException {
+    Dataset plain = withoutIndices(indexed);
+    assertThat(plain.indices()).isEmpty();
+    int used = 0;
+    for (int n = 0; n < filters; n++) {
+      String f = filter(rnd);
+      List<String> want = rows(plain, f, 0, -1);
+      assertThat(rows(indexed, f, 0, -1)).as(f).isEqualTo(want);
+      assertThat(indexed.countRows(f)).as(f).isEqualTo(want.size());
+      long offset = rnd.nextInt(5);
+      long limit = rnd.nextInt(10);
+      assertThat(rows(indexed, f, offset, limit)).as(f)
+          .isEqualTo(want.subList((int) Math.min(offset, want.size()), (int) Math.min(offset + limit, want.size())));
+      if (indexed.explain(f).usesIndex()) {
+        used++;
+      }
+    }
+    assertThat(used).isGreaterThan(filters / 4);
+  }
+
+  @Test
+  void indexedScansEqualFullScansWithDeletesAppendsAndReplacedIndices() throws IOException {
+    Random rnd = new Random(42);
+    Path path = dir.resolve("d");
+    Dataset ds = write(null, path, rnd, 2000, 600);
+    ds = ds.delete("k < 100");
+    ds = ds.createIndex("i", IndexType.BTREE, null, false);
+    ds = ds.createIndex("d", IndexType.BTREE, null, false);
+    ds = ds.createIndex("s", IndexType.BTREE, "by_s", false);
+    assertSameAsFullScan(ds, rnd, 60);
+    // Deletes after the index, and an appended fragment the indices do not cover.
+    ds = ds.delete("k > 900");
+    ds = write(ds, path, rnd, 500, 600);
+    assertThat(ds.explain("i = 3").scannedFragments()).as(ds.explain("i = 3").describe() + ds.indices()).containsExactly(4L);
+    assertSameAsFullScan(ds, rnd, 60);
+    // Re-created index: covers every fragment again.
+    ds = ds.dropIndex("i_idx").createIndex("i", IndexType.BTREE, "i2", false);
+    assertThat(ds.explain("i = 3").scannedFragments()).isEmpty();
+    assertSameAsFullScan(ds, rnd, 40);
+  }
+
+  @Test
+  void buildLeavesOutDeletedRows() throws IOException {
+    Random rnd = new Random(7);
+    Dataset ds = write(null, dir.resolve("d"), rnd, 1000, 400).delete("i = 5");
+    ds = ds.createIndex("i", IndexType.BTREE, null, false);
+    ScanPlan plan = ds.explain("i = 5");
+    assertThat(plan.usesIndex()).isTrue();
+    assertThat(plan.rowsFromIndex()).isZero();
+    try (var index = dev.javelin.index.BTreeIndex.open(ds.store(), ds.indices().get(0).uuid(), allocator)) {
+      assertThat(index.search(dev.javelin.index.ScalarQuery.equalTo(5L)).isEmpty()).isTrue();
+      assertThat(index.search(dev.javelin.index.ScalarQuery.equalTo(6L)).getLongCardinality())
+          .isEqualTo(ds.countRows("i = 6"));
+    }
+  }
+
+  @Test
+  void explainNamesIndexFragmentsAndRows() throws IOException {
+    Random rnd = new Random(3);
+    Path path = dir.resolve("d");
+    Dataset before = write(null, path, rnd, 900, 300).createIndex("i", IndexType.BTREE, null, false);
+    Dataset ds = write(before, path, rnd, 100, 300);
+    ScanPlan plan = ds.newScan().filter("i = 4 AND k < 500").explain();
+    assertThat(plan.indices()).containsExactly(new ScanPlan.IndexUse("i_idx", "i", List.of("i = 4")));
+    assertThat(plan.indexedFragments()).containsExactly(0L, 1L, 2L);
+    assertThat(plan.scannedFragments()).containsExactly(3L);
+    assertThat(plan.rowsFromIndex()).isEqualTo(before.countRows("i = 4"));
+    assertThat(plan.describe()).contains("index: i_idx (btree on i) answers i = 4",
+        "fragments from index: 3 [0, 1, 2]", "fragments scanned: 1 [3]");
+    ScanPlan none = ds.explain("k < 5 OR i = 3");
+    assertThat(none.usesIndex()).isFalse();
+    assertThat(none.note()).isEqualTo("no part of the filter is a predicate an index answers");
+    assertThat(none.scannedFragments()).containsExactly(0L, 1L, 2L, 3L);
+  }
+
+  @Test
+  void optimizeAddsAppendedFragments() throws IOException {
+    Random rnd = new Random(11);
+    Path path = dir.resolve("d");
+    Dataset ds = write(null, path, rnd, 900, 300).createIndex("i", IndexType.BTREE, null, false)
+        .createIndex("s", IndexType.BTREE, null, false);
+    ds = write(ds, path, rnd, 500, 300).delete("k < 50");
+    Dataset opt = ds.optimizeIndices();
+    assertThat(opt.indices()).extracting(IndexInfo::fragments).containsOnly(java.util.Set.of(0L, 1L, 2L, 3L, 4L));
+    assertThat(opt.version()).isEqualTo(ds.version() + 1);
+    assertThat(opt.indices()).extracting(IndexInfo::name).containsExactlyInAnyOrder("i_idx", "s_idx");
+    assertThat(opt.optimizeIndices()).isSameAs(opt);
+    assertThat(opt.explain("i = 1").scannedFragments()).isEmpty();
+    assertSameAsFullScan(opt, rnd, 40);
+    try (var index = dev.javelin.index.BTreeIndex.open(opt.store(), opt.indices().get(0).uuid(), allocator)) {
+      assertThat(index.search(dev.javelin.index.ScalarQuery.greaterOrEqual(-100L)).getLongCardinality())
+          .isEqualTo(opt.countRows("i IS NOT NULL"));
+    }
+  }
+
+  @Test
+  void datesBooleansAndNarrowIntegersMatchAFullScan() throws IOException {
+    Schema schema = new Schema(List.of(
+        Field.nullable("day", new ArrowType.Date(org.apache.arrow.vector.types.DateUnit.DAY)),
+        Field.nullable("flag", ArrowType.Bool.INSTANCE),
+        Field.nullable("small", new ArrowType.Int(16, true)),
+        Field.nullable("u", new ArrowType.Int(32, false))));
+    Random rnd = new Random(5);
+    VectorSchemaRoot root = VectorSchemaRoot.create(schema, allocator);
+    Dataset ds;
+    try {
+      root.allocateNew();
+      for (int r = 0; r < 1500; r++) {
+        boolean nul = rnd.nextInt(8) == 0;
+        if (nul) {
+          ((org.apache.arrow.vector.DateDayVector) root.getVector("day")).setNull(r);
+          ((org.apache.arrow.vector.BitVector) root.getVector("flag")).setNull(r);
+          ((org.apache.arrow.vector.SmallIntVector) root.getVector("small")).setNull(r);
+          ((org.apache.arrow.vector.UInt4Vector) root.getVector("u")).setNull(r);
+        } else {
+          ((org.apache.arrow.vector.DateDayVector) root.getVector("day")).setSafe(r, 18000 + rnd.nextInt(60));
+          ((org.apache.arrow.vector.BitVector) root.getVector("flag")).setSafe(r, rnd.nextInt(2));
+          ((org.apache.arrow.vector.SmallIntVector) root.getVector("small")).setSafe(r, rnd.nextInt(200) - 100);
+          ((org.apache.arrow.vector.UInt4Vector) root.getVector("u")).setSafe(r, rnd.nextInt(50));
+        }
+      }
+      root.setRowCount(1500);
+      ds = Dataset.create(dir.resolve("t"), List.of(root), WriteParams.builder()
+          .fileVersion(LanceFileVersion.V2_1).maxRowsPerFile(500).build(), allocator);
+    } finally {
+      root.close();
+    }
+    for (String c : List.of("day", "flag", "small", "u")) {
+      ds = ds.createIndex(c, IndexType.BTREE, null, false);
+    }
+    ds = ds.delete("small > 90");
+    List<String> used = List.of("day = DATE '2019-04-01'", "day < DATE '2019-04-10'",
+        "day BETWEEN DATE '2019-04-01' AND DATE '2019-04-20'", "flag = true", "flag IS NULL", "small = -5",
+        "small < -50", "small IN (1, 2, 3)", "u = 7", "u >= 45", "u BETWEEN 10 AND 12", "small = 5 OR u = 3");
+    List<String> unused = List.of("small = 100000", "u = -1", "u < 5000000000", "day = '2019-04-01'",
+        "small = 5 OR flag");
+    for (String f : concat(used, unused)) {
+      List<String> want = rowsWithIndex(ds, f, false);
+      assertThat(rowsWithIndex(ds, f, true)).as(f).isEqualTo(want);
+      assertThat(ds.explain(f).usesIndex()).as(f).isEqualTo(used.contains(f));
+    }
+  }
+
+  private static List<String> concat(List<String> a, List<String> b) {
+    List<String> out = new ArrayList<>(a);
+    out.addAll(b);
+    return out;
+  }
+
+  private List<String> rowsWithIndex(Dataset ds, String filter, boolean useIndex) throws IOException {
+    List<String> out = new ArrayList<>();
+    try (ArrowReader r = ds.newScan().filter(filter).useIndex(useIndex).withRowAddress().build()) {
+      while (r.loadNextBatch()) {
+        VectorSchemaRoot root = r.getVectorSchemaRoot();
+        for (int row = 0; row < root.getRowCount(); row++) {
+          StringBuilder sb = new StringBuilder();
+          for (var v : root.getFieldVectors()) {
+            sb.append(v.getObject(row)).append('|');
+          }
+          out.add(sb.toString());
+        }
+      }
+    }
+    return out;
+  }
+}
