@@ -24,6 +24,8 @@ public final class ScanBuilder {
   private long limit = -1;
   private boolean withRowId;
   private boolean withRowAddress;
+  private boolean withRowLastUpdatedAtVersion;
+  private boolean withRowCreatedAtVersion;
 
   ScanBuilder(Dataset dataset, BufferAllocator allocator) {
     this.dataset = dataset;
@@ -87,7 +89,8 @@ public final class ScanBuilder {
 
   /**
    * Adds a {@code _rowid} column (non-null UInt64) after the data columns, as Lance's
-   * {@code with_row_id}. Without stable row ids it equals the row address.
+   * {@code with_row_id}: the stable row id when the dataset has stable row ids, else the row
+   * address.
    */
   public ScanBuilder withRowId() {
     this.withRowId = true;
@@ -104,21 +107,53 @@ public final class ScanBuilder {
   }
 
   /**
+   * Adds a {@code _row_last_updated_at_version} column (non-null UInt64): the dataset version
+   * that last wrote each row. Columns come in the order {@code _rowid}, {@code _rowaddr},
+   * {@code _row_last_updated_at_version}, {@code _row_created_at_version}, as in Lance.
+   * Needs stable row ids: {@link #build()} refuses it otherwise (Lance 7.0.0 answers 1 there).
+   */
+  public ScanBuilder withRowLastUpdatedAtVersion() {
+    this.withRowLastUpdatedAtVersion = true;
+    return this;
+  }
+
+  /**
+   * Adds a {@code _row_created_at_version} column (non-null UInt64): the dataset version that
+   * first wrote each row (an update keeps it). Needs stable row ids, as
+   * {@link #withRowLastUpdatedAtVersion()}.
+   */
+  public ScanBuilder withRowCreatedAtVersion() {
+    this.withRowCreatedAtVersion = true;
+    return this;
+  }
+
+  /**
    * Starts the scan: every row of every fragment, in fragment order, then the filter, offset and
    * limit. The reader owns its root; the caller closes the reader.
    *
    * @throws ColumnNotFoundException if a column is not in the dataset
    * @throws dev.javelin.core.expr.UnknownColumnException if the filter names an unknown column
    * @throws dev.javelin.core.expr.ExpressionTypeException if the filter's types do not fit
+   * @throws UnsupportedOperationException if a row version column is asked of a dataset without
+   *     stable row ids
    */
   public ArrowReader build() {
-    if (withRowId && (dataset.manifest().readerFeatureFlags() & dev.javelin.table.FeatureFlags.STABLE_ROW_IDS) != 0) {
-      throw new UnsupportedOperationException("_rowid of a dataset with stable row ids is not supported yet: "
+    List<DatasetReader.Meta> metas = DatasetReader.metas(withRowId, withRowAddress);
+    if (withRowLastUpdatedAtVersion) {
+      metas.add(DatasetReader.Meta.LAST_UPDATED_AT);
+    }
+    if (withRowCreatedAtVersion) {
+      metas.add(DatasetReader.Meta.CREATED_AT);
+    }
+    if ((withRowLastUpdatedAtVersion || withRowCreatedAtVersion) && !dataset.hasStableRowIds()) {
+      throw new UnsupportedOperationException("Row versions (" + (withRowLastUpdatedAtVersion
+          ? DatasetReader.ROW_LAST_UPDATED_AT_VERSION : DatasetReader.ROW_CREATED_AT_VERSION)
+          + ") are only recorded in datasets with stable row ids; version " + dataset.version() + " has none: "
           + dataset.location());
     }
     List<LanceField> out = dataset.fields(columns);
     if (filter == null && offset == 0 && limit < 0) {
-      return reader(out, withRowId, withRowAddress);
+      return reader(out, metas);
     }
     BoundExpression bound = filter == null ? null : filter.bindFilter(dataset.schema());
     List<LanceField> read = new ArrayList<>(out);
@@ -129,9 +164,9 @@ public final class ScanBuilder {
         }
       }
     }
-    // The inner reader puts _rowid/_rowaddr after every field it reads, filter-only ones included.
-    ArrowReader inner = reader(read, withRowId, withRowAddress);
-    int meta = (withRowId ? 1 : 0) + (withRowAddress ? 1 : 0);
+    // The inner reader puts the meta columns after every field it reads, filter-only ones included.
+    ArrowReader inner = reader(read, metas);
+    int meta = metas.size();
     int[] outputs = new int[out.size() + meta];
     for (int i = 0; i < out.size(); i++) {
       outputs[i] = i;
@@ -160,7 +195,7 @@ public final class ScanBuilder {
         total = 0;
       }
     } else {
-      try (FilteredReader r = new FilteredReader(reader(dataset.fields(bound.columns()), false, false), bound,
+      try (FilteredReader r = new FilteredReader(reader(dataset.fields(bound.columns()), List.of()), bound,
           new int[0], 0, -1, allocator)) {
         total = r.count();
       } catch (IOException e) {
@@ -178,9 +213,9 @@ public final class ScanBuilder {
     }
   }
 
-  private ArrowReader reader(List<LanceField> fields, boolean rowId, boolean rowAddress) {
+  private ArrowReader reader(List<LanceField> fields, List<DatasetReader.Meta> metas) {
     return new DatasetReader(dataset.store(), dataset.location(), dataset.manifest().fragments(),
-        fields, batchSize, rowId, rowAddress, allocator);
+        fields, batchSize, metas, dataset.hasStableRowIds(), allocator);
   }
 
   private static void closeQuietly(ArrowReader r, Exception cause) {

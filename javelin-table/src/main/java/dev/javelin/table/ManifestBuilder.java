@@ -100,6 +100,7 @@ final class ManifestBuilder {
         m.clearFields().clearSchemaMetadata();
         m.addAllFields(op.getSchemaList()).putAllSchemaMetadata(op.getSchemaMetadataMap());
         fragments.addAll(op.getFragmentsList());
+        StableRowIds.checkMerge(op.getFragmentsList(), current, location);
         for (TableProtos.DataFragment f : op.getFragmentsList()) {
           checkFileVersions(Fragment.fromProto(f), current.fileVersion(), location);
         }
