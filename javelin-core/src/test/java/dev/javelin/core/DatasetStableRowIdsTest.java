@@ -121,7 +121,7 @@ class DatasetStableRowIdsTest {
   void scansReturnStableIdsAndVersionsThroughAddColumnsDeletesAndDrops() throws Exception {
     Path path = dir.resolve("ds");
     Dataset ds = stable(path);
-    // v3: add a column (every fragment gains a file; ids and versions stay).
+    // v3: add a column (every fragment gains a file: ids stay, rows are last updated at v3).
     Schema extra = new Schema(List.of(Field.nullable("y", new ArrowType.Int(64, true))));
     ds = ds.addColumns(extra, List.of("id"), in -> {
       VectorSchemaRoot out = VectorSchemaRoot.create(extra, allocator);
@@ -146,7 +146,7 @@ class DatasetStableRowIdsTest {
       long frag = r[2] >>> 32;
       assertThat(r[2] & 0xFFFF_FFFFL).isEqualTo(frag < 3 ? r[0] - 400 * frag : r[0] - 1000 - 400 * (frag - 3));
       long version = r[0] < 1000 ? 1 : 2;
-      assertThat(r[3]).as("last updated of %d", r[0]).isEqualTo(version);
+      assertThat(r[3]).as("last updated of %d", r[0]).isEqualTo(3);
       assertThat(r[4]).as("created of %d", r[0]).isEqualTo(version);
     }
     assertThat(ds.manifest().fragments()).extracting(Fragment::id).doesNotContain(1L);
@@ -155,6 +155,7 @@ class DatasetStableRowIdsTest {
     assertThat(filtered).extracting(r -> r[0]).containsExactly(1204L, 1205L, 1207L, 1208L, 1210L);
     assertThat(filtered).allSatisfy(r -> assertThat(r[1]).isEqualTo(r[0]));
     assertThat(filtered).allSatisfy(r -> assertThat(r[4]).isEqualTo(2));
+    assertThat(filtered).allSatisfy(r -> assertThat(r[3]).isEqualTo(3));
     // Meta columns alone, no data column.
     try (ArrowReader r = ds.newScan().columns(List.of()).withRowCreatedAtVersion().build()) {
       long n = 0;

@@ -27,8 +27,10 @@ final class StableRowIds {
    *   <li>Append, Overwrite: new fragments get new ids and versions ({@link #assign}).
    *   <li>Delete: the updated fragments are the old ones with a new deletion file; sequences stay
    *       indexed by physical row and are masked on read. As in Lance, no version changes.
-   *   <li>Merge (add columns): every fragment keeps its proto and gains a data file aligned with its
-   *       physical rows; as in Lance 7.0.0, last-updated-at does not move ({@link #checkMerge}).
+   *   <li>Merge (add columns): every fragment keeps its ids and gains a data file aligned with its
+   *       physical rows; as lance-core 7.0.0 does, every row of a fragment whose data files changed
+   *       is last updated at the new version, and an all-null column (no file) moves nothing
+   *       ({@link #merge}).
    *   <li>Project (drop/alter columns), CreateIndex, UpdateConfig: fragments are untouched.
    *   <li>Restore: the old manifest as it was, next_row_id included (ids assigned after it may be
    *       handed out again, exactly as Lance does).
@@ -55,15 +57,19 @@ final class StableRowIds {
   }
 
   /**
-   * A Merge replaces the fragment list wholesale: on a stable-row-id dataset every fragment it
-   * keeps must still carry the row ids (and versions) it had, or rows would lose their ids.
+   * The fragments a Merge commits as {@code newVersion}. A Merge replaces the fragment list
+   * wholesale: on a stable-row-id dataset every fragment must still carry the row ids (and
+   * versions) it had, or rows would lose their ids; those whose data files changed get
+   * last-updated-at {@code newVersion} for every row (lance-core 7.0.0 does so on add columns).
    *
    * @throws IllegalArgumentException naming the first fragment whose sequences changed
    */
-  static void checkMerge(List<TableProtos.DataFragment> merged, Manifest current, String location) {
+  static List<TableProtos.DataFragment> merge(List<TableProtos.DataFragment> merged, Manifest current,
+      long newVersion, String location) {
     if (current == null || !enabled(current)) {
-      return;
+      return merged;
     }
+    List<TableProtos.DataFragment> out = new java.util.ArrayList<>();
     Map<Long, TableProtos.DataFragment> before = new HashMap<>();
     current.proto().getFragmentsList().forEach(f -> before.put(f.getId(), f));
     for (TableProtos.DataFragment f : merged) {
@@ -74,7 +80,13 @@ final class StableRowIds {
         throw new IllegalArgumentException("Merge fragment " + f.getId() + " does not keep the row ids and versions"
             + " of version " + current.version() + ", which has stable row ids: " + location);
       }
+      if (!f.getFilesList().equals(old.getFilesList()) && f.getPhysicalRows() > 0) {
+        f = f.toBuilder().setInlineLastUpdatedAtVersions(ByteString.copyFrom(
+            RowVersionSequence.uniform(f.getPhysicalRows(), newVersion).toBytes())).build();
+      }
+      out.add(f);
     }
+    return out;
   }
 
   // The fragment's sequence fields (inline or external), for comparison.

@@ -162,11 +162,19 @@ class StableRowIdsCommitTest extends TableTestBase {
     assertThat(v4.fragments()).isEqualTo(v3.fragments());
     assertThat(v4.fragments().get(1).lastUpdatedAtVersions(store)).contains(RowVersionSequence.uniform(4, 2));
     // Project: untouched.
-    Manifest v5 = table.newCommit(Transaction.project(4, v4.schema())).commit();
+    Manifest v5p = table.newCommit(Transaction.project(4, v4.schema())).commit();
+    assertThat(v5p.fragments()).isEqualTo(v4.fragments());
+    // A Merge that gives fragment 2 a data file: its rows are last updated now, as lance-core's add columns.
+    Fragment grown = Fragment.fromProto(v4.fragments().get(1).proto().toBuilder()
+        .addFiles(fragment(4).proto().getFiles(0)).build());
+    Manifest v5 = table.newCommit(Transaction.merge(5, v4.schema(), List.of(v4.fragments().get(0), grown))).commit();
+    assertThat(v5.fragments().get(0)).isEqualTo(v4.fragments().get(0));
+    assertThat(v5.fragments().get(1).lastUpdatedAtVersions(store)).contains(RowVersionSequence.uniform(4, 6));
+    assertThat(v5.fragments().get(1).createdAtVersions(store)).contains(RowVersionSequence.uniform(4, 2));
     assertThat(v5.fragments()).extracting(f -> ids(f).toString())
         .containsExactly("RowIdSequence[Range[10, 16)]", "RowIdSequence[Range[16, 20)]");
     // Restore: the old manifest, next_row_id included, as Lance does.
-    Manifest v6 = table.newCommit(Transaction.restore(5, v1)).commit();
+    Manifest v6 = table.newCommit(Transaction.restore(6, v1)).commit();
     assertThat(v6.fragments()).isEqualTo(v1.fragments());
     assertThat(v6.nextRowId()).isEqualTo(16);
     assertThat(v6.readerFeatureFlags() & FeatureFlags.STABLE_ROW_IDS).isNotZero();
