@@ -32,7 +32,11 @@ public final class ScanBuilder {
     this.allocator = allocator;
   }
 
-  /** The top-level columns to read, in this order (default: all, in schema order). */
+  /**
+   * The top-level columns to read, in this order (default: all, in schema order). The meta
+   * columns {@code _rowid}, {@code _rowaddr}, {@code _row_last_updated_at_version} and
+   * {@code _row_created_at_version} may be named too, as in Lance: they then come where named.
+   */
   public ScanBuilder columns(List<String> names) {
     this.columns = List.copyOf(names);
     return this;
@@ -138,23 +142,43 @@ public final class ScanBuilder {
    *     stable row ids
    */
   public ArrowReader build() {
-    List<DatasetReader.Meta> metas = DatasetReader.metas(withRowId, withRowAddress);
+    // Meta columns named in columns() come where they are named (as in Lance); those asked for
+    // with with*() and not named follow the data columns, in the order the with*() javadoc gives.
+    List<String> dataNames = columns;
+    List<DatasetReader.Meta> metas = new ArrayList<>();
+    if (columns != null) {
+      dataNames = new ArrayList<>();
+      for (String n : columns) {
+        DatasetReader.Meta m = metaNamed(n);
+        if (m == null) {
+          dataNames.add(n);
+        } else if (metas.contains(m)) {
+          throw new IllegalArgumentException("Column " + n + " is asked for twice: " + dataset.location());
+        } else {
+          metas.add(m);
+        }
+      }
+    }
+    List<DatasetReader.Meta> asked = DatasetReader.metas(withRowId, withRowAddress);
     if (withRowLastUpdatedAtVersion) {
-      metas.add(DatasetReader.Meta.LAST_UPDATED_AT);
+      asked.add(DatasetReader.Meta.LAST_UPDATED_AT);
     }
     if (withRowCreatedAtVersion) {
-      metas.add(DatasetReader.Meta.CREATED_AT);
+      asked.add(DatasetReader.Meta.CREATED_AT);
     }
-    if ((withRowLastUpdatedAtVersion || withRowCreatedAtVersion) && !dataset.hasStableRowIds()) {
-      throw new UnsupportedOperationException("Row versions (" + (withRowLastUpdatedAtVersion
-          ? DatasetReader.ROW_LAST_UPDATED_AT_VERSION : DatasetReader.ROW_CREATED_AT_VERSION)
-          + ") are only recorded in datasets with stable row ids; version " + dataset.version() + " has none: "
-          + dataset.location());
+    for (DatasetReader.Meta m : asked) {
+      if (!metas.contains(m)) {
+        metas.add(m);
+      }
     }
-    List<LanceField> out = dataset.fields(columns);
-    if (filter == null && offset == 0 && limit < 0) {
-      return reader(out, metas);
+    for (DatasetReader.Meta m : metas) {
+      if ((m == DatasetReader.Meta.LAST_UPDATED_AT || m == DatasetReader.Meta.CREATED_AT)
+          && !dataset.hasStableRowIds()) {
+        throw new UnsupportedOperationException("Row versions (" + m.column + ") are only recorded in datasets with"
+            + " stable row ids; version " + dataset.version() + " has none: " + dataset.location());
+      }
     }
+    List<LanceField> out = dataset.fields(dataNames);
     BoundExpression bound = filter == null ? null : filter.bindFilter(dataset.schema());
     List<LanceField> read = new ArrayList<>(out);
     if (bound != null) {
@@ -165,21 +189,51 @@ public final class ScanBuilder {
       }
     }
     // The inner reader puts the meta columns after every field it reads, filter-only ones included.
+    int[] outputs = new int[out.size() + metas.size()];
+    int next = 0;
+    int data = 0;
+    if (columns != null) {
+      for (String n : columns) {
+        DatasetReader.Meta m = metaNamed(n);
+        outputs[next++] = m == null ? data++ : read.size() + metas.indexOf(m);
+      }
+    } else {
+      for (; data < out.size(); data++) {
+        outputs[next++] = data;
+      }
+    }
+    for (int i = next - data; i < metas.size(); i++) {
+      outputs[next++] = read.size() + i;
+    }
+    boolean inReaderOrder = read.size() == out.size();
+    for (int i = 0; i < outputs.length; i++) {
+      inReaderOrder &= outputs[i] == i;
+    }
+    if (bound == null && offset == 0 && limit < 0 && inReaderOrder) {
+      return reader(out, metas);
+    }
     ArrowReader inner = reader(read, metas);
-    int meta = metas.size();
-    int[] outputs = new int[out.size() + meta];
-    for (int i = 0; i < out.size(); i++) {
-      outputs[i] = i;
-    }
-    for (int i = 0; i < meta; i++) {
-      outputs[out.size() + i] = read.size() + i;
-    }
     try {
       return new FilteredReader(inner, bound, outputs, offset, limit, allocator);
     } catch (IOException | RuntimeException e) {
       closeQuietly(inner, e);
       throw asUnchecked(e);
     }
+  }
+
+  // The meta column a name in columns() stands for, or null: a data column of that name wins.
+  private DatasetReader.Meta metaNamed(String name) {
+    for (DatasetReader.Meta m : DatasetReader.Meta.values()) {
+      if (m.column.equals(name)) {
+        for (LanceField f : dataset.schema().fields()) {
+          if (f.name().equals(name)) {
+            return null;
+          }
+        }
+        return m;
+      }
+    }
+    return null;
   }
 
   /**

@@ -229,6 +229,36 @@ class DatasetStableRowIdsTest {
   }
 
   @Test
+  void metaColumnsNamedInColumnsComeWhereNamed() throws Exception {
+    Dataset ds = stable(dir.resolve("ds")).delete("id < 10");
+    for (boolean filtered : new boolean[] {false, true}) {
+      ScanBuilder scan = ds.newScan().columns("_row_created_at_version", "id", "_rowid").withRowAddress().withRowId();
+      if (filtered) {
+        scan.filter("id >= 1000");
+      }
+      try (ArrowReader r = scan.build()) {
+        VectorSchemaRoot root = r.getVectorSchemaRoot();
+        assertThat(root.getSchema().getFields()).extracting(Field::getName)
+            .containsExactly("_row_created_at_version", "id", "_rowid", "_rowaddr");
+        assertThat(r.loadNextBatch()).isTrue();
+        long id = ((BigIntVector) root.getVector(1)).get(0);
+        assertThat(id).isEqualTo(filtered ? 1000 : 10);
+        assertThat(((UInt8Vector) root.getVector(0)).get(0)).isEqualTo(filtered ? 2 : 1);
+        assertThat(((UInt8Vector) root.getVector(2)).get(0)).isEqualTo(id);
+        assertThat(((UInt8Vector) root.getVector(3)).get(0)).isEqualTo(filtered ? 3L << 32 : 10);
+      }
+    }
+    assertThatThrownBy(() -> ds.newScan().columns("_rowid", "_rowid").build())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("Column _rowid is asked for twice: " + ds.location());
+    Dataset plain = write(null, dir.resolve("plain"), 0, 10, WriteParams.defaults());
+    assertThatThrownBy(() -> plain.newScan().columns("id", "_row_last_updated_at_version").build())
+        .isInstanceOf(UnsupportedOperationException.class)
+        .hasMessage("Row versions (_row_last_updated_at_version) are only recorded in datasets with stable row ids;"
+            + " version 1 has none: " + plain.location());
+  }
+
+  @Test
   void restoreBringsBackTheOldIds() throws Exception {
     Path path = dir.resolve("ds");
     Dataset ds = stable(path);
