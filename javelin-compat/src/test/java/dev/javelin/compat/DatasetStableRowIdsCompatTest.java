@@ -417,6 +417,20 @@ class DatasetStableRowIdsCompatTest {
     assertSameAsLance(path, List.of("w3", "id", "st"));
     assertThat(lanceRowIds(path, true)).filteredOn(r -> r[1] >= 3000).hasSize(79)
         .allSatisfy(r -> assertThat(r[2]).isEqualTo(3));
+    // lance-core compacts (sequences with holes and bitmaps, mixed versions); Javelin reads and deletes on it.
+    try (org.lance.Dataset lance = org.lance.Dataset.open(path.toString(), allocator)) {
+      lance.compact(org.lance.compaction.CompactionOptions.builder().withTargetRowsPerFragment(1_500)
+          .withMaterializeDeletions(true).build());
+    }
+    Set<U64Segment.Kind> kinds = EnumSet.noneOf(U64Segment.Kind.class);
+    for (TableProtos.DataFragment p : newestManifest(path).getFragmentsList()) {
+      Fragment.fromProto(p).rowIdSequence(new LocalObjectStore(path)).orElseThrow().segments()
+          .forEach(g -> kinds.add(g.kind()));
+    }
+    assertThat(kinds).containsAnyOf(U64Segment.Kind.RANGE_WITH_HOLES, U64Segment.Kind.RANGE_WITH_BITMAP);
+    assertSameAsLance(path, List.of("id", "w3"));
+    Dataset.open(path, allocator).delete("id % 7 = 0");
+    assertSameAsLance(path, List.of("id", "w3"));
   }
 
   @Test
