@@ -121,7 +121,7 @@ final class IndexCommand implements Callable<Integer> {
   }
 
   /** {@code javelin index describe}. */
-  @Command(name = "describe", header = "Show an index: type, column, covered and uncovered fragments, files.")
+  @Command(name = "describe", header = "Show an index: type, column, fragments covered, files.")
   static final class Describe extends BaseCommand {
     @Mixin
     DatasetArgs dataset = new DatasetArgs();
@@ -169,7 +169,7 @@ final class IndexCommand implements Callable<Integer> {
   }
 
   /** {@code javelin index drop}. */
-  @Command(name = "drop", header = "Drop an index (its files stay for older versions until cleanup).")
+  @Command(name = "drop", header = "Drop an index (its files stay until cleanup).")
   static final class Drop extends BaseCommand {
     @Parameters(index = "0", paramLabel = "URI", description = "The dataset: a directory or file: URI.")
     String uri;
@@ -190,7 +190,7 @@ final class IndexCommand implements Callable<Integer> {
   }
 
   /** {@code javelin index optimize}. */
-  @Command(name = "optimize", header = "Add fragments appended since each BTree index was built to it.")
+  @Command(name = "optimize", header = "Index the fragments appended since each index was built.")
   static final class Optimize extends BaseCommand {
     @Parameters(index = "0", paramLabel = "URI", description = "The dataset: a directory or file: URI.")
     String uri;

@@ -7,6 +7,7 @@ import static dev.javelin.compat.DatasetCompatSupport.javelinScan;
 import static dev.javelin.compat.DatasetCompatSupport.readAll;
 import static dev.javelin.compat.DatasetCompatSupport.readerOf;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.javelin.core.Dataset;
 import dev.javelin.core.WriteParams;
@@ -257,5 +258,201 @@ class DatasetStableRowIdsCompatTest {
       assertThat(lance.countRows()).isEqualTo(1600);
     }
     assertSequencesMatchLance(path, true);
+  }
+
+  /** Javelin's scan: for each live row, {_rowaddr, _rowid, created-at, last-updated-at}, as {@link #lanceRowIds}. */
+  private static List<long[]> javelinRowIds(Dataset ds) throws Exception {
+    List<long[]> out = new ArrayList<>();
+    try (ArrowReader r = ds.newScan().columns("id").withRowId().withRowAddress().withRowLastUpdatedAtVersion()
+        .withRowCreatedAtVersion().batchSize(333).build()) {
+      VectorSchemaRoot root = r.getVectorSchemaRoot();
+      while (r.loadNextBatch()) {
+        for (int i = 0; i < root.getRowCount(); i++) {
+          out.add(new long[] {u64(root.getVector("_rowaddr"), i), u64(root.getVector("_rowid"), i),
+              u64(root.getVector("_row_created_at_version"), i), u64(root.getVector("_row_last_updated_at_version"), i)});
+        }
+      }
+    }
+    return out;
+  }
+
+  private static void assertSameIds(List<long[]> javelin, List<long[]> lance) {
+    assertThat(javelin).hasSameSizeAs(lance);
+    for (int i = 0; i < lance.size(); i++) {
+      assertThat(javelin.get(i)).as("row %d", i).containsExactly(lance.get(i));
+    }
+  }
+
+  /** Both sides' scans of meta columns agree, and both take the same rows by stable id. */
+  private void assertSameAsLance(Path path, List<String> cols) throws Exception {
+    Dataset ds = Dataset.open(path, allocator);
+    List<long[]> lanceRows = lanceRowIds(path, true);
+    assertSameIds(javelinRowIds(ds), lanceRows);
+    assertSequencesMatchLance(path, true);
+    // Every 7th live id, backwards, with a repeat.
+    List<Long> ids = new ArrayList<>();
+    for (int i = lanceRows.size() - 1; i >= 0; i -= 7) {
+      ids.add(lanceRows.get(i)[1]);
+    }
+    ids.add(lanceRows.get(0)[1]);
+    ids.add(lanceRows.get(0)[1]);
+    List<List<String>> lanceTaken;
+    try (org.lance.Dataset lance = org.lance.Dataset.open(path.toString(), allocator);
+        ArrowReader r = lance.takeRows(ids, cols)) {
+      lanceTaken = readAll(r);
+    }
+    List<List<String>> javelinTaken;
+    try (VectorSchemaRoot got = ds.takeRows(ids.stream().mapToLong(Long::longValue).toArray(), cols)) {
+      javelinTaken = DatasetCompatSupport.rows(got);
+    }
+    assertThat(javelinTaken).hasSize(ids.size());
+    assertSameRows(javelinTaken, lanceTaken);
+  }
+
+  private static long version(long id, long[] boundaries) {
+    long v = 1;
+    for (long b : boundaries) {
+      if (id >= b) {
+        v++;
+      }
+    }
+    return v;
+  }
+
+  @Test
+  void idsVersionsAndTakesAgreeThroughAddColumnsDeletesAndDropsOnAJavelinDataset() throws Exception {
+    Path path = dir.resolve("ds");
+    List<VectorSchemaRoot> first = batches(allocator, 0, 1500, 500);
+    List<VectorSchemaRoot> second = batches(allocator, 1500, 500, 500);
+    Dataset ds;
+    try {
+      ds = Dataset.create(path, first, WriteParams.builder().maxRowsPerFile(700).enableStableRowIds(true).build(),
+          allocator); // v1
+      ds = ds.append(second, WriteParams.defaults()); // v2
+    } finally {
+      first.forEach(VectorSchemaRoot::close);
+      second.forEach(VectorSchemaRoot::close);
+    }
+    lanceWrite(path, org.lance.WriteParams.WriteMode.APPEND, 2000, 300); // v3
+    ds = Dataset.open(path, allocator);
+    org.apache.arrow.vector.types.pojo.Schema y = new org.apache.arrow.vector.types.pojo.Schema(List.of(
+        org.apache.arrow.vector.types.pojo.Field.nullable("y",
+            new org.apache.arrow.vector.types.pojo.ArrowType.Int(64, true))));
+    ds = ds.addColumns(y, List.of("id"), in -> { // v4
+      VectorSchemaRoot out = VectorSchemaRoot.create(y, allocator);
+      for (int i = 0; i < in.getRowCount(); i++) {
+        ((BigIntVector) out.getVector(0)).setSafe(i, ((BigIntVector) in.getVector(0)).get(i) * 2);
+      }
+      out.setRowCount(in.getRowCount());
+      return out;
+    });
+    // lance-core sees Javelin's add columns as it would its own: every row last updated at v4.
+    assertThat(lanceRowIds(path, true)).hasSize(2300).allSatisfy(r -> assertThat(r[3]).isEqualTo(4));
+    try (org.lance.Dataset lance = org.lance.Dataset.open(path.toString(), allocator)) {
+      lance.addColumns(new org.lance.schema.SqlExpressions.Builder().withExpression("w", "id + 1").build(),
+          java.util.Optional.empty()); // v5
+    }
+    assertSameAsLance(path, List.of("id", "y", "w"));
+    // Adding columns with data moves every row's last-updated-at (lance-core's v5, after Javelin's v4),
+    // not its created-at.
+    for (long[] row : lanceRowIds(path, true)) {
+      assertThat(row[2]).isEqualTo(version(row[1], new long[] {1500, 2000}));
+      assertThat(row[3]).isEqualTo(5);
+    }
+    ds = Dataset.open(path, allocator).delete("id % 4 = 0 OR (id >= 700 AND id < 1400)"); // v6: fragment 1 goes
+    try (org.lance.Dataset lance = org.lance.Dataset.open(path.toString(), allocator)) {
+      lance.delete("id >= 100 AND id < 200"); // v7
+    }
+    ds = Dataset.open(path, allocator).dropColumns("x"); // v8
+    assertThat(ds.version()).isEqualTo(8);
+    assertSameAsLance(path, List.of("id", "s", "w", "y"));
+    for (long[] row : lanceRowIds(path, true)) {
+      assertThat(row[3]).as("a delete or a drop changes no version").isEqualTo(5);
+    }
+    // Meta columns named in the column list come where named, the others after, on both sides.
+    List<String> cols = List.of("id", "_row_created_at_version", "_row_last_updated_at_version");
+    try (org.lance.Dataset lance = org.lance.Dataset.open(path.toString(), allocator);
+        var scanner = lance.newScan(new ScanOptions.Builder().columns(cols).withRowId(true).withRowAddress(true)
+            .build())) {
+      // readAll closes the readers.
+      ArrowReader lr = scanner.scanBatches();
+      ArrowReader jr = ds.newScan().columns(cols).withRowId().withRowAddress().build();
+      List<String> lanceNames = new ArrayList<>();
+      lr.getVectorSchemaRoot().getSchema().getFields().forEach(f -> lanceNames.add(f.getName()));
+      List<String> javelinNames = new ArrayList<>();
+      jr.getVectorSchemaRoot().getSchema().getFields().forEach(f -> javelinNames.add(f.getName()));
+      List<List<String>> lanceRows = readAll(lr);
+      assertSameRows(readAll(jr), lanceRows);
+      assertThat(javelinNames).isEqualTo(lanceNames)
+          .containsExactly("id", "_row_created_at_version", "_row_last_updated_at_version", "_rowid", "_rowaddr");
+    }
+    // A deleted id: Javelin names it; lance-core leaves it out.
+    Dataset last = ds;
+    assertThatThrownBy(() -> last.takeRows(new long[] {1, 4}, List.of("id")))
+        .isInstanceOf(dev.javelin.table.RowIdNotFoundException.class)
+        .hasMessage("Row id 4 is deleted in version 8: " + ds.location());
+  }
+
+  @Test
+  void idsVersionsAndTakesAgreeOnALanceDatasetWithAddedColumnsAndDeletes() throws Exception {
+    Path path = dir.resolve("ds");
+    lanceWrite(path, org.lance.WriteParams.WriteMode.CREATE, 0, 2000); // v1
+    lanceWrite(path, org.lance.WriteParams.WriteMode.APPEND, 2000, 1000); // v2
+    List<VectorSchemaRoot> more = batches(allocator, 3000, 100, 100);
+    try {
+      Dataset.open(path, allocator).append(more, WriteParams.defaults()); // v3
+    } finally {
+      more.forEach(VectorSchemaRoot::close);
+    }
+    try (org.lance.Dataset lance = org.lance.Dataset.open(path.toString(), allocator)) {
+      lance.addColumns(new org.lance.schema.SqlExpressions.Builder().withExpression("w", "id * 3").build(),
+          java.util.Optional.empty()); // v4
+      lance.delete("id % 5 = 2 OR (id >= 900 AND id < 1800)"); // v5
+    }
+    assertSameAsLance(path, List.of("w", "id"));
+    assertThat(lanceRowIds(path, true)).allSatisfy(r -> assertThat(r[3]).isEqualTo(4));
+    Dataset ds = Dataset.open(path, allocator).delete("id = 2999 OR id = 3050"); // v6
+    ds = ds.alterColumns(dev.javelin.core.ColumnAlteration.of("w").rename("w3")); // v7
+    assertThat(ds.version()).isEqualTo(7);
+    assertSameAsLance(path, List.of("w3", "id", "st"));
+    assertThat(lanceRowIds(path, true)).filteredOn(r -> r[1] >= 3000).hasSize(79)
+        .allSatisfy(r -> assertThat(r[2]).isEqualTo(3));
+    // lance-core compacts (sequences with holes and bitmaps, mixed versions); Javelin reads and deletes on it.
+    try (org.lance.Dataset lance = org.lance.Dataset.open(path.toString(), allocator)) {
+      lance.compact(org.lance.compaction.CompactionOptions.builder().withTargetRowsPerFragment(1_500)
+          .withMaterializeDeletions(true).build());
+    }
+    Set<U64Segment.Kind> kinds = EnumSet.noneOf(U64Segment.Kind.class);
+    for (TableProtos.DataFragment p : newestManifest(path).getFragmentsList()) {
+      Fragment.fromProto(p).rowIdSequence(new LocalObjectStore(path)).orElseThrow().segments()
+          .forEach(g -> kinds.add(g.kind()));
+    }
+    assertThat(kinds).containsAnyOf(U64Segment.Kind.RANGE_WITH_HOLES, U64Segment.Kind.RANGE_WITH_BITMAP);
+    assertSameAsLance(path, List.of("id", "w3"));
+    Dataset.open(path, allocator).delete("id % 7 = 0");
+    assertSameAsLance(path, List.of("id", "w3"));
+  }
+
+  @Test
+  void withoutStableRowIdsLanceAnswersVersionOneWhereJavelinRefuses() throws Exception {
+    Path path = dir.resolve("plain");
+    List<VectorSchemaRoot> data = batches(allocator, 0, 300, 300);
+    Dataset ds;
+    try {
+      ds = Dataset.create(path, data, WriteParams.defaults(), allocator);
+      ds = ds.append(data, WriteParams.defaults());
+    } finally {
+      data.forEach(VectorSchemaRoot::close);
+    }
+    // lance-core makes up version 1 for every row, even those version 2 wrote.
+    List<long[]> lance = lanceRowIds(path, true);
+    assertThat(lance).hasSize(600).allSatisfy(r -> {
+      assertThat(r[2]).isEqualTo(1);
+      assertThat(r[3]).isEqualTo(1);
+      assertThat(r[1]).isEqualTo(r[0]);
+    });
+    Dataset plain = ds;
+    assertThatThrownBy(() -> plain.newScan().withRowCreatedAtVersion().build())
+        .isInstanceOf(UnsupportedOperationException.class);
   }
 }

@@ -52,6 +52,8 @@ public final class Dataset {
   private final Table table;
   private final Manifest manifest;
   private final BufferAllocator allocator;
+  // Stable row id -> row, built on the first takeRows of this version.
+  private volatile RowIdIndex rowIdIndex;
 
   private Dataset(Table table, Manifest manifest, BufferAllocator allocator) {
     this.table = table;
@@ -324,24 +326,47 @@ public final class Dataset {
   }
 
   /**
-   * Reads rows by row address ({@code fragment_id << 32 | physical offset}, as in the
-   * {@code _rowaddr} scan column; without stable row ids also the {@code _rowid}), in the order
-   * given, duplicates allowed. The caller closes the result.
+   * Reads rows by row id, in the order given, duplicates allowed, as Lance's {@code take_rows}:
+   * with stable row ids ({@link #hasStableRowIds()}) by the stable {@code _rowid} a scan returns;
+   * without, by row address ({@code fragment_id << 32 | physical offset}, the {@code _rowaddr}
+   * and {@code _rowid} scan columns). The caller closes the result.
    *
    * @param columns top-level columns, or null for all
-   * @throws dev.javelin.table.RowNotFoundException naming the first address whose fragment is
-   *     gone, that is past its fragment's end, or that is deleted
+   * @throws dev.javelin.table.RowIdNotFoundException (stable row ids) naming the first id that no
+   *     fragment holds or whose row is deleted
+   * @throws dev.javelin.table.RowNotFoundException (addresses) naming the first address whose
+   *     fragment is gone, that is past its fragment's end, or that is deleted
    */
-  public VectorSchemaRoot takeRows(long[] rowAddresses, List<String> columns) {
-    if ((manifest.readerFeatureFlags() & dev.javelin.table.FeatureFlags.STABLE_ROW_IDS) != 0) {
-      throw new UnsupportedOperationException("Taking by row id from a dataset with stable row ids is not "
-          + "supported yet: " + location());
-    }
+  public VectorSchemaRoot takeRows(long[] rowIds, List<String> columns) {
     try {
-      return Take.takeRows(this, rowAddresses, fields(columns), allocator);
+      return hasStableRowIds() ? Take.takeRowIds(this, rowIds, fields(columns), allocator)
+          : Take.takeRows(this, rowIds, fields(columns), allocator);
     } catch (IOException e) {
       throw new UncheckedIOException("Take failed: " + location(), e);
     }
+  }
+
+  /**
+   * Whether rows have stable ids (reader feature flag 2, chosen at create time with
+   * {@link WriteParams.Builder#enableStableRowIds}): ids that survive updates and compaction, and
+   * row versions ({@link ScanBuilder#withRowCreatedAtVersion()}).
+   */
+  public boolean hasStableRowIds() {
+    return (manifest.readerFeatureFlags() & dev.javelin.table.FeatureFlags.STABLE_ROW_IDS) != 0;
+  }
+
+  RowIdIndex rowIdIndex() {
+    RowIdIndex i = rowIdIndex;
+    if (i == null) {
+      synchronized (this) {
+        i = rowIdIndex;
+        if (i == null) {
+          i = RowIdIndex.build(this);
+          rowIdIndex = i;
+        }
+      }
+    }
+    return i;
   }
 
   /**

@@ -6,7 +6,9 @@ import dev.javelin.format.ReadOptions;
 import dev.javelin.format.schema.LanceField;
 import dev.javelin.table.Deletes;
 import dev.javelin.table.Fragment;
+import dev.javelin.table.TableErrors;
 import dev.javelin.table.io.ObjectStore;
+import dev.javelin.table.rowids.RowVersionSequence;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -34,6 +36,24 @@ final class DatasetReader extends ArrowReader {
   static final String ROW_ID = "_rowid";
   /** The row address column: {@code fragment_id << 32 | physical offset}. */
   static final String ROW_ADDR = "_rowaddr";
+  /** The version that last updated each row (stable row ids only). */
+  static final String ROW_LAST_UPDATED_AT_VERSION = "_row_last_updated_at_version";
+  /** The version that created each row (stable row ids only). */
+  static final String ROW_CREATED_AT_VERSION = "_row_created_at_version";
+
+  /** A column computed from the fragment, not read from its data files; all are non-null UInt64. */
+  enum Meta {
+    ROW_ID(DatasetReader.ROW_ID),
+    ROW_ADDR(DatasetReader.ROW_ADDR),
+    LAST_UPDATED_AT(ROW_LAST_UPDATED_AT_VERSION),
+    CREATED_AT(ROW_CREATED_AT_VERSION);
+
+    final String column;
+
+    Meta(String column) {
+      this.column = column;
+    }
+  }
 
   private final ObjectStore store;
   private final String location;
@@ -41,8 +61,9 @@ final class DatasetReader extends ArrowReader {
   private final List<LanceField> fields;
   private final int batchSize;
   private final Schema schema;
-  private final boolean rowId;
-  private final boolean rowAddr;
+  private final List<Meta> metas;
+  // Whether _rowid comes from the fragments' row id sequences (else it is the row address).
+  private final boolean stableRowIds;
   private int nextFragment;
   // The open fragment's id, deleted rows, and physical offset of its next batch.
   private long fragmentId;
@@ -50,6 +71,10 @@ final class DatasetReader extends ArrowReader {
   private RoaringBitmap deleted = new RoaringBitmap();
   private long position;
   private boolean open;
+  // The open fragment's sequences, loaded when a meta column needs them (indexed by physical row).
+  private long[] rowIds;
+  private RowVersionSequence lastUpdated;
+  private RowVersionSequence createdAt;
   // The open fragment: a reader per data file, and its stream of batches.
   private final List<LanceFileReader> files = new ArrayList<>();
   private final List<ArrowReader> streams = new ArrayList<>();
@@ -62,9 +87,19 @@ final class DatasetReader extends ArrowReader {
 
   DatasetReader(ObjectStore store, String location, List<Fragment> fragments, List<LanceField> fields,
       int batchSize, boolean rowId, boolean rowAddr, BufferAllocator allocator) {
+    this(store, location, fragments, fields, batchSize, metas(rowId, rowAddr), false, allocator);
+  }
+
+  /**
+   * @param metas the meta columns to add after the fields, in this order
+   * @param stableRowIds whether the dataset has stable row ids: {@code _rowid} then comes from each
+   *     fragment's row id sequence, and the version columns may be asked for
+   */
+  DatasetReader(ObjectStore store, String location, List<Fragment> fragments, List<LanceField> fields,
+      int batchSize, List<Meta> metas, boolean stableRowIds, BufferAllocator allocator) {
     super(allocator);
-    this.rowId = rowId;
-    this.rowAddr = rowAddr;
+    this.metas = List.copyOf(metas);
+    this.stableRowIds = stableRowIds;
     this.store = store;
     this.location = location;
     this.fragments = fragments;
@@ -74,13 +109,21 @@ final class DatasetReader extends ArrowReader {
     for (LanceField f : fields) {
       arrow.add(f.toArrow());
     }
-    if (rowId) {
-      arrow.add(metaField(ROW_ID));
-    }
-    if (rowAddr) {
-      arrow.add(metaField(ROW_ADDR));
+    for (Meta m : metas) {
+      arrow.add(metaField(m.column));
     }
     this.schema = new Schema(arrow);
+  }
+
+  static List<Meta> metas(boolean rowId, boolean rowAddr) {
+    List<Meta> out = new ArrayList<>();
+    if (rowId) {
+      out.add(Meta.ROW_ID);
+    }
+    if (rowAddr) {
+      out.add(Meta.ROW_ADDR);
+    }
+    return out;
   }
 
   @Override
@@ -184,18 +227,16 @@ final class DatasetReader extends ArrowReader {
           vectors.add(g);
         }
       }
-      if (rowId || rowAddr) {
-        long base = fragmentId << 32;
-        for (int k = 0; k < (rowId ? 1 : 0) + (rowAddr ? 1 : 0); k++) {
-          UInt8Vector addr = new UInt8Vector(metaField(k == 0 && rowId ? ROW_ID : ROW_ADDR), allocator);
-          made.add(addr);
-          addr.allocateNew(count);
-          for (int i = 0; i < count; i++) {
-            addr.set(i, base | (start + (keep == null ? i : keep[i])));
-          }
-          addr.setValueCount(count);
-          vectors.add(addr);
+      for (Meta m : metas) {
+        UInt8Vector col = new UInt8Vector(metaField(m.column), allocator);
+        made.add(col);
+        col.allocateNew(count);
+        for (int i = 0; i < count; i++) {
+          long row = start + (keep == null ? i : keep[i]);
+          col.set(i, metaValue(m, row));
         }
+        col.setValueCount(count);
+        vectors.add(col);
       }
       List<Field> fs = new ArrayList<>();
       for (FieldVector v : vectors) {
@@ -211,7 +252,22 @@ final class DatasetReader extends ArrowReader {
     }
   }
 
-  private static Field metaField(String name) {
+  // The meta column's value for physical row `row` of the open fragment: sequences are indexed by
+  // physical row, deleted rows included, so the deletion mask applies to them as to the data.
+  private long metaValue(Meta m, long row) {
+    switch (m) {
+      case ROW_ID:
+        return rowIds == null ? fragmentId << 32 | row : rowIds[(int) row];
+      case ROW_ADDR:
+        return fragmentId << 32 | row;
+      case LAST_UPDATED_AT:
+        return lastUpdated.get(row);
+      default:
+        return createdAt.get(row);
+    }
+  }
+
+  static Field metaField(String name) {
     return new Field(name, FieldType.notNullable(new ArrowType.Int(64, false)), null);
   }
 
@@ -220,6 +276,7 @@ final class DatasetReader extends ArrowReader {
     fragmentRows = fragment.physicalRows();
     position = 0;
     deleted = Deletes.deletedRows(store, fragment, allocator);
+    loadSequences(fragment);
     open = true;
     parts = FragmentFiles.plan(fragment, fields, location);
     try {
@@ -237,6 +294,37 @@ final class DatasetReader extends ArrowReader {
       closeFragment();
       throw e;
     }
+  }
+
+  private void loadSequences(Fragment fragment) {
+    rowIds = null;
+    lastUpdated = null;
+    createdAt = null;
+    if (!stableRowIds || fragment.physicalRows() == 0) {
+      return;
+    }
+    for (Meta m : metas) {
+      switch (m) {
+        case ROW_ID:
+          rowIds = fragment.rowIdSequence(store).orElseThrow(() -> TableErrors.corrupt(location, "Fragment "
+              + fragment.id() + " has no row id sequence in a dataset with stable row ids")).toArray();
+          break;
+        case LAST_UPDATED_AT:
+          lastUpdated = fragment.lastUpdatedAtVersions(store).orElseThrow(() -> noVersions(fragment, m));
+          break;
+        case CREATED_AT:
+          createdAt = fragment.createdAtVersions(store).orElseThrow(() -> noVersions(fragment, m));
+          break;
+        default:
+          break;
+      }
+    }
+  }
+
+  // Lance 7.0.0 answers 1 for every row then; a made-up version is refused here instead.
+  private UnsupportedOperationException noVersions(Fragment fragment, Meta m) {
+    return new UnsupportedOperationException("Fragment " + fragment.id() + " records no " + m.column
+        + " (written before Lance tracked row versions): " + location);
   }
 
   private void closeFragment() throws IOException {

@@ -25,13 +25,19 @@ public final class ScanBuilder {
   private boolean withRowId;
   private boolean withRowAddress;
   private boolean useIndex = true;
+  private boolean withRowLastUpdatedAtVersion;
+  private boolean withRowCreatedAtVersion;
 
   ScanBuilder(Dataset dataset, BufferAllocator allocator) {
     this.dataset = dataset;
     this.allocator = allocator;
   }
 
-  /** The top-level columns to read, in this order (default: all, in schema order). */
+  /**
+   * The top-level columns to read, in this order (default: all, in schema order). The meta
+   * columns {@code _rowid}, {@code _rowaddr}, {@code _row_last_updated_at_version} and
+   * {@code _row_created_at_version} may be named too, as in Lance: they then come where named.
+   */
   public ScanBuilder columns(List<String> names) {
     this.columns = List.copyOf(names);
     return this;
@@ -97,7 +103,8 @@ public final class ScanBuilder {
 
   /**
    * Adds a {@code _rowid} column (non-null UInt64) after the data columns, as Lance's
-   * {@code with_row_id}. Without stable row ids it equals the row address.
+   * {@code with_row_id}: the stable row id when the dataset has stable row ids, else the row
+   * address.
    */
   public ScanBuilder withRowId() {
     this.withRowId = true;
@@ -114,22 +121,74 @@ public final class ScanBuilder {
   }
 
   /**
+   * Adds a {@code _row_last_updated_at_version} column (non-null UInt64): the dataset version
+   * that last wrote each row. Columns come in the order {@code _rowid}, {@code _rowaddr},
+   * {@code _row_last_updated_at_version}, {@code _row_created_at_version}, as in Lance.
+   * Needs stable row ids: {@link #build()} refuses it otherwise (Lance 7.0.0 answers 1 there).
+   */
+  public ScanBuilder withRowLastUpdatedAtVersion() {
+    this.withRowLastUpdatedAtVersion = true;
+    return this;
+  }
+
+  /**
+   * Adds a {@code _row_created_at_version} column (non-null UInt64): the dataset version that
+   * first wrote each row (an update keeps it). Needs stable row ids, as
+   * {@link #withRowLastUpdatedAtVersion()}.
+   */
+  public ScanBuilder withRowCreatedAtVersion() {
+    this.withRowCreatedAtVersion = true;
+    return this;
+  }
+
+  /**
    * Starts the scan: every row of every fragment, in fragment order, then the filter, offset and
    * limit. The reader owns its root; the caller closes the reader.
    *
    * @throws ColumnNotFoundException if a column is not in the dataset
    * @throws dev.javelin.core.expr.UnknownColumnException if the filter names an unknown column
    * @throws dev.javelin.core.expr.ExpressionTypeException if the filter's types do not fit
+   * @throws UnsupportedOperationException if a row version column is asked of a dataset without
+   *     stable row ids
    */
   public ArrowReader build() {
-    if (withRowId && (dataset.manifest().readerFeatureFlags() & dev.javelin.table.FeatureFlags.STABLE_ROW_IDS) != 0) {
-      throw new UnsupportedOperationException("_rowid of a dataset with stable row ids is not supported yet: "
-          + dataset.location());
+    // Meta columns named in columns() come where they are named (as in Lance); those asked for
+    // with with*() and not named follow the data columns, in the order the with*() javadoc gives.
+    List<String> dataNames = columns;
+    List<DatasetReader.Meta> metas = new ArrayList<>();
+    if (columns != null) {
+      dataNames = new ArrayList<>();
+      for (String n : columns) {
+        DatasetReader.Meta m = metaNamed(n);
+        if (m == null) {
+          dataNames.add(n);
+        } else if (metas.contains(m)) {
+          throw new IllegalArgumentException("Column " + n + " is asked for twice: " + dataset.location());
+        } else {
+          metas.add(m);
+        }
+      }
     }
-    List<LanceField> out = dataset.fields(columns);
-    if (filter == null && offset == 0 && limit < 0) {
-      return reader(out, withRowId, withRowAddress);
+    List<DatasetReader.Meta> asked = DatasetReader.metas(withRowId, withRowAddress);
+    if (withRowLastUpdatedAtVersion) {
+      asked.add(DatasetReader.Meta.LAST_UPDATED_AT);
     }
+    if (withRowCreatedAtVersion) {
+      asked.add(DatasetReader.Meta.CREATED_AT);
+    }
+    for (DatasetReader.Meta m : asked) {
+      if (!metas.contains(m)) {
+        metas.add(m);
+      }
+    }
+    for (DatasetReader.Meta m : metas) {
+      if ((m == DatasetReader.Meta.LAST_UPDATED_AT || m == DatasetReader.Meta.CREATED_AT)
+          && !dataset.hasStableRowIds()) {
+        throw new UnsupportedOperationException("Row versions (" + m.column + ") are only recorded in datasets with"
+            + " stable row ids; version " + dataset.version() + " has none: " + dataset.location());
+      }
+    }
+    List<LanceField> out = dataset.fields(dataNames);
     BoundExpression bound = filter == null ? null : filter.bindFilter(dataset.schema());
     List<LanceField> read = new ArrayList<>(out);
     if (bound != null) {
@@ -139,22 +198,52 @@ public final class ScanBuilder {
         }
       }
     }
-    // The inner reader puts _rowid/_rowaddr after every field it reads, filter-only ones included.
-    ArrowReader inner = reader(read, withRowId, withRowAddress, bound == null ? null : indexed());
-    int meta = (withRowId ? 1 : 0) + (withRowAddress ? 1 : 0);
-    int[] outputs = new int[out.size() + meta];
-    for (int i = 0; i < out.size(); i++) {
-      outputs[i] = i;
+    // The inner reader puts the meta columns after every field it reads, filter-only ones included.
+    int[] outputs = new int[out.size() + metas.size()];
+    int next = 0;
+    int data = 0;
+    if (columns != null) {
+      for (String n : columns) {
+        DatasetReader.Meta m = metaNamed(n);
+        outputs[next++] = m == null ? data++ : read.size() + metas.indexOf(m);
+      }
+    } else {
+      for (; data < out.size(); data++) {
+        outputs[next++] = data;
+      }
     }
-    for (int i = 0; i < meta; i++) {
-      outputs[out.size() + i] = read.size() + i;
+    for (int i = next - data; i < metas.size(); i++) {
+      outputs[next++] = read.size() + i;
     }
+    boolean inReaderOrder = read.size() == out.size();
+    for (int i = 0; i < outputs.length; i++) {
+      inReaderOrder &= outputs[i] == i;
+    }
+    if (bound == null && offset == 0 && limit < 0 && inReaderOrder) {
+      return reader(out, metas, null);
+    }
+    ArrowReader inner = reader(read, metas, bound == null ? null : indexed());
     try {
       return new FilteredReader(inner, bound, outputs, offset, limit, allocator);
     } catch (IOException | RuntimeException e) {
       closeQuietly(inner, e);
       throw asUnchecked(e);
     }
+  }
+
+  // The meta column a name in columns() stands for, or null: a data column of that name wins.
+  private DatasetReader.Meta metaNamed(String name) {
+    for (DatasetReader.Meta m : DatasetReader.Meta.values()) {
+      if (m.column.equals(name)) {
+        for (LanceField f : dataset.schema().fields()) {
+          if (f.name().equals(name)) {
+            return null;
+          }
+        }
+        return m;
+      }
+    }
+    return null;
   }
 
   /**
@@ -170,7 +259,7 @@ public final class ScanBuilder {
         total = 0;
       }
     } else {
-      try (FilteredReader r = new FilteredReader(reader(dataset.fields(bound.columns()), false, false, indexed()), bound,
+      try (FilteredReader r = new FilteredReader(reader(dataset.fields(bound.columns()), List.of(), indexed()), bound,
           new int[0], 0, -1, allocator)) {
         total = r.count();
       } catch (IOException e) {
@@ -211,16 +300,16 @@ public final class ScanBuilder {
     }
   }
 
-  private ArrowReader reader(List<LanceField> fields, boolean rowId, boolean rowAddress) {
-    return reader(fields, rowId, rowAddress, null);
-  }
-
-  private ArrowReader reader(List<LanceField> fields, boolean rowId, boolean rowAddress, IndexedScan indexed) {
-    if (indexed != null) {
-      return indexed.reader(dataset, fields, rowId, rowAddress, batchSize, allocator);
+  private ArrowReader reader(List<LanceField> fields, List<DatasetReader.Meta> metas, IndexedScan indexed) {
+    // Index plans are only made for datasets without stable row ids, where _rowid is the address;
+    // the indexed reader appends _rowid then _rowaddr.
+    boolean rowId = metas.contains(DatasetReader.Meta.ROW_ID);
+    boolean rowAddr = metas.contains(DatasetReader.Meta.ROW_ADDR);
+    if (indexed != null && metas.equals(DatasetReader.metas(rowId, rowAddr))) {
+      return indexed.reader(dataset, fields, rowId, rowAddr, batchSize, allocator);
     }
     return new DatasetReader(dataset.store(), dataset.location(), dataset.manifest().fragments(),
-        fields, batchSize, rowId, rowAddress, allocator);
+        fields, batchSize, metas, dataset.hasStableRowIds(), allocator);
   }
 
   private static void closeQuietly(ArrowReader r, Exception cause) {

@@ -19,7 +19,7 @@ import org.roaringbitmap.RoaringBitmap;
 
 /**
  * Reads rows by logical offset (position among live rows, in scan order) or by row address
- * ({@code fragment_id << 32 | physical offset}).
+ * ({@code fragment_id << 32 | physical offset}) or stable row id.
  */
 final class Take {
   private Take() {}
@@ -85,6 +85,24 @@ final class Take {
       }
       fragOf[i] = f;
       rowOf[i] = row;
+    }
+    return gather(ds, fragments, fragOf, rowOf, fields, allocator);
+  }
+
+  /** Reads rows by stable row id, through the dataset version's {@link RowIdIndex}. */
+  static VectorSchemaRoot takeRowIds(Dataset ds, long[] rowIds, List<LanceField> fields, BufferAllocator allocator)
+      throws IOException {
+    List<Fragment> fragments = ds.manifest().fragments();
+    RowIdIndex index = ds.rowIdIndex();
+    int[] fragOf = new int[rowIds.length];
+    long[] rowOf = new long[rowIds.length];
+    for (int i = 0; i < rowIds.length; i++) {
+      long at = index.lookup(rowIds[i]);
+      if (at < 0) {
+        throw TableErrors.rowIdNotFound(ds.location(), ds.version(), rowIds[i], at == RowIdIndex.DELETED);
+      }
+      fragOf[i] = (int) (at >>> 32);
+      rowOf[i] = at & 0xFFFFFFFFL;
     }
     return gather(ds, fragments, fragOf, rowOf, fields, allocator);
   }

@@ -99,7 +99,7 @@ final class ManifestBuilder {
         m = current.proto().toBuilder();
         m.clearFields().clearSchemaMetadata();
         m.addAllFields(op.getSchemaList()).putAllSchemaMetadata(op.getSchemaMetadataMap());
-        fragments.addAll(op.getFragmentsList());
+        fragments.addAll(StableRowIds.merge(op.getFragmentsList(), current, newVersion, location));
         for (TableProtos.DataFragment f : op.getFragmentsList()) {
           checkFileVersions(Fragment.fromProto(f), current.fileVersion(), location);
         }

@@ -5,6 +5,9 @@ import dev.javelin.table.proto.TableProtos;
 import dev.javelin.table.rowids.RowIdSequence;
 import dev.javelin.table.rowids.RowVersionSequence;
 import java.util.EnumSet;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -19,8 +22,23 @@ final class StableRowIds {
   /**
    * Operations that keep row ids right on a stable-row-id dataset. Others must carry or assign row
    * ids (and versions) for every fragment they write before they are added here.
+   *
+   * <ul>
+   *   <li>Append, Overwrite: new fragments get new ids and versions ({@link #assign}).
+   *   <li>Delete: the updated fragments are the old ones with a new deletion file; sequences stay
+   *       indexed by physical row and are masked on read. As in Lance, no version changes.
+   *   <li>Merge (add columns): every fragment keeps its ids and gains a data file aligned with its
+   *       physical rows; as lance-core 7.0.0 does, every row of a fragment whose data files changed
+   *       is last updated at the new version, and an all-null column (no file) moves nothing
+   *       ({@link #merge}).
+   *   <li>Project (drop/alter columns), CreateIndex, UpdateConfig: fragments are untouched.
+   *   <li>Restore: the old manifest as it was, next_row_id included (ids assigned after it may be
+   *       handed out again, exactly as Lance does).
+   * </ul>
    */
-  static final Set<OperationKind> SUPPORTED = EnumSet.of(OperationKind.APPEND, OperationKind.OVERWRITE);
+  static final Set<OperationKind> SUPPORTED = EnumSet.of(OperationKind.APPEND, OperationKind.OVERWRITE,
+      OperationKind.DELETE, OperationKind.MERGE, OperationKind.PROJECT, OperationKind.RESTORE,
+      OperationKind.CREATE_INDEX, OperationKind.UPDATE_CONFIG);
 
   private StableRowIds() {}
 
@@ -36,6 +54,47 @@ final class StableRowIds {
     if (latest != null && enabled(latest) && !SUPPORTED.contains(txn.kind())) {
       throw TableErrors.stableRowIdsUnsupported(location, latest.version(), txn.kind());
     }
+  }
+
+  /**
+   * The fragments a Merge commits as {@code newVersion}. A Merge replaces the fragment list
+   * wholesale: on a stable-row-id dataset every fragment must still carry the row ids (and
+   * versions) it had, or rows would lose their ids; those whose data files changed get
+   * last-updated-at {@code newVersion} for every row (lance-core 7.0.0 does so on add columns).
+   *
+   * @throws IllegalArgumentException naming the first fragment whose sequences changed
+   */
+  static List<TableProtos.DataFragment> merge(List<TableProtos.DataFragment> merged, Manifest current,
+      long newVersion, String location) {
+    if (current == null || !enabled(current)) {
+      return merged;
+    }
+    List<TableProtos.DataFragment> out = new java.util.ArrayList<>();
+    Map<Long, TableProtos.DataFragment> before = new HashMap<>();
+    current.proto().getFragmentsList().forEach(f -> before.put(f.getId(), f));
+    for (TableProtos.DataFragment f : merged) {
+      TableProtos.DataFragment old = before.get(f.getId());
+      boolean same = old != null && f.getPhysicalRows() == old.getPhysicalRows()
+          && sequences(f).equals(sequences(old));
+      if (!same) {
+        throw new IllegalArgumentException("Merge fragment " + f.getId() + " does not keep the row ids and versions"
+            + " of version " + current.version() + ", which has stable row ids: " + location);
+      }
+      if (!f.getFilesList().equals(old.getFilesList()) && f.getPhysicalRows() > 0) {
+        f = f.toBuilder().setInlineLastUpdatedAtVersions(ByteString.copyFrom(
+            RowVersionSequence.uniform(f.getPhysicalRows(), newVersion).toBytes())).build();
+      }
+      out.add(f);
+    }
+    return out;
+  }
+
+  // The fragment's sequence fields (inline or external), for comparison.
+  private static List<Object> sequences(TableProtos.DataFragment f) {
+    return List.of(f.getRowIdSequenceCase(), f.getInlineRowIds(), f.getExternalRowIds(),
+        f.getCreatedAtVersionSequenceCase(), f.getInlineCreatedAtVersions(), f.getExternalCreatedAtVersions(),
+        f.getLastUpdatedAtVersionSequenceCase(), f.getInlineLastUpdatedAtVersions(),
+        f.getExternalLastUpdatedAtVersions());
   }
 
   /**

@@ -91,6 +91,12 @@ public final class TableErrors {
         + ": " + location, rowAddress);
   }
 
+  /** A stable row id that is unknown to the version, or whose row is deleted. */
+  public static RowIdNotFoundException rowIdNotFound(String location, long version, long rowId, boolean deleted) {
+    return new RowIdNotFoundException("Row id " + Long.toUnsignedString(rowId) + (deleted ? " is deleted" : " is unknown")
+        + " in version " + version + ": " + location, rowId, deleted);
+  }
+
   public static CommitConflictException rowsConflict(String location, Transaction mine, long latestVersion,
       long rowAddress) {
     return new CommitConflictException("This " + mine.kind().displayName() + " (read version " + mine.readVersion()

@@ -132,19 +132,63 @@ class StableRowIdsCommitTest extends TableTestBase {
   }
 
   @Test
-  void otherOperationsAreRefusedOnAStableRowIdDataset() throws Exception {
+  void operationsThatDoNotKeepRowIdsAreRefused() throws Exception {
     createStable(fragment(10));
-    Transaction delete = Transaction.fromProto(TransactionProtos.Transaction.newBuilder().setReadVersion(1)
-        .setUuid(UUID.randomUUID().toString()).setDelete(TransactionProtos.Transaction.Delete.newBuilder()
-            .addDeletedFragmentIds(0)).build());
-    assertThatThrownBy(() -> table.newCommit(delete).commit())
+    Transaction replace = Transaction.fromProto(TransactionProtos.Transaction.newBuilder().setReadVersion(1)
+        .setUuid(UUID.randomUUID().toString())
+        .setDataReplacement(TransactionProtos.Transaction.DataReplacement.newBuilder()).build());
+    assertThatThrownBy(() -> table.newCommit(replace).commit())
         .isInstanceOf(StableRowIdsUnsupportedException.class)
-        .hasMessage("Javelin cannot commit a Delete on a dataset with stable row ids yet (version 1): "
+        .hasMessage("Javelin cannot commit a DataReplacement on a dataset with stable row ids yet (version 1): "
             + table.location())
         .satisfies(e -> assertThat(((StableRowIdsUnsupportedException) e).operation())
-            .isEqualTo(OperationKind.DELETE));
+            .isEqualTo(OperationKind.DATA_REPLACEMENT));
     assertThat(table.latest().version()).isEqualTo(1);
     assertThat(local.list(Table.TRANSACTIONS)).hasSize(1); // the refused one's file was removed
+  }
+
+  @Test
+  void deleteMergeProjectAndRestoreKeepSequences() throws Exception {
+    Manifest v1 = createStable(fragment(10), fragment(6));
+    append(1, fragment(4));
+    Manifest v2 = table.latest();
+    // Delete: fragment 0 is dropped, fragment 1 keeps its proto (sequences included).
+    Manifest v3 = table.newCommit(Transaction.delete(2, List.of(v2.fragments().get(1)), List.of(0L), null)).commit();
+    assertThat(v3.fragments()).extracting(Fragment::id).containsExactly(1L, 2L);
+    assertThat(v3.fragments().get(0).proto()).isEqualTo(v2.fragments().get(1).proto());
+    assertThat(v3.nextRowId()).isEqualTo(20);
+    // Merge with the fragments as they are: sequences and versions unchanged.
+    Manifest v4 = table.newCommit(Transaction.merge(3, v3.schema(), v3.fragments())).commit();
+    assertThat(v4.fragments()).isEqualTo(v3.fragments());
+    assertThat(v4.fragments().get(1).lastUpdatedAtVersions(store)).contains(RowVersionSequence.uniform(4, 2));
+    // Project: untouched.
+    Manifest v5p = table.newCommit(Transaction.project(4, v4.schema())).commit();
+    assertThat(v5p.fragments()).isEqualTo(v4.fragments());
+    // A Merge that gives fragment 2 a data file: its rows are last updated now, as lance-core's add columns.
+    Fragment grown = Fragment.fromProto(v4.fragments().get(1).proto().toBuilder()
+        .addFiles(fragment(4).proto().getFiles(0)).build());
+    Manifest v5 = table.newCommit(Transaction.merge(5, v4.schema(), List.of(v4.fragments().get(0), grown))).commit();
+    assertThat(v5.fragments().get(0)).isEqualTo(v4.fragments().get(0));
+    assertThat(v5.fragments().get(1).lastUpdatedAtVersions(store)).contains(RowVersionSequence.uniform(4, 6));
+    assertThat(v5.fragments().get(1).createdAtVersions(store)).contains(RowVersionSequence.uniform(4, 2));
+    assertThat(v5.fragments()).extracting(f -> ids(f).toString())
+        .containsExactly("RowIdSequence[Range[10, 16)]", "RowIdSequence[Range[16, 20)]");
+    // Restore: the old manifest, next_row_id included, as Lance does.
+    Manifest v6 = table.newCommit(Transaction.restore(6, v1)).commit();
+    assertThat(v6.fragments()).isEqualTo(v1.fragments());
+    assertThat(v6.nextRowId()).isEqualTo(16);
+    assertThat(v6.readerFeatureFlags() & FeatureFlags.STABLE_ROW_IDS).isNotZero();
+  }
+
+  @Test
+  void aMergeThatLosesRowIdsIsRefused() throws Exception {
+    Manifest v1 = createStable(fragment(10));
+    Fragment stripped = Fragment.fromProto(v1.fragments().get(0).proto().toBuilder().clearInlineRowIds().build());
+    assertThatThrownBy(() -> table.newCommit(Transaction.merge(1, v1.schema(), List.of(stripped))).commit())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("Merge fragment 0 does not keep the row ids and versions of version 1, which has stable row ids: "
+            + table.location());
+    assertThat(table.latest().version()).isEqualTo(1);
   }
 
   @Test
