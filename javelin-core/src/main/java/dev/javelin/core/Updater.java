@@ -154,6 +154,7 @@ final class Updater {
     set.forEach(a -> byIndex[a.index] = a);
     FragmentWriter writer = new FragmentWriter(at.store(), schema, at.fileVersion(), WriteParams.defaults());
     Map<Long, RoaringBitmap> moved = new TreeMap<>();
+    MovedRowIds ids = stableRowIds(read) ? new MovedRowIds(at.store(), read) : null;
     List<String> written = new ArrayList<>();
     boolean handedOver = false;
     long count = 0;
@@ -173,6 +174,9 @@ final class Updater {
           for (int i = 0; i < n; i++) {
             long a = addr.get(i);
             moved.computeIfAbsent(a >>> 32, k -> new RoaringBitmap()).add((int) (a & 0xFFFFFFFFL));
+            if (ids != null) {
+              ids.add(a);
+            }
           }
           List<FieldVector> vectors = new ArrayList<>();
           List<FieldVector> made = new ArrayList<>();
@@ -199,6 +203,9 @@ final class Updater {
       }
       List<Fragment> added = writer.finish();
       written.addAll(writer.writtenKeys());
+      if (ids != null) {
+        added = ids.attach(added);
+      }
       Map<Long, Fragment> byId = new HashMap<>();
       read.fragments().forEach(f -> byId.put(f.id(), f));
       List<Fragment> updated = new ArrayList<>();
@@ -230,6 +237,85 @@ final class Updater {
         writer.deleteAll();
         written.forEach(k -> deleteQuietly(at.store(), k));
       }
+    }
+  }
+
+  private static boolean stableRowIds(Manifest m) {
+    return (m.readerFeatureFlags() & dev.javelin.table.FeatureFlags.STABLE_ROW_IDS) != 0;
+  }
+
+  /**
+   * The stable row ids and created-at versions of the moved rows, in the order they were
+   * written, so that each new fragment carries its rows' old ids (Lance keeps a row's id across
+   * an update) and their creation versions; the commit sets last-updated to the new version.
+   * Holds 8 bytes per moved row, and each touched fragment's sequences once.
+   */
+  private static final class MovedRowIds {
+    private final ObjectStore store;
+    private final Map<Long, Fragment> byId = new HashMap<>();
+    private final Map<Long, dev.javelin.table.rowids.RowIdSequence> idsOf = new HashMap<>();
+    private final Map<Long, java.util.Optional<dev.javelin.table.rowids.RowVersionSequence>> createdOf =
+        new HashMap<>();
+    private long[] ids = new long[1024];
+    private long[] created = new long[1024];
+    private int n;
+
+    MovedRowIds(ObjectStore store, Manifest read) {
+      this.store = store;
+      read.fragments().forEach(f -> byId.put(f.id(), f));
+    }
+
+    void add(long address) {
+      long frag = address >>> 32;
+      long offset = address & 0xFFFFFFFFL;
+      Fragment f = byId.get(frag);
+      dev.javelin.table.rowids.RowIdSequence seq = idsOf.computeIfAbsent(frag, k -> f.rowIdSequence(store)
+          .orElseThrow(() -> new IllegalStateException("Fragment " + k + " has no row ids: " + store.location())));
+      var versions = createdOf.computeIfAbsent(frag, k -> f.createdAtVersions(store));
+      if (n == ids.length) {
+        ids = java.util.Arrays.copyOf(ids, n * 2);
+        created = java.util.Arrays.copyOf(created, n * 2);
+      }
+      ids[n] = seq.get(offset);
+      // Lance counts a row without a recorded creation version as created at version 1.
+      created[n] = versions.map(v -> v.get(offset)).orElse(1L);
+      n++;
+    }
+
+    List<Fragment> attach(List<Fragment> fragments) {
+      List<Fragment> out = new ArrayList<>();
+      int pos = 0;
+      for (Fragment f : fragments) {
+        int rows = Math.toIntExact(f.physicalRows());
+        long[] slice = java.util.Arrays.copyOfRange(ids, pos, pos + rows);
+        out.add(Fragment.fromProto(f.proto().toBuilder()
+            .setInlineRowIds(com.google.protobuf.ByteString.copyFrom(
+                dev.javelin.table.rowids.RowIdSequence.ofValues(slice).toBytes()))
+            .setInlineCreatedAtVersions(versionRuns(created, pos, pos + rows))
+            .build()));
+        pos += rows;
+      }
+      if (pos != n) {
+        throw new IllegalStateException("Wrote " + pos + " rows but moved " + n + ": " + store.location());
+      }
+      return out;
+    }
+
+    // A RowDatasetVersionSequence of the versions [from, to), one run per stretch of equal values.
+    private static com.google.protobuf.ByteString versionRuns(long[] v, int from, int to) {
+      var seq = dev.javelin.table.proto.RowIdProtos.RowDatasetVersionSequence.newBuilder();
+      int start = from;
+      for (int i = from + 1; i <= to; i++) {
+        if (i == to || v[i] != v[start]) {
+          seq.addRuns(dev.javelin.table.proto.RowIdProtos.RowDatasetVersionRun.newBuilder()
+              .setSpan(dev.javelin.table.proto.RowIdProtos.U64Segment.newBuilder().setRange(
+                  dev.javelin.table.proto.RowIdProtos.U64Segment.Range.newBuilder().setStart(start - from)
+                      .setEnd(i - from)))
+              .setVersion(v[start]));
+          start = i;
+        }
+      }
+      return seq.build().toByteString();
     }
   }
 
@@ -323,6 +409,10 @@ final class Updater {
 
   private UpdateResult rewriteColumnsOnce(Dataset at, String filter, List<Assignment> set) {
     Manifest read = at.manifest();
+    if (stableRowIds(read)) {
+      // Lance refreshes the rows' last-updated versions in place; not done here yet.
+      throw TableErrors.stableRowIdsUnsupported(location, read.version(), OperationKind.UPDATE);
+    }
     LanceSchema schema = at.schema();
     BufferAllocator allocator = at.allocator();
     ObjectStore store = at.store();

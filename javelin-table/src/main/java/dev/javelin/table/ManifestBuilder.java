@@ -160,6 +160,11 @@ final class ManifestBuilder {
         long taken = StableRowIds.idsTaken(p);
         p = StableRowIds.assign(p, nextRowId, newVersion);
         nextRowId += taken;
+        // Rows an update moved keep the version that created them (last updated: this one).
+        if (txn.kind() == OperationKind.UPDATE && f.proto().getCreatedAtVersionSequenceCase()
+            == TableProtos.DataFragment.CreatedAtVersionSequenceCase.INLINE_CREATED_AT_VERSIONS) {
+          p = p.toBuilder().setInlineCreatedAtVersions(f.proto().getInlineCreatedAtVersions()).build();
+        }
       }
       fragments.add(p);
     }

@@ -20,7 +20,8 @@ final class StableRowIds {
    * Operations that keep row ids right on a stable-row-id dataset. Others must carry or assign row
    * ids (and versions) for every fragment they write before they are added here.
    */
-  static final Set<OperationKind> SUPPORTED = EnumSet.of(OperationKind.APPEND, OperationKind.OVERWRITE);
+  static final Set<OperationKind> SUPPORTED = EnumSet.of(OperationKind.APPEND, OperationKind.OVERWRITE,
+      OperationKind.UPDATE);
 
   private StableRowIds() {}
 
