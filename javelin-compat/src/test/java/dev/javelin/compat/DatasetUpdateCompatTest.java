@@ -279,6 +279,33 @@ class DatasetUpdateCompatTest {
     }
   }
 
+  @org.junit.jupiter.api.Test
+  void lanceSeesTheStableRowIdsOfRowsJavelinMoved() throws Exception {
+    Path path = dir.resolve("ds");
+    List<VectorSchemaRoot> data = batches(allocator, 0, 3000, 1000);
+    Dataset ds;
+    try {
+      ds = Dataset.create(path, data, WriteParams.builder().maxRowsPerFile(1000).enableStableRowIds(true).build(),
+          allocator);
+    } finally {
+      data.forEach(VectorSchemaRoot::close);
+    }
+    ds = ds.update("id >= 900 AND id < 1100", Map.of("s", "'u'")).dataset();
+    try (org.lance.Dataset lance = org.lance.Dataset.open(path.toString(), allocator);
+        var scanner = lance.newScan(new ScanOptions.Builder().columns(List.of("id", "s")).withRowId(true).build())) {
+      List<List<String>> rows = readAll(scanner.scanBatches());
+      assertThat(rows).hasSize(3000);
+      for (List<String> r : rows) {
+        // Row ids were assigned 0..2999 in id order, and the update kept them.
+        assertThat(r.get(2)).as("row id of id %s", r.get(0)).isEqualTo(r.get(0));
+      }
+      assertThat(lance.countRows("s = 'u'")).isEqualTo(200);
+      try (ArrowReader taken = lance.takeRows(List.of(950L, 1099L, 5L), List.of("id", "s"))) {
+        assertThat(readAll(taken)).containsExactly(List.of("950", "u"), List.of("1099", "u"), List.of("5", "row-5-zzzzz"));
+      }
+    }
+  }
+
   @ParameterizedTest
   @ValueSource(strings = {"V2_0", "V2_1"})
   void addColumnsByExpressionEqualsLance(String version) throws Exception {
