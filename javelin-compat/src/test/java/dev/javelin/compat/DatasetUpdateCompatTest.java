@@ -280,6 +280,35 @@ class DatasetUpdateCompatTest {
   }
 
   @org.junit.jupiter.api.Test
+  void staleJavelinUpdateMergesOverLanceUpdateOfOtherRowsOfTheSameFragment() throws Exception {
+    Path path = dir.resolve("ds");
+    Dataset v1 = javelinCreate(path, LanceFileVersion.V2_1, 1000, 1000);
+    List<VectorSchemaRoot> xs = newXs(0, 10);
+    try (org.lance.Dataset lance = org.lance.Dataset.open(path.toString(), allocator);
+        ArrowReader src = readerOf(allocator, xs); ArrowArrayStream stream = toStream(src)) {
+      lance.mergeInsert(new MergeInsertParams(List.of("id")).withMatchedUpdateAll(), stream).dataset().close();
+    } finally {
+      xs.forEach(VectorSchemaRoot::close);
+    }
+    // Read version 1: rebased over lance-core's Update (deletion vectors of fragment 0 merged).
+    UpdateResult r = v1.update("id >= 500 AND id < 520", Map.of("s", "'javelin'"));
+    assertThat(r.rowsUpdated()).isEqualTo(20);
+    assertThat(r.dataset().version()).isEqualTo(3);
+    assertThat(r.dataset().manifest().fragments().get(0).deletionFile().orElseThrow().numDeletedRows()).isEqualTo(30);
+    try (org.lance.Dataset lance = org.lance.Dataset.open(path.toString(), allocator)) {
+      assertThat(lance.countRows()).isEqualTo(1000);
+      assertThat(lance.countRows("s = 'lance'")).isEqualTo(10);
+      assertThat(lance.countRows("s = 'javelin'")).isEqualTo(20);
+      assertSameRows(lanceScan(lance), javelinScan(r.dataset()));
+    }
+    // A stale update of rows lance-core moved is redone on the newest version.
+    UpdateResult again = v1.update("id < 5", Map.of("x", "7.0"));
+    assertThat(again.rowsUpdated()).isEqualTo(5);
+    assertThat(again.dataset().version()).isEqualTo(4);
+    assertThat(again.dataset().countRows("x = 7.0 AND s = 'lance'")).isEqualTo(5);
+  }
+
+  @org.junit.jupiter.api.Test
   void lanceSeesTheStableRowIdsOfRowsJavelinMoved() throws Exception {
     Path path = dir.resolve("ds");
     List<VectorSchemaRoot> data = batches(allocator, 0, 3000, 1000);

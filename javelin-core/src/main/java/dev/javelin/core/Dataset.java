@@ -406,14 +406,14 @@ public final class Dataset {
    * the values of expressions over the row's current values (the language of
    * {@link ScanBuilder#filter}, e.g. {@code Map.of("price", "price * 2")}), as Lance's update
    * does: the rows are rewritten to new fragments and deleted where they were. Streams batch by
-   * batch. A concurrent commit it cannot build on makes it run again on the newest version.
+   * batch. A concurrent commit it cannot build on makes it run again on the newest version. With
+   * stable row ids the moved rows keep their ids and creation versions.
    *
    * @return the dataset at the committed version and the number of rows updated (this dataset
    *     and 0 if no row matched; nothing is committed then)
    * @throws InvalidUpdateException if no column is assigned, or a column does not exist or is nested
    * @throws dev.javelin.core.expr.ExpressionException if an expression does not parse or bind, or
    *     its values cannot be stored in its column
-   * @throws dev.javelin.table.StableRowIdsUnsupportedException on a dataset with stable row ids
    * @throws dev.javelin.table.CommitConflictException if the dataset was overwritten or restored
    *     meanwhile, or conflicts persisted
    */
@@ -431,7 +431,8 @@ public final class Dataset {
    * holding a row for which {@code filter} is TRUE (every row if null or blank) gets one new data
    * file with the assigned columns, rows that do not match keeping their values; the columns'
    * old data stays in the older files, tombstoned. Cheaper than {@link #update(String, Map)}
-   * when most rows but few columns change. Same exceptions.
+   * when most rows but few columns change. Same exceptions, and
+   * {@link dev.javelin.table.StableRowIdsUnsupportedException} on a dataset with stable row ids.
    */
   public UpdateResult updateColumns(String filter, Map<String, String> set) {
     return new Updater(this).rewriteColumns(filter, set);
