@@ -451,8 +451,9 @@ public final class Dataset {
   // ---- schema evolution (implemented in SchemaEvolution)
 
   /**
-   * Adds columns whose values come from a reader (consumed, not closed), one value per row in
-   * scan order. Every fragment gets one more data file; commits a Merge.
+   * Adds columns whose values come from a reader (consumed, not closed), one value per live row
+   * in scan order. Every fragment gets one more data file, holding a value for each physical row
+   * (a deleted row's slot gets a copy of a neighbour's value, as Lance writes); commits a Merge.
    *
    * @return the dataset at the new version
    * @throws SchemaEvolutionException if a column already exists or is given twice
