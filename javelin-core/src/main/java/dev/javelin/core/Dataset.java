@@ -424,6 +424,50 @@ public final class Dataset {
     return next == manifest ? this : new Dataset(table, next, allocator);
   }
 
+  // ---- updates (implemented in Updater)
+
+  /**
+   * Sets columns of the rows for which {@code filter} is TRUE (every row if null or blank) to
+   * the values of expressions over the row's current values (the language of
+   * {@link ScanBuilder#filter}, e.g. {@code Map.of("price", "price * 2")}), as Lance's update
+   * does: the rows are rewritten to new fragments and deleted where they were. Streams batch by
+   * batch. A concurrent commit it cannot build on makes it run again on the newest version. With
+   * stable row ids the moved rows keep their ids and creation versions.
+   *
+   * @return the dataset at the committed version and the number of rows updated (this dataset
+   *     and 0 if no row matched; nothing is committed then)
+   * @throws InvalidUpdateException if no column is assigned, or a column does not exist or is nested
+   * @throws dev.javelin.core.expr.ExpressionException if an expression does not parse or bind, or
+   *     its values cannot be stored in its column
+   * @throws dev.javelin.table.CommitConflictException if the dataset was overwritten or restored
+   *     meanwhile, or conflicts persisted
+   */
+  public UpdateResult update(String filter, Map<String, String> set) {
+    return new Updater(this).rewriteRows(filter, set);
+  }
+
+  /** Sets columns of every row (see {@link #update(String, Map)}). */
+  public UpdateResult update(Map<String, String> set) {
+    return update(null, set);
+  }
+
+  /**
+   * Rewrites whole columns in place (Lance's {@code REWRITE_COLUMNS} update): every fragment
+   * holding a row for which {@code filter} is TRUE (every row if null or blank) gets one new data
+   * file with the assigned columns, rows that do not match keeping their values; the columns'
+   * old data stays in the older files, tombstoned. Cheaper than {@link #update(String, Map)}
+   * when most rows but few columns change. Same exceptions, and
+   * {@link dev.javelin.table.StableRowIdsUnsupportedException} on a dataset with stable row ids.
+   */
+  public UpdateResult updateColumns(String filter, Map<String, String> set) {
+    return new Updater(this).rewriteColumns(filter, set);
+  }
+
+  /** Rewrites whole columns for every row (see {@link #updateColumns(String, Map)}). */
+  public UpdateResult updateColumns(Map<String, String> set) {
+    return updateColumns(null, set);
+  }
+
   /** Reads rows by logical offset, all columns. */
   public VectorSchemaRoot take(long[] offsets) {
     return take(offsets, null);
@@ -432,8 +476,9 @@ public final class Dataset {
   // ---- schema evolution (implemented in SchemaEvolution)
 
   /**
-   * Adds columns whose values come from a reader (consumed, not closed), one value per row in
-   * scan order. Every fragment gets one more data file; commits a Merge.
+   * Adds columns whose values come from a reader (consumed, not closed), one value per live row
+   * in scan order. Every fragment gets one more data file, holding a value for each physical row
+   * (a deleted row's slot gets a copy of a neighbour's value, as Lance writes); commits a Merge.
    *
    * @return the dataset at the new version
    * @throws SchemaEvolutionException if a column already exists or is given twice
@@ -458,6 +503,20 @@ public final class Dataset {
       java.util.function.Function<VectorSchemaRoot, VectorSchemaRoot> compute) {
     return at(new SchemaEvolution(this).addFromFunction(newColumns, reads, compute,
         dev.javelin.format.ReadOptions.DEFAULT_BATCH_SIZE));
+  }
+
+  /**
+   * Adds columns computed by expressions over existing columns, in the language of
+   * {@link ScanBuilder#filter} (Lance's {@code addColumns(SqlExpressions)}), e.g.
+   * {@code Map.of("double_id", "id * 2")}. Each new column is nullable, of the expression's type
+   * (int64, float64, utf8, bool, date32 or timestamp[ns]). Streams fragment by fragment; commits
+   * a Merge.
+   *
+   * @throws SchemaEvolutionException if a column already exists
+   * @throws dev.javelin.core.expr.ExpressionException if an expression does not parse or bind
+   */
+  public Dataset addColumns(Map<String, String> expressions) {
+    return at(new SchemaEvolution(this).addFromExpressions(expressions));
   }
 
   /**

@@ -1,8 +1,11 @@
 package dev.javelin.core;
 
+import dev.javelin.core.expr.BoundExpression;
+import dev.javelin.core.expr.Expression;
 import dev.javelin.format.schema.LanceField;
 import dev.javelin.format.schema.LanceSchema;
 import dev.javelin.table.DataFile;
+import dev.javelin.table.Deletes;
 import dev.javelin.table.Fragment;
 import dev.javelin.table.Manifest;
 import dev.javelin.table.Transaction;
@@ -15,9 +18,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
+import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowReader;
+import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
 
@@ -41,7 +46,10 @@ final class SchemaEvolution {
 
   // ---- adding
 
-  /** Values aligned with the scan order: rows fill fragment after fragment. */
+  /**
+   * Values aligned with the scan order: live rows fill fragment after fragment. A fragment's
+   * deleted rows get copies of neighbouring values in its new file (see {@link DeletedSlots}).
+   */
   Manifest addFromReader(ArrowReader values) {
     Schema out;
     try {
@@ -50,8 +58,9 @@ final class SchemaEvolution {
       throw new UncheckedIOException("Cannot read the new columns' schema: " + location, e);
     }
     List<LanceField> added = newFields(out.getFields(), false);
-    requireNoDeletions();
     List<Fragment> fragments = ds.manifest().fragments();
+    long[] taken = new long[fragments.size()];
+    DeletedSlots[] slots = new DeletedSlots[fragments.size()];
     ColumnWriters writers = new ColumnWriters(added);
     try {
       int frag = 0;
@@ -62,20 +71,32 @@ final class SchemaEvolution {
         VectorSchemaRoot view = view(batch, SchemaCheck.align(target, batch.getSchema(), location));
         int done = 0;
         while (done < batch.getRowCount()) {
-          while (frag < fragments.size() && writers.rows(frag) == fragments.get(frag).physicalRows()) {
+          while (frag < fragments.size() && taken[frag] == fragments.get(frag).liveRows()) {
             writers.finish(frag++, fragments);
           }
           if (frag == fragments.size()) {
             throw lengthMismatch(added, ds.countRows(), seen + done, "more");
           }
-          int n = (int) Math.min(batch.getRowCount() - done, fragments.get(frag).physicalRows() - writers.rows(frag));
-          writers.write(frag, view, done, n, fragments);
+          int n = (int) Math.min(batch.getRowCount() - done, fragments.get(frag).liveRows() - taken[frag]);
+          if (slots[frag] == null) {
+            slots[frag] = slots(fragments.get(frag));
+          }
+          int[] idx = slots[frag].next(n);
+          if (idx == null) {
+            writers.write(frag, view, done, n, fragments);
+          } else {
+            try (VectorSchemaRoot slice = view.slice(done, n);
+                VectorSchemaRoot wide = DeletedSlots.widen(slice, idx, ds.allocator())) {
+              writers.write(frag, wide, 0, wide.getRowCount(), fragments);
+            }
+          }
+          taken[frag] += n;
           done += n;
         }
         seen += done;
       }
       for (; frag < fragments.size(); frag++) {
-        if (writers.rows(frag) != fragments.get(frag).physicalRows()) {
+        if (taken[frag] != fragments.get(frag).liveRows()) {
           throw lengthMismatch(added, ds.countRows(), seen, "fewer");
         }
         writers.finish(frag, fragments);
@@ -88,6 +109,57 @@ final class SchemaEvolution {
     }
   }
 
+  private DeletedSlots slots(Fragment f) throws IOException {
+    return new DeletedSlots(Deletes.deletedRows(ds.store(), f, ds.allocator()), f.physicalRows());
+  }
+
+  /**
+   * Columns computed by expressions over existing ones (Lance's SQL-expression transform): each
+   * new column is nullable and of its expression's result type.
+   */
+  Manifest addFromExpressions(Map<String, String> expressions) {
+    if (expressions == null || expressions.isEmpty()) {
+      throw new IllegalArgumentException("No columns to add: " + location);
+    }
+    List<String> names = new ArrayList<>();
+    List<BoundExpression> bound = new ArrayList<>();
+    List<Field> fields = new ArrayList<>();
+    Set<String> used = new HashSet<>();
+    for (Map.Entry<String, String> e : expressions.entrySet()) {
+      BoundExpression b = Expression.parse(e.getValue()).bindValue(ds.schema());
+      if (b.resultType() instanceof ArrowType.Null) {
+        throw new SchemaEvolutionException("Column '" + e.getKey() + "' would hold only NULL, which has no type; "
+            + "add it with addNullColumns: " + location, e.getKey());
+      }
+      names.add(e.getKey());
+      bound.add(b);
+      fields.add(Field.nullable(e.getKey(), b.resultType()));
+      used.addAll(b.columns());
+    }
+    List<String> reads = new ArrayList<>();
+    ds.schema().fields().forEach(f -> {
+      if (used.contains(f.name())) {
+        reads.add(f.name());
+      }
+    });
+    BufferAllocator allocator = ds.allocator();
+    Function<VectorSchemaRoot, VectorSchemaRoot> compute = batch -> {
+      List<FieldVector> out = new ArrayList<>();
+      try {
+        for (int i = 0; i < bound.size(); i++) {
+          out.add(bound.get(i).evaluate(batch, names.get(i), allocator));
+        }
+      } catch (RuntimeException ex) {
+        out.forEach(FieldVector::close);
+        throw ex;
+      }
+      List<Field> fs = new ArrayList<>();
+      out.forEach(v -> fs.add(v.getField()));
+      return new VectorSchemaRoot(fs, out, batch.getRowCount());
+    };
+    return addFromFunction(new Schema(fields), reads, compute, dev.javelin.format.ReadOptions.DEFAULT_BATCH_SIZE);
+  }
+
   /**
    * Values computed from existing columns: each batch of {@code reads} (in scan order, one
    * fragment at a time) is given to {@code compute}, whose result must hold the {@code out}
@@ -96,7 +168,6 @@ final class SchemaEvolution {
   Manifest addFromFunction(Schema out, List<String> reads, Function<VectorSchemaRoot, VectorSchemaRoot> compute,
       int batchSize) {
     List<LanceField> added = newFields(out.getFields(), false);
-    requireNoDeletions();
     // Reading no column still needs rows to count: read the first one and pass none on.
     List<LanceField> readFields = reads.isEmpty() ? List.of(ds.schema().fields().get(0)) : ds.fields(reads);
     List<Fragment> fragments = ds.manifest().fragments();
@@ -104,6 +175,7 @@ final class SchemaEvolution {
     ColumnWriters writers = new ColumnWriters(added);
     try {
       for (int frag = 0; frag < fragments.size(); frag++) {
+        DeletedSlots slots = slots(fragments.get(frag));
         try (ArrowReader in = new DatasetReader(ds.store(), location, List.of(fragments.get(frag)), readFields,
             batchSize, ds.allocator())) {
           while (in.loadNextBatch()) {
@@ -122,7 +194,11 @@ final class SchemaEvolution {
                     + location, added.get(0).name(), input.getRowCount(), result.getRowCount());
               }
               VectorSchemaRoot view = view(result, SchemaCheck.align(target, result.getSchema(), location));
-              writers.write(frag, view, 0, result.getRowCount(), fragments);
+              // New values line up with physical rows: deleted slots are filled in.
+              try (VectorSchemaRoot wide = DeletedSlots.widen(view, slots.next(view.getRowCount()), ds.allocator())) {
+                VectorSchemaRoot rows = wide == null ? view : wide;
+                writers.write(frag, rows, 0, rows.getRowCount(), fragments);
+              }
             } finally {
               if (result != null && result != input) {
                 result.close();
@@ -210,17 +286,6 @@ final class SchemaEvolution {
     List<LanceField> all = new ArrayList<>(ds.schema().fields());
     all.addAll(added);
     return new LanceSchema(all, ds.schema().metadata());
-  }
-
-  // New values are aligned with physical rows; once rows can be deleted they would need the
-  // deleted rows' slots filled in.
-  private void requireNoDeletions() {
-    for (Fragment f : ds.manifest().fragments()) {
-      if (f.deletionFile().isPresent()) {
-        throw new UnsupportedOperationException("Adding columns with values to a dataset with deleted rows is not "
-            + "supported yet (fragment " + f.id() + "): " + location);
-      }
-    }
   }
 
   private ColumnLengthMismatchException lengthMismatch(List<LanceField> added, long want, long got, String what) {

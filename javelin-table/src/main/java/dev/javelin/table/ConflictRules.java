@@ -20,6 +20,7 @@ import java.util.EnumMap;
 import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -73,6 +74,10 @@ final class ConflictRules {
     // (Rewrite) or rewriting its column (DataReplacement), invalidates it; those two are checked
     // below. Deletes and updates leave stale addresses that readers skip, as Lance allows.
     CONFLICTS.put(CREATE_INDEX, EnumSet.of(OVERWRITE, RESTORE, UPDATE_MEM_WAL_STATE, UNKNOWN));
+    // An update rewrites rows (or columns) of the fragments it read: a merge replaced every
+    // fragment's file list, an overwrite or restore replaced the data. Appends, schema-only
+    // projects and config changes leave its fragments alone; fragment-level cases are below.
+    CONFLICTS.put(UPDATE, EnumSet.of(MERGE, OVERWRITE, RESTORE, UNKNOWN));
   }
 
   private ConflictRules() {}
@@ -87,6 +92,9 @@ final class ConflictRules {
     }
     if (mine.kind() == DELETE) {
       return checkDelete(mine, committed);
+    }
+    if (mine.kind() == UPDATE) {
+      return checkUpdate(mine, committed);
     }
     if (mine.kind() == OVERWRITE && (committed.kind() == OVERWRITE || committed.kind() == UPDATE_CONFIG)
         && upsertKeysOverlap(mine, committed)) {
@@ -147,6 +155,60 @@ final class ConflictRules {
       default:
         return Resolution.COMPATIBLE;
     }
+  }
+
+  // An update against changes of the same fragments (Lance's check_update_txn): a rewrite or
+  // data replacement of one of them conflicts. A delete or update that changed only the deletion
+  // file of a fragment whose rows this update moved (REWRITE_ROWS) is merged by a rebase, which
+  // fails if both changed the same rows; one that changed its data files or removed it conflicts.
+  // A fragment this update emptied, or one whose columns it rewrote (REWRITE_COLUMNS, which
+  // records no affected rows), conflicts with any change.
+  private static Resolution checkUpdate(Transaction mine, Transaction committed) {
+    TransactionProtos.Transaction.Update me = mine.proto().getUpdate();
+    Map<Long, TableProtos.DataFragment> my = new HashMap<>();
+    me.getUpdatedFragmentsList().forEach(f -> my.put(f.getId(), f));
+    Set<Long> touched = new HashSet<>(my.keySet());
+    touched.addAll(me.getRemovedFragmentIdsList());
+    boolean rowLevel = me.getUpdateMode() == TransactionProtos.Transaction.UpdateMode.REWRITE_ROWS;
+    TransactionProtos.Transaction theirs = committed.proto();
+    List<TableProtos.DataFragment> theirUpdated;
+    List<Long> theirRemoved;
+    switch (committed.kind()) {
+      case REWRITE: {
+        Set<Long> old = new HashSet<>();
+        theirs.getRewrite().getOldFragmentsList().forEach(f -> old.add(f.getId()));
+        theirs.getRewrite().getGroupsList().forEach(g -> g.getOldFragmentsList().forEach(f -> old.add(f.getId())));
+        return old.stream().anyMatch(touched::contains) ? Resolution.CONFLICT : Resolution.COMPATIBLE;
+      }
+      case DATA_REPLACEMENT:
+        return theirs.getDataReplacement().getReplacementsList().stream()
+            .anyMatch(r -> touched.contains(r.getFragmentId())) ? Resolution.CONFLICT : Resolution.COMPATIBLE;
+      case DELETE:
+        theirUpdated = theirs.getDelete().getUpdatedFragmentsList();
+        theirRemoved = theirs.getDelete().getDeletedFragmentIdsList();
+        break;
+      case UPDATE:
+        theirUpdated = theirs.getUpdate().getUpdatedFragmentsList();
+        theirRemoved = theirs.getUpdate().getRemovedFragmentIdsList();
+        break;
+      default:
+        return Resolution.COMPATIBLE;
+    }
+    if (theirRemoved.stream().anyMatch(touched::contains)) {
+      return Resolution.CONFLICT;
+    }
+    Resolution r = Resolution.COMPATIBLE;
+    for (TableProtos.DataFragment f : theirUpdated) {
+      if (!touched.contains(f.getId())) {
+        continue;
+      }
+      TableProtos.DataFragment read = my.get(f.getId());
+      if (!rowLevel || read == null || !read.getFilesList().equals(f.getFilesList())) {
+        return Resolution.CONFLICT;
+      }
+      r = Resolution.REBASE;
+    }
+    return r;
   }
 
   // Two writers setting the same config key would silently lose one value.

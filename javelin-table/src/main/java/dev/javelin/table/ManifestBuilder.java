@@ -91,6 +91,35 @@ final class ManifestBuilder {
         }
         break;
       }
+      case UPDATE: {
+        if (current == null) {
+          throw TableErrors.noDataset(location);
+        }
+        TransactionProtos.Transaction.Update op = txn.proto().getUpdate();
+        m = current.proto().toBuilder();
+        nextId = current.maxFragmentId().isPresent() ? current.maxFragmentId().getAsLong() + 1 : 0;
+        java.util.Map<Long, TableProtos.DataFragment> updated = new java.util.HashMap<>();
+        op.getUpdatedFragmentsList().forEach(f -> updated.put(f.getId(), f));
+        for (TableProtos.DataFragment f : current.proto().getFragmentsList()) {
+          if (op.getRemovedFragmentIdsList().contains(f.getId())) {
+            continue;
+          }
+          TableProtos.DataFragment next = updated.getOrDefault(f.getId(), f);
+          if (next != f) {
+            checkFileVersions(Fragment.fromProto(next), current.fileVersion(), location);
+          }
+          if (next.hasDeletionFile() && next.getPhysicalRows() > 0
+              && next.getDeletionFile().getNumDeletedRows() >= next.getPhysicalRows()) {
+            continue;
+          }
+          fragments.add(next);
+        }
+        for (Fragment f : txn.newFragments()) {
+          checkFileVersions(f, current.fileVersion(), location);
+        }
+        indices = pruneModified(current.indices(), op.getUpdatedFragmentsList(), op.getFieldsModifiedList());
+        break;
+      }
       case MERGE: {
         if (current == null) {
           throw TableErrors.noDataset(location);
@@ -141,6 +170,11 @@ final class ManifestBuilder {
         long taken = StableRowIds.idsTaken(p);
         p = StableRowIds.assign(p, nextRowId, newVersion);
         nextRowId += taken;
+        // Rows an update moved keep the version that created them (last updated: this one).
+        if (txn.kind() == OperationKind.UPDATE && f.proto().getCreatedAtVersionSequenceCase()
+            == TableProtos.DataFragment.CreatedAtVersionSequenceCase.INLINE_CREATED_AT_VERSIONS) {
+          p = p.toBuilder().setInlineCreatedAtVersions(f.proto().getInlineCreatedAtVersions()).build();
+        }
       }
       fragments.add(p);
     }
@@ -179,6 +213,35 @@ final class ManifestBuilder {
         .setTimestamp(Timestamp.newBuilder().setSeconds(now.getEpochSecond()).setNanos(now.getNano()))
         .setTransactionFile(txn.fileName());
     return new Manifest(m.build(), old.indices(), txn);
+  }
+
+  // Like Lance: fragments whose values of indexed fields were rewritten in place leave those
+  // indices' fragment bitmaps (the index no longer describes them).
+  private static List<TableProtos.IndexMetadata> pruneModified(List<TableProtos.IndexMetadata> indices,
+      List<TableProtos.DataFragment> updated, List<Integer> fieldsModified) {
+    if (fieldsModified.isEmpty() || updated.isEmpty()) {
+      return indices;
+    }
+    List<TableProtos.IndexMetadata> out = new ArrayList<>();
+    for (TableProtos.IndexMetadata index : indices) {
+      boolean covers = index.getFieldsList().stream().anyMatch(fieldsModified::contains);
+      if (!covers || index.getFragmentBitmap().isEmpty()) {
+        out.add(index);
+        continue;
+      }
+      org.roaringbitmap.RoaringBitmap bitmap = new org.roaringbitmap.RoaringBitmap();
+      try {
+        bitmap.deserialize(index.getFragmentBitmap().asReadOnlyByteBuffer());
+      } catch (java.io.IOException e) {
+        throw new java.io.UncheckedIOException("Index " + index.getName() + " has a bad fragment bitmap", e);
+      }
+      updated.forEach(f -> bitmap.remove((int) f.getId()));
+      bitmap.runOptimize();
+      java.nio.ByteBuffer buf = java.nio.ByteBuffer.allocate(bitmap.serializedSizeInBytes());
+      bitmap.serialize(buf);
+      out.add(index.toBuilder().setFragmentBitmap(com.google.protobuf.ByteString.copyFrom(buf.array())).build());
+    }
+    return out;
   }
 
   // Lance refuses a manifest whose data files mix file versions.

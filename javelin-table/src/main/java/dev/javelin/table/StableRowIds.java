@@ -38,7 +38,7 @@ final class StableRowIds {
    */
   static final Set<OperationKind> SUPPORTED = EnumSet.of(OperationKind.APPEND, OperationKind.OVERWRITE,
       OperationKind.DELETE, OperationKind.MERGE, OperationKind.PROJECT, OperationKind.RESTORE,
-      OperationKind.CREATE_INDEX, OperationKind.UPDATE_CONFIG);
+      OperationKind.CREATE_INDEX, OperationKind.UPDATE_CONFIG, OperationKind.UPDATE);
 
   private StableRowIds() {}
 

@@ -104,6 +104,13 @@ public final class TableErrors {
         + "): " + location, latestVersion);
   }
 
+  public static CommitConflictException rowsUpdatedConcurrently(String location, Transaction mine,
+      long latestVersion, long rowAddress) {
+    return new CommitConflictException("This " + mine.kind().displayName() + " (read version " + mine.readVersion()
+        + ") rewrites row " + address(rowAddress) + " that a concurrent commit deleted or rewrote (by version "
+        + latestVersion + "): " + location, latestVersion);
+  }
+
   public static StableRowIdsUnsupportedException stableRowIdsUnsupported(String location, long version,
       OperationKind operation) {
     return new StableRowIdsUnsupportedException("Javelin cannot commit a " + operation.displayName()

@@ -101,6 +101,27 @@ public final class Transaction {
   }
 
   /**
+   * Updates rows. In {@code REWRITE_ROWS} mode (what Lance's update does) the updated rows are
+   * written to {@code newFragments} (ids unassigned) and deleted from the {@code updated}
+   * fragments' deletion files, fragments left without live rows listed in {@code removedFragmentIds};
+   * {@code fieldsForPreservingFragBitmap} are the assigned fields' ids. In {@code REWRITE_COLUMNS}
+   * mode each {@code updated} fragment carries a new data file for the rewritten fields (their old
+   * slots tombstoned) and {@code fieldsModified} lists those fields.
+   */
+  public static Transaction update(long readVersion, List<Fragment> updated, List<Long> removedFragmentIds,
+      List<Fragment> newFragments, List<Integer> fieldsModified, List<Integer> fieldsForPreservingFragBitmap,
+      TransactionProtos.Transaction.UpdateMode mode) {
+    TransactionProtos.Transaction.Update.Builder op = TransactionProtos.Transaction.Update.newBuilder()
+        .addAllRemovedFragmentIds(removedFragmentIds)
+        .addAllFieldsModified(fieldsModified)
+        .addAllFieldsForPreservingFragBitmap(fieldsForPreservingFragBitmap)
+        .setUpdateMode(mode);
+    updated.forEach(f -> op.addUpdatedFragments(f.proto()));
+    newFragments.forEach(f -> op.addNewFragments(f.withId(0).proto()));
+    return new Transaction(base(readVersion).setUpdate(op).build());
+  }
+
+  /**
    * Replaces the schema and every fragment with the given ones (fragment ids kept): what adding
    * columns commits, each fragment carrying its new data file.
    */
@@ -157,7 +178,7 @@ public final class Transaction {
     return readVersion() + "-" + uuid() + ".txn";
   }
 
-  /** The fragments an Append or Overwrite adds, in order. */
+  /** The fragments an Append, Overwrite or Update adds, in order. */
   public List<Fragment> newFragments() {
     List<Fragment> out = new ArrayList<>();
     switch (kind()) {
@@ -166,6 +187,9 @@ public final class Transaction {
         break;
       case OVERWRITE:
         proto.getOverwrite().getFragmentsList().forEach(f -> out.add(Fragment.fromProto(f)));
+        break;
+      case UPDATE:
+        proto.getUpdate().getNewFragmentsList().forEach(f -> out.add(Fragment.fromProto(f)));
         break;
       default:
         break;

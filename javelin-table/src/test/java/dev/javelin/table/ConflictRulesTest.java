@@ -285,4 +285,90 @@ class ConflictRulesTest {
             .addReplacements(TransactionProtos.Transaction.DataReplacementGroup.newBuilder()
                 .setNewFile(TableProtos.DataFile.newBuilder().addFields(field)))).build());
   }
+
+  // ---- Update (Lance's check_update_txn)
+
+  /** A row-rewriting update that moved rows out of fragments 1 and 2 (read with file "a") and emptied 3. */
+  private static Transaction myUpdate(TransactionProtos.Transaction.UpdateMode mode) {
+    return Transaction.fromProto(of(OperationKind.UPDATE).proto().toBuilder()
+        .setUpdate(TransactionProtos.Transaction.Update.newBuilder()
+            .addUpdatedFragments(frag(1, "a")).addUpdatedFragments(frag(2, "a")).addRemovedFragmentIds(3)
+            .addNewFragments(frag(0, "n")).setUpdateMode(mode))
+        .build());
+  }
+
+  private static Transaction myUpdate() {
+    return myUpdate(TransactionProtos.Transaction.UpdateMode.REWRITE_ROWS);
+  }
+
+  @ParameterizedTest
+  @EnumSource(OperationKind.class)
+  void updateAgainstOperationsThatTouchNoFragmentOfIt(OperationKind committed) {
+    boolean conflict = List.of(OperationKind.OVERWRITE, OperationKind.RESTORE, OperationKind.MERGE,
+        OperationKind.UNKNOWN).contains(committed);
+    assertThat(ConflictRules.check(myUpdate(), of(committed))).isEqualTo(conflict ? CONFLICT : COMPATIBLE);
+  }
+
+  @Test
+  void updateAgainstARewriteOrReplacementOfItsFragments() {
+    assertThat(ConflictRules.check(myUpdate(), with(OperationKind.REWRITE, b -> b.setRewrite(
+        TransactionProtos.Transaction.Rewrite.newBuilder().addGroups(
+            TransactionProtos.Transaction.Rewrite.RewriteGroup.newBuilder().addOldFragments(frag(3, "a")))))))
+        .isEqualTo(CONFLICT);
+    assertThat(ConflictRules.check(myUpdate(), with(OperationKind.REWRITE, b -> b.setRewrite(
+        TransactionProtos.Transaction.Rewrite.newBuilder().addGroups(
+            TransactionProtos.Transaction.Rewrite.RewriteGroup.newBuilder().addOldFragments(frag(4, "a")))))))
+        .isEqualTo(COMPATIBLE);
+    assertThat(ConflictRules.check(myUpdate(), with(OperationKind.DATA_REPLACEMENT, b -> b.setDataReplacement(
+        TransactionProtos.Transaction.DataReplacement.newBuilder().addReplacements(
+            TransactionProtos.Transaction.DataReplacementGroup.newBuilder().setFragmentId(2))))))
+        .isEqualTo(CONFLICT);
+    assertThat(ConflictRules.check(myUpdate(), with(OperationKind.DATA_REPLACEMENT, b -> b.setDataReplacement(
+        TransactionProtos.Transaction.DataReplacement.newBuilder().addReplacements(
+            TransactionProtos.Transaction.DataReplacementGroup.newBuilder().setFragmentId(9))))))
+        .isEqualTo(COMPATIBLE);
+  }
+
+  @Test
+  void updateAgainstDeletesAndUpdates() {
+    for (OperationKind kind : List.of(OperationKind.DELETE, OperationKind.UPDATE)) {
+      // Other fragments only: compatible.
+      assertThat(ConflictRules.check(myUpdate(), touching(kind, List.of(frag(7, "a")), List.of(8L))))
+          .as("%s of other fragments", kind).isEqualTo(COMPATIBLE);
+      // Only the deletion file of a fragment whose rows moved: rebased (deletion vectors merged).
+      assertThat(ConflictRules.check(myUpdate(), touching(kind, List.of(frag(1, "a")), List.of())))
+          .as("%s of deletions of fragment 1", kind).isEqualTo(REBASE);
+      // Its data files changed: conflict.
+      assertThat(ConflictRules.check(myUpdate(), touching(kind, List.of(frag(1, "b")), List.of())))
+          .as("%s of data of fragment 1", kind).isEqualTo(CONFLICT);
+      // The fragment this update emptied changed: every row of it was moved here, so conflict.
+      assertThat(ConflictRules.check(myUpdate(), touching(kind, List.of(frag(3, "a")), List.of())))
+          .as("%s of the emptied fragment", kind).isEqualTo(CONFLICT);
+      // A fragment of it was removed: conflict.
+      assertThat(ConflictRules.check(myUpdate(), touching(kind, List.of(), List.of(2L))))
+          .as("%s removing fragment 2", kind).isEqualTo(CONFLICT);
+      // A column rewrite has no row-level record: any change of its fragments conflicts.
+      assertThat(ConflictRules.check(myUpdate(TransactionProtos.Transaction.UpdateMode.REWRITE_COLUMNS),
+          touching(kind, List.of(frag(1, "a")), List.of()))).as("%s vs column rewrite", kind).isEqualTo(CONFLICT);
+      assertThat(ConflictRules.check(myUpdate(TransactionProtos.Transaction.UpdateMode.REWRITE_COLUMNS),
+          touching(kind, List.of(frag(7, "a")), List.of()))).as("%s vs column rewrite", kind).isEqualTo(COMPATIBLE);
+    }
+  }
+
+  private static Transaction touching(OperationKind kind, List<TableProtos.DataFragment> updated, List<Long> removed) {
+    if (kind == OperationKind.DELETE) {
+      return with(kind, b -> b.setDelete(TransactionProtos.Transaction.Delete.newBuilder()
+          .addAllUpdatedFragments(updated).addAllDeletedFragmentIds(removed)));
+    }
+    return with(kind, b -> b.setUpdate(TransactionProtos.Transaction.Update.newBuilder()
+        .addAllUpdatedFragments(updated).addAllRemovedFragmentIds(removed)));
+  }
+
+  @Test
+  void anAppendOrProjectBuildsOnACommittedUpdateButAMergeDoesNot() {
+    assertThat(ConflictRules.check(of(OperationKind.APPEND), myUpdate())).isEqualTo(COMPATIBLE);
+    assertThat(ConflictRules.check(of(OperationKind.PROJECT), myUpdate())).isEqualTo(COMPATIBLE);
+    assertThat(ConflictRules.check(of(OperationKind.OVERWRITE), myUpdate())).isEqualTo(COMPATIBLE);
+    assertThat(ConflictRules.check(of(OperationKind.MERGE), myUpdate())).isEqualTo(CONFLICT);
+  }
 }
