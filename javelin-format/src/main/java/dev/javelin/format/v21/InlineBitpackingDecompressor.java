@@ -54,6 +54,6 @@ final class InlineBitpackingDecompressor implements MiniBlockDecompressor, Block
       done += n;
       pos += blockBytes;
     }
-    ((FixedValues) out).appendFrom(ByteBuffer.wrap(dst), 0, numValues);
+    ((FixedValues) out).appendOwned(dst, numValues);
   }
 }
