@@ -45,6 +45,14 @@ final class ByteBuilder {
     }
   }
 
+  /** Grows the contents by {@code len} bytes for the caller to fill; returns where they start. */
+  int extend(int len) {
+    ensureRoom(len);
+    int at = size;
+    size += len;
+    return at;
+  }
+
   void ensureRoom(long extra) {
     long need = size + extra;
     if (need > data.length) {

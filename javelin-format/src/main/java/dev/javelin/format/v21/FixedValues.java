@@ -85,6 +85,16 @@ final class FixedValues extends LeafValues {
     }
   }
 
+  /**
+   * Adds {@code n} whole-byte values for the caller to write into {@link #array()}; returns the
+   * byte offset where they start.
+   */
+  int extendValues(int n) {
+    int at = bytes.extend(Math.multiplyExact(n, bits / 8));
+    count += n;
+    return at;
+  }
+
   /** Appends {@code n} values held in the first bytes of {@code src}, taking the array when empty. */
   void appendOwned(byte[] src, int n) {
     if (bits == 1) {
