@@ -155,7 +155,10 @@ final class FullZipPageDecoder extends PageDecoder {
     int mask = (1 << bitsDef) - 1;
     boolean both = bitsRep > 0 && bitsDef > 0;
     ByteBuilder fixedBytes = null;
-    if (!variable) {
+    // Large values (vectors) go straight to the output one by one; small ones are first gathered
+    // without their control words and decoded together.
+    boolean perValue = !variable && fixed.bytesPerValue() >= 64;
+    if (!variable && !perValue) {
       if (unzipped == null) {
         unzipped = new ByteBuilder(len);
       }
@@ -215,8 +218,12 @@ final class FullZipPageDecoder extends PageDecoder {
         if (pos + bpv > len) {
           throw new BadDataException("value at byte " + pos + " passes the end of the rows' bytes");
         }
-        fixedBytes.append(data, pos, bpv);
-        fixedCount++;
+        if (perValue) {
+          fixed.decode(data, pos, 1, out.values);
+        } else {
+          fixedBytes.append(data, pos, bpv);
+          fixedCount++;
+        }
         pos += bpv;
       }
     }
