@@ -91,6 +91,26 @@ public final class ColumnSource {
     }
   }
 
+  /**
+   * Reads {@code dst.remaining()} bytes of a buffer of a column's page into {@code dst}, with the
+   * checks of {@link #read}.
+   */
+  public void readInto(int column, int page, long position, ByteBuffer dst) throws IOException {
+    long length = dst.remaining();
+    if (position < 0) {
+      throw corrupt(column, page, "buffer range " + position + "+" + length + " is invalid");
+    }
+    try {
+      if (position + length > file.length()) {
+        throw corrupt(column, page, "buffer range " + position + "+" + length
+            + " passes the end of the file (" + file.length() + " bytes)");
+      }
+      file.readFully(position, dst);
+    } catch (EOFException e) {
+      throw new CorruptFileException(file.location(), "column " + column + " page " + page + ": " + e.getMessage(), e);
+    }
+  }
+
   /** A {@link CorruptFileException} naming this file, the column and the page. */
   public CorruptFileException corrupt(int column, int page, String what) {
     return new CorruptFileException(file.location(), "Column " + column + " page " + page + ": " + what);

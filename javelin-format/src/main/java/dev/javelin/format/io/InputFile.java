@@ -22,4 +22,15 @@ public interface InputFile extends Closeable {
    * @throws java.io.EOFException if the range passes the end of the file
    */
   ByteBuffer read(long position, int length) throws IOException;
+
+  /**
+   * Reads exactly {@code dst.remaining()} bytes starting at {@code position} into {@code dst},
+   * advancing its position. Lets a reader fill an Arrow buffer (through its NIO view) without an
+   * intermediate copy; the default reads through {@link #read(long, int)}.
+   *
+   * @throws java.io.EOFException if the range passes the end of the file
+   */
+  default void readFully(long position, ByteBuffer dst) throws IOException {
+    dst.put(read(position, dst.remaining()));
+  }
 }

@@ -56,6 +56,23 @@ public final class LocalInputFile implements InputFile {
   }
 
   @Override
+  public void readFully(long position, ByteBuffer dst) throws IOException {
+    int len = dst.remaining();
+    if (position < 0 || position + len > length) {
+      throw new EOFException(
+          "Read of " + len + " bytes at " + position + " passes the end (" + length + " bytes) of " + path);
+    }
+    long pos = position;
+    while (dst.hasRemaining()) {
+      int n = channel.read(dst, pos);
+      if (n < 0) {
+        throw new EOFException("Unexpected end of " + path + " at " + pos);
+      }
+      pos += n;
+    }
+  }
+
+  @Override
   public void close() throws IOException {
     channel.close();
   }

@@ -301,6 +301,20 @@ final class ColumnPages {
     }
   }
 
+  /**
+   * Reads bytes [offset, offset + dst.remaining()) of a page buffer straight into {@code dst}.
+   *
+   * @throws dev.javelin.format.CorruptFileException if the range passes the end of the buffer
+   */
+  void readInto(int page, int buffer, long offset, ByteBuffer dst) throws IOException {
+    long size = bufferSize(page, buffer);
+    long length = dst.remaining();
+    if (offset < 0 || offset > size || length > size - offset) {
+      throw corrupt(page, "bytes " + offset + "+" + length + " of buffer " + buffer + " are needed but it has " + size);
+    }
+    source.readInto(column, page, positions[page][buffer] + offset, dst);
+  }
+
   /** Reads part of a page buffer straight from the file. */
   ByteBuffer readRange(int page, int buffer, long offset, long length) throws IOException {
     return source.read(column, page, positions[page][buffer] + offset, length);

@@ -105,14 +105,56 @@ final class FixedDecoder extends NodeDecoder {
       for (int i = 0; i < pieces.size; ) {
         int j = pieces.groupEnd(i);
         int page = pieces.page[i];
-        PageBytes bytes = pages.bytes(pieces, i, j);
-        for (int k = i; k < j; k++) {
-          copy(levels[page], layout, bytes, pieces.from[k], pieces.to[k], out, pieces.dest[k]);
+        if (direct(levels[page], layout) && rowBytes(layout) * pieces.count(i, j) >= DIRECT_BYTES * (j - i)) {
+          for (int k = i; k < j; k++) {
+            readDirect(page, levels[page], layout, pieces.from[k], pieces.to[k], out, pieces.dest[k]);
+          }
+        } else {
+          PageBytes bytes = pages.bytes(pieces, i, j);
+          for (int k = i; k < j; k++) {
+            copy(levels[page], layout, bytes, pieces.from[k], pieces.to[k], out, pieces.dest[k]);
+          }
         }
         i = j;
       }
       out.load(target);
     }
+  }
+
+  /**
+   * Pieces at least this large (on average) are read straight into the vector; smaller ones go
+   * through the page cache, so small batches do not turn into many small reads.
+   */
+  private static final long DIRECT_BYTES = 16 * 1024;
+
+  private static long rowBytes(FixedLayout shape) {
+    return shape.isList() ? shape.dimension * rowBytes(shape.items) : Math.max(1, shape.bits / 8);
+  }
+
+  // Whether a page has no nulls at any level and whole-byte values: its rows' bytes are then one
+  // range of the data buffer, read straight into the Arrow buffer.
+  private static boolean direct(Level level, FixedLayout shape) {
+    if (level.mode != Level.NO_NULL) {
+      return false;
+    }
+    return shape.isList() ? direct(level.items, shape.items) : shape.bits % 8 == 0;
+  }
+
+  private void readDirect(int page, Level level, FixedLayout shape, long from, long to, Out out, long dest)
+      throws IOException {
+    long n = to - from;
+    Bits.setRange(out.validity, dest, n);
+    if (shape.isList()) {
+      long dim = shape.dimension;
+      readDirect(page, level.items, shape.items, from * dim, to * dim, out.items, dest * dim);
+      return;
+    }
+    long width = shape.bits / 8;
+    long bytes = n * width;
+    if (dest * width + bytes > out.data.capacity() || bytes > Integer.MAX_VALUE) {
+      throw new IllegalArgumentException("Rows " + from + ".." + to + " do not fit the vector being read");
+    }
+    pages.readInto(page, level.dataBuffer, from * width, out.data.nioBuffer(dest * width, (int) bytes));
   }
 
   private static void copy(Level level, FixedLayout shape, PageBytes bytes, long from, long to, Out out, long dest)

@@ -22,6 +22,12 @@ final class Bits {
     return (int) ((size + 7) >>> 3);
   }
 
+  /** Empties the bitmap, keeping (and zeroing) its array for the next use. */
+  void reset() {
+    Arrays.fill(data, 0, byteSize(), (byte) 0);
+    size = 0;
+  }
+
   private void ensureBits(long bits) {
     long bytes = (bits + 7) >>> 3;
     if (bytes > data.length) {
@@ -86,7 +92,14 @@ final class Bits {
 
   void addFrom(ByteBuffer src, int byteOffset, long from, long n) {
     ensureBits(size + n);
-    for (long i = 0; i < n; i++) {
+    long i = 0;
+    if ((from & 7) == 0 && (size & 7) == 0) {
+      // Byte-aligned on both sides: whole bytes in one copy, the tail bit by bit.
+      int bytes = (int) (n >>> 3);
+      src.get(byteOffset + (int) (from >>> 3), data, (int) (size >>> 3), bytes);
+      i = (long) bytes * 8;
+    }
+    for (; i < n; i++) {
       long b = from + i;
       setAt(size + i, (src.get(byteOffset + (int) (b >>> 3)) & (1 << (b & 7))) != 0);
     }

@@ -27,6 +27,32 @@ final class ByteBuilder {
     return data;
   }
 
+  /** Empties the builder, keeping its array for the next use. */
+  void reset() {
+    size = 0;
+  }
+
+  /**
+   * Takes {@code src} as the contents when the builder is empty (no copy); otherwise appends it.
+   * The caller must not touch {@code src} afterwards.
+   */
+  void appendOwned(byte[] src, int len) {
+    if (size == 0 && src.length >= 16) {
+      data = src;
+      size = len;
+    } else {
+      append(src, 0, len);
+    }
+  }
+
+  /** Grows the contents by {@code len} bytes for the caller to fill; returns where they start. */
+  int extend(int len) {
+    ensureRoom(len);
+    int at = size;
+    size += len;
+    return at;
+  }
+
   void ensureRoom(long extra) {
     long need = size + extra;
     if (need > data.length) {

@@ -21,6 +21,8 @@ final class ColumnReader {
   private final PageDecoder[] pages;
   private final long[] firstRow;
   private int current = -1;
+  /** Refilled by each request, so its buffers grow once rather than per batch. */
+  private LeafEntries scratch;
 
   ColumnReader(LeafPath path, ColumnSource source, int column) {
     this.path = path;
@@ -79,9 +81,17 @@ final class ColumnReader {
     }
   }
 
-  /** Reads the given rows, in order, into new entries. */
+  /**
+   * Reads the given rows, in order. The entries returned are this reader's own and are refilled
+   * by its next request: the caller copies what it needs out of them before asking again.
+   */
   LeafEntries read(RowRanges rows) throws IOException {
-    LeafEntries out = new LeafEntries(path);
+    if (scratch == null) {
+      scratch = new LeafEntries(path);
+    } else {
+      scratch.reset();
+    }
+    LeafEntries out = scratch;
     int p = 0;
     long[] starts = new long[Math.max(1, rows.size())];
     long[] ends = new long[starts.length];
@@ -125,6 +135,7 @@ final class ColumnReader {
   }
 
   void close() {
+    scratch = null;
     if (current >= 0) {
       pages[current].release();
       current = -1;

@@ -69,6 +69,43 @@ final class FixedValues extends LeafValues {
   }
 
   @Override
+  void reset() {
+    if (bits == 1) {
+      bitData.reset();
+    } else {
+      bytes.reset();
+    }
+    count = 0;
+  }
+
+  /** Makes room for {@code n} more values, so appends do not regrow the buffer. */
+  void reserve(long n) {
+    if (bits != 1) {
+      bytes.ensureRoom(n * (bits / 8));
+    }
+  }
+
+  /**
+   * Adds {@code n} whole-byte values for the caller to write into {@link #array()}; returns the
+   * byte offset where they start.
+   */
+  int extendValues(int n) {
+    int at = bytes.extend(Math.multiplyExact(n, bits / 8));
+    count += n;
+    return at;
+  }
+
+  /** Appends {@code n} values held in the first bytes of {@code src}, taking the array when empty. */
+  void appendOwned(byte[] src, int n) {
+    if (bits == 1) {
+      bitData.addFrom(src, 0, n);
+    } else {
+      bytes.appendOwned(src, n * (bits / 8));
+    }
+    count += n;
+  }
+
+  @Override
   void appendNulls(int n) {
     if (bits == 1) {
       bitData.addRepeated(false, n);

@@ -93,13 +93,21 @@ final class FslDecompressor implements MiniBlockDecompressor, FixedPerValueDecom
     FslValues v = (FslValues) out;
     int pos = offset;
     int itemBytes = (int) (type.bitsPerItem / 8 * type.itemsPerValue);
+    if (validityBuffers == 0) {
+      // No validity bytes between values: the items are back to back, so take them in one copy.
+      for (int l = 0; l < cum.length; l++) {
+        v.padValidity(l, n * cum[l]);
+      }
+      v.items.appendFrom(data, pos, Math.toIntExact(n * type.itemsPerValue));
+      v.addCount(n);
+      return;
+    }
+    v.items.reserve(n * type.itemsPerValue);
     for (int i = 0; i < n; i++) {
       for (int l = 0; l < cum.length; l++) {
         if (hasValidity[l]) {
           int len = (int) ((cum[l] + 7) / 8);
-          byte[] bytes = new byte[len];
-          data.get(pos, bytes);
-          v.appendValidity(l, bytes, 0, cum[l]);
+          v.appendValidity(l, data, pos, cum[l]);
           pos += len;
         } else {
           v.padValidity(l, cum[l]);

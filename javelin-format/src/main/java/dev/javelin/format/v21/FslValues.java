@@ -85,6 +85,16 @@ final class FslValues extends LeafValues {
     b.addFrom(bits, from, n);
   }
 
+  /** Appends layer {@code l} validity bits for n children from a bitmap at byte {@code pos} of {@code buf}. */
+  void appendValidity(int l, java.nio.ByteBuffer buf, int pos, long n) {
+    Bits b = validity[l];
+    if (b == null) {
+      b = validity[l] = new Bits();
+      b.addRepeated(true, (long) count * cum[l]);
+    }
+    b.addFrom(buf, pos, 0, n);
+  }
+
   /** Pads layers that got no validity for the values just added. */
   void padValidity(int l, long n) {
     if (validity[l] != null) {
@@ -106,6 +116,14 @@ final class FslValues extends LeafValues {
       }
     }
     count += n;
+  }
+
+  @Override
+  void reset() {
+    items.reset();
+    // A null layer means "all valid so far"; start over that way.
+    java.util.Arrays.fill(validity, null);
+    count = 0;
   }
 
   @Override

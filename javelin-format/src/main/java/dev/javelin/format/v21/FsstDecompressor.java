@@ -13,6 +13,12 @@ import java.nio.ByteBuffer;
 final class FsstDecompressor implements MiniBlockDecompressor, VariablePerValueDecompressor {
   private final FsstDecoder decoder;
   private final int offsetBits;
+  /**
+   * Reused for every chunk or value (cleared first): its arrays grow to the largest chunk once
+   * instead of per chunk. Its bound is no limit: a code expands to at most 8 bytes, so a chunk's
+   * output is bounded by its input, and the values are copied out before the next decode.
+   */
+  private BinaryValues.Builder scratch;
 
   FsstDecompressor(FsstDecoder decoder, int offsetBits) {
     this.decoder = decoder;
@@ -28,14 +34,14 @@ final class FsstDecompressor implements MiniBlockDecompressor, VariablePerValueD
   public void decode(ByteBuffer[] buffers, int numValues, LeafValues out) {
     ByteBuffer chunk = buffers[0];
     int size = chunk.limit();
-    BinaryValues.Builder b = new BinaryValues.Builder(numValues, 3 * size, (int) Math.min(8L * size, Integer.MAX_VALUE));
+    BinaryValues.Builder b = scratch(numValues, 3 * size);
     decoder.decode(chunk, offsetBits, numValues, chunk, b);
     append(b, (VarValues) out);
   }
 
   @Override
   public void decode(ByteBuffer data, int offset, int length, LeafValues out) {
-    BinaryValues.Builder b = new BinaryValues.Builder(1, 3 * length, (int) Math.min(8L * length, Integer.MAX_VALUE));
+    BinaryValues.Builder b = scratch(1, 3 * length);
     if (data.hasArray()) {
       decoder.decodeValue(data.array(), data.arrayOffset() + offset, length, b);
     } else {
@@ -44,6 +50,13 @@ final class FsstDecompressor implements MiniBlockDecompressor, VariablePerValueD
       decoder.decodeValue(copy, 0, length, b);
     }
     append(b, (VarValues) out);
+  }
+
+  private BinaryValues.Builder scratch(int values, int bytes) {
+    if (scratch == null) {
+      scratch = new BinaryValues.Builder(values, bytes, Integer.MAX_VALUE);
+    }
+    return scratch.clear();
   }
 
   private static void append(BinaryValues.Builder b, VarValues out) {

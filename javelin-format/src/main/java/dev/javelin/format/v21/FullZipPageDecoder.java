@@ -22,6 +22,8 @@ final class FullZipPageDecoder extends PageDecoder {
   private final VariablePerValueDecompressor var;
   private final int indexWidth;
   private final int maxRep;
+  /** The fixed-width values of the last request with their control words removed; reused. */
+  private ByteBuilder unzipped;
 
   FullZipPageDecoder(ColumnSource source, LeafPath path, int column, int page, ColumnMetadata.Page meta,
       FullZipLayout layout) {
@@ -133,6 +135,11 @@ final class FullZipPageDecoder extends PageDecoder {
     }
   }
 
+  @Override
+  void release() {
+    unzipped = null;
+  }
+
   private long[] indexEntries(long a, long b) throws IOException {
     int w = indexWidth;
     if ((b - a) * w <= 4096) {
@@ -147,7 +154,18 @@ final class FullZipPageDecoder extends PageDecoder {
   private void unzip(ByteBuffer data, int len, long rows, LeafEntries out) {
     int mask = (1 << bitsDef) - 1;
     boolean both = bitsRep > 0 && bitsDef > 0;
-    ByteBuilder fixedBytes = variable ? null : new ByteBuilder();
+    ByteBuilder fixedBytes = null;
+    // Large values (vectors) go straight to the output one by one; small ones are first gathered
+    // without their control words and decoded together.
+    boolean perValue = !variable && fixed.bytesPerValue() >= 64;
+    if (!variable && !perValue) {
+      if (unzipped == null) {
+        unzipped = new ByteBuilder(len);
+      }
+      fixedBytes = unzipped;
+      fixedBytes.reset();
+      fixedBytes.ensureRoom(len);
+    }
     int fixedCount = 0;
     long rowsSeen = 0;
     int pos = 0;
@@ -200,8 +218,12 @@ final class FullZipPageDecoder extends PageDecoder {
         if (pos + bpv > len) {
           throw new BadDataException("value at byte " + pos + " passes the end of the rows' bytes");
         }
-        fixedBytes.append(data, pos, bpv);
-        fixedCount++;
+        if (perValue) {
+          fixed.decode(data, pos, 1, out.values);
+        } else {
+          fixedBytes.append(data, pos, bpv);
+          fixedCount++;
+        }
         pos += bpv;
       }
     }

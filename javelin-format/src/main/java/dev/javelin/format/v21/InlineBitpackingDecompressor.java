@@ -2,6 +2,8 @@ package dev.javelin.format.v21;
 
 import dev.javelin.format.compression.bitpack.FastLanes;
 import dev.javelin.format.compression.bitpack.InlineBitpackingCodec;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 
@@ -11,7 +13,15 @@ import java.nio.ByteOrder;
  * block of at most 1024 levels; more blocks back to back are read the same way.
  */
 final class InlineBitpackingDecompressor implements MiniBlockDecompressor, BlockDecompressor {
+  private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+  private static final VarHandle INTS = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
+
   private final int bits;
+  // Scratch blocks for the 32- and 64-bit paths, reused so a scan allocates nothing per block.
+  private long[] packedLongs;
+  private long[] longs;
+  private int[] packedInts;
+  private int[] ints;
 
   InlineBitpackingDecompressor(int bits) {
     this.bits = bits;
@@ -29,6 +39,11 @@ final class InlineBitpackingDecompressor implements MiniBlockDecompressor, Block
 
   @Override
   public void decode(ByteBuffer buffer, int numValues, LeafValues out) {
+    if ((bits == 64 || bits == 32) && buffer.hasArray() && out instanceof FixedValues
+        && ((FixedValues) out).bits == bits) {
+      decodeWide(buffer, numValues, (FixedValues) out);
+      return;
+    }
     int wordBytes = bits / 8;
     byte[] dst = new byte[Math.multiplyExact(numValues, wordBytes)];
     ByteBuffer target = ByteBuffer.wrap(dst).order(ByteOrder.LITTLE_ENDIAN);
@@ -54,6 +69,72 @@ final class InlineBitpackingDecompressor implements MiniBlockDecompressor, Block
       done += n;
       pos += blockBytes;
     }
-    ((FixedValues) out).appendFrom(ByteBuffer.wrap(dst), 0, numValues);
+    ((FixedValues) out).appendOwned(dst, numValues);
+  }
+
+  /**
+   * 32- and 64-bit values straight from the chunk's array into the output's: the packed words are
+   * read with little-endian array views, unpacked, and written back the same way, with no
+   * per-block allocation. Checks as {@link #decode(ByteBuffer, int, LeafValues)}.
+   */
+  private void decodeWide(ByteBuffer buffer, int numValues, FixedValues out) {
+    int wordBytes = bits / 8;
+    byte[] src = buffer.array();
+    int base = buffer.arrayOffset();
+    int size = buffer.limit();
+    int at = out.extendValues(numValues);
+    byte[] dst = out.array();
+    if (bits == 64 && longs == null) {
+      packedLongs = new long[FastLanes.BLOCK];
+      longs = new long[FastLanes.BLOCK];
+    } else if (bits == 32 && ints == null) {
+      packedInts = new int[FastLanes.BLOCK];
+      ints = new int[FastLanes.BLOCK];
+    }
+    int pos = 0;
+    int done = 0;
+    while (done < numValues) {
+      if (pos + wordBytes > size) {
+        throw new BadDataException("bit-packed values end after " + done + " of " + numValues + " values");
+      }
+      long width = PageDecoder.unsigned(buffer, pos, wordBytes);
+      if (width < 0 || width > bits) {
+        throw new BadDataException("bit-packed block declares " + Long.toUnsignedString(width) + " bits per "
+            + bits + "-bit value");
+      }
+      int w = (int) width;
+      int blockBytes = InlineBitpackingCodec.chunkBytes(bits, w);
+      if (pos + blockBytes > size) {
+        throw new BadDataException("bit-packed block of " + blockBytes + " bytes at byte " + pos
+            + " passes the end of its " + size + "-byte buffer");
+      }
+      int n = Math.min(FastLanes.BLOCK, numValues - done);
+      int words = FastLanes.packedWords(bits, w);
+      int from = base + pos + wordBytes;
+      int to = at + done * wordBytes;
+      if (bits == 64) {
+        long[] packed = packedLongs;
+        long[] vals = longs;
+        for (int i = 0; i < words; i++) {
+          packed[i] = (long) LONGS.get(src, from + 8 * i);
+        }
+        FastLanes.unpack(w, packed, 0, vals, 0);
+        for (int i = 0; i < n; i++) {
+          LONGS.set(dst, to + 8 * i, vals[i]);
+        }
+      } else {
+        int[] packed = packedInts;
+        int[] vals = ints;
+        for (int i = 0; i < words; i++) {
+          packed[i] = (int) INTS.get(src, from + 4 * i);
+        }
+        FastLanes.unpack(w, packed, 0, vals, 0);
+        for (int i = 0; i < n; i++) {
+          INTS.set(dst, to + 4 * i, vals[i]);
+        }
+      }
+      done += n;
+      pos += blockBytes;
+    }
   }
 }

@@ -21,6 +21,17 @@ final class LeafEntries {
     this.values = LeafValues.create(path.type);
   }
 
+  /** Empties the entries, keeping their buffers for the next request. */
+  void reset() {
+    if (rep != null) {
+      rep.reset();
+    }
+    codes = null;
+    values.reset();
+    size = 0;
+    rows = 0;
+  }
+
   int size() {
     return size;
   }

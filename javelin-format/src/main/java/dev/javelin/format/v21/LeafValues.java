@@ -17,6 +17,9 @@ abstract class LeafValues {
   /** Appends placeholder values for null items. */
   abstract void appendNulls(int n);
 
+  /** Empties the container, keeping its buffers so a reader can refill it without regrowing them. */
+  abstract void reset();
+
   static LeafValues create(LeafType type) {
     switch (type.kind) {
       case FIXED:

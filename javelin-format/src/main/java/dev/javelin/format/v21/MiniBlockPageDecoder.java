@@ -291,17 +291,47 @@ final class MiniBlockPageDecoder extends PageDecoder {
   }
 
   // Without lists a row is a value: find the chunks by value counts.
+  // Chunks wholly inside the rows are decoded straight into the output (no copy); the others into
+  // a chunk of their own, of which the last is kept for the next request.
   private void readFlat(long a, long b, LeafEntries out) throws IOException {
     int c0 = chunkOfItem(a);
     int c1 = chunkOfItem(b - 1);
-    Chunk[] chunks = chunks(c0, c1);
-    for (int c = c0; c <= c1; c++) {
-      Chunk ch = chunks[c - c0];
-      int from = (int) (Math.max(a, itemStart[c]) - itemStart[c]);
-      int to = (int) (Math.min(b, itemStart[c + 1]) - itemStart[c]);
-      out.addLevels(null, ch.codes, from, to);
-      out.values.appendRange(ch.values, from, to);
+    int first = c0;
+    if (cachedIndex == c0) {
+      appendPart(cached, c0, a, b, out);
+      first = c0 + 1;
     }
+    if (first > c1) {
+      return;
+    }
+    long start = chunkOffset[first];
+    ByteBuffer buf = readBuffer(1, start, chunkOffset[c1 + 1] - start);
+    for (int c = first; c <= c1; c++) {
+      int base = (int) (chunkOffset[c] - start);
+      int len = (int) (chunkOffset[c + 1] - chunkOffset[c]);
+      if (a <= itemStart[c] && itemStart[c + 1] <= b && dictionary == null) {
+        Chunk ch = decode(c, buf, base, len, out.values);
+        out.addLevels(null, ch.codes, 0, chunkItems[c]);
+        if (c == c1) {
+          cachedIndex = -1;
+          cached = null;
+        }
+      } else {
+        Chunk ch = decode(c, buf, base, len, null);
+        appendPart(ch, c, a, b, out);
+        if (c == c1) {
+          cachedIndex = c;
+          cached = ch;
+        }
+      }
+    }
+  }
+
+  private void appendPart(Chunk ch, int c, long a, long b, LeafEntries out) {
+    int from = (int) (Math.max(a, itemStart[c]) - itemStart[c]);
+    int to = (int) (Math.min(b, itemStart[c + 1]) - itemStart[c]);
+    out.addLevels(null, ch.codes, from, to);
+    out.values.appendRange(ch.values, from, to);
   }
 
   private int chunkOfItem(long item) {
@@ -428,7 +458,7 @@ final class MiniBlockPageDecoder extends PageDecoder {
       long end = chunkOffset[c1 + 1];
       ByteBuffer buf = readBuffer(1, start, end - start);
       for (int c = first; c <= c1; c++) {
-        out[c - c0] = decode(c, buf, (int) (chunkOffset[c] - start), (int) (chunkOffset[c + 1] - chunkOffset[c]));
+        out[c - c0] = decode(c, buf, (int) (chunkOffset[c] - start), (int) (chunkOffset[c + 1] - chunkOffset[c]), null);
       }
     }
     cachedIndex = c1;
@@ -436,7 +466,8 @@ final class MiniBlockPageDecoder extends PageDecoder {
     return out;
   }
 
-  private Chunk decode(int c, ByteBuffer buf, int base, int len) {
+  // Decodes chunk c; its values go to {@code target} when given, else to a container of its own.
+  private Chunk decode(int c, ByteBuffer buf, int base, int len, LeafValues target) {
     int sizeBytes = largeChunks ? 4 : 2;
     int headerLen = 2 * (1 + (repDecoder != null ? 1 : 0) + (defDecoder != null ? 1 : 0)) + sizeBytes * numBuffers;
     if (headerLen > len) {
@@ -518,14 +549,22 @@ final class MiniBlockPageDecoder extends PageDecoder {
       ch.numLevels = items;
     }
     try {
-      decodeValues(c, buffers, items, ch);
+      decodeValues(c, buffers, items, ch, target);
     } catch (IllegalArgumentException | IndexOutOfBoundsException | java.nio.BufferUnderflowException e) {
       throw new BadDataException("chunk " + c + " values: " + e.getMessage());
     }
     return ch;
   }
 
-  private void decodeValues(int c, ByteBuffer[] buffers, int items, Chunk ch) {
+  private void decodeValues(int c, ByteBuffer[] buffers, int items, Chunk ch, LeafValues target) {
+    if (target != null) {
+      int before = target.count();
+      values.decode(buffers, items, target);
+      if (target.count() - before != items) {
+        throw new BadDataException("chunk " + c + " decoded " + (target.count() - before) + " values, expected " + items);
+      }
+      return;
+    }
     if (dictionary == null) {
       ch.values = LeafValues.create(path.type);
       values.decode(buffers, items, ch.values);

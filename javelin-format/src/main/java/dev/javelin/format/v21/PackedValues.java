@@ -47,6 +47,14 @@ final class PackedValues extends LeafValues {
   }
 
   @Override
+  void reset() {
+    for (LeafValues c : children) {
+      c.reset();
+    }
+    count = 0;
+  }
+
+  @Override
   void appendNulls(int n) {
     for (LeafValues c : children) {
       c.appendNulls(n);

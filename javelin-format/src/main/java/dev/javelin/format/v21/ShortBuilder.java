@@ -27,6 +27,11 @@ final class ShortBuilder {
     return data[i] & 0xFFFF;
   }
 
+  /** Empties the builder, keeping its array for the next use. */
+  void reset() {
+    size = 0;
+  }
+
   private void ensureRoom(int extra) {
     long need = (long) size + extra;
     if (need > data.length) {

@@ -103,6 +103,12 @@ final class VarValues extends LeafValues {
   }
 
   @Override
+  void reset() {
+    data.reset();
+    count = 0;
+  }
+
+  @Override
   void appendNulls(int n) {
     for (int i = 0; i < n; i++) {
       push(data.size());

@@ -158,13 +158,13 @@ final class VectorAssembler {
     return offsets;
   }
 
+  // The validity of n elements, or null when all are valid.
   private static Bits validity(LeafEntries e, int[] starts, int n, int layer) {
-    Bits b = new Bits();
     short[] codes = e.codeArray();
     if (codes == null) {
-      b.addRepeated(true, n);
-      return b;
+      return null;
     }
+    Bits b = new Bits();
     // Null at this layer or above: codes 1 + 2 * l with l >= layer.
     int lowest = Codes.nullAt(layer);
     int k = 0;
@@ -210,8 +210,7 @@ final class VectorAssembler {
   private void loadPacked(FieldVector v, int n, Bits valid, PackedValues values) {
     AbstractStructVector sv = (AbstractStructVector) v;
     load(v, n, valid);
-    Bits all = new Bits();
-    all.addRepeated(true, n);
+    Bits all = null;
     for (int j = 0; j < values.children.length; j++) {
       FieldVector child = (FieldVector) sv.getChildByOrdinal(j);
       LeafValues c = values.children[j];
@@ -274,11 +273,14 @@ final class VectorAssembler {
       if (count > Integer.MAX_VALUE) {
         throw new UnsupportedFormatException(location, "Too many fixed-size list items in one read");
       }
-      curValid = new Bits();
-      if (values.validity[l] != null) {
-        curValid.addFrom(values.validity[l], 0, count);
+      Bits layer = values.validity[l];
+      if (layer == null) {
+        curValid = null;
+      } else if (layer.size() == count) {
+        curValid = layer;
       } else {
-        curValid.addRepeated(true, count);
+        curValid = new Bits();
+        curValid.addFrom(layer, 0, count);
       }
       cur = ((FixedSizeListVector) cur).getDataVector();
     }
@@ -301,11 +303,16 @@ final class VectorAssembler {
     loadWith(v, n, valid);
   }
 
+  // valid == null: every element is valid.
   private void loadWith(FieldVector v, int n, Bits valid, ArrowBuf... rest) {
-    int nulls = n - popCount(valid.array(), n);
+    int nulls = valid == null ? 0 : n - popCount(valid.array(), n);
     ArrowBuf validity = allocator.buffer(Math.max(1, (n + 7) / 8));
     try {
-      validity.setBytes(0, valid.array(), 0, (n + 7) / 8);
+      if (valid == null) {
+        validity.setOne(0L, (n + 7) / 8);
+      } else {
+        validity.setBytes(0, valid.array(), 0, (n + 7) / 8);
+      }
       List<ArrowBuf> bufs = new ArrayList<>();
       bufs.add(validity);
       for (ArrowBuf b : rest) {
