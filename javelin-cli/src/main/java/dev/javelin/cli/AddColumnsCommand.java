@@ -14,16 +14,18 @@ import picocli.CommandLine.Option;
 /** {@code javelin add-columns}: new columns, one more data file per fragment (or none, all-null). */
 @Command(
     name = "add-columns",
-    header = "Add columns: values from a file in scan order, or all-null.",
+    header = "Add columns: from expressions, a file in scan order, or nulls.",
     description = {
-      "--input gives one value per row, in the order 'javelin scan' returns the rows:",
-      "every fragment gets one more data file. --null adds nullable columns that read",
-      "as null everywhere, as metadata only.",
+      "--expr computes each value from the row's columns; --input gives one value per",
+      "row, in the order 'javelin scan' returns the rows: either way every fragment gets",
+      "one more data file. --null adds nullable columns that read as null everywhere,",
+      "as metadata only.",
       ""
     },
     footer = {
       "",
       "Examples:",
+      "  javelin add-columns people --expr 'score2=score * 2' --expr \"initial=name LIKE 'a%'\"",
       "  javelin add-columns people --input embeddings.arrow",
       "  javelin add-columns people --null 'email:utf8?,score:float64?'"
     })
@@ -40,12 +42,21 @@ final class AddColumnsCommand extends DatasetChange {
       description = "All-null columns to add, as NAME:TYPE?,... (every one nullable).")
   SchemaSpec nulls;
 
+  @Option(names = "--expr", paramLabel = "NAME=EXPR",
+      description = "A column computed from each row, e.g. 'total=price * qty' (repeatable).")
+  java.util.Map<String, String> expressions = new java.util.LinkedHashMap<>();
+
   private final List<String> added = new ArrayList<>();
 
   @Override
   Dataset change(Dataset ds, BufferAllocator allocator) throws Exception {
-    if ((input == null) == (nulls == null)) {
-      throw new InvalidInputException("Give the new columns with exactly one of --input and --null");
+    int ways = (input == null ? 0 : 1) + (nulls == null ? 0 : 1) + (expressions.isEmpty() ? 0 : 1);
+    if (ways != 1) {
+      throw new InvalidInputException("Give the new columns with exactly one of --input, --null and --expr");
+    }
+    if (!expressions.isEmpty()) {
+      added.addAll(expressions.keySet());
+      return ds.addColumns(expressions);
     }
     if (nulls != null) {
       for (Field f : nulls.schema().getFields()) {

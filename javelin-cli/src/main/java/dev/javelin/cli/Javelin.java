@@ -41,7 +41,7 @@ import picocli.CommandLine.Spec;
     footer = {"", "Start with 'javelin demo' for a tour, or 'javelin COMMAND --help' for the details of a command."},
     subcommands = {
         CreateCommand.class, AppendCommand.class, OverwriteCommand.class, ScanCommand.class, TakeCommand.class,
-        CountCommand.class, DeleteCommand.class, AddColumnsCommand.class, DropColumnsCommand.class,
+        CountCommand.class, DeleteCommand.class, UpdateCommand.class, AddColumnsCommand.class, DropColumnsCommand.class,
         AlterColumnsCommand.class, DescribeCommand.class, VersionsCommand.class, TagCommand.class, RestoreCommand.class,
         CleanupCommand.class, IndexCommand.class, FileCommand.class, DemoCommand.class})
 public final class Javelin implements Callable<Integer> {

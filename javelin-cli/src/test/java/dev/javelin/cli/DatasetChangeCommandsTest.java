@@ -68,4 +68,20 @@ class DatasetChangeCommandsTest extends CliTestBase {
     assertThat(missing.code).isEqualTo(ExitCodes.INVALID_INPUT);
     assertThat(run("cleanup", ds).code).isEqualTo(ExitCodes.INVALID_INPUT);
   }
+
+  @Test
+  void updateAndAddColumnsFromExpressions() throws Exception {
+    String ds = create();
+    Result r = run("update", ds, "--where", "id >= 3", "--set", "score=score * 2", "--set", "name='x'");
+    assertThat(r.code).as(r.toString()).isZero();
+    assertThat(r.err).isEqualTo("Updated 2 rows: " + ds + " is now at version 2 (4 rows)\n");
+    Result cols = run("update", ds, "--set", "score=0", "--columns-mode", "--where", "id = 1");
+    assertThat(cols.code).as(cols.toString()).isZero();
+    Result add = run("add-columns", ds, "--expr", "twice=id * 2");
+    assertThat(add.code).as(add.toString()).isZero();
+    assertThat(run("scan", ds, "--format", "csv", "--columns", "id,name,score,twice").out)
+        .isEqualTo("id,name,score,twice\n1,ann,0.0,2\n2,bob,,4\n3,x,6.5,6\n4,x,8.0,8\n");
+    Result bad = run("update", ds, "--set", "nope=1");
+    assertThat(bad.code).isEqualTo(ExitCodes.INVALID_INPUT);
+  }
 }
