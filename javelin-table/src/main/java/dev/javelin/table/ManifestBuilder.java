@@ -119,6 +119,39 @@ final class ManifestBuilder {
         nextId = 0;
         break;
       }
+      case RESERVE_FRAGMENTS: {
+        if (current == null) {
+          throw TableErrors.noDataset(location);
+        }
+        m = current.proto().toBuilder();
+        indices = current.indices();
+        fragments.addAll(current.proto().getFragmentsList());
+        // The reserved ids are the next ones after the high-water mark, which now covers them.
+        long first = current.maxFragmentId().isPresent() ? current.maxFragmentId().getAsLong() + 1 : 0;
+        m.setMaxFragmentId((int) (first + txn.proto().getReserveFragments().getNumFragments() - 1));
+        nextId = 0;
+        break;
+      }
+      case REWRITE: {
+        if (current == null) {
+          throw TableErrors.noDataset(location);
+        }
+        m = current.proto().toBuilder();
+        indices = current.indices();
+        fragments.addAll(FragmentReplacements.rewrite(txn, current, location));
+        nextId = 0;
+        break;
+      }
+      case DATA_REPLACEMENT: {
+        if (current == null) {
+          throw TableErrors.noDataset(location);
+        }
+        m = current.proto().toBuilder();
+        fragments.addAll(FragmentReplacements.replaceData(txn, current, location));
+        indices = FragmentReplacements.indicesAfterReplacement(txn, current);
+        nextId = 0;
+        break;
+      }
       default:
         throw new UnsupportedOperationException("Javelin cannot commit a " + txn.kind().displayName() + " yet");
     }

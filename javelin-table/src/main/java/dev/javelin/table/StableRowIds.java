@@ -20,7 +20,9 @@ final class StableRowIds {
    * Operations that keep row ids right on a stable-row-id dataset. Others must carry or assign row
    * ids (and versions) for every fragment they write before they are added here.
    */
-  static final Set<OperationKind> SUPPORTED = EnumSet.of(OperationKind.APPEND, OperationKind.OVERWRITE);
+  static final Set<OperationKind> SUPPORTED = EnumSet.of(OperationKind.APPEND, OperationKind.OVERWRITE,
+      // Compaction: a Rewrite's new fragments carry the moved rows' ids; the others move no rows.
+      OperationKind.REWRITE, OperationKind.RESERVE_FRAGMENTS, OperationKind.DATA_REPLACEMENT);
 
   private StableRowIds() {}
 
