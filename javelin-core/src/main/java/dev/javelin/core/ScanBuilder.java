@@ -24,6 +24,7 @@ public final class ScanBuilder {
   private long limit = -1;
   private boolean withRowId;
   private boolean withRowAddress;
+  private List<dev.javelin.table.Fragment> fragments;
 
   ScanBuilder(Dataset dataset, BufferAllocator allocator) {
     this.dataset = dataset;
@@ -38,6 +39,12 @@ public final class ScanBuilder {
 
   public ScanBuilder columns(String... names) {
     return columns(List.of(names));
+  }
+
+  /** Reads only these fragments of the dataset, in this order (default: all, in manifest order). */
+  public ScanBuilder fragments(List<dev.javelin.table.Fragment> only) {
+    this.fragments = List.copyOf(only);
+    return this;
   }
 
   /** Most rows per batch (default 8192); a batch never spans two fragments. */
@@ -155,7 +162,8 @@ public final class ScanBuilder {
     BoundExpression bound = filter == null ? null : filter.bindFilter(dataset.schema());
     long total;
     if (bound == null || bound.columns().isEmpty()) {
-      total = dataset.countRows();
+      total = fragments == null ? dataset.countRows()
+          : fragments.stream().mapToLong(dev.javelin.table.Fragment::liveRows).sum();
       if (bound != null && total > 0 && constantFilterFails(bound)) {
         total = 0;
       }
@@ -179,7 +187,8 @@ public final class ScanBuilder {
   }
 
   private ArrowReader reader(List<LanceField> fields, boolean rowId, boolean rowAddress) {
-    return new DatasetReader(dataset.store(), dataset.location(), dataset.manifest().fragments(),
+    return new DatasetReader(dataset.store(), dataset.location(),
+        fragments != null ? fragments : dataset.manifest().fragments(),
         fields, batchSize, rowId, rowAddress, allocator);
   }
 
