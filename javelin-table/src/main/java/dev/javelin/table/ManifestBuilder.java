@@ -170,6 +170,8 @@ final class ManifestBuilder {
     if (stableRowIds) {
       m.setNextRowId(nextRowId).setReaderFeatureFlags(m.getReaderFeatureFlags() | FeatureFlags.STABLE_ROW_IDS);
     }
+    // Fragments are kept in id order, as Lance does (a reserved id may land mid-list).
+    fragments.sort(java.util.Comparator.comparingLong(TableProtos.DataFragment::getId));
     m.clearFragments().addAllFragments(fragments);
     long maxId = -1;
     for (TableProtos.DataFragment f : fragments) {
