@@ -6,6 +6,7 @@ import static dev.javelin.compat.DatasetCompatSupport.javelinScan;
 import static dev.javelin.compat.DatasetCompatSupport.readAll;
 import static dev.javelin.compat.DatasetCompatSupport.readerOf;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.javelin.core.Dataset;
 import dev.javelin.core.WriteParams;
@@ -210,5 +211,39 @@ class DatasetCompactionCompatTest {
     assertThat(latest.countRows()).isEqualTo(2550);
     assertThat(fileCounts(latest).subList(0, 5)).containsExactly(1, 1, 1, 1, 1);
     assertSameRows(javelinScan(latest).subList(0, want.size()), want);
+  }
+
+  @Test
+  void repackKeepsALanceScalarIndexAndARewriteUnderItIsRefused() throws Exception {
+    Path path = dir.resolve("ds");
+    Dataset ds = javelinBackfilled(path, LanceFileVersion.V2_1).delete("id < 200");
+    try (org.lance.Dataset lance = org.lance.Dataset.open(path.toString(), allocator)) {
+      lance.createIndex(List.of("f"), org.lance.index.IndexType.BTREE, Optional.of("f_idx"),
+          org.lance.index.IndexParams.builder().setScalarIndexParams(
+              new org.lance.index.scalar.BTreeIndexParams.Builder().build()).build(), true);
+    }
+    Dataset indexed = Dataset.open(path, allocator);
+    assertThat(indexed.manifest().indices()).hasSize(1);
+    List<List<String>> before = javelinScan(indexed);
+    CompactionOptions both = CompactionOptions.builder().targetRowsPerFragment(500).maxDataFilesPerFragment(1).build();
+    assertThatThrownBy(() -> indexed.compact(both))
+        .isInstanceOf(dev.javelin.core.compaction.IndexRemapUnsupportedException.class)
+        .hasMessage("Index 'f_idx' covers fragment 0, which compaction would rewrite; Javelin cannot remap indices "
+            + "yet (column repacks work, use CompactionScope.REPACK_COLUMNS): " + indexed.location());
+    assertThat(Dataset.open(path, allocator).version()).isEqualTo(indexed.version());
+
+    Dataset after = indexed.compact(both.toBuilder().scope(CompactionScope.REPACK_COLUMNS).build());
+    assertThat(fileCounts(after)).containsExactly(1, 1, 1, 1, 1);
+    assertThat(after.manifest().indices()).isEqualTo(indexed.manifest().indices()); // uuid and coverage kept
+    assertSameRows(javelinScan(after), before);
+    try (org.lance.Dataset lance = org.lance.Dataset.open(path.toString(), allocator)) {
+      assertThat(lance.listIndexes()).containsExactly("f_idx");
+      assertSameRows(lanceScan(lance), before);
+      assertThat(lance.countRows("f = 2107")).isEqualTo(1); // id 301, through the index
+      assertThat(lance.countRows("f < 1400")).isZero(); // ids below 200 are deleted
+      try (var scanner = lance.newScan(new ScanOptions.Builder().filter("f >= 3493 AND f <= 3507").build())) {
+        assertThat(readAll(scanner.scanBatches())).extracting(r -> r.get(0)).containsExactly("499", "500", "501");
+      }
+    }
   }
 }
