@@ -265,4 +265,32 @@ class DatasetCompactionCompatTest {
       assertSameRows(lanceScan(lance), before);
     }
   }
+
+  @Test
+  void lanceTakesStableRowIdsAJavelinRewriteCarried() throws Exception {
+    Path path = dir.resolve("ds");
+    List<VectorSchemaRoot> data = batches(allocator, 0, 1200, 300);
+    Dataset ds;
+    try {
+      ds = Dataset.create(path, data, WriteParams.builder().maxRowsPerFile(300).enableStableRowIds(true).build(),
+          allocator);
+    } finally {
+      data.forEach(VectorSchemaRoot::close);
+    }
+    List<List<String>> before = javelinScan(ds);
+    Dataset after = ds.compact(CompactionOptions.builder().targetRowsPerFragment(500).build());
+    assertThat(after.manifest().fragments()).extracting(dev.javelin.table.Fragment::physicalRows)
+        .containsExactly(500L, 100L, 500L, 100L); // two runs of 600 rows, files cut at 500
+    assertSameRows(javelinScan(after), before);
+    try (org.lance.Dataset lance = org.lance.Dataset.open(path.toString(), allocator)) {
+      assertSameRows(lanceScan(lance), before);
+      try (ArrowReader r = lance.takeRows(List.of(0L, 499L, 500L, 1199L), List.of("id"))) {
+        assertThat(readAll(r)).containsExactly(List.of("0"), List.of("499"), List.of("500"), List.of("1199"));
+      }
+      lance.delete("id < 10");
+      try (ArrowReader r = lance.takeRows(List.of(10L, 777L), List.of("id"))) {
+        assertThat(readAll(r)).containsExactly(List.of("10"), List.of("777"));
+      }
+    }
+  }
 }
