@@ -125,9 +125,13 @@ final class ConflictRules {
         theirs.getRewrite().getGroupsList().forEach(g -> g.getOldFragmentsList().forEach(f -> old.add(f.getId())));
         return old.stream().anyMatch(touched::contains) ? Resolution.CONFLICT : Resolution.COMPATIBLE;
       }
-      case DATA_REPLACEMENT:
-        return theirs.getDataReplacement().getReplacementsList().stream()
-            .anyMatch(r -> touched.contains(r.getFragmentId())) ? Resolution.CONFLICT : Resolution.COMPATIBLE;
+      case DATA_REPLACEMENT: {
+        boolean overlap = theirs.getDataReplacement().getReplacementsList().stream()
+            .anyMatch(r -> touched.contains(r.getFragmentId()));
+        // Values moved between files (a column repack) keep every row where it was: the
+        // deletion vectors merge onto the fragment as it now stands.
+        return !overlap ? Resolution.COMPATIBLE : committed.dataChange() ? Resolution.CONFLICT : Resolution.REBASE;
+      }
       case DELETE: {
         // A delete changes deletion files only, so any overlap merges.
         var d = theirs.getDelete();

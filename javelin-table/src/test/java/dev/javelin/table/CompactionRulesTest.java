@@ -230,4 +230,13 @@ class CompactionRulesTest {
     assertThatThrownBy(() -> build(rw, indexed)).isInstanceOf(IllegalStateException.class)
         .hasMessage("Index 'i' covers fragments this Rewrite replaces, and Javelin cannot remap indices yet: loc");
   }
+
+  @Test
+  void deleteRebasesOverARepackOfItsFragmentButNotOverADataChange() {
+    Transaction delete = Transaction.delete(5, List.of(Fragment.fromProto(frag(1))), List.of(), "");
+    assertThat(ConflictRules.check(delete, repack(false))).isEqualTo(ConflictRules.Resolution.REBASE);
+    assertThat(ConflictRules.check(delete, repack(true))).isEqualTo(CONFLICT);
+    Transaction other = Transaction.delete(5, List.of(Fragment.fromProto(frag(2))), List.of(), "");
+    assertThat(ConflictRules.check(other, repack(false))).isEqualTo(COMPATIBLE);
+  }
 }

@@ -252,4 +252,21 @@ class RepackTest {
     assertThatThrownBy(() -> Compaction.commit(ds, results)).isInstanceOf(CommitConflictException.class)
         .hasMessageContaining("Rewrite");
   }
+
+  @Test
+  void staleDeleteRebasesOverARepack() {
+    Dataset ds = backfilled(LanceFileVersion.V2_1).delete("id = 150");
+    Dataset repacked = ds.compact(repack(1));
+    Dataset deleted = ds.delete("id < 10 OR id = 151"); // read before the repack
+    assertThat(deleted.version()).isEqualTo(repacked.version() + 1);
+    assertThat(Data.fileCounts(deleted)).containsExactly(1, 1, 1);
+    List<List<String>> want = new ArrayList<>();
+    for (List<String> r : Data.rows(ds)) {
+      long id = Long.parseLong(r.get(0));
+      if (id >= 10 && id != 151) {
+        want.add(r);
+      }
+    }
+    assertThat(Data.rows(Dataset.open(dir.resolve("ds"), allocator))).isEqualTo(want);
+  }
 }
