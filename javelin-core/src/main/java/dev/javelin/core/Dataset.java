@@ -567,7 +567,8 @@ public final class Dataset {
     return table;
   }
 
-  BufferAllocator allocator() {
+  /** The allocator this dataset reads with (compaction and other internal packages use it). */
+  public BufferAllocator allocator() {
     return allocator;
   }
 
@@ -655,8 +656,27 @@ public final class Dataset {
     return Cleanup.run(table, policy);
   }
 
-  ObjectStore store() {
+  /** Where the dataset's objects are (compaction and other internal packages use it). */
+  public ObjectStore store() {
     return table.store();
+  }
+
+  // ---- compaction (implemented in dev.javelin.core.compaction)
+
+  /**
+   * Compacts: rewrites small or deletion-heavy neighbouring fragments into larger ones and
+   * repacks fragments whose columns are spread over too many data files (see
+   * {@link dev.javelin.core.compaction.CompactionOptions}). Commits up to three versions
+   * (ReserveFragments, Rewrite, DataReplacement); returns the dataset at the last one, or this
+   * one when there is nothing to do.
+   */
+  public Dataset compact(dev.javelin.core.compaction.CompactionOptions options) {
+    return dev.javelin.core.compaction.Compaction.compact(this, options).dataset();
+  }
+
+  /** How each fragment's columns are spread over data files, from the manifest alone. */
+  public dev.javelin.core.compaction.ColumnLayoutStats columnLayoutStats() {
+    return dev.javelin.core.compaction.ColumnLayoutStats.of(manifest);
   }
 
   List<LanceField> fields(List<String> columns) {

@@ -27,6 +27,7 @@ public final class ScanBuilder {
   private boolean useIndex = true;
   private boolean withRowLastUpdatedAtVersion;
   private boolean withRowCreatedAtVersion;
+  private List<dev.javelin.table.Fragment> fragments;
 
   ScanBuilder(Dataset dataset, BufferAllocator allocator) {
     this.dataset = dataset;
@@ -45,6 +46,12 @@ public final class ScanBuilder {
 
   public ScanBuilder columns(String... names) {
     return columns(List.of(names));
+  }
+
+  /** Reads only these fragments of the dataset, in this order (default: all, in manifest order). */
+  public ScanBuilder fragments(List<dev.javelin.table.Fragment> only) {
+    this.fragments = List.copyOf(only);
+    return this;
   }
 
   /** Most rows per batch (default 8192); a batch never spans two fragments. */
@@ -254,7 +261,8 @@ public final class ScanBuilder {
     BoundExpression bound = filter == null ? null : filter.bindFilter(dataset.schema());
     long total;
     if (bound == null || bound.columns().isEmpty()) {
-      total = dataset.countRows();
+      total = fragments == null ? dataset.countRows()
+          : fragments.stream().mapToLong(dev.javelin.table.Fragment::liveRows).sum();
       if (bound != null && total > 0 && constantFilterFails(bound)) {
         total = 0;
       }
@@ -302,13 +310,14 @@ public final class ScanBuilder {
 
   private ArrowReader reader(List<LanceField> fields, List<DatasetReader.Meta> metas, IndexedScan indexed) {
     // Index plans are only made for datasets without stable row ids, where _rowid is the address;
-    // the indexed reader appends _rowid then _rowaddr.
+    // the indexed reader appends _rowid then _rowaddr. A scan of chosen fragments reads them all.
     boolean rowId = metas.contains(DatasetReader.Meta.ROW_ID);
     boolean rowAddr = metas.contains(DatasetReader.Meta.ROW_ADDR);
-    if (indexed != null && metas.equals(DatasetReader.metas(rowId, rowAddr))) {
+    if (indexed != null && fragments == null && metas.equals(DatasetReader.metas(rowId, rowAddr))) {
       return indexed.reader(dataset, fields, rowId, rowAddr, batchSize, allocator);
     }
-    return new DatasetReader(dataset.store(), dataset.location(), dataset.manifest().fragments(),
+    return new DatasetReader(dataset.store(), dataset.location(),
+        fragments != null ? fragments : dataset.manifest().fragments(),
         fields, batchSize, metas, dataset.hasStableRowIds(), allocator);
   }
 

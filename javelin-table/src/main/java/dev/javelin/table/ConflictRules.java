@@ -7,6 +7,7 @@ import static dev.javelin.table.OperationKind.DELETE;
 import static dev.javelin.table.OperationKind.MERGE;
 import static dev.javelin.table.OperationKind.OVERWRITE;
 import static dev.javelin.table.OperationKind.PROJECT;
+import static dev.javelin.table.OperationKind.RESERVE_FRAGMENTS;
 import static dev.javelin.table.OperationKind.RESTORE;
 import static dev.javelin.table.OperationKind.REWRITE;
 import static dev.javelin.table.OperationKind.UNKNOWN;
@@ -78,6 +79,15 @@ final class ConflictRules {
     // fragment's file list, an overwrite or restore replaced the data. Appends, schema-only
     // projects and config changes leave its fragments alone; fragment-level cases are below.
     CONFLICTS.put(UPDATE, EnumSet.of(MERGE, OVERWRITE, RESTORE, UNKNOWN));
+    // Compaction (Lance's check_rewrite_txn / check_reserve_fragments_txn /
+    // check_data_replacement_txn). Reserving ids only loses to a wholesale replacement.
+    CONFLICTS.put(RESERVE_FRAGMENTS, EnumSet.of(OVERWRITE, RESTORE, UNKNOWN));
+    // A rewrite moves rows into new fragments: a merge carried the old fragments' files, a
+    // wholesale replacement dropped them; fragment-level cases are decided below.
+    CONFLICTS.put(REWRITE, EnumSet.of(MERGE, OVERWRITE, RESTORE, UNKNOWN));
+    // A data replacement is applied to the fragments as they stand at commit, so most changes
+    // of other columns or rows are kept; fragment and field cases are decided below.
+    CONFLICTS.put(DATA_REPLACEMENT, EnumSet.of(OVERWRITE, RESTORE, UPDATE_MEM_WAL_STATE, UNKNOWN));
   }
 
   private ConflictRules() {}
@@ -95,6 +105,12 @@ final class ConflictRules {
     }
     if (mine.kind() == UPDATE) {
       return checkUpdate(mine, committed);
+    }
+    if (mine.kind() == REWRITE) {
+      return checkRewrite(mine, committed);
+    }
+    if (mine.kind() == DATA_REPLACEMENT) {
+      return checkDataReplacement(mine, committed);
     }
     if (mine.kind() == OVERWRITE && (committed.kind() == OVERWRITE || committed.kind() == UPDATE_CONFIG)
         && upsertKeysOverlap(mine, committed)) {
@@ -124,9 +140,13 @@ final class ConflictRules {
         theirs.getRewrite().getGroupsList().forEach(g -> g.getOldFragmentsList().forEach(f -> old.add(f.getId())));
         return old.stream().anyMatch(touched::contains) ? Resolution.CONFLICT : Resolution.COMPATIBLE;
       }
-      case DATA_REPLACEMENT:
-        return theirs.getDataReplacement().getReplacementsList().stream()
-            .anyMatch(r -> touched.contains(r.getFragmentId())) ? Resolution.CONFLICT : Resolution.COMPATIBLE;
+      case DATA_REPLACEMENT: {
+        boolean overlap = theirs.getDataReplacement().getReplacementsList().stream()
+            .anyMatch(r -> touched.contains(r.getFragmentId()));
+        // Values moved between files (a column repack) keep every row where it was: the
+        // deletion vectors merge onto the fragment as it now stands.
+        return !overlap ? Resolution.COMPATIBLE : committed.dataChange() ? Resolution.CONFLICT : Resolution.REBASE;
+      }
       case DELETE: {
         // A delete changes deletion files only, so any overlap merges.
         var d = theirs.getDelete();
@@ -209,6 +229,114 @@ final class ConflictRules {
       r = Resolution.REBASE;
     }
     return r;
+  }
+
+  // A rewrite against changes of the fragments it rewrites: any change to their rows or files
+  // (delete, update, rewrite, data replacement) would be lost, and an index built over them would
+  // point at rows that moved (Javelin does not remap indices yet).
+  private static Resolution checkRewrite(Transaction mine, Transaction committed) {
+    Set<Long> old = rewrittenIds(mine);
+    TransactionProtos.Transaction theirs = committed.proto();
+    switch (committed.kind()) {
+      case DELETE: {
+        var d = theirs.getDelete();
+        return d.getUpdatedFragmentsList().stream().anyMatch(f -> old.contains(f.getId()))
+            || d.getDeletedFragmentIdsList().stream().anyMatch(old::contains) ? Resolution.CONFLICT : Resolution.COMPATIBLE;
+      }
+      case UPDATE: {
+        var u = theirs.getUpdate();
+        return u.getUpdatedFragmentsList().stream().anyMatch(f -> old.contains(f.getId()))
+            || u.getRemovedFragmentIdsList().stream().anyMatch(old::contains) ? Resolution.CONFLICT : Resolution.COMPATIBLE;
+      }
+      case REWRITE:
+        return rewrittenIds(committed).stream().anyMatch(old::contains) ? Resolution.CONFLICT : Resolution.COMPATIBLE;
+      case DATA_REPLACEMENT:
+        return theirs.getDataReplacement().getReplacementsList().stream()
+            .anyMatch(r -> old.contains(r.getFragmentId())) ? Resolution.CONFLICT : Resolution.COMPATIBLE;
+      case CREATE_INDEX:
+        for (TableProtos.IndexMetadata i : theirs.getCreateIndex().getNewIndicesList()) {
+          if (i.getFragmentBitmap().isEmpty()) {
+            return Resolution.CONFLICT; // coverage unknown
+          }
+          var covered = IndexBitmaps.read(i);
+          if (old.stream().anyMatch(id -> covered.contains(id.intValue()))) {
+            return Resolution.CONFLICT;
+          }
+        }
+        return Resolution.COMPATIBLE;
+      default:
+        return Resolution.COMPATIBLE;
+    }
+  }
+
+  private static Set<Long> rewrittenIds(Transaction rewrite) {
+    Set<Long> old = new HashSet<>();
+    var op = rewrite.proto().getRewrite();
+    op.getOldFragmentsList().forEach(f -> old.add(f.getId()));
+    op.getGroupsList().forEach(g -> g.getOldFragmentsList().forEach(f -> old.add(f.getId())));
+    return old;
+  }
+
+  // A data replacement against changes of the fragments and fields it replaces. It is applied to
+  // the fragment as it stands at commit, so a change of other columns, a delete of some rows or a
+  // drop of an unmoved column is kept; a change of a moved column's values (update, replacement),
+  // a rewrite or a removal of the fragment, or a drop of a moved column makes it conflict. An
+  // index build conflicts only when the replacement changes values of a field it indexes.
+  private static Resolution checkDataReplacement(Transaction mine, Transaction committed) {
+    Map<Long, Set<Integer>> moved = new HashMap<>();
+    for (var r : mine.proto().getDataReplacement().getReplacementsList()) {
+      Set<Integer> f = moved.computeIfAbsent(r.getFragmentId(), k -> new HashSet<>());
+      r.getNewFile().getFieldsList().stream().filter(x -> x >= 0).forEach(f::add);
+    }
+    Set<Integer> allMoved = new HashSet<>();
+    moved.values().forEach(allMoved::addAll);
+    TransactionProtos.Transaction theirs = committed.proto();
+    switch (committed.kind()) {
+      case DELETE:
+        return theirs.getDelete().getDeletedFragmentIdsList().stream().anyMatch(moved::containsKey)
+            ? Resolution.CONFLICT : Resolution.COMPATIBLE;
+      case UPDATE: {
+        var u = theirs.getUpdate();
+        if (u.getRemovedFragmentIdsList().stream().anyMatch(moved::containsKey)) {
+          return Resolution.CONFLICT;
+        }
+        for (TableProtos.DataFragment f : u.getUpdatedFragmentsList()) {
+          Set<Integer> mineHere = moved.get(f.getId());
+          if (mineHere == null) {
+            continue;
+          }
+          // An update that does not say which fields it changed may have changed any.
+          if (u.getFieldsModifiedCount() == 0 || u.getFieldsModifiedList().stream().anyMatch(mineHere::contains)) {
+            return Resolution.CONFLICT;
+          }
+        }
+        return Resolution.COMPATIBLE;
+      }
+      case REWRITE:
+        return rewrittenIds(committed).stream().anyMatch(moved::containsKey) ? Resolution.CONFLICT : Resolution.COMPATIBLE;
+      case DATA_REPLACEMENT:
+        for (var r : theirs.getDataReplacement().getReplacementsList()) {
+          Set<Integer> mineHere = moved.get(r.getFragmentId());
+          if (mineHere != null && r.getNewFile().getFieldsList().stream().anyMatch(mineHere::contains)) {
+            return Resolution.CONFLICT;
+          }
+        }
+        return Resolution.COMPATIBLE;
+      case PROJECT: {
+        Set<Integer> live = new HashSet<>();
+        theirs.getProject().getSchemaList().forEach(f -> live.add(f.getId()));
+        return live.containsAll(allMoved) ? Resolution.COMPATIBLE : Resolution.CONFLICT;
+      }
+      case CREATE_INDEX:
+        if (!mine.dataChange()) {
+          return Resolution.COMPATIBLE; // the values an index covers are the same
+        }
+        return theirs.getCreateIndex().getNewIndicesList().stream()
+            .anyMatch(i -> i.getFieldsList().stream().anyMatch(allMoved::contains))
+            ? Resolution.CONFLICT : Resolution.COMPATIBLE;
+      default:
+        return Resolution.COMPATIBLE;
+    }
   }
 
   // Two writers setting the same config key would silently lose one value.

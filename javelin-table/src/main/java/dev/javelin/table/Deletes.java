@@ -143,6 +143,9 @@ public final class Deletes {
         } else if (t.kind() == OperationKind.UPDATE) {
           p.getUpdate().getUpdatedFragmentsList().forEach(f -> byUpdate.add(f.getId()));
           touched.addAll(byUpdate);
+        } else if (t.kind() == OperationKind.DATA_REPLACEMENT && !t.dataChange()) {
+          // A column repack: same rows, new files; rebuild on the fragment as it is now.
+          p.getDataReplacement().getReplacementsList().forEach(r -> touched.add(r.getFragmentId()));
         }
       }
       Map<Long, Fragment> now = new HashMap<>();

@@ -3,27 +3,48 @@ package dev.javelin.table;
 import com.google.protobuf.ByteString;
 import dev.javelin.table.proto.TableProtos;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Set;
 import org.roaringbitmap.RoaringBitmap;
 
 /**
- * Keeps indices' {@code fragment_bitmap}s right when an operation changes fragments, as Lance's
- * transaction.rs does: an index must never claim a fragment whose indexed values it does not hold.
- * For ManifestBuilder's Update case: a fragment whose indexed field was rewritten in place leaves
- * the bitmaps of indices on that field (rows moved to new fragments are simply not covered).
+ * The fragments an index covers (its {@code fragment_bitmap}, a portable roaring bitmap), and how
+ * operations keep it right, as Lance's transaction.rs does: an index must never claim a fragment
+ * whose indexed values it does not hold.
  */
 final class IndexBitmaps {
   private IndexBitmaps() {}
 
+  /** The covered fragment ids (empty when the index records none). */
+  static RoaringBitmap read(TableProtos.IndexMetadata index) {
+    RoaringBitmap b = new RoaringBitmap();
+    if (index.getFragmentBitmap().isEmpty()) {
+      return b;
+    }
+    try {
+      b.deserialize(index.getFragmentBitmap().asReadOnlyByteBuffer().order(ByteOrder.LITTLE_ENDIAN));
+    } catch (IOException | RuntimeException e) {
+      throw new CorruptManifestException("The fragment bitmap of index '" + index.getName() + "' does not parse", e);
+    }
+    return b;
+  }
+
+  static ByteString write(RoaringBitmap b) {
+    b.runOptimize();
+    ByteBuffer buf = ByteBuffer.allocate(b.serializedSizeInBytes()).order(ByteOrder.LITTLE_ENDIAN);
+    b.serialize(buf);
+    return ByteString.copyFrom(buf.array());
+  }
+
   /**
    * Removes {@code updatedFragments} from the bitmap of every index covering one of
    * {@code fieldsModified} (Lance's {@code prune_updated_fields_from_indices}); other indices are
-   * returned unchanged.
+   * returned unchanged. For an Update that rewrote an indexed field in place (rows moved to new
+   * fragments are simply not covered).
    */
   static List<TableProtos.IndexMetadata> pruneUpdated(List<TableProtos.IndexMetadata> indices,
       Collection<Long> updatedFragments, Collection<Integer> fieldsModified) {
@@ -43,20 +64,21 @@ final class IndexBitmaps {
     return out;
   }
 
-  static RoaringBitmap read(TableProtos.IndexMetadata i) {
-    RoaringBitmap b = new RoaringBitmap();
-    try {
-      b.deserialize(i.getFragmentBitmap().asReadOnlyByteBuffer().order(ByteOrder.LITTLE_ENDIAN));
-    } catch (IOException e) {
-      throw new UncheckedIOException("Index '" + i.getName() + "' has a bad fragment_bitmap", e);
-    }
-    return b;
+  /** The index with {@code ids} left out of its coverage. */
+  static TableProtos.IndexMetadata without(TableProtos.IndexMetadata index, Set<Long> ids) {
+    RoaringBitmap b = read(index);
+    ids.forEach(id -> b.remove(id.intValue()));
+    return index.toBuilder().setFragmentBitmap(write(b)).build();
   }
 
-  static ByteString write(RoaringBitmap b) {
-    b.runOptimize();
-    ByteBuffer buf = ByteBuffer.allocate(b.serializedSizeInBytes()).order(ByteOrder.LITTLE_ENDIAN);
-    b.serialize(buf);
-    return ByteString.copyFrom(buf.array());
+  /** The first index (by name) whose coverage includes one of {@code ids}, or null. */
+  static TableProtos.IndexMetadata covering(List<TableProtos.IndexMetadata> indices, Set<Long> ids) {
+    for (TableProtos.IndexMetadata i : indices) {
+      RoaringBitmap b = read(i);
+      if (ids.stream().anyMatch(id -> b.contains(id.intValue()))) {
+        return i;
+      }
+    }
+    return null;
   }
 }

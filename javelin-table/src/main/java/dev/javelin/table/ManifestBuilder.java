@@ -158,6 +158,39 @@ final class ManifestBuilder {
         indices = CreateIndexes.apply(current.indices(), txn.proto().getCreateIndex());
         break;
       }
+      case RESERVE_FRAGMENTS: {
+        if (current == null) {
+          throw TableErrors.noDataset(location);
+        }
+        m = current.proto().toBuilder();
+        indices = current.indices();
+        fragments.addAll(current.proto().getFragmentsList());
+        // The reserved ids are the next ones after the high-water mark, which now covers them.
+        long first = current.maxFragmentId().isPresent() ? current.maxFragmentId().getAsLong() + 1 : 0;
+        m.setMaxFragmentId((int) (first + txn.proto().getReserveFragments().getNumFragments() - 1));
+        nextId = 0;
+        break;
+      }
+      case REWRITE: {
+        if (current == null) {
+          throw TableErrors.noDataset(location);
+        }
+        m = current.proto().toBuilder();
+        indices = current.indices();
+        fragments.addAll(FragmentReplacements.rewrite(txn, current, location));
+        nextId = 0;
+        break;
+      }
+      case DATA_REPLACEMENT: {
+        if (current == null) {
+          throw TableErrors.noDataset(location);
+        }
+        m = current.proto().toBuilder();
+        fragments.addAll(FragmentReplacements.replaceData(txn, current, location));
+        indices = FragmentReplacements.indicesAfterReplacement(txn, current);
+        nextId = 0;
+        break;
+      }
       default:
         throw new UnsupportedOperationException("Javelin cannot commit a " + txn.kind().displayName() + " yet");
     }
@@ -181,6 +214,8 @@ final class ManifestBuilder {
     if (stableRowIds) {
       m.setNextRowId(nextRowId).setReaderFeatureFlags(m.getReaderFeatureFlags() | FeatureFlags.STABLE_ROW_IDS);
     }
+    // Fragments are kept in id order, as Lance does (a reserved id may land mid-list).
+    fragments.sort(java.util.Comparator.comparingLong(TableProtos.DataFragment::getId));
     m.clearFragments().addAllFragments(fragments);
     long maxId = -1;
     for (TableProtos.DataFragment f : fragments) {

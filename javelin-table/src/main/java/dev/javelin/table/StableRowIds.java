@@ -38,7 +38,9 @@ final class StableRowIds {
    */
   static final Set<OperationKind> SUPPORTED = EnumSet.of(OperationKind.APPEND, OperationKind.OVERWRITE,
       OperationKind.DELETE, OperationKind.MERGE, OperationKind.PROJECT, OperationKind.RESTORE,
-      OperationKind.CREATE_INDEX, OperationKind.UPDATE_CONFIG, OperationKind.UPDATE);
+      OperationKind.CREATE_INDEX, OperationKind.UPDATE_CONFIG, OperationKind.UPDATE,
+      // Compaction: a Rewrite's new fragments carry the moved rows' ids; the others move no rows.
+      OperationKind.REWRITE, OperationKind.RESERVE_FRAGMENTS, OperationKind.DATA_REPLACEMENT);
 
   private StableRowIds() {}
 

@@ -155,6 +155,72 @@ public final class Transaction {
     return new Transaction(base(readVersion).setCreateIndex(op).build());
   }
 
+  /**
+   * Reserves {@code count} fragment ids (the next after the newest manifest's high-water mark) for
+   * fragments a later commit adds, as compaction does before its Rewrite.
+   */
+  public static Transaction reserveFragments(long readVersion, int count) {
+    if (count < 1) {
+      throw new IllegalArgumentException("Reserve at least one fragment id: " + count);
+    }
+    return new Transaction(base(readVersion).setReserveFragments(
+        TransactionProtos.Transaction.ReserveFragments.newBuilder().setNumFragments(count)).build());
+  }
+
+  /**
+   * Replaces groups of fragments by new fragments holding the same rows (compaction).
+   * {@code oldGroups.get(i)} is replaced by {@code newGroups.get(i)}, whose fragments carry their
+   * (reserved) ids; the new fragments take the place of the group's first old one.
+   */
+  public static Transaction rewrite(long readVersion, List<List<Fragment>> oldGroups, List<List<Fragment>> newGroups) {
+    if (oldGroups.size() != newGroups.size()) {
+      throw new IllegalArgumentException("Rewrite has " + oldGroups.size() + " old groups but " + newGroups.size()
+          + " new ones");
+    }
+    TransactionProtos.Transaction.Rewrite.Builder op = TransactionProtos.Transaction.Rewrite.newBuilder();
+    for (int i = 0; i < oldGroups.size(); i++) {
+      TransactionProtos.Transaction.Rewrite.RewriteGroup.Builder g =
+          TransactionProtos.Transaction.Rewrite.RewriteGroup.newBuilder();
+      oldGroups.get(i).forEach(f -> g.addOldFragments(f.proto()));
+      newGroups.get(i).forEach(f -> g.addNewFragments(f.proto()));
+      op.addGroups(g);
+    }
+    return new Transaction(base(readVersion).setRewrite(op).build());
+  }
+
+  /**
+   * Gives fragments new data files: {@code newFiles.get(i)} goes to fragment
+   * {@code fragmentIds.get(i)} (several files for one fragment apply in order), and the fields it
+   * lists are tombstoned in that fragment's other files. {@code dataChange} false says the new
+   * files hold the values the old ones held (a column repack): index coverage is kept.
+   */
+  public static Transaction dataReplacement(long readVersion, List<Long> fragmentIds, List<DataFile> newFiles,
+      boolean dataChange) {
+    if (fragmentIds.size() != newFiles.size()) {
+      throw new IllegalArgumentException("DataReplacement has " + fragmentIds.size() + " fragment ids but "
+          + newFiles.size() + " files");
+    }
+    TransactionProtos.Transaction.DataReplacement.Builder op =
+        TransactionProtos.Transaction.DataReplacement.newBuilder().setDataChange(dataChange);
+    for (int i = 0; i < fragmentIds.size(); i++) {
+      op.addReplacements(TransactionProtos.Transaction.DataReplacementGroup.newBuilder()
+          .setFragmentId(fragmentIds.get(i)).setNewFile(newFiles.get(i).proto()));
+    }
+    return new Transaction(base(readVersion).setDataReplacement(op).build());
+  }
+
+  /**
+   * Whether a DataReplacement changes values (true when the field is absent, as transactions
+   * written before it existed meant).
+   */
+  public boolean dataChange() {
+    if (kind() != OperationKind.DATA_REPLACEMENT) {
+      throw new IllegalStateException("Not a DataReplacement: " + this);
+    }
+    TransactionProtos.Transaction.DataReplacement op = proto.getDataReplacement();
+    return !op.hasDataChange() || op.getDataChange();
+  }
+
   private static TransactionProtos.Transaction.Builder base(long readVersion) {
     return TransactionProtos.Transaction.newBuilder()
         .setReadVersion(readVersion)

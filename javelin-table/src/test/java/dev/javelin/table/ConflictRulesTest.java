@@ -107,8 +107,9 @@ class ConflictRulesTest {
 
   @Test
   void operationsJavelinCannotCommitHaveNoRules() {
-    assertThatThrownBy(() -> ConflictRules.check(of(OperationKind.REWRITE), of(OperationKind.APPEND)))
-        .isInstanceOf(UnsupportedOperationException.class).hasMessage("Javelin cannot commit a Rewrite yet");
+    assertThatThrownBy(() -> ConflictRules.check(of(OperationKind.UPDATE_MEM_WAL_STATE), of(OperationKind.APPEND)))
+        .isInstanceOf(UnsupportedOperationException.class)
+        .hasMessage("Javelin cannot commit a UpdateMemWalState yet");
   }
 
   // ---- Delete (Lance's check_delete_txn)

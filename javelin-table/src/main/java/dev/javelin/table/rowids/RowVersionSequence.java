@@ -38,6 +38,21 @@ public final class RowVersionSequence {
     return new RowVersionSequence(List.of(U64Segment.range(0, rows)), new long[] {version});
   }
 
+  /** One version per row, runs of equal versions kept together (as rows moved by compaction keep theirs). */
+  public static RowVersionSequence ofVersions(long[] perRow) {
+    List<U64Segment> spans = new ArrayList<>();
+    List<Long> vs = new ArrayList<>();
+    int start = 0;
+    for (int i = 1; i <= perRow.length; i++) {
+      if (i == perRow.length || perRow[i] != perRow[start]) {
+        spans.add(U64Segment.range(start, i));
+        vs.add(perRow[start]);
+        start = i;
+      }
+    }
+    return new RowVersionSequence(spans, vs.stream().mapToLong(Long::longValue).toArray());
+  }
+
   /**
    * Decodes a serialised {@code RowDatasetVersionSequence}.
    *

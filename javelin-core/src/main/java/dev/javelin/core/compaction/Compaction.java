@@ -1,0 +1,174 @@
+package dev.javelin.core.compaction;
+
+import dev.javelin.core.Dataset;
+import dev.javelin.table.DataFile;
+import dev.javelin.table.Fragment;
+import dev.javelin.table.Manifest;
+import dev.javelin.table.Table;
+import dev.javelin.table.Transaction;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * Compaction, Lance's {@code compact_files} with column repacks: plan (on one version), execute
+ * each task (anywhere), commit the results. Fragment rewrites commit as ReserveFragments (the new
+ * fragments' ids) then one Rewrite, as lance-core 7.0.0 does; repacks then commit as one
+ * {@code DataReplacement{data_change: false}}. A run with both kinds makes up to three versions;
+ * if the repack commit fails, the rewrite stays committed and the repacks can be planned again.
+ */
+public final class Compaction {
+  private static final Logger LOG = Logger.getLogger(Compaction.class.getName());
+
+  private Compaction() {}
+
+  /** Plans, executes and commits with the default planner and executor. */
+  public static CompactionMetrics compact(Dataset dataset, CompactionOptions options) {
+    return compact(dataset, options, new DefaultCompactionPlanner(), new DefaultCompactionExecutor());
+  }
+
+  /**
+   * Plans with {@code planner} (table config applied to the options first), runs every task with
+   * {@code executor}, and commits. A failing task deletes the files of the tasks already run.
+   */
+  public static CompactionMetrics compact(Dataset dataset, CompactionOptions options, CompactionPlanner planner,
+      CompactionExecutor executor) {
+    CompactionPlan plan = plan(dataset, options, planner);
+    List<CompactionResult> results = new ArrayList<>();
+    try {
+      for (CompactionTask t : plan.tasks()) {
+        results.add(executor.execute(dataset, t));
+      }
+    } catch (RuntimeException e) {
+      results.forEach(r -> deleteQuietly(dataset, r.writtenKeys()));
+      throw e;
+    }
+    return commit(dataset, results);
+  }
+
+  /** Plans with the default planner. */
+  public static CompactionPlan plan(Dataset dataset, CompactionOptions options) {
+    return plan(dataset, options, new DefaultCompactionPlanner());
+  }
+
+  /** Plans with {@code planner}, on {@code dataset}'s version, with table config applied. */
+  public static CompactionPlan plan(Dataset dataset, CompactionOptions options, CompactionPlanner planner) {
+    return planner.plan(dataset, options.withTableConfig(dataset.manifest().config()));
+  }
+
+  /**
+   * Commits executed tasks: fragment rewrites first (ReserveFragments, then one Rewrite), then
+   * column repacks (one DataReplacement with a group per new file). Files of results that cannot
+   * commit are deleted.
+   *
+   * @throws CompactionException if one fragment is in both a rewrite and a repack (before either commit)
+   * @throws dev.javelin.table.CommitConflictException if a concurrent commit changed what a task read
+   */
+  public static CompactionMetrics commit(Dataset dataset, List<CompactionResult> results) {
+    List<CompactionResult> rewrites = new ArrayList<>();
+    List<CompactionResult> repacks = new ArrayList<>();
+    for (CompactionResult r : results) {
+      (r.kind() == TaskKind.REPACK_COLUMNS ? repacks : rewrites).add(r);
+    }
+    Set<Long> rewritten = new HashSet<>();
+    rewrites.forEach(r -> rewritten.addAll(r.fragmentIds()));
+    for (CompactionResult r : repacks) {
+      for (long id : r.fragmentIds()) {
+        if (rewritten.contains(id)) {
+          results.forEach(x -> deleteQuietly(dataset, x.writtenKeys()));
+          throw new CompactionException("Fragment " + id + " is in both a fragment rewrite and a column repack; "
+              + "a run may put a fragment in one kind of task only: " + dataset.location());
+        }
+      }
+    }
+    Table table = Table.at(dataset.store());
+    Manifest last = null;
+    int removed = 0;
+    int added = 0;
+    int files = 0;
+    try {
+      if (!rewrites.isEmpty()) {
+        last = commitRewrites(dataset, table, rewrites);
+        for (CompactionResult r : rewrites) {
+          removed += r.fragmentIds().size();
+          added += r.newFragments().size();
+          files += r.newFragments().size();
+        }
+      }
+    } catch (RuntimeException e) {
+      repacks.forEach(x -> deleteQuietly(dataset, x.writtenKeys()));
+      throw e;
+    }
+    int repacked = 0;
+    if (!repacks.isEmpty()) {
+      List<Long> ids = new ArrayList<>();
+      List<DataFile> newFiles = new ArrayList<>();
+      List<String> written = new ArrayList<>();
+      long readVersion = Long.MAX_VALUE;
+      for (CompactionResult r : repacks) {
+        for (DataFile d : r.repackedFiles()) {
+          ids.add(r.fragmentIds().get(0));
+          newFiles.add(d);
+        }
+        written.addAll(r.writtenKeys());
+        readVersion = Math.min(readVersion, r.readVersion());
+        repacked++;
+      }
+      files += newFiles.size();
+      Transaction txn = Transaction.dataReplacement(readVersion, ids, newFiles, false);
+      last = table.newCommit(txn).cleanupOnFailure(written).commit();
+    }
+    Dataset at = last == null ? dataset : Dataset.open(dataset.store(), dataset.allocator()).checkout(last.version());
+    return new CompactionMetrics(at, removed, added, repacked, files);
+  }
+
+  private static Manifest commitRewrites(Dataset dataset, Table table, List<CompactionResult> rewrites) {
+    List<String> written = new ArrayList<>();
+    rewrites.forEach(r -> written.addAll(r.writtenKeys()));
+    long readVersion = rewrites.stream().mapToLong(CompactionResult::readVersion).min().getAsLong();
+    Manifest read = readVersion == dataset.version() ? dataset.manifest() : table.load(readVersion);
+    int count = rewrites.stream().mapToInt(r -> r.newFragments().size()).sum();
+    List<List<Fragment>> olds = new ArrayList<>();
+    List<List<Fragment>> news = new ArrayList<>();
+    try {
+      long nextId = 0;
+      if (count > 0) {
+        Manifest reserved = table.newCommit(Transaction.reserveFragments(table.latest().version(), count)).commit();
+        nextId = reserved.maxFragmentId().getAsLong() - count + 1;
+      }
+      for (CompactionResult r : rewrites) {
+        Manifest at = r.readVersion() == read.version() ? read : table.load(r.readVersion());
+        List<Fragment> old = new ArrayList<>();
+        for (long id : r.fragmentIds()) {
+          old.add(at.fragments().stream().filter(f -> f.id() == id).findFirst().orElseThrow(() ->
+              new CompactionException("Fragment " + id + " is not in version " + at.version() + ": "
+                  + dataset.location())));
+        }
+        List<Fragment> nw = new ArrayList<>();
+        for (Fragment f : r.newFragments()) {
+          nw.add(f.withId(nextId++));
+        }
+        olds.add(old);
+        news.add(nw);
+      }
+    } catch (RuntimeException e) {
+      deleteQuietly(dataset, written);
+      throw e;
+    }
+    return table.newCommit(Transaction.rewrite(readVersion, olds, news)).cleanupOnFailure(written).commit();
+  }
+
+  private static void deleteQuietly(Dataset dataset, List<String> keys) {
+    for (String k : keys) {
+      try {
+        dataset.store().delete(k);
+      } catch (IOException | RuntimeException e) {
+        LOG.log(Level.WARNING, "Could not delete " + k + " of a failed compaction in " + dataset.location(), e);
+      }
+    }
+  }
+}

@@ -1,0 +1,14 @@
+package dev.javelin.core.compaction;
+
+/** Compaction cannot do what it was asked; nothing was committed by the step that failed. */
+public class CompactionException extends RuntimeException {
+  private static final long serialVersionUID = 1L;
+
+  public CompactionException(String message) {
+    super(message);
+  }
+
+  public CompactionException(String message, Throwable cause) {
+    super(message, cause);
+  }
+}

@@ -1,0 +1,179 @@
+package dev.javelin.core.compaction;
+
+import dev.javelin.core.Dataset;
+import dev.javelin.table.DataFile;
+import dev.javelin.table.Fragment;
+import dev.javelin.table.Manifest;
+import dev.javelin.table.proto.TableProtos;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.roaringbitmap.RoaringBitmap;
+
+/**
+ * Javelin's planner. Fragment rewrites as Lance's {@code plan_compaction}: a fragment whose
+ * deleted share passes the threshold is rewritten even alone, one with fewer physical rows than
+ * the target only with candidate neighbours (consecutive in the manifest); runs are split to about
+ * the target rows (and at most {@code maxSourceFragments}). Then a column repack for every
+ * fragment no rewrite took whose layout passes the triggers (see {@link RepackPlanner}). Under
+ * {@code maxSourceBytes}, tasks that would pass the budget are left for a later run.
+ */
+public final class DefaultCompactionPlanner implements CompactionPlanner {
+  @Override
+  public CompactionPlan plan(Dataset dataset, CompactionOptions options) {
+    Manifest m = dataset.manifest();
+    List<CompactionTask> tasks = new ArrayList<>();
+    Set<Long> rewritten = new HashSet<>();
+    long budget = options.maxSourceBytes().isPresent() ? options.maxSourceBytes().getAsLong() : Long.MAX_VALUE;
+    if (options.scope() != CompactionScope.REPACK_COLUMNS) {
+      for (List<Fragment> bin : rewriteBins(m, options)) {
+        long bytes = bin.stream().flatMap(f -> f.files().stream()).mapToLong(DataFile::fileSizeBytes).sum();
+        if (bytes > budget) {
+          continue;
+        }
+        checkNotIndexed(m, bin, dataset.location());
+        budget -= bytes;
+        List<Long> ids = new ArrayList<>();
+        bin.forEach(f -> ids.add(f.id()));
+        rewritten.addAll(ids);
+        tasks.add(new CompactionTask(TaskKind.REWRITE_FRAGMENTS, m.version(), ids, List.of(), options));
+      }
+    }
+    boolean repackTriggers = options.maxDataFilesPerFragment().isPresent() || options.columnGroups() != null;
+    if (options.scope() != CompactionScope.REWRITE_FRAGMENTS && repackTriggers) {
+      Integer maxFiles = options.maxDataFilesPerFragment().isPresent()
+          ? options.maxDataFilesPerFragment().getAsInt() : null;
+      for (Fragment f : m.fragments()) {
+        if (rewritten.contains(f.id())) {
+          continue;
+        }
+        FragmentColumns fc = new FragmentColumns(f, m.schema().fields());
+        List<List<Integer>> files = RepackPlanner.plan(fc, maxFiles, options.columnGroups(), dataset.location());
+        if (files.isEmpty()) {
+          continue;
+        }
+        List<Integer> moved = new ArrayList<>();
+        files.forEach(moved::addAll);
+        long bytes = fc.bytesToRead(moved);
+        if (bytes > budget) {
+          continue;
+        }
+        budget -= bytes;
+        tasks.add(new CompactionTask(TaskKind.REPACK_COLUMNS, m.version(), List.of(f.id()), files, options));
+      }
+    }
+    return new CompactionPlan(m.version(), tasks, options);
+  }
+
+  private static List<List<Fragment>> rewriteBins(Manifest m, CompactionOptions options) {
+    List<List<Fragment>> bins = new ArrayList<>();
+    List<Fragment> bin = new ArrayList<>();
+    List<Boolean> itself = new ArrayList<>();
+    RoaringBitmap binIndexed = null;
+    List<Fragment> frags = m.fragments();
+    for (int i = 0; i <= frags.size(); i++) {
+      Fragment f = i < frags.size() ? frags.get(i) : null;
+      Boolean candidacy = null; // TRUE: compact itself, FALSE: with neighbours
+      if (f != null) {
+        double deleted = f.physicalRows() == 0 ? 0 : (double) (f.physicalRows() - f.liveRows()) / f.physicalRows();
+        if (options.materializeDeletions() && deleted > options.materializeDeletionsThreshold()) {
+          candidacy = Boolean.TRUE;
+        } else if (f.physicalRows() < options.targetRowsPerFragment()) {
+          candidacy = Boolean.FALSE;
+        }
+      }
+      RoaringBitmap indexed = f == null ? null : indicesCovering(m, f.id());
+      // A bin never mixes fragments covered by different indices (as Lance).
+      if (candidacy == null || (!bin.isEmpty() && !indexed.equals(binIndexed))) {
+        flush(bins, bin, itself, options);
+        bin = new ArrayList<>();
+        itself = new ArrayList<>();
+      }
+      if (candidacy != null) {
+        bin.add(f);
+        itself.add(candidacy);
+        binIndexed = indexed;
+      }
+    }
+    return bins;
+  }
+
+  private static void flush(List<List<Fragment>> bins, List<Fragment> bin, List<Boolean> itself,
+      CompactionOptions options) {
+    if (bin.isEmpty() || (bin.size() == 1 && !itself.get(0))) {
+      return; // nothing gained
+    }
+    // Split into runs of at least the target rows; the remainder joins the last run.
+    long target = options.targetRowsPerFragment();
+    int start = 0;
+    while (start < bin.size()) {
+      int end = start;
+      long rows = 0;
+      while (end < bin.size() && rows < target) {
+        rows += bin.get(end).liveRows();
+        end++;
+      }
+      long rest = 0;
+      for (int k = end; k < bin.size(); k++) {
+        rest += bin.get(k).liveRows();
+      }
+      if (rest < target) {
+        end = bin.size();
+      }
+      addLimited(bins, bin.subList(start, end), itself.subList(start, end), options);
+      start = end;
+    }
+  }
+
+  private static void addLimited(List<List<Fragment>> bins, List<Fragment> run, List<Boolean> itself,
+      CompactionOptions options) {
+    int max = options.maxSourceFragments().isPresent() ? options.maxSourceFragments().getAsInt() : run.size();
+    for (int s = 0; s < run.size(); s += max) {
+      int e = Math.min(run.size(), s + max);
+      if (e - s == 1 && !itself.get(s)) {
+        continue;
+      }
+      bins.add(new ArrayList<>(run.subList(s, e)));
+    }
+  }
+
+  private static RoaringBitmap indicesCovering(Manifest m, long fragmentId) {
+    RoaringBitmap out = new RoaringBitmap();
+    List<TableProtos.IndexMetadata> indices = m.indices();
+    for (int i = 0; i < indices.size(); i++) {
+      if (covers(indices.get(i), fragmentId)) {
+        out.add(i);
+      }
+    }
+    return out;
+  }
+
+  static boolean covers(TableProtos.IndexMetadata index, long fragmentId) {
+    if (index.getFragmentBitmap().isEmpty()) {
+      return false;
+    }
+    RoaringBitmap b = new RoaringBitmap();
+    try {
+      b.deserialize(ByteBuffer.wrap(index.getFragmentBitmap().toByteArray()));
+    } catch (IOException e) {
+      throw new IllegalStateException("Index '" + index.getName() + "' has a fragment bitmap that does not parse", e);
+    }
+    return b.contains((int) fragmentId);
+  }
+
+  /** Refuses a rewrite of fragments an index covers: Javelin cannot remap indices yet. */
+  static void checkNotIndexed(Manifest m, List<Fragment> fragments, String location) {
+    for (TableProtos.IndexMetadata i : m.indices()) {
+      for (Fragment f : fragments) {
+        if (covers(i, f.id())) {
+          throw new IndexRemapUnsupportedException("Index '" + i.getName() + "' covers fragment " + f.id()
+              + ", which compaction would rewrite; Javelin cannot remap indices yet (column repacks work, "
+              + "use CompactionScope.REPACK_COLUMNS): " + location);
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,167 @@
+package dev.javelin.core.compaction;
+
+import com.google.protobuf.ByteString;
+import dev.javelin.core.Dataset;
+import dev.javelin.table.DataFile;
+import dev.javelin.table.Deletes;
+import dev.javelin.table.FeatureFlags;
+import dev.javelin.table.Fragment;
+import dev.javelin.table.Manifest;
+import dev.javelin.table.proto.TableProtos;
+import dev.javelin.table.rowids.RowIdSequence;
+import dev.javelin.table.rowids.RowVersionSequence;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.ipc.ArrowReader;
+import org.roaringbitmap.RoaringBitmap;
+
+/**
+ * Executes a fragment rewrite: streams the live rows of the task's fragments, in order, into new
+ * fragments of one file each (a new one every {@code targetRowsPerFragment} rows, or once a file
+ * has taken about {@code maxBytesPerFile} bytes of Arrow data). With stable row ids, the rows keep
+ * their ids and versions: the old sequences without the deleted rows, cut where the files are cut.
+ */
+final class FragmentRewriter {
+  private FragmentRewriter() {}
+
+  static CompactionResult execute(Dataset at, CompactionTask task) {
+    Manifest m = at.manifest();
+    List<Fragment> fragments = TaskFragments.of(m, task, at.location());
+    DefaultCompactionPlanner.checkNotIndexed(m, fragments, at.location());
+    CompactionOptions o = task.options();
+    boolean stable = (m.readerFeatureFlags() & FeatureFlags.STABLE_ROW_IDS) != 0;
+    Lineage lineage = stable ? Lineage.of(at, fragments) : null;
+    Set<Integer> live = new HashSet<>();
+    m.schema().flatten().forEach(f -> live.add(f.id()));
+    NewFiles files = new NewFiles(at.store(), m.fileVersion());
+    List<Fragment> out = new ArrayList<>();
+    try (ArrowReader r = at.newScan().fragments(fragments).batchSize(o.batchSize()).build()) {
+      VectorSchemaRoot root = r.getVectorSchemaRoot();
+      NewFiles.Writer w = null;
+      long bytes = 0;
+      while (r.loadNextBatch()) {
+        int rows = root.getRowCount();
+        int done = 0;
+        while (done < rows) {
+          if (w == null) {
+            w = files.create(m.schema());
+            bytes = 0;
+          }
+          long room = o.targetRowsPerFragment() - w.writer.numRows();
+          int n = (int) Math.min(Math.min(room, rows - done), o.maxRowsPerGroup());
+          try (VectorSchemaRoot slice = root.slice(done, n)) {
+            w.writer.write(slice);
+            for (FieldVector v : slice.getFieldVectors()) {
+              bytes += v.getBufferSize();
+            }
+          }
+          done += n;
+          boolean full = w.writer.numRows() >= o.targetRowsPerFragment()
+              || (o.maxBytesPerFile().isPresent() && bytes >= o.maxBytesPerFile().getAsLong());
+          if (full) {
+            out.add(fragment(files, w, live, lineage));
+            w = null;
+          }
+        }
+      }
+      if (w != null) {
+        out.add(fragment(files, w, live, lineage));
+      }
+      return new CompactionResult(TaskKind.REWRITE_FRAGMENTS, task.readVersion(), task.fragmentIds(), out,
+          List.of(), files.keys());
+    } catch (IOException | RuntimeException e) {
+      files.deleteAll();
+      if (e instanceof IOException io) {
+        throw new UncheckedIOException("Compaction of fragments " + task.fragmentIds() + " failed: "
+            + at.location(), io);
+      }
+      throw (RuntimeException) e;
+    }
+  }
+
+  private static Fragment fragment(NewFiles files, NewFiles.Writer w, Set<Integer> live, Lineage lineage)
+      throws IOException {
+    long rows = w.writer.numRows();
+    DataFile d = files.finish(w, live);
+    Fragment f = Fragment.of(d, rows);
+    return lineage == null ? f : lineage.next(f);
+  }
+
+  /** The moved rows' ids and versions, in row order, handed out fragment by fragment. */
+  private static final class Lineage {
+    final long[] ids;
+    final long[] created;
+    final long[] updated;
+    int next;
+
+    private Lineage(long[] ids, long[] created, long[] updated) {
+      this.ids = ids;
+      this.created = created;
+      this.updated = updated;
+    }
+
+    static Lineage of(Dataset at, List<Fragment> fragments) {
+      int total = Math.toIntExact(fragments.stream().mapToLong(Fragment::liveRows).sum());
+      long[] ids = new long[total];
+      long[] created = null;
+      long[] updated = null;
+      int k = 0;
+      for (Fragment f : fragments) {
+        RoaringBitmap deleted;
+        try {
+          deleted = Deletes.deletedRows(at.store(), f, at.allocator());
+        } catch (IOException e) {
+          throw new UncheckedIOException(e);
+        }
+        RowIdSequence seq = f.rowIdSequence(at.store()).orElseThrow(() -> new CompactionException("Fragment "
+            + f.id() + " has no row ids but the dataset has stable row ids: " + at.location()));
+        Optional<RowVersionSequence> c = f.createdAtVersions(at.store());
+        Optional<RowVersionSequence> u = f.lastUpdatedAtVersions(at.store());
+        if (c.isPresent() && created == null) {
+          created = new long[total];
+        }
+        if (u.isPresent() && updated == null) {
+          updated = new long[total];
+        }
+        for (long i = 0; i < f.physicalRows(); i++) {
+          if (deleted.contains((int) i)) {
+            continue;
+          }
+          ids[k] = seq.get(i);
+          if (created != null) {
+            created[k] = c.isPresent() ? c.get().get(i) : 0;
+          }
+          if (updated != null) {
+            updated[k] = u.isPresent() ? u.get().get(i) : 0;
+          }
+          k++;
+        }
+      }
+      return new Lineage(ids, created, updated);
+    }
+
+    Fragment next(Fragment f) {
+      int n = Math.toIntExact(f.physicalRows());
+      TableProtos.DataFragment.Builder b = f.proto().toBuilder();
+      b.setInlineRowIds(ByteString.copyFrom(RowIdSequence.ofValues(Arrays.copyOfRange(ids, next, next + n)).toBytes()));
+      if (created != null) {
+        b.setInlineCreatedAtVersions(ByteString.copyFrom(
+            RowVersionSequence.ofVersions(Arrays.copyOfRange(created, next, next + n)).toBytes()));
+      }
+      if (updated != null) {
+        b.setInlineLastUpdatedAtVersions(ByteString.copyFrom(
+            RowVersionSequence.ofVersions(Arrays.copyOfRange(updated, next, next + n)).toBytes()));
+      }
+      next += n;
+      return Fragment.fromProto(b.build());
+    }
+  }
+}

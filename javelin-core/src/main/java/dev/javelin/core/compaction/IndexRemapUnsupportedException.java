@@ -1,0 +1,13 @@
+package dev.javelin.core.compaction;
+
+/**
+ * A fragment rewrite would move rows an index covers, and Javelin cannot remap indices yet.
+ * Column repacks are unaffected (they move no rows).
+ */
+public class IndexRemapUnsupportedException extends CompactionException {
+  private static final long serialVersionUID = 1L;
+
+  public IndexRemapUnsupportedException(String message) {
+    super(message);
+  }
+}

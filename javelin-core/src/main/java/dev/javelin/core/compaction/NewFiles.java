@@ -1,0 +1,91 @@
+package dev.javelin.core.compaction;
+
+import dev.javelin.format.LanceFileVersion;
+import dev.javelin.format.LanceFileWriter;
+import dev.javelin.format.encoding.WriteOptions;
+import dev.javelin.format.schema.LanceSchema;
+import dev.javelin.table.DataFile;
+import dev.javelin.table.io.ObjectInfo;
+import dev.javelin.table.io.ObjectStore;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/** Creates data files under {@code data/} and remembers them, so a failure can delete them all. */
+final class NewFiles {
+  private static final Logger LOG = Logger.getLogger(NewFiles.class.getName());
+
+  private final ObjectStore store;
+  private final LanceFileVersion version;
+  private final List<String> keys = new ArrayList<>();
+  private final List<LanceFileWriter> open = new ArrayList<>();
+
+  NewFiles(ObjectStore store, LanceFileVersion version) {
+    this.store = store;
+    this.version = version;
+  }
+
+  /** A writer of a new file; {@link #finish} it. Its name is {@code writer.location()}'s last part. */
+  Writer create(LanceSchema schema) throws IOException {
+    String name = UUID.randomUUID() + ".lance";
+    String key = "data/" + name;
+    keys.add(key);
+    LanceFileWriter w = LanceFileWriter.create(store.newOutputFile(key), schema,
+        WriteOptions.builder().version(version).build());
+    open.add(w);
+    return new Writer(name, w);
+  }
+
+  /**
+   * Closes the file and describes it; field ids not in {@code live} (nested fields the schema
+   * dropped but the copied column still has) are recorded as tombstones.
+   */
+  DataFile finish(Writer w, Set<Integer> live) throws IOException {
+    w.writer.close();
+    open.remove(w.writer);
+    String key = "data/" + w.name;
+    long size = 0;
+    for (ObjectInfo o : store.list(key)) {
+      if (o.key().equals(key)) {
+        size = o.size();
+      }
+    }
+    List<int[]> fields = new ArrayList<>();
+    for (int[] fc : w.writer.fieldColumnIndices()) {
+      fields.add(new int[] {live.contains(fc[0]) ? fc[0] : DataFile.TOMBSTONE, fc[1]});
+    }
+    return DataFile.of(w.name, fields, version, size);
+  }
+
+  List<String> keys() {
+    return List.copyOf(keys);
+  }
+
+  /** Aborts open writers and deletes every file created. */
+  void deleteAll() {
+    open.forEach(LanceFileWriter::abort);
+    open.clear();
+    for (String key : keys) {
+      try {
+        store.delete(key);
+      } catch (IOException | RuntimeException e) {
+        LOG.log(Level.WARNING, "Could not delete " + key + " of a failed compaction in " + store.location(), e);
+      }
+    }
+  }
+
+  /** One file being written. */
+  static final class Writer {
+    final String name;
+    final LanceFileWriter writer;
+
+    Writer(String name, LanceFileWriter writer) {
+      this.name = name;
+      this.writer = writer;
+    }
+  }
+}

@@ -1,0 +1,141 @@
+package dev.javelin.table;
+
+import dev.javelin.table.proto.TableProtos;
+import dev.javelin.table.proto.TransactionProtos;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * How compaction's operations change the fragments of the newest manifest: a Rewrite replaces
+ * groups of fragments by new ones, a DataReplacement gives fragments new data files.
+ */
+final class FragmentReplacements {
+  private FragmentReplacements() {}
+
+  /**
+   * The fragments after a Rewrite: each group's new fragments take the place of its first old one.
+   *
+   * @throws CommitConflictException if an old fragment is no longer there
+   * @throws IllegalStateException if an index covers an old fragment (Javelin cannot remap it)
+   */
+  static List<TableProtos.DataFragment> rewrite(Transaction txn, Manifest current, String location) {
+    TransactionProtos.Transaction.Rewrite op = txn.proto().getRewrite();
+    List<TransactionProtos.Transaction.Rewrite.RewriteGroup> groups = new ArrayList<>(op.getGroupsList());
+    if (op.getOldFragmentsCount() > 0 || op.getNewFragmentsCount() > 0) {
+      groups.add(TransactionProtos.Transaction.Rewrite.RewriteGroup.newBuilder()
+          .addAllOldFragments(op.getOldFragmentsList()).addAllNewFragments(op.getNewFragmentsList()).build());
+    }
+    Map<Long, TableProtos.DataFragment> byId = new LinkedHashMap<>();
+    current.proto().getFragmentsList().forEach(f -> byId.put(f.getId(), f));
+    Map<Long, List<TableProtos.DataFragment>> insertAt = new HashMap<>();
+    Set<Long> removed = new HashSet<>();
+    boolean stable = StableRowIds.enabled(current);
+    for (var g : groups) {
+      if (g.getOldFragmentsCount() == 0) {
+        throw new IllegalArgumentException("A Rewrite group without old fragments: " + location);
+      }
+      for (TableProtos.DataFragment f : g.getOldFragmentsList()) {
+        if (!byId.containsKey(f.getId())) {
+          throw new CommitConflictException("Fragment " + f.getId() + " to rewrite is not in version "
+              + current.version() + " any more: " + location, current.version());
+        }
+        removed.add(f.getId());
+      }
+      for (TableProtos.DataFragment f : g.getNewFragmentsList()) {
+        if (stable && f.getRowIdSequenceCase() == TableProtos.DataFragment.RowIdSequenceCase.ROWIDSEQUENCE_NOT_SET) {
+          throw new IllegalArgumentException("New fragment " + f.getId() + " of a Rewrite carries no row ids but "
+              + "the dataset has stable row ids: " + location);
+        }
+      }
+      // Fragments written under the read schema keep no column a concurrent drop removed.
+      insertAt.put(g.getOldFragments(0).getId(),
+          SchemaChanges.tombstone(g.getNewFragmentsList(), current.proto().getFieldsList()));
+    }
+    TableProtos.IndexMetadata covering = IndexBitmaps.covering(current.indices(), removed);
+    if (covering != null) {
+      throw new IllegalStateException("Index '" + covering.getName() + "' covers fragments this Rewrite replaces, "
+          + "and Javelin cannot remap indices yet: " + location);
+    }
+    List<TableProtos.DataFragment> out = new ArrayList<>();
+    for (TableProtos.DataFragment f : byId.values()) {
+      List<TableProtos.DataFragment> ins = insertAt.get(f.getId());
+      if (ins != null) {
+        out.addAll(ins);
+      }
+      if (!removed.contains(f.getId())) {
+        out.add(f);
+      }
+    }
+    return out;
+  }
+
+  /**
+   * The fragments after a DataReplacement, applied in order to the fragments as they stand now:
+   * the new file's fields are tombstoned in the fragment's other files, a file this leaves with no
+   * field of the schema is removed, and the new file is added last.
+   *
+   * @throws CommitConflictException if a fragment is no longer there
+   */
+  static List<TableProtos.DataFragment> replaceData(Transaction txn, Manifest current, String location) {
+    Set<Integer> live = new HashSet<>();
+    current.proto().getFieldsList().forEach(f -> live.add(f.getId()));
+    Map<Long, TableProtos.DataFragment> byId = new LinkedHashMap<>();
+    current.proto().getFragmentsList().forEach(f -> byId.put(f.getId(), f));
+    for (var r : txn.proto().getDataReplacement().getReplacementsList()) {
+      TableProtos.DataFragment f = byId.get(r.getFragmentId());
+      if (f == null) {
+        throw new CommitConflictException("Fragment " + r.getFragmentId() + " to replace data of is not in version "
+            + current.version() + " any more: " + location, current.version());
+      }
+      Set<Integer> moved = new HashSet<>(r.getNewFile().getFieldsList());
+      moved.remove(DataFile.TOMBSTONE);
+      TableProtos.DataFragment.Builder b = f.toBuilder().clearFiles();
+      for (TableProtos.DataFile d : f.getFilesList()) {
+        TableProtos.DataFile.Builder db = d.toBuilder();
+        boolean touched = false;
+        boolean anyLive = false;
+        for (int i = 0; i < d.getFieldsCount(); i++) {
+          int id = d.getFields(i);
+          if (moved.contains(id)) {
+            db.setFields(i, DataFile.TOMBSTONE);
+            touched = true;
+          } else if (live.contains(id)) {
+            anyLive = true;
+          }
+        }
+        if (!touched || anyLive) {
+          b.addFiles(db);
+        }
+      }
+      b.addFiles(r.getNewFile());
+      byId.put(f.getId(), b.build());
+    }
+    return new ArrayList<>(byId.values());
+  }
+
+  /**
+   * Indices after a DataReplacement: one that changes values takes the replaced fragments out of
+   * the coverage of indices on the replaced fields; one that does not keeps every index as it is.
+   */
+  static List<TableProtos.IndexMetadata> indicesAfterReplacement(Transaction txn, Manifest current) {
+    if (!txn.dataChange()) {
+      return current.indices();
+    }
+    List<TableProtos.IndexMetadata> out = new ArrayList<>();
+    for (TableProtos.IndexMetadata i : current.indices()) {
+      Set<Long> stale = new HashSet<>();
+      for (var r : txn.proto().getDataReplacement().getReplacementsList()) {
+        if (r.getNewFile().getFieldsList().stream().anyMatch(i.getFieldsList()::contains)) {
+          stale.add(r.getFragmentId());
+        }
+      }
+      out.add(stale.isEmpty() ? i : IndexBitmaps.without(i, stale));
+    }
+    return out;
+  }
+}
