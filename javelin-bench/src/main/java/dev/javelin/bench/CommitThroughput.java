@@ -28,7 +28,8 @@ import org.apache.arrow.vector.ipc.ArrowReader;
  * exactly once, and each version's row count one append more than the last. Exits with 1 if a
  * check fails.
  *
- * <p>Usage: {@code CommitThroughput [writers=4] [commits per writer=50] [rows per commit=100]};
+ * <p>Usage: {@code CommitThroughput [writers=4] [commits per writer=50] [rows per commit=100]
+ * [javelin|lance]} (lance: the same appends by lance-core, checked by Javelin, as a peer figure);
  * the dataset goes in a temporary directory under {@link BenchData#dir()} and is deleted after. A
  * first, shorter round on another dataset warms the JIT up and is not reported.
  */
@@ -41,15 +42,16 @@ public final class CommitThroughput {
     int writers = args.length > 0 ? Integer.parseInt(args[0]) : 4;
     int commits = args.length > 1 ? Integer.parseInt(args[1]) : 50;
     int rows = args.length > 2 ? Integer.parseInt(args[2]) : 100;
+    boolean lance = args.length > 3 && args[3].equals("lance");
     Path root = Files.createTempDirectory(BenchData.dir(), "commits-");
     List<String> failures;
     try (BufferAllocator allocator = new RootAllocator()) {
       // A first round warms up the JIT; only the second is reported.
-      run(root.resolve("warmup"), allocator, writers, Math.max(1, commits / 5), rows);
-      double seconds = run(root.resolve("ds"), allocator, writers, commits, rows);
+      run(root.resolve("warmup"), allocator, writers, Math.max(1, commits / 5), rows, lance);
+      double seconds = run(root.resolve("ds"), allocator, writers, commits, rows, lance);
       int total = writers * commits;
-      System.out.printf(Locale.ROOT, "%d writers x %d commits of %d rows: %d commits in %.2f s = %.1f commits/s%n",
-          writers, commits, rows, total, seconds, total / seconds);
+      System.out.printf(Locale.ROOT, "%s: %d writers x %d commits of %d rows: %d commits in %.2f s = %.1f commits/s%n",
+          lance ? "lance-core" : "Javelin", writers, commits, rows, total, seconds, total / seconds);
       failures = verify(root.resolve("ds"), allocator, writers, commits, rows);
     } finally {
       DatasetBenchData.deleteTree(root);
@@ -63,10 +65,14 @@ public final class CommitThroughput {
   }
 
   // Creates a dataset at path, lets the writers race, returns the seconds from start to the last commit.
-  private static double run(Path path, BufferAllocator allocator, int writers, int commits, int rows)
-      throws Exception {
+  private static double run(Path path, BufferAllocator allocator, int writers, int commits, int rows,
+      boolean lance) throws Exception {
     try (VectorSchemaRoot first = DatasetBenchData.batch(allocator, -rows, rows)) {
-      Dataset.create(path, List.of(first), WriteParams.defaults(), allocator);
+      if (lance) {
+        DatasetBenchData.lanceWrite(allocator, path, List.of(first), org.lance.WriteParams.WriteMode.CREATE, rows);
+      } else {
+        Dataset.create(path, List.of(first), WriteParams.defaults(), allocator);
+      }
     }
     CountDownLatch start = new CountDownLatch(1);
     ExecutorService pool = Executors.newFixedThreadPool(writers);
@@ -75,11 +81,15 @@ public final class CommitThroughput {
       for (int w = 0; w < writers; w++) {
         int writer = w;
         done.add(pool.submit(() -> {
-          Dataset ds = Dataset.open(path, allocator);
+          Dataset ds = lance ? null : Dataset.open(path, allocator);
           start.await();
           for (int c = 0; c < commits; c++) {
             try (VectorSchemaRoot batch = DatasetBenchData.batch(allocator, writer * WRITER_STRIDE + (long) c * rows, rows)) {
-              ds = ds.append(List.of(batch), WriteParams.defaults());
+              if (lance) {
+                DatasetBenchData.lanceWrite(allocator, path, List.of(batch), org.lance.WriteParams.WriteMode.APPEND, rows);
+              } else {
+                ds = ds.append(List.of(batch), WriteParams.defaults());
+              }
             }
           }
           return null;
