@@ -34,7 +34,7 @@ import org.lance.ipc.ScanOptions;
  * manifest counts, with no row coming back after it was deleted.
  */
 class MultiProcessCommitTest {
-  private static final int BATCHES = 12;
+  private static final int BATCHES = 8;
   private static final int ROWS = 60;
   private static final int INITIAL_WRITER = 99;
   private static final long TIMEOUT_SECONDS = 180;
@@ -158,6 +158,8 @@ class MultiProcessCommitTest {
     // version never shows up in a later one.
     Set<Long> previous = new HashSet<>();
     Set<Long> deleted = new HashSet<>();
+    long lastWriter = -1;
+    int switches = 0;
     for (long v = 1; v <= latest.version(); v++) {
       Dataset at = latest.checkout(v);
       List<Long> rows = ids(at);
@@ -172,8 +174,25 @@ class MultiProcessCommitTest {
       }
       assertThat(intersection(now, deleted)).as("rows back after their delete at version %d", v).isEmpty();
       assertThat(intersection(deleted, want)).as("rows deleted by version %d that should have stayed", v).isEmpty();
+      // Which writer committed this version: the one whose rows changed.
+      long writer = -1;
+      for (long id : now) {
+        if (!previous.contains(id)) {
+          writer = id / MultiProcessWriter.STRIDE;
+          break;
+        }
+      }
+      if (writer < 0) {
+        writer = previous.stream().filter(id -> !now.contains(id)).findFirst().orElse(-1L) / MultiProcessWriter.STRIDE;
+      }
+      if (lastWriter >= 0 && writer != lastWriter) {
+        switches++;
+      }
+      lastWriter = writer;
       previous = now;
     }
+    // Writers that ran one after the other would switch impls.size() times at most.
+    assertThat(switches).as("commits of different writers interleaved").isGreaterThan(impls.size());
   }
 
   private static Set<Long> intersection(Set<Long> a, Set<Long> b) {
