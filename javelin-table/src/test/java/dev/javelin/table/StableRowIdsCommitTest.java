@@ -136,13 +136,13 @@ class StableRowIdsCommitTest extends TableTestBase {
     createStable(fragment(10));
     Transaction replace = Transaction.fromProto(TransactionProtos.Transaction.newBuilder().setReadVersion(1)
         .setUuid(UUID.randomUUID().toString())
-        .setDataReplacement(TransactionProtos.Transaction.DataReplacement.newBuilder()).build());
+        .setUpdateMemWalState(TransactionProtos.Transaction.UpdateMemWalState.newBuilder()).build());
     assertThatThrownBy(() -> table.newCommit(replace).commit())
         .isInstanceOf(StableRowIdsUnsupportedException.class)
-        .hasMessage("Javelin cannot commit a DataReplacement on a dataset with stable row ids yet (version 1): "
+        .hasMessage("Javelin cannot commit a UpdateMemWalState on a dataset with stable row ids yet (version 1): "
             + table.location())
         .satisfies(e -> assertThat(((StableRowIdsUnsupportedException) e).operation())
-            .isEqualTo(OperationKind.DATA_REPLACEMENT));
+            .isEqualTo(OperationKind.UPDATE_MEM_WAL_STATE));
     assertThat(table.latest().version()).isEqualTo(1);
     assertThat(local.list(Table.TRANSACTIONS)).hasSize(1); // the refused one's file was removed
   }
