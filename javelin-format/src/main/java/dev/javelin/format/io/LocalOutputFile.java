@@ -3,16 +3,27 @@ package dev.javelin.format.io;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.nio.channels.Channels;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 
-/** An {@link OutputFile} on the local file system. */
+/**
+ * An {@link OutputFile} on the local file system. With {@code sync}, closing the stream forces
+ * the bytes to disk first (fsync), so a file is durable once its writer is closed.
+ */
 public final class LocalOutputFile implements OutputFile {
   private final Path path;
+  private final boolean sync;
 
   public LocalOutputFile(Path path) {
+    this(path, false);
+  }
+
+  public LocalOutputFile(Path path, boolean sync) {
     this.path = path;
+    this.sync = sync;
   }
 
   @Override
@@ -27,17 +38,20 @@ public final class LocalOutputFile implements OutputFile {
 
   @Override
   public PositionOutputStream create() throws IOException {
-    OutputStream out =
-        Files.newOutputStream(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
-    return new Stream(new BufferedOutputStream(out, 1 << 20));
+    FileChannel channel = FileChannel.open(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+    return new Stream(channel, new BufferedOutputStream(Channels.newOutputStream(channel), 1 << 20), sync);
   }
 
   private static final class Stream extends PositionOutputStream {
+    private final FileChannel channel;
     private final OutputStream out;
+    private final boolean sync;
     private long position;
 
-    Stream(OutputStream out) {
+    Stream(FileChannel channel, OutputStream out, boolean sync) {
+      this.channel = channel;
       this.out = out;
+      this.sync = sync;
     }
 
     @Override
@@ -64,7 +78,14 @@ public final class LocalOutputFile implements OutputFile {
 
     @Override
     public void close() throws IOException {
-      out.close();
+      try {
+        out.flush();
+        if (sync && channel.isOpen()) {
+          channel.force(true);
+        }
+      } finally {
+        out.close();
+      }
     }
   }
 }

@@ -48,6 +48,21 @@ class LocalObjectStoreTest {
   }
 
   @Test
+  void aSyncingStoreWritesTheSameObjectsAndFiles() throws Exception {
+    LocalObjectStore store = new LocalObjectStore(dir, true);
+    store.putIfAbsent("_versions/1.manifest", bytes("one"));
+    store.put("_transactions/0-x.txn", bytes("txn"));
+    try (var out = store.newOutputFile("data/a.lance").create()) {
+      out.write(bytes("data"));
+      assertThat(out.position()).isEqualTo(4);
+    }
+    assertThat(java.nio.file.Files.readAllBytes(dir.resolve("_versions/1.manifest"))).isEqualTo(bytes("one"));
+    assertThat(java.nio.file.Files.readAllBytes(dir.resolve("_transactions/0-x.txn"))).isEqualTo(bytes("txn"));
+    assertThat(java.nio.file.Files.readAllBytes(dir.resolve("data/a.lance"))).isEqualTo(bytes("data"));
+    assertThat(store.list("")).noneMatch(o -> o.key().contains(".tmp-"));
+  }
+
+  @Test
   void putIfAbsentRefusesATakenKey() throws Exception {
     LocalObjectStore store = new LocalObjectStore(dir);
     store.putIfAbsent("_versions/2.manifest", bytes("first"));
