@@ -41,7 +41,8 @@ import picocli.CommandLine.Spec;
     footer = {"", "Start with 'javelin demo' for a tour, or 'javelin COMMAND --help' for the details of a command."},
     subcommands = {
         CreateCommand.class, AppendCommand.class, OverwriteCommand.class, ScanCommand.class, TakeCommand.class,
-        CountCommand.class, DescribeCommand.class, VersionsCommand.class, FileCommand.class, DemoCommand.class})
+        CountCommand.class, DescribeCommand.class, VersionsCommand.class, FileCommand.class, DemoCommand.class,
+        SearchCommand.class})
 public final class Javelin implements Callable<Integer> {
   @Spec
   CommandSpec spec;
