@@ -31,6 +31,17 @@ final class VectorColumn {
 
   private VectorColumn() {}
 
+  /**
+   * Refuses datasets with stable row ids: their index rows hold stable ids, which Javelin cannot
+   * take by yet.
+   */
+  static void checkRowAddresses(Dataset ds, String what) {
+    if ((ds.manifest().readerFeatureFlags() & dev.javelin.table.FeatureFlags.STABLE_ROW_IDS) != 0) {
+      throw new UnsupportedOperationException(what + " on a dataset with stable row ids is not supported yet: "
+          + ds.location());
+    }
+  }
+
   /** The field of a vector column, checked to be {@code fixed_size_list<float32>}. */
   static LanceField field(Dataset ds, String column) {
     LanceField f = ds.fields(List.of(column)).get(0);

@@ -33,6 +33,7 @@ final class VectorIndexBuild {
 
   static Manifest create(Dataset ds, Table table, String column, IvfPqParams given, String name, boolean replace,
       BufferAllocator allocator) {
+    VectorColumn.checkRowAddresses(ds, "An IVF_PQ index");
     LanceField field = VectorColumn.field(ds, column);
     int dim = VectorColumn.dimension(field.toArrow(), ds.location());
     Manifest m = ds.manifest();

@@ -186,6 +186,7 @@ public final class VectorQuery {
 
   /** Runs the query and returns only the row ids (row addresses) and distances, nearest first. */
   public Neighbors neighbors() {
+    VectorColumn.checkRowAddresses(ds, "Vector search");
     LanceField field = VectorColumn.field(ds, column);
     int dim = VectorColumn.dimension(field.toArrow(), ds.location());
     if (query.length != dim) {

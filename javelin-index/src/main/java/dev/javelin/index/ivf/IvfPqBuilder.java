@@ -97,20 +97,21 @@ public final class IvfPqBuilder {
     }
     range.forEach(b -> {
       float[] v = new float[dim];
+      float[] scratch = new float[Math.max(model.numPartitions, ProductQuantizer.CENTROIDS)];
       int end = Math.min(n, (b + 1) * BLOCK);
       for (int r = b * BLOCK; r < end; r++) {
         System.arraycopy(vectors, r * dim, v, 0, dim);
         if (model.distanceType == DistanceType.COSINE) {
           VectorMath.normalize(v, 1, dim);
         }
-        int p = model.partition(v, 0);
+        int p = model.partition(v, 0, scratch);
         parts[r] = p;
         if (model.residual()) {
           for (int i = 0; i < dim; i++) {
             v[i] -= model.centroids[p * dim + i];
           }
         }
-        model.pq.encode(v, 0, pqNorms, out, r * m);
+        model.pq.encode(v, 0, pqNorms, out, r * m, scratch);
       }
     });
     ensure(rows + n);

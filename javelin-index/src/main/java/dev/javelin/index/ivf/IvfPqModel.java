@@ -10,6 +10,8 @@ final class IvfPqModel {
   final int numPartitions;
   final float[] centroids;
   final float[] centroidNorms;
+  // [dim][partitions], for the SIMD-friendly assignment loop.
+  final float[] centroidsT;
   final ProductQuantizer pq;
   final DistanceType distanceType;
   final double loss;
@@ -19,6 +21,7 @@ final class IvfPqModel {
     this.numPartitions = centroids.length / dim;
     this.centroids = centroids;
     this.centroidNorms = KMeans.norms(centroids, numPartitions, dim);
+    this.centroidsT = VectorMath.transpose(centroids, 0, numPartitions, dim);
     this.pq = pq;
     this.distanceType = distanceType;
     this.loss = loss;
@@ -28,8 +31,19 @@ final class IvfPqModel {
     return distanceType != DistanceType.DOT;
   }
 
-  /** The partition of a (normalised if cosine) vector. */
-  int partition(float[] v, int off) {
-    return KMeans.nearest(v, off, dim, centroids, centroidNorms, numPartitions, distanceType == DistanceType.DOT);
+  /** The partition of a (normalised if cosine) vector; {@code scratch} holds at least P floats. */
+  int partition(float[] v, int off, float[] scratch) {
+    VectorMath.dotsTransposed(v, off, dim, centroidsT, 0, numPartitions, scratch);
+    boolean dot = distanceType == DistanceType.DOT;
+    int best = 0;
+    float bestScore = Float.MAX_VALUE;
+    for (int c = 0; c < numPartitions; c++) {
+      float score = dot ? -scratch[c] : centroidNorms[c] - 2 * scratch[c];
+      if (score < bestScore) {
+        bestScore = score;
+        best = c;
+      }
+    }
+    return best;
   }
 }

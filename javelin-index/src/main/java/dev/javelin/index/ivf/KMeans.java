@@ -67,17 +67,19 @@ final class KMeans {
     if ((long) rows * k * dim > 4_000_000L) {
       range = range.parallel();
     }
+    float[] t = VectorMath.transpose(centroids, 0, k, dim);
     return range.mapToDouble(b -> {
       double loss = 0;
+      float[] ips = new float[k];
       int end = Math.min(rows, (b + 1) * BLOCK);
       for (int r = b * BLOCK; r < end; r++) {
         int off = r * dim;
+        VectorMath.dotsTransposed(data, off, dim, t, 0, k, ips);
         int best = 0;
         float bestScore = Float.MAX_VALUE;
         for (int c = 0; c < k; c++) {
           // ||x - c||^2 = ||x||^2 - 2 x.c + ||c||^2; ||x||^2 is the same for every c.
-          float ip = VectorMath.dot(data, off, centroids, c * dim, dim);
-          float score = dot ? -ip : norms[c] - 2 * ip;
+          float score = dot ? -ips[c] : norms[c] - 2 * ips[c];
           if (score < bestScore) {
             bestScore = score;
             best = c;
@@ -138,21 +140,6 @@ final class KMeans {
         assignment[member] = c;
       }
     }
-  }
-
-  /** The nearest of {@code k} centroids to the vector at {@code data[off..off+dim)}. */
-  static int nearest(float[] data, int off, int dim, float[] centroids, float[] norms, int k, boolean dot) {
-    int best = 0;
-    float bestScore = Float.MAX_VALUE;
-    for (int c = 0; c < k; c++) {
-      float ip = VectorMath.dot(data, off, centroids, c * dim, dim);
-      float score = dot ? -ip : norms[c] - 2 * ip;
-      if (score < bestScore) {
-        bestScore = score;
-        best = c;
-      }
-    }
-    return best;
   }
 
   /** Squared norms of the centroids (the L2 shortcut's {@code ||c||^2}). */

@@ -17,6 +17,8 @@ final class ProductQuantizer {
   final float[] codebook;
   // DOT compares by inner product; L2 and cosine (normalised data) by squared L2.
   final boolean dot;
+  // Each sub-vector's centroids transposed, [subDim][256], one block per sub-vector.
+  final float[] codebookT;
 
   ProductQuantizer(int dim, int m, float[] codebook, boolean dot) {
     this.dim = dim;
@@ -24,6 +26,11 @@ final class ProductQuantizer {
     this.subDim = dim / m;
     this.codebook = codebook;
     this.dot = dot;
+    this.codebookT = new float[codebook.length];
+    for (int j = 0; j < m; j++) {
+      float[] t = VectorMath.transpose(codebook, j * CENTROIDS * subDim, CENTROIDS, subDim);
+      System.arraycopy(t, 0, codebookT, j * CENTROIDS * subDim, t.length);
+    }
   }
 
   /** Trains one 256-centroid k-means per sub-vector on {@code rows} training vectors. */
@@ -52,15 +59,18 @@ final class ProductQuantizer {
     return n;
   }
 
-  /** Writes the {@code m} codes of the vector at {@code v[off..off+dim)} to {@code out[outOff..]}. */
-  void encode(float[] v, int off, float[] norms, byte[] out, int outOff) {
+  /**
+   * Writes the {@code m} codes of the vector at {@code v[off..off+dim)} to {@code out[outOff..]};
+   * {@code scratch} holds at least 256 floats.
+   */
+  void encode(float[] v, int off, float[] norms, byte[] out, int outOff, float[] scratch) {
     for (int j = 0; j < m; j++) {
       int base = j * CENTROIDS;
       int best = 0;
       float bestScore = Float.MAX_VALUE;
+      VectorMath.dotsTransposed(v, off + j * subDim, subDim, codebookT, base * subDim, CENTROIDS, scratch);
       for (int c = 0; c < CENTROIDS; c++) {
-        float ip = VectorMath.dot(v, off + j * subDim, codebook, (base + c) * subDim, subDim);
-        float score = norms[base + c] - 2 * ip;
+        float score = norms[base + c] - 2 * scratch[c];
         if (score < bestScore) {
           bestScore = score;
           best = c;

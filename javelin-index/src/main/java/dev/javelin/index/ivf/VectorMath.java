@@ -49,6 +49,34 @@ final class VectorMath {
     return (s0 + s1) + (s2 + s3);
   }
 
+  /**
+   * Inner products of one vector with {@code k} vectors stored transposed ({@code t[i * k + c]}
+   * is coordinate i of vector c), into {@code out[0..k)}. The inner loop is an axpy over
+   * independent lanes, which the JIT turns into SIMD code (a dot product's running sum would not
+   * be vectorised).
+   */
+  static void dotsTransposed(float[] x, int off, int dim, float[] t, int tOff, int k, float[] out) {
+    java.util.Arrays.fill(out, 0, k, 0f);
+    for (int i = 0; i < dim; i++) {
+      float xi = x[off + i];
+      int base = tOff + i * k;
+      for (int c = 0; c < k; c++) {
+        out[c] += xi * t[base + c];
+      }
+    }
+  }
+
+  /** {@code rows} vectors of length {@code dim} (row-major) transposed to {@code [dim][rows]}. */
+  static float[] transpose(float[] v, int vOff, int rows, int dim) {
+    float[] t = new float[rows * dim];
+    for (int r = 0; r < rows; r++) {
+      for (int i = 0; i < dim; i++) {
+        t[i * rows + r] = v[vOff + r * dim + i];
+      }
+    }
+    return t;
+  }
+
   /** Scales each of the {@code rows} vectors of length {@code dim} to unit length (zero stays zero). */
   static void normalize(float[] data, int rows, int dim) {
     for (int r = 0; r < rows; r++) {
