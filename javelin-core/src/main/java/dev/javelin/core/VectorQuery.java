@@ -24,6 +24,7 @@ import org.apache.arrow.vector.Float4Vector;
 import org.apache.arrow.vector.UInt8Vector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.complex.FixedSizeListVector;
+import org.apache.arrow.vector.ipc.ArrowReader;
 import org.apache.arrow.vector.types.FloatingPointPrecision;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
@@ -210,7 +211,7 @@ public final class VectorQuery {
       BoundExpression pre = prefilter ? bound : null;
       Neighbors fromIndex = new Neighbors(new long[0], new float[0]);
       if (!indexed.isEmpty()) {
-        fromIndex = index.search(query, candidates, nprobes, accepted(indexed, field, pre));
+        fromIndex = index.search(query, candidates, nprobes, accepted(indexed, pre));
       }
       FlatSearch exact = new FlatSearch(query, dt, candidates);
       VectorColumn.scan(ds, flat, field, pre, allocator, (v, a, n) -> exact.add(v, 0, n, a));
@@ -257,15 +258,21 @@ public final class VectorQuery {
    * Which index rows may be returned: rows of the indexed fragments still present and not
    * deleted, and with a prefilter only those it keeps.
    */
-  private LongPredicate accepted(List<Fragment> fragments, LanceField field, BoundExpression pre)
+  private LongPredicate accepted(List<Fragment> fragments, BoundExpression pre)
       throws IOException {
     if (pre != null) {
+      // Only the filter's columns are read; the scan already leaves deleted rows out.
       Roaring64NavigableMap keep = new Roaring64NavigableMap();
-      VectorColumn.scan(ds, fragments, field, pre, allocator, (v, a, n) -> {
-        for (int i = 0; i < n; i++) {
-          keep.addLong(a[i]);
+      List<LanceField> read = ds.fields(pre.columns());
+      ArrowReader inner = new DatasetReader(ds.store(), ds.location(), fragments, read, 8192, false, true, allocator);
+      try (ArrowReader in = new FilteredReader(inner, pre, new int[] {read.size()}, 0, -1, allocator)) {
+        while (in.loadNextBatch()) {
+          UInt8Vector addr = (UInt8Vector) in.getVectorSchemaRoot().getVector(0);
+          for (int i = 0; i < in.getVectorSchemaRoot().getRowCount(); i++) {
+            keep.addLong(addr.get(i));
+          }
         }
-      });
+      }
       return keep::contains;
     }
     Map<Long, RoaringBitmap> deleted = new HashMap<>();

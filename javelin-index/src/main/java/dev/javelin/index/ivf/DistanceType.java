@@ -6,8 +6,11 @@ package dev.javelin.index.ivf;
  * nearer for all three.
  */
 public enum DistanceType {
+  /** Squared Euclidean distance. */
   L2("l2"),
+  /** One minus the cosine similarity. */
   COSINE("cosine"),
+  /** One minus the inner product. */
   DOT("dot");
 
   private final String lanceName;

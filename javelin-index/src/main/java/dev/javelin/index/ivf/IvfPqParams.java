@@ -45,14 +45,17 @@ public record IvfPqParams(int numPartitions, int numSubVectors, DistanceType dis
     return of(partitions, sub, distanceType);
   }
 
+  /** The same with other k-means round limits for IVF and PQ. */
   public IvfPqParams withIterations(int ivf, int pq) {
     return new IvfPqParams(numPartitions, numSubVectors, distanceType, ivf, pq, sampleRate, seed);
   }
 
+  /** The same with another number of training rows per partition / centroid. */
   public IvfPqParams withSampleRate(int rate) {
     return new IvfPqParams(numPartitions, numSubVectors, distanceType, ivfMaxIterations, pqMaxIterations, rate, seed);
   }
 
+  /** The same with another random seed. */
   public IvfPqParams withSeed(long s) {
     return new IvfPqParams(numPartitions, numSubVectors, distanceType, ivfMaxIterations, pqMaxIterations, sampleRate, s);
   }
