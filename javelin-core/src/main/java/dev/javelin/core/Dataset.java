@@ -600,6 +600,19 @@ public final class Dataset {
     return newScan().filter(filter).explain();
   }
 
+  /**
+   * Builds an IVF_PQ index over a {@code fixed_size_list<float32>} column (a CreateIndex); with
+   * {@code createIndex(column, IndexType.VECTOR, ...)} Lance's default parameters are used.
+   */
+  public Dataset createIndex(String column, dev.javelin.index.ivf.IvfPqParams params, String name, boolean replace) {
+    return new Dataset(table, VectorIndexBuild.create(this, table, column, params, name, replace, allocator), allocator);
+  }
+
+  /** Starts a nearest-neighbour query of {@code query} over a vector column. */
+  public VectorQuery nearest(String column, float[] query) {
+    return new VectorQuery(this, column, query, allocator);
+  }
+
   /** The indices of this version. */
   public List<IndexInfo> indices() {
     return DatasetIndexes.list(this);

@@ -44,6 +44,9 @@ final class DatasetIndexes {
    */
   static Manifest create(Dataset ds, Table table, String column, IndexType type, String name, boolean replace,
       BufferAllocator allocator) {
+    if (type == IndexType.VECTOR) {
+      return VectorIndexBuild.create(ds, table, column, null, name, replace, allocator);
+    }
     if (type != IndexType.BTREE) {
       throw new UnsupportedOperationException("Javelin cannot build " + type + " indices yet: " + ds.location());
     }

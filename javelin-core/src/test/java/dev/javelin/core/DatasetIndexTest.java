@@ -131,8 +131,8 @@ class DatasetIndexTest {
         .isInstanceOf(dev.javelin.format.ColumnNotFoundException.class)
         .hasMessage("Column 'nope' is not in the file's schema: " + ds.location());
     assertThatThrownBy(() -> ds.createIndex("id", IndexType.VECTOR, null, false))
-        .isInstanceOf(UnsupportedOperationException.class)
-        .hasMessage("Javelin cannot build VECTOR indices yet: " + ds.location());
+        .isInstanceOf(dev.javelin.index.ivf.VectorIndexException.class)
+        .hasMessage("Column 'id' is Int(64, true), not a fixed_size_list<float32> vector column: " + ds.location());
     assertThat(Dataset.open(dir.resolve("d"), allocator).version()).isEqualTo(ds.version());
     Path indices = dir.resolve("d").resolve("_indices");
     if (Files.exists(indices)) {

@@ -96,6 +96,16 @@ public final class LanceFileReader implements AutoCloseable {
     return metadata.schema().toArrow();
   }
 
+  /** The bytes of global buffer {@code index} (0 is the schema). */
+  public java.nio.ByteBuffer readGlobalBuffer(int index) throws IOException {
+    if (index < 0 || index >= metadata.numGlobalBuffers()) {
+      throw new LanceFormatException(file.location(), "No global buffer " + index + " (the file has "
+          + metadata.numGlobalBuffers() + ")");
+    }
+    long[] b = metadata.globalBuffer(index);
+    return file.read(b[0], (int) b[1]);
+  }
+
   /** Column and page layout, for {@code file info}. */
   public FileMetadata metadata() {
     return metadata;

@@ -41,6 +41,7 @@ public final class LanceFileWriter implements AutoCloseable {
   private final ContainerWriter container;
   private final List<FieldEncoder> encoders = new ArrayList<>();
   private final List<int[]> fieldColumns = new ArrayList<>();
+  private final List<long[]> globalBuffers = new ArrayList<>();
   private long rows;
   private boolean closed;
 
@@ -136,6 +137,17 @@ public final class LanceFileWriter implements AutoCloseable {
     rows += batch.getRowCount();
   }
 
+  /**
+   * Writes a global buffer (index metadata such as tensors) now and returns its index; the schema
+   * is buffer 0, so the first added buffer is 1.
+   */
+  public int addGlobalBuffer(java.nio.ByteBuffer data) throws IOException {
+    checkOpen();
+    long at = container.write(data);
+    globalBuffers.add(new long[] {at, data.remaining()});
+    return globalBuffers.size();
+  }
+
   private static boolean sameShape(Field want, Field got) {
     if (!want.getName().equals(got.getName()) || !want.getType().equals(got.getType())
         || want.getChildren().size() != got.getChildren().size()) {
@@ -178,7 +190,7 @@ public final class LanceFileWriter implements AutoCloseable {
         columns.addAll(e.finish(container));
       }
       FileDescriptor fd = FileDescriptor.newBuilder().setSchema(schema.toProto()).setLength(rows).build();
-      container.finish(columns, fd.toByteArray(), options.version());
+      container.finish(columns, fd.toByteArray(), globalBuffers, options.version());
       closed = true;
     } catch (IOException | RuntimeException e) {
       abort();

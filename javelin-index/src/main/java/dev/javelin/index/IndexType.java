@@ -4,7 +4,7 @@ package dev.javelin.index;
 public enum IndexType {
   /** The BTree scalar index ({@code /lance.table.BTreeIndexDetails}). */
   BTREE,
-  /** A vector index (IVF_PQ and others; {@code VectorIndexDetails}). Listed, not built yet. */
+  /** A vector index ({@code VectorIndexDetails}); Javelin builds and searches IVF_PQ. */
   VECTOR,
   /** Any other index (bitmap, inverted, system indices, ...): listed only. */
   OTHER;

@@ -66,6 +66,15 @@ public final class ContainerWriter implements BufferSink {
   /** Writes the metadata and the footer, and closes the file. */
   public void finish(List<ColumnMetadata> columns, byte[] fileDescriptor, LanceFileVersion version)
       throws IOException {
+    finish(columns, fileDescriptor, List.of(), version);
+  }
+
+  /**
+   * Writes the metadata and the footer, and closes the file; {@code extraBuffers} are the
+   * (position, size) of global buffers 1.. already written with {@link #write}.
+   */
+  public void finish(List<ColumnMetadata> columns, byte[] fileDescriptor, List<long[]> extraBuffers,
+      LanceFileVersion version) throws IOException {
     pad();
     long gb0 = out.position();
     out.write(fileDescriptor);
@@ -85,10 +94,13 @@ public final class ContainerWriter implements BufferSink {
     }
     out.write(table.array());
     long gbo = out.position();
-    ByteBuffer gboTable = ByteBuffer.allocate(16).order(ByteOrder.LITTLE_ENDIAN);
+    ByteBuffer gboTable = ByteBuffer.allocate(16 * (1 + extraBuffers.size())).order(ByteOrder.LITTLE_ENDIAN);
     gboTable.putLong(gb0).putLong(fileDescriptor.length);
+    for (long[] b : extraBuffers) {
+      gboTable.putLong(b[0]).putLong(b[1]);
+    }
     out.write(gboTable.array());
-    out.write(Footer.encode(columnMetadataStart, cmo, gbo, 1, columns.size(), version));
+    out.write(Footer.encode(columnMetadataStart, cmo, gbo, 1 + extraBuffers.size(), columns.size(), version));
     out.close();
   }
 

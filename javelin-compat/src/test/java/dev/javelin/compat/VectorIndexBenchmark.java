@@ -1,0 +1,209 @@
+package dev.javelin.compat;
+
+import dev.javelin.core.Dataset;
+import dev.javelin.core.WriteParams;
+import dev.javelin.index.ivf.FlatSearch;
+import dev.javelin.index.ivf.IvfPqParams;
+import dev.javelin.index.ivf.Neighbors;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Random;
+import java.util.Set;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.Float4Vector;
+import org.apache.arrow.vector.UInt8Vector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.complex.FixedSizeListVector;
+import org.apache.arrow.vector.ipc.ArrowReader;
+import org.apache.arrow.vector.types.FloatingPointPrecision;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.FieldType;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
+import org.junit.jupiter.api.io.TempDir;
+import org.lance.index.DistanceType;
+import org.lance.index.IndexParams;
+import org.lance.index.vector.VectorIndexParams;
+import org.lance.ipc.Query;
+import org.lance.ipc.ScanOptions;
+
+/**
+ * IVF_PQ build time, recall@10 and query latency, Javelin vs lance-core 7.0.0 on the same data
+ * and the same queries, random and clustered float32 vectors. Not part of the normal test run
+ * (it takes minutes); run it with
+ * {@code mvn -o test -pl javelin-compat -Dtest=VectorIndexBenchmark -Djavelin.bench.vector=true}
+ * and {@code -Djavelin.bench.vector.rows=N -Djavelin.bench.vector.dim=D} to change the size
+ * (default 100,000 x 128). It lives here rather than in javelin-bench because that module does
+ * not depend on javelin-core.
+ */
+@EnabledIfSystemProperty(named = "javelin.bench.vector", matches = "true")
+class VectorIndexBenchmark {
+  static final int ROWS = Integer.getInteger("javelin.bench.vector.rows", 100_000);
+  static final int DIM = Integer.getInteger("javelin.bench.vector.dim", 128);
+  static final int PARTITIONS = Integer.getInteger("javelin.bench.vector.partitions", 256);
+  static final int SUB_VECTORS = DIM / 8;
+  static final int PQ_ITERS = 10;
+  static final int QUERIES = 200;
+  /** (nprobes, refine factor) settings measured; 0 = no re-ranking. */
+  static final int[][] SETTINGS = {{5, 0}, {10, 0}, {20, 0}, {40, 0}, {10, 10}, {20, 10}};
+
+  @TempDir Path dir;
+
+  @Test
+  void randomAndClustered() throws Exception {
+    StringBuilder report = new StringBuilder();
+    for (boolean clustered : new boolean[] {false, true}) {
+      report.append(run(clustered));
+    }
+    Files.writeString(Path.of("target", "vector-index-benchmark.txt"), report.toString());
+  }
+
+  private static float[] data(boolean clustered) {
+    Random r = new Random(clustered ? 11 : 12);
+    float[] centres = new float[1000 * DIM];
+    for (int i = 0; i < centres.length; i++) {
+      centres[i] = r.nextFloat() * 4;
+    }
+    float[] v = new float[ROWS * DIM];
+    for (int i = 0; i < ROWS; i++) {
+      int c = r.nextInt(1000);
+      for (int j = 0; j < DIM; j++) {
+        v[i * DIM + j] = clustered ? centres[c * DIM + j] + (float) r.nextGaussian() * 0.3f : r.nextFloat();
+      }
+    }
+    return v;
+  }
+
+  private String run(boolean clustered) throws Exception {
+    float[] v = data(clustered);
+    Schema schema = new Schema(List.of(new Field("v", FieldType.nullable(new ArrowType.FixedSizeList(DIM)),
+        List.of(new Field("item", FieldType.nullable(new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE)),
+            null)))));
+    Path jpath = dir.resolve("javelin-" + clustered);
+    Path lpath = dir.resolve("lance-" + clustered);
+    StringBuilder out = new StringBuilder();
+    try (BufferAllocator a = new RootAllocator()) {
+      List<VectorSchemaRoot> batches = new ArrayList<>();
+      for (int b = 0; b < ROWS; b += 10_000) {
+        int n = Math.min(10_000, ROWS - b);
+        VectorSchemaRoot root = VectorSchemaRoot.create(schema, a);
+        root.allocateNew();
+        FixedSizeListVector fsl = (FixedSizeListVector) root.getVector(0);
+        Float4Vector f = (Float4Vector) fsl.getDataVector();
+        for (int i = 0; i < n; i++) {
+          fsl.setNotNull(i);
+          for (int j = 0; j < DIM; j++) {
+            f.setSafe(i * DIM + j, v[(b + i) * DIM + j]);
+          }
+        }
+        root.setRowCount(n);
+        batches.add(root);
+      }
+      try {
+        Dataset.create(jpath, batches, WriteParams.defaults(), a);
+        Dataset.create(lpath, batches, WriteParams.defaults(), a);
+      } finally {
+        batches.forEach(VectorSchemaRoot::close);
+      }
+      long t0 = System.nanoTime();
+      Dataset ds = Dataset.open(jpath, a).createIndex("v",
+          IvfPqParams.of(PARTITIONS, SUB_VECTORS, dev.javelin.index.ivf.DistanceType.L2).withIterations(50, PQ_ITERS),
+          null, false);
+      double javelinBuild = (System.nanoTime() - t0) / 1e9;
+      t0 = System.nanoTime();
+      try (org.lance.Dataset lance = org.lance.Dataset.open(lpath.toString(), a)) {
+        IndexParams p = IndexParams.builder().setVectorIndexParams(
+            VectorIndexParams.ivfPq(PARTITIONS, 8, SUB_VECTORS, DistanceType.L2, PQ_ITERS)).build();
+        lance.createIndex(List.of("v"), org.lance.index.IndexType.IVF_PQ, Optional.of("v_idx"), p, false);
+      }
+      double lanceBuild = (System.nanoTime() - t0) / 1e9;
+      out.append(String.format("%n%s data, %,d x %d float32, IVF%d_PQ%d (8 bits), %d queries, k=10 (nprobes, rR = refine factor R)%n",
+          clustered ? "clustered" : "random", ROWS, DIM, PARTITIONS, SUB_VECTORS, QUERIES));
+      out.append(String.format("build: javelin %.1f s, lance-core %.1f s (ratio %.2f)%n", javelinBuild, lanceBuild,
+          javelinBuild / lanceBuild));
+      // Queries near data points, with their exact answers.
+      Random r = new Random(99);
+      float[][] queries = new float[QUERIES][DIM];
+      List<Set<Long>> truth = new ArrayList<>();
+      long[] ids = new long[ROWS];
+      for (int i = 0; i < ROWS; i++) {
+        ids[i] = i; // one fragment: row address = row number
+      }
+      for (int q = 0; q < QUERIES; q++) {
+        int base = r.nextInt(ROWS);
+        for (int j = 0; j < DIM; j++) {
+          queries[q][j] = v[base * DIM + j] + (float) r.nextGaussian() * 0.05f;
+        }
+        FlatSearch flat = new FlatSearch(queries[q], dev.javelin.index.ivf.DistanceType.L2, 10);
+        flat.add(v, 0, ROWS, ids);
+        Set<Long> t = new HashSet<>();
+        for (long id : flat.result().rowIds()) {
+          t.add(id);
+        }
+        truth.add(t);
+      }
+      out.append(String.format("%8s | %16s %12s | %16s %12s%n", "nprobes", "javelin recall", "ms/query",
+          "lance recall", "ms/query"));
+      try (org.lance.Dataset lance = org.lance.Dataset.open(lpath.toString(), a)) {
+        for (int[] setting : SETTINGS) {
+          int nprobes = setting[0];
+          int refine = setting[1];
+          // Warm up both sides (index load, JIT), then measure.
+          for (int q = 0; q < 20; q++) {
+            ds.nearest("v", queries[q]).k(10).nprobes(nprobes).refineFactor(refine).neighbors();
+            lanceIds(lance, queries[q], nprobes, refine);
+          }
+          double jr = 0;
+          t0 = System.nanoTime();
+          for (int q = 0; q < QUERIES; q++) {
+            Neighbors n = ds.nearest("v", queries[q]).k(10).nprobes(nprobes).refineFactor(refine).neighbors();
+            for (long id : n.rowIds()) {
+              jr += truth.get(q).contains(id) ? 1 : 0;
+            }
+          }
+          double jms = (System.nanoTime() - t0) / 1e6 / QUERIES;
+          double lr = 0;
+          t0 = System.nanoTime();
+          for (int q = 0; q < QUERIES; q++) {
+            for (long id : lanceIds(lance, queries[q], nprobes, refine)) {
+              lr += truth.get(q).contains(id) ? 1 : 0;
+            }
+          }
+          double lms = (System.nanoTime() - t0) / 1e6 / QUERIES;
+          out.append(String.format("%8s | %16.3f %12.2f | %16.3f %12.2f%n",
+              nprobes + (refine > 0 ? " r" + refine : ""), jr / (QUERIES * 10), jms,
+              lr / (QUERIES * 10), lms));
+        }
+      }
+    }
+    System.out.print(out);
+    return out.toString();
+  }
+
+  private static List<Long> lanceIds(org.lance.Dataset lance, float[] q, int nprobes, int refine) throws Exception {
+    Query.Builder qb = new Query.Builder().setColumn("v").setKey(q).setK(10).setNprobes(nprobes);
+    if (refine > 0) {
+      qb.setRefineFactor(refine);
+    }
+    Query query = qb.build();
+    ScanOptions opts = new ScanOptions.Builder().columns(List.of("_distance")).withRowId(true).nearest(query).build();
+    List<Long> out = new ArrayList<>();
+    try (var s = lance.newScan(opts); ArrowReader r = s.scanBatches()) {
+      while (r.loadNextBatch()) {
+        VectorSchemaRoot root = r.getVectorSchemaRoot();
+        UInt8Vector ids = (UInt8Vector) root.getVector("_rowid");
+        for (int i = 0; i < root.getRowCount(); i++) {
+          out.add(ids.get(i));
+        }
+      }
+    }
+    return out;
+  }
+}

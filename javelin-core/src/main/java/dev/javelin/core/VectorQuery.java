@@ -1,0 +1,327 @@
+package dev.javelin.core;
+
+import dev.javelin.core.expr.BoundExpression;
+import dev.javelin.core.expr.Expression;
+import dev.javelin.format.schema.LanceField;
+import dev.javelin.index.ivf.DistanceType;
+import dev.javelin.index.ivf.FlatSearch;
+import dev.javelin.index.ivf.IvfPqIndex;
+import dev.javelin.index.ivf.Neighbors;
+import dev.javelin.index.ivf.VectorIndexException;
+import dev.javelin.table.Deletes;
+import dev.javelin.table.Fragment;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.LongPredicate;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.Float4Vector;
+import org.apache.arrow.vector.UInt8Vector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.complex.FixedSizeListVector;
+import org.apache.arrow.vector.ipc.ArrowReader;
+import org.apache.arrow.vector.types.FloatingPointPrecision;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.FieldType;
+import org.roaringbitmap.RoaringBitmap;
+import org.roaringbitmap.longlong.Roaring64NavigableMap;
+
+/**
+ * A nearest-neighbour query over a vector column ({@code fixed_size_list<float32, d>}), as
+ * Lance's {@code nearest}: start with {@link Dataset#nearest}, set options, then {@link #execute}.
+ *
+ * <p>With an IVF_PQ index on the column (and a matching distance type) the fragments it covers
+ * are searched through the index ({@code nprobes} partitions, PQ-approximate distances) and the
+ * fragments it does not cover by brute force, and the two are merged. Without one, the search is
+ * exact. Deleted rows are never returned. A {@link #refineFactor} re-ranks {@code k * factor}
+ * candidates with their true vectors. A {@link #filter} is applied before the search
+ * ({@link #prefilter}{@code (true)}: the k nearest of the rows that pass) or, by default as in
+ * Lance, after it (the rows of the k nearest that pass; possibly fewer than k).
+ */
+public final class VectorQuery {
+  /** The distance column of the results (float32, ascending). */
+  public static final String DISTANCE = "_distance";
+  /** Lance's default number of IVF partitions to probe. */
+  public static final int DEFAULT_NPROBES = 20;
+  private static final int CACHED_INDICES = 8;
+  private static final Map<String, IvfPqIndex> CACHE = new LinkedHashMap<>(16, 0.75f, true) {
+    @Override
+    protected boolean removeEldestEntry(Map.Entry<String, IvfPqIndex> eldest) {
+      return size() > CACHED_INDICES;
+    }
+  };
+
+  private final Dataset ds;
+  private final String column;
+  private final float[] query;
+  private final BufferAllocator allocator;
+  private int k = 10;
+  private int nprobes = DEFAULT_NPROBES;
+  private int refineFactor;
+  private String filter;
+  private boolean prefilter;
+  private DistanceType distanceType;
+  private List<String> columns;
+  private boolean withRowId;
+  private boolean useIndex = true;
+
+  VectorQuery(Dataset ds, String column, float[] query, BufferAllocator allocator) {
+    this.ds = ds;
+    this.column = column;
+    this.query = query.clone();
+    this.allocator = allocator;
+  }
+
+  /** How many neighbours to return (default 10). */
+  public VectorQuery k(int k) {
+    if (k < 1) {
+      throw new IllegalArgumentException("k must be at least 1, got " + k);
+    }
+    this.k = k;
+    return this;
+  }
+
+  /** IVF partitions to search (default 20, Lance's minimum). */
+  public VectorQuery nprobes(int nprobes) {
+    if (nprobes < 1) {
+      throw new IllegalArgumentException("nprobes must be at least 1, got " + nprobes);
+    }
+    this.nprobes = nprobes;
+    return this;
+  }
+
+  /** Re-rank {@code k * factor} index candidates by their true distances (0 or 1: none). */
+  public VectorQuery refineFactor(int factor) {
+    if (factor < 0) {
+      throw new IllegalArgumentException("refineFactor must not be negative, got " + factor);
+    }
+    this.refineFactor = factor;
+    return this;
+  }
+
+  /** A filter in the scan filter language (see {@link ScanBuilder#filter}). */
+  public VectorQuery filter(String sql) {
+    this.filter = sql;
+    return this;
+  }
+
+  /** Whether the filter applies before the search (true) or to its results (false, the default). */
+  public VectorQuery prefilter(boolean prefilter) {
+    this.prefilter = prefilter;
+    return this;
+  }
+
+  /**
+   * The distance to rank by. Default: the index's, or L2 without one. A type other than the
+   * index's makes the query exact (the index is not used).
+   */
+  public VectorQuery distanceType(DistanceType type) {
+    this.distanceType = type;
+    return this;
+  }
+
+  /** The columns of the result (default: all), before {@code _distance}. */
+  public VectorQuery columns(List<String> names) {
+    this.columns = names == null ? null : List.copyOf(names);
+    return this;
+  }
+
+  /** Adds a {@code _rowid} column (uint64; the row address without stable row ids). */
+  public VectorQuery withRowId(boolean on) {
+    this.withRowId = on;
+    return this;
+  }
+
+  /** Whether to use an index (default true); false gives the exact answer by brute force. */
+  public VectorQuery useIndex(boolean on) {
+    this.useIndex = on;
+    return this;
+  }
+
+  /**
+   * Runs the query and reads the result rows: the chosen columns, then {@code _rowid} if asked,
+   * then {@code _distance}, nearest first. The caller closes the result.
+   */
+  public VectorSchemaRoot execute() {
+    Neighbors n = neighbors();
+    List<String> cols = columns;
+    if (cols == null) {
+      cols = new ArrayList<>();
+      for (LanceField f : ds.schema().fields()) {
+        cols.add(f.name());
+      }
+    }
+    VectorSchemaRoot rows = ds.takeRows(n.rowIds(), cols);
+    List<FieldVector> vectors = new ArrayList<>(rows.getFieldVectors());
+    try {
+      if (withRowId) {
+        UInt8Vector ids = new UInt8Vector(new Field("_rowid", FieldType.notNullable(new ArrowType.Int(64, false)),
+            null), allocator);
+        ids.allocateNew(n.size());
+        for (int i = 0; i < n.size(); i++) {
+          ids.set(i, n.rowIds()[i]);
+        }
+        ids.setValueCount(n.size());
+        vectors.add(ids);
+      }
+      Float4Vector dist = new Float4Vector(new Field(DISTANCE,
+          FieldType.nullable(new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE)), null), allocator);
+      dist.allocateNew(n.size());
+      for (int i = 0; i < n.size(); i++) {
+        dist.set(i, n.distances()[i]);
+      }
+      dist.setValueCount(n.size());
+      vectors.add(dist);
+    } catch (RuntimeException e) {
+      vectors.forEach(FieldVector::close);
+      throw e;
+    }
+    return new VectorSchemaRoot(vectors);
+  }
+
+  /** Runs the query and returns only the row ids (row addresses) and distances, nearest first. */
+  public Neighbors neighbors() {
+    VectorColumn.checkRowAddresses(ds, "Vector search");
+    LanceField field = VectorColumn.field(ds, column);
+    int dim = VectorColumn.dimension(field.toArrow(), ds.location());
+    if (query.length != dim) {
+      throw new VectorIndexException("Query vector has " + query.length + " dimensions but column '" + column
+          + "' has " + dim + ": " + ds.location());
+    }
+    BoundExpression bound = filter == null ? null : Expression.parse(filter).bindFilter(ds.schema());
+    try {
+      IndexInfo info = useIndex ? findIndex(field) : null;
+      IvfPqIndex index = info == null ? null : open(info);
+      if (index != null && distanceType != null && distanceType != index.distanceType()) {
+        index = null;
+      }
+      DistanceType dt = index != null ? index.distanceType() : distanceType != null ? distanceType : DistanceType.L2;
+      int candidates = refineFactor > 1 ? k * refineFactor : k;
+      List<Fragment> flat = new ArrayList<>();
+      List<Fragment> indexed = new ArrayList<>();
+      for (Fragment f : ds.manifest().fragments()) {
+        (index != null && info.fragments().contains(f.id()) ? indexed : flat).add(f);
+      }
+      BoundExpression pre = prefilter ? bound : null;
+      Neighbors fromIndex = new Neighbors(new long[0], new float[0]);
+      if (!indexed.isEmpty()) {
+        fromIndex = index.search(query, candidates, nprobes, accepted(indexed, pre));
+      }
+      FlatSearch exact = new FlatSearch(query, dt, candidates);
+      VectorColumn.scan(ds, flat, field, pre, allocator, (v, a, n) -> exact.add(v, 0, n, a));
+      Neighbors merged = Neighbors.merge(candidates, fromIndex, exact.result());
+      if (refineFactor > 1 && index != null) {
+        merged = refine(merged, field, dt);
+      }
+      // As in Lance, the postfilter sees the k nearest (after re-ranking), so fewer may remain.
+      merged = Neighbors.merge(k, merged);
+      if (bound != null && !prefilter) {
+        merged = postfilter(merged, bound);
+      }
+      return merged;
+    } catch (IOException e) {
+      throw new UncheckedIOException("Vector search failed: " + ds.location(), e);
+    }
+  }
+
+  private IndexInfo findIndex(LanceField field) {
+    for (IndexInfo i : ds.indices()) {
+      if (i.type() == dev.javelin.index.IndexType.VECTOR && i.fields().equals(List.of(field.name()))) {
+        return i;
+      }
+    }
+    return null;
+  }
+
+  private IvfPqIndex open(IndexInfo info) throws IOException {
+    String key = ds.location() + "#" + info.uuid();
+    synchronized (CACHE) {
+      IvfPqIndex cached = CACHE.get(key);
+      if (cached != null) {
+        return cached;
+      }
+    }
+    IvfPqIndex index = IvfPqIndex.open(ds.store(), info.uuid(), allocator);
+    synchronized (CACHE) {
+      CACHE.put(key, index);
+    }
+    return index;
+  }
+
+  /**
+   * Which index rows may be returned: rows of the indexed fragments still present and not
+   * deleted, and with a prefilter only those it keeps.
+   */
+  private LongPredicate accepted(List<Fragment> fragments, BoundExpression pre)
+      throws IOException {
+    if (pre != null) {
+      // Only the filter's columns are read; the scan already leaves deleted rows out.
+      Roaring64NavigableMap keep = new Roaring64NavigableMap();
+      List<LanceField> read = ds.fields(pre.columns());
+      ArrowReader inner = new DatasetReader(ds.store(), ds.location(), fragments, read, 8192, false, true, allocator);
+      try (ArrowReader in = new FilteredReader(inner, pre, new int[] {read.size()}, 0, -1, allocator)) {
+        while (in.loadNextBatch()) {
+          UInt8Vector addr = (UInt8Vector) in.getVectorSchemaRoot().getVector(0);
+          for (int i = 0; i < in.getVectorSchemaRoot().getRowCount(); i++) {
+            keep.addLong(addr.get(i));
+          }
+        }
+      }
+      return keep::contains;
+    }
+    Map<Long, RoaringBitmap> deleted = new HashMap<>();
+    for (Fragment f : fragments) {
+      deleted.put(f.id(), Deletes.deletedRows(ds.store(), f, allocator));
+    }
+    return id -> {
+      RoaringBitmap d = deleted.get(id >>> 32);
+      return d != null && !d.contains((int) (id & 0xFFFFFFFFL));
+    };
+  }
+
+  private Neighbors refine(Neighbors candidates, LanceField field, DistanceType dt) {
+    int dim = query.length;
+    FlatSearch exact = new FlatSearch(query, dt, candidates.size());
+    try (VectorSchemaRoot rows = ds.takeRows(candidates.rowIds(), List.of(field.name()))) {
+      FixedSizeListVector v = (FixedSizeListVector) rows.getVector(0);
+      float[] buf = new float[rows.getRowCount() * dim];
+      VectorColumn.copy(v, dim, rows.getRowCount(), buf);
+      int k2 = 0;
+      for (int i = 0; i < rows.getRowCount(); i++) {
+        if (!v.isNull(i)) {
+          exact.add(buf, (k2++) * dim, candidates.rowIds()[i]);
+        }
+      }
+    }
+    return exact.result();
+  }
+
+  private Neighbors postfilter(Neighbors candidates, BoundExpression bound) {
+    if (candidates.size() == 0) {
+      return candidates;
+    }
+    try (VectorSchemaRoot rows = ds.takeRows(candidates.rowIds(), bound.columns())) {
+      int[] keep = bound.select(rows);
+      long[] ids = new long[keep.length];
+      float[] dist = new float[keep.length];
+      for (int i = 0; i < keep.length; i++) {
+        ids[i] = candidates.rowIds()[keep[i]];
+        dist[i] = candidates.distances()[keep[i]];
+      }
+      return new Neighbors(ids, dist);
+    }
+  }
+
+  /** Forgets cached indices (tests and benchmarks that rewrite files under the same uuid). */
+  static void clearCache() {
+    synchronized (CACHE) {
+      CACHE.clear();
+    }
+  }
+}

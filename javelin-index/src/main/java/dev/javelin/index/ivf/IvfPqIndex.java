@@ -1,0 +1,187 @@
+package dev.javelin.index.ivf;
+
+import dev.javelin.index.BTreeIndex;
+import dev.javelin.index.RowAddressMap;
+import dev.javelin.table.io.ObjectStore;
+import java.io.IOException;
+import java.util.function.LongPredicate;
+import org.apache.arrow.memory.BufferAllocator;
+
+/**
+ * An open IVF_PQ index ({@code _indices/{uuid}/index.idx} and {@code auxiliary.idx}, Lance's v3
+ * layout, from lance-core or Javelin). Opening loads the centroids, the codebook, and every row's
+ * id and codes into Java arrays (m bytes and 8 bytes a row), so the index holds no Arrow memory
+ * and needs no closing; it is safe to search from several threads.
+ */
+public final class IvfPqIndex {
+  private final IvfPqModel model;
+  private final long[] offsets;
+  private final int[] lengths;
+  private final long[] rowIds;
+  private final byte[] codes;
+
+  private IvfPqIndex(IvfPqFiles.Contents c) {
+    this.model = c.model();
+    this.offsets = c.offsets();
+    this.lengths = c.lengths();
+    this.rowIds = c.rowIds();
+    this.codes = c.codes();
+  }
+
+  /**
+   * Opens the index with this uuid in the dataset at {@code store}.
+   *
+   * @throws VectorIndexException if the files are not an IVF_PQ index Javelin reads (8-bit,
+   *     transposed, float32)
+   */
+  public static IvfPqIndex open(ObjectStore store, String uuid, BufferAllocator allocator) throws IOException {
+    return new IvfPqIndex(IvfPqFiles.read(store, BTreeIndex.directory(uuid), allocator));
+  }
+
+  public int dimension() {
+    return model.dim;
+  }
+
+  public int numPartitions() {
+    return model.numPartitions;
+  }
+
+  public int numSubVectors() {
+    return model.pq.m;
+  }
+
+  public DistanceType distanceType() {
+    return model.distanceType;
+  }
+
+  /** Rows in the index. */
+  public int numRows() {
+    return rowIds.length;
+  }
+
+  /** Rows in each partition. */
+  public int[] partitionSizes() {
+    return lengths.clone();
+  }
+
+  /** Every row id in the index, partition by partition. */
+  public long[] rowIds() {
+    return rowIds.clone();
+  }
+
+  /**
+   * The {@code k} rows nearest {@code query} among the {@code nprobes} partitions whose centroids
+   * are nearest it, by PQ-approximate distance (squared L2 of the residual for L2; for cosine half
+   * of it, which is {@code 1 - cos} for unit vectors; {@code 1 - a·b} for DOT).
+   *
+   * @param accept which row ids may be returned (null: all); rejected rows are skipped before they
+   *     take a place in the top k, which is what a prefilter needs
+   * @throws VectorIndexException if the query's length is not the index's dimension
+   */
+  public Neighbors search(float[] query, int k, int nprobes, LongPredicate accept) {
+    int dim = model.dim;
+    if (query.length != dim) {
+      throw new VectorIndexException("Query has " + query.length + " dimensions but the index has " + dim);
+    }
+    float[] q = query.clone();
+    if (model.distanceType == DistanceType.COSINE) {
+      VectorMath.normalize(q, 1, dim);
+    }
+    int p = model.numPartitions;
+    boolean dot = model.distanceType == DistanceType.DOT;
+    int probes = Math.max(1, Math.min(nprobes, p));
+    // Nearest centroids first.
+    TopK nearest = new TopK(probes);
+    for (int c = 0; c < p; c++) {
+      float d = dot ? -VectorMath.dot(q, 0, model.centroids, c * dim, dim)
+          : VectorMath.l2(q, 0, model.centroids, c * dim, dim);
+      nearest.offer(d, c);
+    }
+    long[] probed = nearest.result().rowIds();
+    int m = model.pq.m;
+    TopK top = new TopK(k);
+    float[] table = dot ? model.pq.distanceTable(q) : null;
+    float[] residual = new float[dim];
+    float[] dist = new float[0];
+    float scale = model.distanceType == DistanceType.COSINE ? 0.5f : 1f;
+    float shift = dot ? 1f : 0f;
+    for (long part : probed) {
+      int c = (int) part;
+      int n = lengths[c];
+      if (n == 0) {
+        continue;
+      }
+      if (!dot) {
+        for (int i = 0; i < dim; i++) {
+          residual[i] = q[i] - model.centroids[c * dim + i];
+        }
+        table = model.pq.distanceTable(residual);
+      }
+      if (dist.length < n) {
+        dist = new float[n];
+      }
+      java.util.Arrays.fill(dist, 0, n, 0f);
+      int base = (int) offsets[c];
+      // Codes are transposed: sub-vector j of the partition's rows is one run of n bytes.
+      for (int j = 0; j < m; j++) {
+        int run = base * m + j * n;
+        int t = j * ProductQuantizer.CENTROIDS;
+        for (int i = 0; i < n; i++) {
+          dist[i] += table[t + (codes[run + i] & 0xFF)];
+        }
+      }
+      for (int i = 0; i < n; i++) {
+        float d = shift + scale * dist[i];
+        if (d <= top.bound()) {
+          long id = rowIds[base + i];
+          if (accept == null || accept.test(id)) {
+            top.offer(d, id);
+          }
+        }
+      }
+    }
+    return top.result();
+  }
+
+  /**
+   * Writes a copy of the index {@code oldUuid} as {@code newUuid} with its row ids moved by
+   * {@code map} (rows mapped to {@link RowAddressMap#DELETED} are dropped), as a compaction that
+   * rewrote the indexed fragments needs. Centroids and codebook are kept.
+   *
+   * @return the sizes of the new index.idx and auxiliary.idx
+   */
+  public static long[] remap(ObjectStore store, String oldUuid, String newUuid, RowAddressMap map,
+      BufferAllocator allocator) throws IOException {
+    IvfPqFiles.Contents c = IvfPqFiles.read(store, BTreeIndex.directory(oldUuid), allocator);
+    int m = c.model().pq.m;
+    int p = c.offsets().length;
+    long[] newOffsets = new long[p];
+    int[] newLengths = new int[p];
+    long[] ids = new long[c.rowIds().length];
+    byte[] codes = new byte[c.codes().length];
+    int out = 0;
+    for (int part = 0; part < p; part++) {
+      int n = c.lengths()[part];
+      int base = (int) c.offsets()[part];
+      int kept = 0;
+      int[] keep = new int[n];
+      for (int i = 0; i < n; i++) {
+        long moved = map.map(c.rowIds()[base + i]);
+        if (moved != RowAddressMap.DELETED) {
+          ids[out + kept] = moved;
+          keep[kept++] = i;
+        }
+      }
+      for (int j = 0; j < m; j++) {
+        for (int i = 0; i < kept; i++) {
+          codes[out * m + j * kept + i] = c.codes()[base * m + j * n + keep[i]];
+        }
+      }
+      newOffsets[part] = out;
+      newLengths[part] = kept;
+      out += kept;
+    }
+    return IvfPqFiles.write(store, BTreeIndex.directory(newUuid), c.model(), newOffsets, newLengths,
+        java.util.Arrays.copyOf(ids, out), java.util.Arrays.copyOf(codes, out * m), allocator);
+  }
+}

@@ -1,0 +1,99 @@
+package dev.javelin.index.ivf;
+
+import java.util.Random;
+
+/**
+ * 8-bit product quantisation: a vector of {@code dim} floats is cut into {@code m} sub-vectors,
+ * each replaced by the number of its nearest of 256 centroids. The codebook is laid out as Lance
+ * stores it: sub-vector 0's 256 centroids, then sub-vector 1's, ... ({@code 256 * dim} floats,
+ * a {@code [256, dim]} tensor).
+ */
+final class ProductQuantizer {
+  static final int CENTROIDS = 256;
+
+  final int dim;
+  final int m;
+  final int subDim;
+  final float[] codebook;
+  // DOT compares by inner product; L2 and cosine (normalised data) by squared L2.
+  final boolean dot;
+  // Each sub-vector's centroids transposed, [subDim][256], one block per sub-vector.
+  final float[] codebookT;
+
+  ProductQuantizer(int dim, int m, float[] codebook, boolean dot) {
+    this.dim = dim;
+    this.m = m;
+    this.subDim = dim / m;
+    this.codebook = codebook;
+    this.dot = dot;
+    this.codebookT = new float[codebook.length];
+    for (int j = 0; j < m; j++) {
+      float[] t = VectorMath.transpose(codebook, j * CENTROIDS * subDim, CENTROIDS, subDim);
+      System.arraycopy(t, 0, codebookT, j * CENTROIDS * subDim, t.length);
+    }
+  }
+
+  /** Trains one 256-centroid k-means per sub-vector on {@code rows} training vectors. */
+  static ProductQuantizer train(float[] data, int rows, int dim, int m, int maxIters, boolean dot, Random random) {
+    int subDim = dim / m;
+    float[] codebook = new float[CENTROIDS * dim];
+    float[] sub = new float[rows * subDim];
+    for (int j = 0; j < m; j++) {
+      for (int r = 0; r < rows; r++) {
+        System.arraycopy(data, r * dim + j * subDim, sub, r * subDim, subDim);
+      }
+      // Codes approximate the vectors themselves, so they are trained and chosen by L2 for every
+      // distance type (max-inner-product clustering collapses onto the longest centroids).
+      float[] c = KMeans.train(sub, rows, subDim, CENTROIDS, maxIters, false, random);
+      System.arraycopy(c, 0, codebook, j * CENTROIDS * subDim, CENTROIDS * subDim);
+    }
+    return new ProductQuantizer(dim, m, codebook, dot);
+  }
+
+  /** Squared norms of every codebook centroid, for {@link #encode}. */
+  float[] norms() {
+    float[] n = new float[m * CENTROIDS];
+    for (int i = 0; i < n.length; i++) {
+      n[i] = VectorMath.dot(codebook, i * subDim, codebook, i * subDim, subDim);
+    }
+    return n;
+  }
+
+  /**
+   * Writes the {@code m} codes of the vector at {@code v[off..off+dim)} to {@code out[outOff..]};
+   * {@code scratch} holds at least 256 floats.
+   */
+  void encode(float[] v, int off, float[] norms, byte[] out, int outOff, float[] scratch) {
+    for (int j = 0; j < m; j++) {
+      int base = j * CENTROIDS;
+      int best = 0;
+      float bestScore = Float.MAX_VALUE;
+      VectorMath.dotsTransposed(v, off + j * subDim, subDim, codebookT, base * subDim, CENTROIDS, scratch);
+      for (int c = 0; c < CENTROIDS; c++) {
+        float score = norms[base + c] - 2 * scratch[c];
+        if (score < bestScore) {
+          bestScore = score;
+          best = c;
+        }
+      }
+      out[outOff + j] = (byte) best;
+    }
+  }
+
+  /**
+   * The table of partial distances from {@code q} to every centroid, {@code m * 256} floats:
+   * squared L2 per sub-vector, or minus the inner product for DOT.
+   */
+  float[] distanceTable(float[] q) {
+    float[] table = new float[m * CENTROIDS];
+    for (int j = 0; j < m; j++) {
+      for (int c = 0; c < CENTROIDS; c++) {
+        int at = j * CENTROIDS + c;
+        table[at] = dot
+            ? -VectorMath.dot(q, j * subDim, codebook, at * subDim, subDim)
+            : VectorMath.l2(q, j * subDim, codebook, at * subDim, subDim);
+      }
+    }
+    return table;
+  }
+}

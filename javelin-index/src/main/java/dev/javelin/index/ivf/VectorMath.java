@@ -1,0 +1,93 @@
+package dev.javelin.index.ivf;
+
+/**
+ * The inner loops: dot products and squared L2 distances over slices of float arrays. Four
+ * independent accumulators let the JIT keep several multiply-adds in flight (a single running
+ * sum is a dependency chain that Java may not reorder).
+ */
+final class VectorMath {
+  private VectorMath() {}
+
+  static float dot(float[] a, int aOff, float[] b, int bOff, int len) {
+    float s0 = 0;
+    float s1 = 0;
+    float s2 = 0;
+    float s3 = 0;
+    int i = 0;
+    for (; i + 3 < len; i += 4) {
+      s0 += a[aOff + i] * b[bOff + i];
+      s1 += a[aOff + i + 1] * b[bOff + i + 1];
+      s2 += a[aOff + i + 2] * b[bOff + i + 2];
+      s3 += a[aOff + i + 3] * b[bOff + i + 3];
+    }
+    for (; i < len; i++) {
+      s0 += a[aOff + i] * b[bOff + i];
+    }
+    return (s0 + s1) + (s2 + s3);
+  }
+
+  static float l2(float[] a, int aOff, float[] b, int bOff, int len) {
+    float s0 = 0;
+    float s1 = 0;
+    float s2 = 0;
+    float s3 = 0;
+    int i = 0;
+    for (; i + 3 < len; i += 4) {
+      float d0 = a[aOff + i] - b[bOff + i];
+      float d1 = a[aOff + i + 1] - b[bOff + i + 1];
+      float d2 = a[aOff + i + 2] - b[bOff + i + 2];
+      float d3 = a[aOff + i + 3] - b[bOff + i + 3];
+      s0 += d0 * d0;
+      s1 += d1 * d1;
+      s2 += d2 * d2;
+      s3 += d3 * d3;
+    }
+    for (; i < len; i++) {
+      float d = a[aOff + i] - b[bOff + i];
+      s0 += d * d;
+    }
+    return (s0 + s1) + (s2 + s3);
+  }
+
+  /**
+   * Inner products of one vector with {@code k} vectors stored transposed ({@code t[i * k + c]}
+   * is coordinate i of vector c), into {@code out[0..k)}. The inner loop is an axpy over
+   * independent lanes, which the JIT turns into SIMD code (a dot product's running sum would not
+   * be vectorised).
+   */
+  static void dotsTransposed(float[] x, int off, int dim, float[] t, int tOff, int k, float[] out) {
+    java.util.Arrays.fill(out, 0, k, 0f);
+    for (int i = 0; i < dim; i++) {
+      float xi = x[off + i];
+      int base = tOff + i * k;
+      for (int c = 0; c < k; c++) {
+        out[c] += xi * t[base + c];
+      }
+    }
+  }
+
+  /** {@code rows} vectors of length {@code dim} (row-major) transposed to {@code [dim][rows]}. */
+  static float[] transpose(float[] v, int vOff, int rows, int dim) {
+    float[] t = new float[rows * dim];
+    for (int r = 0; r < rows; r++) {
+      for (int i = 0; i < dim; i++) {
+        t[i * rows + r] = v[vOff + r * dim + i];
+      }
+    }
+    return t;
+  }
+
+  /** Scales each of the {@code rows} vectors of length {@code dim} to unit length (zero stays zero). */
+  static void normalize(float[] data, int rows, int dim) {
+    for (int r = 0; r < rows; r++) {
+      int off = r * dim;
+      float n = dot(data, off, data, off, dim);
+      if (n > 0) {
+        float inv = (float) (1.0 / Math.sqrt(n));
+        for (int i = 0; i < dim; i++) {
+          data[off + i] *= inv;
+        }
+      }
+    }
+  }
+}

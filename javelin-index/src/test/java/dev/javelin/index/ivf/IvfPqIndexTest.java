@@ -1,0 +1,173 @@
+package dev.javelin.index.ivf;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.javelin.index.RowAddressMap;
+import dev.javelin.table.io.LocalObjectStore;
+import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.Random;
+import java.util.Set;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class IvfPqIndexTest {
+  static final int DIM = 32;
+  @TempDir Path dir;
+  BufferAllocator allocator;
+
+  @BeforeEach
+  void open() {
+    allocator = new RootAllocator();
+  }
+
+  @AfterEach
+  void close() {
+    allocator.close();
+  }
+
+  /** {@code rows} vectors: uniform in [0,1), or around 64 random centres when clustered. */
+  static float[] data(int rows, boolean clustered, long seed) {
+    Random r = new Random(seed);
+    float[] centres = new float[64 * DIM];
+    for (int i = 0; i < centres.length; i++) {
+      centres[i] = r.nextFloat() * 10;
+    }
+    float[] v = new float[rows * DIM];
+    for (int i = 0; i < rows; i++) {
+      int c = r.nextInt(64);
+      for (int j = 0; j < DIM; j++) {
+        v[i * DIM + j] = clustered ? centres[c * DIM + j] + (float) r.nextGaussian() * 0.5f : r.nextFloat();
+      }
+    }
+    return v;
+  }
+
+  static long[] ids(int rows) {
+    long[] ids = new long[rows];
+    for (int i = 0; i < rows; i++) {
+      ids[i] = ((long) (i / 5000) << 32) | (i % 5000);
+    }
+    return ids;
+  }
+
+  IvfPqIndex build(float[] v, int rows, IvfPqParams params, String uuid) throws Exception {
+    IvfPqBuilder b = new IvfPqBuilder(DIM, params);
+    b.train(v, Math.min(rows, params.sampleSize()));
+    b.add(v, rows, ids(rows));
+    LocalObjectStore store = new LocalObjectStore(dir);
+    b.write(store, "_indices/" + uuid, allocator);
+    return IvfPqIndex.open(store, uuid, allocator);
+  }
+
+  static double recall(IvfPqIndex index, float[] v, int rows, DistanceType dt, int nprobes, long seed) {
+    Random r = new Random(seed);
+    long[] ids = ids(rows);
+    int hits = 0;
+    int queries = 50;
+    for (int q = 0; q < queries; q++) {
+      float[] query = new float[DIM];
+      int base = r.nextInt(rows);
+      for (int j = 0; j < DIM; j++) {
+        query[j] = v[base * DIM + j] + (float) r.nextGaussian() * 0.1f;
+      }
+      FlatSearch flat = new FlatSearch(query, dt, 10);
+      flat.add(v, 0, rows, ids);
+      Set<Long> truth = new HashSet<>();
+      for (long id : flat.result().rowIds()) {
+        truth.add(id);
+      }
+      // Re-rank 10x candidates with the true vectors, as refine_factor does.
+      Neighbors approx = index.search(query, 100, nprobes, null);
+      FlatSearch refine = new FlatSearch(query, dt, 10);
+      for (long id : approx.rowIds()) {
+        int row = (int) ((id >>> 32) * 5000 + (id & 0xFFFFFFFFL));
+        refine.add(v, row * DIM, id);
+      }
+      for (long id : refine.result().rowIds()) {
+        if (truth.contains(id)) {
+          hits++;
+        }
+      }
+    }
+    return hits / (queries * 10.0);
+  }
+
+  @Test
+  void recallOnClusteredAndRandomData() throws Exception {
+    int rows = 20000;
+    for (boolean clustered : new boolean[] {true, false}) {
+      float[] v = data(rows, clustered, clustered ? 1 : 2);
+      IvfPqIndex index = build(v, rows, IvfPqParams.of(32, 8, DistanceType.L2).withIterations(20, 10),
+          "u" + clustered);
+      assertThat(index.numRows()).isEqualTo(rows);
+      assertThat(index.numPartitions()).isEqualTo(32);
+      assertThat(index.numSubVectors()).isEqualTo(8);
+      assertThat(recall(index, v, rows, DistanceType.L2, 16, 7)).as("clustered=" + clustered)
+          .isGreaterThanOrEqualTo(0.9);
+    }
+  }
+
+  @Test
+  void cosineAndDot() throws Exception {
+    int rows = 6000;
+    float[] v = data(rows, true, 3);
+    for (DistanceType dt : new DistanceType[] {DistanceType.COSINE, DistanceType.DOT}) {
+      IvfPqIndex index = build(v, rows, IvfPqParams.of(8, 8, dt).withIterations(20, 10), "d" + dt);
+      assertThat(index.distanceType()).isEqualTo(dt);
+      assertThat(recall(index, v, rows, dt, 8, 9)).as(dt.toString()).isGreaterThanOrEqualTo(0.9);
+    }
+  }
+
+  @Test
+  void acceptFilterAndAllPartitions() throws Exception {
+    int rows = 3000;
+    float[] v = data(rows, true, 4);
+    IvfPqIndex index = build(v, rows, IvfPqParams.of(4, 4, DistanceType.L2).withIterations(10, 5), "f");
+    float[] q = java.util.Arrays.copyOfRange(v, 0, DIM);
+    Neighbors all = index.search(q, rows, 4, null);
+    assertThat(all.size()).isEqualTo(rows);
+    for (int i = 1; i < all.size(); i++) {
+      assertThat(all.distances()[i]).isGreaterThanOrEqualTo(all.distances()[i - 1]);
+    }
+    Neighbors even = index.search(q, 10, 4, id -> (id & 1) == 0);
+    assertThat(even.rowIds()).hasSize(10);
+    assertThat(java.util.Arrays.stream(even.rowIds()).allMatch(id -> (id & 1) == 0)).isTrue();
+  }
+
+  @Test
+  void remapMovesAndDropsRows() throws Exception {
+    int rows = 3000;
+    float[] v = data(rows, true, 5);
+    LocalObjectStore store = new LocalObjectStore(dir);
+    IvfPqIndex index = build(v, rows, IvfPqParams.of(4, 4, DistanceType.L2).withIterations(10, 5), "old");
+    // Rows of fragment 0 move to fragment 7; every third row is deleted.
+    RowAddressMap map = a -> (a & 0xFFFFFFFFL) % 3 == 0 ? RowAddressMap.DELETED : (7L << 32) | (a & 0xFFFFFFFFL);
+    IvfPqIndex.remap(store, "old", "new", map, allocator);
+    IvfPqIndex moved = IvfPqIndex.open(store, "new", allocator);
+    assertThat(moved.numRows()).isEqualTo(2000);
+    float[] q = java.util.Arrays.copyOfRange(v, 3 * DIM, 4 * DIM);
+    Neighbors before = index.search(q, rows, 4, id -> (id & 0xFFFFFFFFL) % 3 != 0);
+    Neighbors after = moved.search(q, rows, 4, null);
+    assertThat(after.distances()).containsExactly(before.distances());
+    for (int i = 0; i < after.size(); i++) {
+      assertThat(after.rowIds()[i]).isEqualTo((7L << 32) | (before.rowIds()[i] & 0xFFFFFFFFL));
+    }
+  }
+
+  @Test
+  void badInputsAreRefused() {
+    assertThatThrownBy(() -> new IvfPqBuilder(30, IvfPqParams.of(4, 8, DistanceType.L2)))
+        .isInstanceOf(VectorIndexException.class)
+        .hasMessage("Vector dimension 30 is not divisible by 8 sub-vectors");
+    IvfPqBuilder b = new IvfPqBuilder(DIM, IvfPqParams.of(4, 8, DistanceType.L2));
+    assertThatThrownBy(() -> b.train(new float[100 * DIM], 100))
+        .isInstanceOf(VectorIndexException.class)
+        .hasMessage("Not enough rows to train PQ: needs 256, got 100");
+  }
+}
