@@ -224,6 +224,7 @@ public final class Cleanup {
         }
       }
       f.deletionFile().ifPresent(d -> refs.deletions.add(d.key(f.id())));
+      f.overlays().forEach(o -> refs.data.add(DATA + o.path())); // overlay files live under data/
     }
     if (!m.transactionFile().isEmpty()) {
       refs.txns.add(Table.TRANSACTIONS + m.transactionFile());
