@@ -202,6 +202,34 @@ class DatasetOverlayTest {
   }
 
   @Test
+  void indicesBuiltAfterAnOverlayIndexItsValues() throws Exception {
+    Dataset ds = create("ds", LanceFileVersion.V2_1, 2500);
+    ds = ds.addNullColumns(List.of(org.apache.arrow.vector.types.pojo.Field.nullable("n",
+        new org.apache.arrow.vector.types.pojo.ArrowType.Int(64, true))));
+    ds = ds.updateOverlay("id >= 1200 AND id < 1210", set("x", "-3.0", "n", "id")).dataset();
+    ds = ds.createIndex("x", IndexType.BTREE, null, false).createIndex("n", IndexType.BTREE, null, false);
+    assertThat(ds.explain("x = -3.0").scannedFragments()).isEmpty();
+    assertThat(scan(ds, "x = -3.0", "id")).hasSize(10);
+    assertThat(scan(ds, "x = 600.0", "id")).isEmpty(); // row 1200's base value
+    assertThat(ds.explain("n = 1205").scannedFragments()).isEmpty();
+    assertThat(scan(ds, "n = 1205", "id", "n")).containsExactly(List.of("1205", "1205"));
+    assertThat(ds.countRows("n IS NULL")).isEqualTo(2490);
+  }
+
+  @Test
+  void renamedAndDroppedColumnsKeepOverlaysMatchedById() throws Exception {
+    Dataset ds = create("ds", LanceFileVersion.V2_0, 1200);
+    ds = ds.updateOverlay("id < 3", set("s", "'o'", "x", "9.0")).dataset();
+    ds = ds.alterColumns(ColumnAlteration.of("s").rename("t"));
+    assertThat(scan(ds, "id < 4", "t")).extracting(r -> r.get(0)).containsExactly("o", "o", "o", "s3xxx");
+    ds = ds.dropColumns("t");
+    assertThat(scan(ds, "id < 4", "x")).extracting(r -> r.get(0)).containsExactly("9.0", "9.0", "9.0", null);
+    try (VectorSchemaRoot t = ds.take(new long[] {2, 0}, List.of("x", "id"))) {
+      assertThat(TestData.rows(t)).containsExactly(List.of("9.0", "2"), List.of("9.0", "0"));
+    }
+  }
+
+  @Test
   void aColumnRewriteEndsOverlaysOfItsColumns() throws Exception {
     Dataset ds = create("ds", LanceFileVersion.V2_1, 1200);
     ds = ds.updateOverlay("id < 10", set("s", "'o'", "x", "1.5")).dataset();
