@@ -230,6 +230,26 @@ class DatasetOverlayTest {
   }
 
   @Test
+  void concurrentChangesOfTheSameFragmentRedoOrConflict() throws Exception {
+    Dataset stale = create("ds", LanceFileVersion.V2_1, 2500);
+    Dataset first = stale.updateOverlay("id < 100", set("x", "1.0")).dataset();
+    // A second overlay update read the version before the first: it is redone on the newest one.
+    Dataset second = stale.updateOverlay("id >= 50 AND id < 150", set("x", "x + 1")).dataset();
+    assertThat(second.version()).isEqualTo(first.version() + 1);
+    assertThat(second.manifest().fragments().get(0).overlays()).hasSize(2);
+    assertThat(second.countRows("x = 1.0")).isEqualTo(50);
+    assertThat(second.countRows("x = 2.0")).isEqualTo(50);
+    // An overlay update of another fragment commits over it unchanged.
+    Dataset other = stale.updateOverlay("id >= 2000", set("s", "'o'")).dataset();
+    assertThat(other.countRows("s = 'o'")).isEqualTo(500);
+    assertThat(other.countRows("x = 2.0")).isEqualTo(50);
+    // A delete that read the values before an overlay of its fragment is not merged over it.
+    assertThatThrownBy(() -> stale.delete("id < 10")).isInstanceOf(dev.javelin.table.CommitConflictException.class);
+    assertThat(Dataset.open(dir.resolve("ds"), allocator).countRows()).isEqualTo(2500);
+    assertThat(stale.delete("id >= 1000 AND id < 1010").countRows()).isEqualTo(2490);
+  }
+
+  @Test
   void aColumnRewriteEndsOverlaysOfItsColumns() throws Exception {
     Dataset ds = create("ds", LanceFileVersion.V2_1, 1200);
     ds = ds.updateOverlay("id < 10", set("s", "'o'", "x", "1.5")).dataset();
