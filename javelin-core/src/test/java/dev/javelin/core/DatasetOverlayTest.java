@@ -331,6 +331,17 @@ class DatasetOverlayTest {
   }
 
   @Test
+  void aFailingOverlayUpdateLeavesNoFiles() throws Exception {
+    Dataset ds = create("ds", LanceFileVersion.V2_1, 2500);
+    String[] before = dir.resolve("ds/data").toFile().list();
+    // Fragment 0's overlay file is written before the division by zero at id 1300 in fragment 1.
+    assertThatThrownBy(() -> ds.updateOverlay("id > 900", Map.of("id", "id / (id - 1300)")))
+        .isInstanceOf(dev.javelin.core.expr.ExpressionException.class);
+    assertThat(dir.resolve("ds/data").toFile().list()).containsExactlyInAnyOrder(before);
+    assertThat(ds.checkoutLatest().version()).isEqualTo(ds.version());
+  }
+
+  @Test
   void overlayUpdatesRefuseStableRowIds() {
     List<VectorSchemaRoot> batches = TestData.batches(allocator, 0, 10, 10);
     Dataset ds;
@@ -340,6 +351,8 @@ class DatasetOverlayTest {
       batches.forEach(VectorSchemaRoot::close);
     }
     assertThatThrownBy(() -> ds.updateOverlay("id < 5", set("s", "'u'")))
-        .isInstanceOf(StableRowIdsUnsupportedException.class);
+        .isInstanceOf(StableRowIdsUnsupportedException.class)
+        .hasMessage("Javelin cannot commit a " + OperationKind.UPDATE.displayName()
+            + " on a dataset with stable row ids yet (version 1): " + ds.location());
   }
 }
