@@ -452,6 +452,21 @@ public final class Dataset {
   }
 
   /**
+   * Updates the matching rows ({@code filter} as in {@link #update(String, Map)}, null for all)
+   * by writing the assigned columns' new values as data overlays: one small file per touched
+   * fragment holding only the matching rows, with no data file rewritten and no row moved.
+   * Javelin's extension of the format (see {@code docs/overlays.md}): while any overlay is left,
+   * the dataset carries a reader feature flag that Lance itself refuses; a compaction that
+   * rewrites the fragments folds them into new data files and clears it. Indices on the assigned
+   * columns stop covering the touched fragments. Not supported with stable row ids yet.
+   *
+   * @throws InvalidUpdateException if there is nothing to assign or a column does not exist
+   */
+  public UpdateResult updateOverlay(String filter, Map<String, String> set) {
+    return new Updater(this).overlay(filter, set);
+  }
+
+  /**
    * Rewrites whole columns in place (Lance's {@code REWRITE_COLUMNS} update): every fragment
    * holding a row for which {@code filter} is TRUE (every row if null or blank) gets one new data
    * file with the assigned columns, rows that do not match keeping their values; the columns'

@@ -110,12 +110,13 @@ final class DatasetIndexes {
     RoaringBitmap deleted = Deletes.deletedRows(ds.store(), f, allocator);
     FragmentFiles.Part part = FragmentFiles.plan(f, List.of(field), ds.location()).get(0);
     if (part.rowsOnly) {
-      addNulls(f, field, deleted, b, allocator);
+      addNulls(ds, f, field, deleted, b, allocator);
       return;
     }
     try (LanceFileReader r = FragmentFiles.open(ds.store(), part, allocator);
         ArrowReader in = r.read(ReadOptions.builder()
-            .columns(FragmentFiles.columnNames(r, part, ds.location())).build())) {
+            .columns(FragmentFiles.columnNames(r, part, ds.location())).build());
+        OverlayApplier overlays = OverlayApplier.open(ds.store(), ds.location(), f, List.of(field), allocator)) {
       long offset = 0;
       long[] addresses = new long[0];
       while (in.loadNextBatch()) {
@@ -127,18 +128,25 @@ final class DatasetIndexes {
         for (int i = 0; i < n; i++) {
           addresses[i] = (f.id() << 32) | (offset + i);
         }
-        FieldVector values = batch.getVector(0);
-        addLive(values, addresses, n, offset, deleted, b);
+        FieldVector[] values = {batch.getVector(0)};
+        // The index holds the values reads see: overlays applied.
+        List<FieldVector> made = overlays == null ? List.of() : overlays.apply(values, offset, n);
+        try {
+          addLive(values[0], addresses, n, offset, deleted, b);
+        } finally {
+          made.forEach(FieldVector::close);
+        }
         offset += n;
       }
     }
   }
 
   // A fragment whose files lack the column (added later as all-null): every live row is a null.
-  private static void addNulls(Fragment f, LanceField field, RoaringBitmap deleted, BTreeIndexBuilder b,
+  private static void addNulls(Dataset ds, Fragment f, LanceField field, RoaringBitmap deleted, BTreeIndexBuilder b,
       BufferAllocator allocator) throws IOException {
     int chunk = 8192;
-    try (FieldVector nulls = field.toArrow().createVector(allocator)) {
+    try (FieldVector nulls = field.toArrow().createVector(allocator);
+        OverlayApplier overlays = OverlayApplier.open(ds.store(), ds.location(), f, List.of(field), allocator)) {
       nulls.setInitialCapacity(chunk);
       nulls.allocateNew();
       nulls.setValueCount(chunk);
@@ -148,7 +156,13 @@ final class DatasetIndexes {
         for (int i = 0; i < n; i++) {
           addresses[i] = (f.id() << 32) | (start + i);
         }
-        addLive(nulls, addresses, n, start, deleted, b);
+        FieldVector[] values = {nulls};
+        List<FieldVector> made = overlays == null ? List.of() : overlays.apply(values, start, n);
+        try {
+          addLive(values[0], addresses, n, start, deleted, b);
+        } finally {
+          made.forEach(FieldVector::close);
+        }
       }
     }
   }

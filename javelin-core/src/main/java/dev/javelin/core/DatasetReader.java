@@ -79,6 +79,8 @@ final class DatasetReader extends ArrowReader {
   private final List<LanceFileReader> files = new ArrayList<>();
   private final List<ArrowReader> streams = new ArrayList<>();
   private List<FragmentFiles.Part> parts = List.of();
+  // The open fragment's data overlays holding a wanted field (null: none).
+  private OverlayApplier overlays;
 
   DatasetReader(ObjectStore store, String location, List<Fragment> fragments, List<LanceField> fields,
       int batchSize, BufferAllocator allocator) {
@@ -164,6 +166,9 @@ final class DatasetReader extends ArrowReader {
       // Fields this fragment's files lack (added as all-null) or hold in an older shape.
       List<FieldVector> made = FragmentFiles.complete(out, parts, fields, rows, allocator);
       try {
+        if (overlays != null) {
+          made.addAll(overlays.apply(out, start, rows));
+        }
         publish(out, rows, start, keep);
       } finally {
         made.forEach(FieldVector::close);
@@ -280,6 +285,7 @@ final class DatasetReader extends ArrowReader {
     open = true;
     parts = FragmentFiles.plan(fragment, fields, location);
     try {
+      overlays = OverlayApplier.open(store, location, fragment, fields, allocator);
       for (FragmentFiles.Part p : parts) {
         LanceFileReader r = FragmentFiles.open(store, p, allocator);
         files.add(r);
@@ -345,6 +351,10 @@ final class DatasetReader extends ArrowReader {
     }
     streams.clear();
     files.clear();
+    if (overlays != null) {
+      overlays.close();
+      overlays = null;
+    }
     open = false;
     if (first != null) {
       throw first;

@@ -135,6 +135,11 @@ final class IndexedScanReader extends ArrowReader {
         }
       }
       made.addAll(FragmentFiles.complete(out, parts, fields, n, allocator));
+      try (OverlayApplier overlays = OverlayApplier.open(store, location, taking, fields, allocator)) {
+        if (overlays != null) {
+          made.addAll(overlays.apply(out, rows));
+        }
+      }
       List<FieldVector> vectors = new ArrayList<>(Arrays.asList(out));
       long base = taking.id() << 32;
       for (int k = 0; k < (rowId ? 1 : 0) + (rowAddr ? 1 : 0); k++) {

@@ -224,6 +224,11 @@ final class Take {
     if (!nulls.isEmpty()) {
       opened.add(new VectorSchemaRoot(nulls));
     }
+    try (OverlayApplier overlays = OverlayApplier.open(ds.store(), ds.location(), fragment, fields, allocator)) {
+      if (overlays != null) {
+        opened.add(new VectorSchemaRoot(overlays.apply(cols, rows)));
+      }
+    }
     return cols;
   }
 }

@@ -73,7 +73,7 @@ final class Updater {
   }
 
   /** One assignment: the column (top-level, index in the schema) and its bound value. */
-  private record Assignment(int index, LanceField field, Field arrow, BoundExpression value) {}
+  record Assignment(int index, LanceField field, Field arrow, BoundExpression value) {}
 
   UpdateResult rewriteRows(String filter, Map<String, String> set) {
     bind(ds.schema(), set); // fail early, before any file is written
@@ -83,6 +83,12 @@ final class Updater {
   UpdateResult rewriteColumns(String filter, Map<String, String> set) {
     bind(ds.schema(), set);
     return withRetries(at -> rewriteColumnsOnce(at, filter, bind(at.schema(), set)));
+  }
+
+  /** Writes the new values as data overlays (see {@link OverlayUpdate}). */
+  UpdateResult overlay(String filter, Map<String, String> set) {
+    bind(ds.schema(), set);
+    return withRetries(at -> OverlayUpdate.once(at, filter, bind(at.schema(), set)));
   }
 
   private UpdateResult withRetries(Function<Dataset, UpdateResult> attempt) {
@@ -552,7 +558,8 @@ final class Updater {
       }
     }
     b.addFiles(file.proto());
-    return Fragment.fromProto(b.build());
+    // The new file holds every row's newest value (read through overlays): overlays of these fields end.
+    return Fragment.fromProto(dev.javelin.table.Overlay.withoutFields(b.build(), rewritten));
   }
 
   private static List<Field> fieldsOf(List<FieldVector> vectors) {

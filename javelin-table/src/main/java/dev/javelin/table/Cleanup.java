@@ -41,10 +41,11 @@ public final class Cleanup {
   private static final String INDICES = "_indices/";
 
   // Every reader flag Lance 7 defines: none changes which files a manifest references beyond
-  // what is collected here (files under other base paths are skipped). An unknown flag might.
+  // what is collected here (files under other base paths are skipped), nor does Javelin's
+  // overlay flag (overlay files are collected too). An unknown flag might.
   private static final long LANCE_READER_FLAGS = FeatureFlags.DELETION_FILES | FeatureFlags.STABLE_ROW_IDS
       | FeatureFlags.USE_V2_FORMAT_DEPRECATED | FeatureFlags.TABLE_CONFIG | FeatureFlags.BASE_PATHS
-      | FeatureFlags.DISABLE_TRANSACTION_FILE;
+      | FeatureFlags.DISABLE_TRANSACTION_FILE | FeatureFlags.OVERLAYS;
 
   private final Table table;
   private final CleanupPolicy policy;
@@ -224,6 +225,7 @@ public final class Cleanup {
         }
       }
       f.deletionFile().ifPresent(d -> refs.deletions.add(d.key(f.id())));
+      f.overlays().forEach(o -> refs.data.add(DATA + o.path())); // overlay files live under data/
     }
     if (!m.transactionFile().isEmpty()) {
       refs.txns.add(Table.TRANSACTIONS + m.transactionFile());

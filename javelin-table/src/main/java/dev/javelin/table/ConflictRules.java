@@ -165,7 +165,7 @@ final class ConflictRules {
             continue;
           }
           TableProtos.DataFragment read = my.get(f.getId());
-          if (read == null || !read.getFilesList().equals(f.getFilesList())) {
+          if (read == null || !sameData(read, f)) {
             return Resolution.CONFLICT;
           }
           r = Resolution.REBASE;
@@ -223,7 +223,7 @@ final class ConflictRules {
         continue;
       }
       TableProtos.DataFragment read = my.get(f.getId());
-      if (!rowLevel || read == null || !read.getFilesList().equals(f.getFilesList())) {
+      if (!rowLevel || read == null || !sameData(read, f)) {
         return Resolution.CONFLICT;
       }
       r = Resolution.REBASE;
@@ -267,6 +267,13 @@ final class ConflictRules {
       default:
         return Resolution.COMPATIBLE;
     }
+  }
+
+  // Whether a committed change left a fragment's values as this transaction read them: the same
+  // data files and the same overlays (an overlay update changes values without touching files).
+  private static boolean sameData(TableProtos.DataFragment read, TableProtos.DataFragment theirs) {
+    return read.getFilesList().equals(theirs.getFilesList())
+        && read.getJavelinOverlaysList().equals(theirs.getJavelinOverlaysList());
   }
 
   private static Set<Long> rewrittenIds(Transaction rewrite) {

@@ -20,12 +20,20 @@ public final class FeatureFlags {
   public static final long BASE_PATHS = 16;
   /** Writers must not write _transactions files (writer only). */
   public static final long DISABLE_TRANSACTION_FILE = 32;
+  /**
+   * Javelin's own flag, set (reader and writer) while a fragment has data overlays
+   * ({@link Overlay}). A high bit, so that Lance does not assign it to something else; Lance
+   * 7.0.0 refuses to open a dataset with an unknown reader flag, which is what keeps it from
+   * reading base values where overlays hold newer ones.
+   */
+  public static final long OVERLAYS = 1L << 40;
 
   /**
    * What Javelin reads correctly. Base paths are not applied yet, so a dataset using them is
    * refused rather than read wrong. Stable row ids do not change what a scan returns.
    */
-  static final long READABLE = DELETION_FILES | STABLE_ROW_IDS | USE_V2_FORMAT_DEPRECATED | TABLE_CONFIG | DISABLE_TRANSACTION_FILE;
+  static final long READABLE = DELETION_FILES | STABLE_ROW_IDS | USE_V2_FORMAT_DEPRECATED | TABLE_CONFIG | DISABLE_TRANSACTION_FILE
+      | OVERLAYS;
 
   /**
    * What Javelin can commit on top of. Appends and overwrites carry existing fragments (with their
@@ -34,7 +42,7 @@ public final class FeatureFlags {
    * DISABLE_TRANSACTION_FILE, which costs a file and breaks nothing.
    */
   static final long WRITABLE = DELETION_FILES | STABLE_ROW_IDS | USE_V2_FORMAT_DEPRECATED | TABLE_CONFIG
-      | BASE_PATHS | DISABLE_TRANSACTION_FILE;
+      | BASE_PATHS | DISABLE_TRANSACTION_FILE | OVERLAYS;
 
   private FeatureFlags() {}
 
@@ -62,6 +70,7 @@ public final class FeatureFlags {
           : f == TABLE_CONFIG ? "table config"
           : f == BASE_PATHS ? "base paths"
           : f == DISABLE_TRANSACTION_FILE ? "no transaction files"
+          : f == OVERLAYS ? "data overlays (Javelin)"
           : "unknown flag " + Long.toUnsignedString(f));
     }
     return String.join(", ", names);

@@ -50,6 +50,22 @@ public final class Fragment {
     return files;
   }
 
+  /**
+   * The fragment's data overlays (Javelin's extension), oldest first: a newer one shadows an
+   * older one where both hold a row's field.
+   */
+  public List<Overlay> overlays() {
+    List<Overlay> out = new ArrayList<>();
+    proto.getJavelinOverlaysList().forEach(o -> out.add(Overlay.fromProto(o)));
+    out.sort(Overlay.COMMIT_ORDER);
+    return out;
+  }
+
+  /** The same fragment with one more overlay, newer than the others. */
+  public Fragment withOverlay(Overlay overlay) {
+    return new Fragment(proto.toBuilder().addJavelinOverlays(overlay.proto()).build());
+  }
+
   public Optional<DeletionFile> deletionFile() {
     return proto.hasDeletionFile() ? Optional.of(DeletionFile.fromProto(proto.getDeletionFile())) : Optional.empty();
   }
@@ -100,6 +116,7 @@ public final class Fragment {
 
   @Override
   public String toString() {
-    return "Fragment{id=" + id() + ", rows=" + physicalRows() + ", files=" + files + "}";
+    return "Fragment{id=" + id() + ", rows=" + physicalRows() + ", files=" + files
+        + (proto.getJavelinOverlaysCount() == 0 ? "" : ", overlays=" + overlays()) + "}";
   }
 }

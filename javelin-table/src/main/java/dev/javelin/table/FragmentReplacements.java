@@ -113,7 +113,8 @@ final class FragmentReplacements {
         }
       }
       b.addFiles(r.getNewFile());
-      byId.put(f.getId(), b.build());
+      // New values for every row end the overlays of those fields; moved values keep them.
+      byId.put(f.getId(), txn.dataChange() ? Overlay.withoutFields(b.build(), moved) : b.build());
     }
     return new ArrayList<>(byId.values());
   }

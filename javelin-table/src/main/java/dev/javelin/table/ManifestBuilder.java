@@ -107,6 +107,7 @@ final class ManifestBuilder {
           TableProtos.DataFragment next = updated.getOrDefault(f.getId(), f);
           if (next != f) {
             checkFileVersions(Fragment.fromProto(next), current.fileVersion(), location);
+            next = Overlay.stamp(next, newVersion); // an overlay update's new overlay
           }
           if (next.hasDeletionFile() && next.getPhysicalRows() > 0
               && next.getDeletionFile().getNumDeletedRows() >= next.getPhysicalRows()) {
@@ -295,6 +296,9 @@ final class ManifestBuilder {
     for (TableProtos.DataFragment f : m.getFragmentsList()) {
       if (f.hasDeletionFile()) {
         reader |= FeatureFlags.DELETION_FILES;
+      }
+      if (f.getJavelinOverlaysCount() > 0) {
+        reader |= FeatureFlags.OVERLAYS;
       }
     }
     if (m.getBasePathsCount() > 0) {

@@ -122,6 +122,17 @@ public final class Transaction {
   }
 
   /**
+   * Updates values through data overlays (Javelin's extension, mode {@code JAVELIN_OVERLAY}):
+   * each {@code updated} fragment is the one read plus one new, uncommitted {@link Overlay}
+   * (the commit stamps its version). {@code fieldsModified} are the overlaid fields, whose
+   * indices stop covering the updated fragments, as after any update of those fields.
+   */
+  public static Transaction overlayUpdate(long readVersion, List<Fragment> updated, List<Integer> fieldsModified) {
+    return update(readVersion, updated, List.of(), List.of(), fieldsModified, List.of(),
+        TransactionProtos.Transaction.UpdateMode.JAVELIN_OVERLAY);
+  }
+
+  /**
    * Replaces the schema and every fragment with the given ones (fragment ids kept): what adding
    * columns commits, each fragment carrying its new data file.
    */

@@ -52,7 +52,7 @@ public final class ColumnLayoutStats {
         files.add(new FileStats(d.path(), d.fileSizeBytes(), schemaFields, d.fields().size()));
       }
     }
-    return new FragmentStats(f.id(), files, slots == 0 ? 0 : (double) dead / slots, 0);
+    return new FragmentStats(f.id(), files, slots == 0 ? 0 : (double) dead / slots, f.overlays().size());
   }
 
   /** One entry per fragment, in manifest order. */
@@ -103,7 +103,7 @@ public final class ColumnLayoutStats {
       return deadSlotShare;
     }
 
-    /** Data overlays over the fragment (Javelin writes none yet: always 0). */
+    /** Data overlays over the fragment (a repack leaves them; a fragment rewrite folds them). */
     public int overlays() {
       return overlays;
     }
