@@ -54,6 +54,14 @@ final class ParallelScanReader extends ArrowReader {
   ParallelScanReader(ObjectStore store, String location, List<Fragment> fragments, List<LanceField> fields,
       int batchSize, List<DatasetReader.Meta> metas, boolean stableRowIds, int parallelism,
       BufferAllocator allocator) {
+    this(store, location, fragments, fields, batchSize, metas, stableRowIds, parallelism, unitRows(batchSize),
+        allocator);
+  }
+
+  /** @param unitRows rows per unit, a multiple of {@code batchSize} (so batches are the sequential ones) */
+  ParallelScanReader(ObjectStore store, String location, List<Fragment> fragments, List<LanceField> fields,
+      int batchSize, List<DatasetReader.Meta> metas, boolean stableRowIds, int parallelism, long unitRows,
+      BufferAllocator allocator) {
     super(allocator);
     this.store = store;
     this.location = location;
@@ -64,7 +72,6 @@ final class ParallelScanReader extends ArrowReader {
     this.window = parallelism + 1;
     // Same schema as the sequential reader's.
     this.schema = DatasetReader.schemaOf(fields, metas);
-    long unitRows = (long) batchSize * Math.max(UNIT_BATCHES, (UNIT_ROWS + batchSize - 1) / batchSize);
     for (Fragment f : fragments) {
       Slot slot = new Slot(f);
       slots.add(slot);
@@ -74,6 +81,10 @@ final class ParallelScanReader extends ArrowReader {
         slot.remaining++;
       }
     }
+  }
+
+  static long unitRows(int batchSize) {
+    return (long) batchSize * Math.max(UNIT_BATCHES, (UNIT_ROWS + batchSize - 1) / batchSize);
   }
 
   /** One fragment, opened by the first of its units to run and closed after the last. */
