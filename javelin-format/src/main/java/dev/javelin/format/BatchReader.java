@@ -8,9 +8,7 @@ import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.arrow.vector.VectorUnloader;
 import org.apache.arrow.vector.ipc.ArrowReader;
-import org.apache.arrow.vector.ipc.message.ArrowRecordBatch;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
 
@@ -52,18 +50,15 @@ final class BatchReader extends ArrowReader {
       for (FieldDecoder d : decoders) {
         vectors.add(LanceFileReader.decode(location, d, rows, allocator));
       }
-      List<Field> fields = new ArrayList<>();
-      for (FieldVector v : vectors) {
-        fields.add(v.getField());
+      // Hand the buffers to the reader's own root without copying them: a transfer moves them
+      // (an unload and load round trip would cost more per batch).
+      VectorSchemaRoot root = getVectorSchemaRoot();
+      for (int i = 0; i < vectors.size(); i++) {
+        vectors.get(i).makeTransferPair(root.getVector(i)).transfer();
       }
-      // Hand the buffers to the reader's own root without copying them.
-      try (VectorSchemaRoot batch = new VectorSchemaRoot(fields, vectors, (int) (stop - next));
-          ArrowRecordBatch records = new VectorUnloader(batch).getRecordBatch()) {
-        loadRecordBatch(records);
-      }
-    } catch (IOException | RuntimeException e) {
+      root.setRowCount((int) (stop - next));
+    } finally {
       vectors.forEach(FieldVector::close);
-      throw e;
     }
     next = stop;
     return true;
