@@ -1,6 +1,7 @@
 package dev.javelin.format;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.javelin.format.encoding.WriteOptions;
 import java.nio.file.Path;
@@ -25,7 +26,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * Takes and odd-sized scans of bit-packed 32/64-bit columns (decoded block by block from parts of
+ * Parallel reads return the sequential batches. Takes and odd-sized scans of bit-packed 32/64-bit columns (decoded block by block from parts of
  * chunks) return what a whole scan returns.
  */
 class BlockTakeTest {
@@ -127,5 +128,38 @@ class BlockTakeTest {
         }
       }
     }
+  }
+
+  @ParameterizedTest
+  @EnumSource(value = LanceFileVersion.class, names = {"V2_0", "V2_1"})
+  void parallelReadsReturnTheSequentialBatches(LanceFileVersion version) throws Exception {
+    Path file = write(version);
+    try (LanceFileReader r = LanceFileReader.open(file, allocator)) {
+      for (int batch : new int[] {1000, 4097}) {
+        List<List<List<Object>>> want = batches(r, ReadOptions.builder().rows(5, ROWS - 3).batchSize(batch).build());
+        for (int threads : new int[] {2, 3, 5}) {
+          assertThat(batches(r, ReadOptions.builder().rows(5, ROWS - 3).batchSize(batch).parallelism(threads).build()))
+              .as("%d threads, batches of %d", threads, batch).isEqualTo(want);
+        }
+      }
+      assertThat(batches(r, ReadOptions.builder().columns("b").batchSize(999).parallelism(2).build()))
+          .isEqualTo(batches(r, ReadOptions.builder().columns("b").batchSize(999).build()));
+      // Closed after one batch: the batch decoded ahead is freed (the allocator checks at the end).
+      try (ArrowReader in = r.read(ReadOptions.builder().batchSize(100).parallelism(3).build())) {
+        assertThat(in.loadNextBatch()).isTrue();
+      }
+    }
+    assertThatThrownBy(() -> ReadOptions.builder().parallelism(0))
+        .isInstanceOf(IllegalArgumentException.class).hasMessage("Parallelism must be positive, got 0");
+  }
+
+  private static List<List<List<Object>>> batches(LanceFileReader r, ReadOptions options) throws Exception {
+    List<List<List<Object>>> out = new ArrayList<>();
+    try (ArrowReader in = r.read(options)) {
+      while (in.loadNextBatch()) {
+        out.add(rows(in.getVectorSchemaRoot()));
+      }
+    }
+    return out;
   }
 }
