@@ -15,10 +15,11 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.vector.VectorUnloader;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowReader;
-import org.apache.arrow.vector.ipc.message.ArrowRecordBatch;
 import org.apache.arrow.vector.types.pojo.Schema;
+import org.apache.arrow.vector.util.TransferPair;
 
 /**
  * The batches a {@link DatasetReader} over the same fragments returns, in the same order and with
@@ -144,8 +145,8 @@ final class ParallelScanReader extends ArrowReader {
           DatasetReader.Opened o = slot.get();
           try (DatasetReader r = new DatasetReader(o, start, end, batchSize, allocator)) {
             while (!closed && r.loadNextBatch()) {
-              // The batch keeps its own references to the buffers the reader's root drops next.
-              out.add(new VectorUnloader(r.getVectorSchemaRoot()).getRecordBatch());
+              // Move the buffers out of the reader's root (same schema as ours), which it refills.
+              out.add(Batch.takeFrom(r.getVectorSchemaRoot(), allocator));
             }
           }
         }
@@ -164,11 +165,52 @@ final class ParallelScanReader extends ArrowReader {
     // Closes batches nobody will load.
     void drain() {
       for (Object o : out) {
-        if (o instanceof ArrowRecordBatch b) {
+        if (o instanceof Batch b) {
           b.close();
         }
       }
       out.clear();
+    }
+  }
+
+  /** One batch's vectors, moved out of a unit reader's root (a transfer, not a copy). */
+  private static final class Batch implements AutoCloseable {
+    final FieldVector[] vectors;
+    final int rows;
+
+    private Batch(FieldVector[] vectors, int rows) {
+      this.vectors = vectors;
+      this.rows = rows;
+    }
+
+    static Batch takeFrom(VectorSchemaRoot root, BufferAllocator allocator) {
+      List<FieldVector> from = root.getFieldVectors();
+      FieldVector[] vectors = new FieldVector[from.size()];
+      for (int i = 0; i < vectors.length; i++) {
+        TransferPair tp = from.get(i).getTransferPair(allocator);
+        tp.transfer();
+        vectors[i] = (FieldVector) tp.getTo();
+      }
+      return new Batch(vectors, root.getRowCount());
+    }
+
+    // Moves the vectors into `root`, of the same schema.
+    void moveTo(VectorSchemaRoot root) {
+      try {
+        for (int i = 0; i < vectors.length; i++) {
+          vectors[i].makeTransferPair(root.getVector(i)).transfer();
+        }
+        root.setRowCount(rows);
+      } finally {
+        close();
+      }
+    }
+
+    @Override
+    public void close() {
+      for (FieldVector v : vectors) {
+        v.close();
+      }
     }
   }
 
@@ -210,9 +252,7 @@ final class ParallelScanReader extends ArrowReader {
         }
         throw new UncheckedIOException(new IOException(t));
       }
-      try (ArrowRecordBatch batch = (ArrowRecordBatch) item) {
-        loadRecordBatch(batch);
-      }
+      ((Batch) item).moveTo(getVectorSchemaRoot());
       return true;
     }
   }
