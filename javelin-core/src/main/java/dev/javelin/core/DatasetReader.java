@@ -65,9 +65,9 @@ final class DatasetReader extends ArrowReader {
   // Whether _rowid comes from the fragments' row id sequences (else it is the row address).
   private final boolean stableRowIds;
   private int nextFragment;
-  // The open fragment's id, deleted rows, and physical offset of its next batch.
+  // The open fragment's id, deleted rows, physical offset of its next batch and end of the rows read.
   private long fragmentId;
-  private long fragmentRows;
+  private long fragmentEnd;
   private RoaringBitmap deleted = new RoaringBitmap();
   private long position;
   private boolean open;
@@ -75,12 +75,17 @@ final class DatasetReader extends ArrowReader {
   private long[] rowIds;
   private RowVersionSequence lastUpdated;
   private RowVersionSequence createdAt;
-  // The open fragment: a reader per data file, and its stream of batches.
-  private final List<LanceFileReader> files = new ArrayList<>();
+  // The open fragment (closed with it unless shared), and its streams of batches, one per data file.
+  private Opened current;
   private final List<ArrowReader> streams = new ArrayList<>();
   private List<FragmentFiles.Part> parts = List.of();
   // The open fragment's data overlays holding a wanted field (null: none).
   private OverlayApplier overlays;
+  // A reader of one row range of a fragment opened by someone else (see ParallelScanReader).
+  private final Opened shared;
+  private final long sharedStart;
+  private final long sharedEnd;
+  private boolean started;
 
   DatasetReader(ObjectStore store, String location, List<Fragment> fragments, List<LanceField> fields,
       int batchSize, BufferAllocator allocator) {
@@ -107,6 +112,34 @@ final class DatasetReader extends ArrowReader {
     this.fragments = fragments;
     this.fields = fields;
     this.batchSize = batchSize;
+    this.schema = schemaOf(fields, metas);
+    this.shared = null;
+    this.sharedStart = 0;
+    this.sharedEnd = 0;
+  }
+
+  /**
+   * Reads physical rows [start, end) of an already opened fragment; batches start at {@code start}
+   * (so with start a multiple of the batch size they are the batches a whole-fragment read makes).
+   * The caller keeps ownership of {@code fragment}.
+   */
+  DatasetReader(Opened fragment, long start, long end, int batchSize, BufferAllocator allocator) {
+    super(allocator);
+    this.metas = fragment.metas;
+    this.stableRowIds = fragment.stableRowIds;
+    this.store = fragment.store;
+    this.location = fragment.location;
+    this.fragments = List.of();
+    this.fields = fragment.fields;
+    this.batchSize = batchSize;
+    this.schema = fragment.schema();
+    this.shared = fragment;
+    this.sharedStart = start;
+    this.sharedEnd = end;
+  }
+
+  /** The batches' schema: the fields, then the meta columns. */
+  static Schema schemaOf(List<LanceField> fields, List<Meta> metas) {
     List<Field> arrow = new ArrayList<>();
     for (LanceField f : fields) {
       arrow.add(f.toArrow());
@@ -114,7 +147,7 @@ final class DatasetReader extends ArrowReader {
     for (Meta m : metas) {
       arrow.add(metaField(m.column));
     }
-    this.schema = new Schema(arrow);
+    return new Schema(arrow);
   }
 
   static List<Meta> metas(boolean rowId, boolean rowAddr) {
@@ -132,6 +165,17 @@ final class DatasetReader extends ArrowReader {
   public boolean loadNextBatch() throws IOException {
     ensureInitialized();
     if (schema.getFields().isEmpty()) {
+      return false;
+    }
+    if (shared != null) {
+      if (!started) {
+        started = true;
+        adopt(shared, sharedStart, sharedEnd, false);
+      }
+      if (open && loadFromOpenFragment()) {
+        return true;
+      }
+      closeFragment();
       return false;
     }
     while (true) {
@@ -181,7 +225,7 @@ final class DatasetReader extends ArrowReader {
   private int readPhysical(FieldVector[] out) throws IOException {
     if (streams.isEmpty()) {
       // Only row id / address columns: count rows off the fragment's length.
-      long left = fragmentRows - position;
+      long left = fragmentEnd - position;
       return left <= 0 ? -1 : (int) Math.min(batchSize, left);
     }
     int rows = -1;
@@ -277,24 +321,29 @@ final class DatasetReader extends ArrowReader {
   }
 
   private void openFragment(Fragment fragment) throws IOException {
-    fragmentId = fragment.id();
-    fragmentRows = fragment.physicalRows();
-    position = 0;
-    deleted = Deletes.deletedRows(store, fragment, allocator);
-    loadSequences(fragment);
+    adopt(Opened.open(store, location, fragment, fields, metas, stableRowIds, allocator), 0,
+        fragment.physicalRows(), true);
+  }
+
+  // Makes `f` the open fragment, reading its physical rows [start, end); closes it with the
+  // fragment when `owned`.
+  private void adopt(Opened f, long start, long end, boolean owned) throws IOException {
+    fragmentId = f.fragment.id();
+    fragmentEnd = end;
+    position = start;
+    deleted = f.deleted;
+    rowIds = f.rowIds;
+    lastUpdated = f.lastUpdated;
+    createdAt = f.createdAt;
+    parts = f.parts;
+    current = owned ? f : null;
     open = true;
-    parts = FragmentFiles.plan(fragment, fields, location);
     try {
-      overlays = OverlayApplier.open(store, location, fragment, fields, allocator);
-      for (FragmentFiles.Part p : parts) {
-        LanceFileReader r = FragmentFiles.open(store, p, allocator);
-        files.add(r);
-        if (r.numRows() != fragment.physicalRows()) {
-          throw new IllegalStateException("Data file " + p.file.path() + " has " + r.numRows()
-              + " rows but fragment " + fragment.id() + " has " + fragment.physicalRows() + ": " + location);
-        }
-        streams.add(r.read(ReadOptions.builder().columns(FragmentFiles.columnNames(r, p, location))
-            .batchSize(batchSize).build()));
+      overlays = OverlayApplier.open(store, location, f.fragment, fields, allocator);
+      for (int i = 0; i < f.files.size(); i++) {
+        LanceFileReader r = f.files.get(i);
+        streams.add(r.read(ReadOptions.builder().columns(FragmentFiles.columnNames(r, f.parts.get(i), location))
+            .rows(start, end).batchSize(batchSize).build()));
       }
     } catch (IOException | RuntimeException e) {
       closeFragment();
@@ -302,35 +351,108 @@ final class DatasetReader extends ArrowReader {
     }
   }
 
-  private void loadSequences(Fragment fragment) {
-    rowIds = null;
-    lastUpdated = null;
-    createdAt = null;
-    if (!stableRowIds || fragment.physicalRows() == 0) {
-      return;
+  /**
+   * One fragment opened for reading: its data files, deleted rows and the sequences the meta
+   * columns need. Its file readers may serve several {@link DatasetReader}s at once (each read
+   * makes its own decoders; files are read with positional reads).
+   */
+  static final class Opened implements AutoCloseable {
+    final ObjectStore store;
+    final String location;
+    final Fragment fragment;
+    final List<LanceField> fields;
+    final List<Meta> metas;
+    final boolean stableRowIds;
+    final List<LanceFileReader> files = new ArrayList<>();
+    List<FragmentFiles.Part> parts = List.of();
+    RoaringBitmap deleted = new RoaringBitmap();
+    long[] rowIds;
+    RowVersionSequence lastUpdated;
+    RowVersionSequence createdAt;
+
+    private Opened(ObjectStore store, String location, Fragment fragment, List<LanceField> fields, List<Meta> metas,
+        boolean stableRowIds) {
+      this.store = store;
+      this.location = location;
+      this.fragment = fragment;
+      this.fields = fields;
+      this.metas = metas;
+      this.stableRowIds = stableRowIds;
     }
-    for (Meta m : metas) {
-      switch (m) {
-        case ROW_ID:
-          rowIds = fragment.rowIdSequence(store).orElseThrow(() -> TableErrors.corrupt(location, "Fragment "
-              + fragment.id() + " has no row id sequence in a dataset with stable row ids")).toArray();
-          break;
-        case LAST_UPDATED_AT:
-          lastUpdated = fragment.lastUpdatedAtVersions(store).orElseThrow(() -> noVersions(fragment, m));
-          break;
-        case CREATED_AT:
-          createdAt = fragment.createdAtVersions(store).orElseThrow(() -> noVersions(fragment, m));
-          break;
-        default:
-          break;
+
+    static Opened open(ObjectStore store, String location, Fragment fragment, List<LanceField> fields,
+        List<Meta> metas, boolean stableRowIds, BufferAllocator allocator) throws IOException {
+      Opened o = new Opened(store, location, fragment, fields, metas, stableRowIds);
+      try {
+        o.deleted = Deletes.deletedRows(store, fragment, allocator);
+        o.loadSequences();
+        o.parts = FragmentFiles.plan(fragment, fields, location);
+        for (FragmentFiles.Part p : o.parts) {
+          LanceFileReader r = FragmentFiles.open(store, p, allocator);
+          o.files.add(r);
+          if (r.numRows() != fragment.physicalRows()) {
+            throw new IllegalStateException("Data file " + p.file.path() + " has " + r.numRows()
+                + " rows but fragment " + fragment.id() + " has " + fragment.physicalRows() + ": " + location);
+          }
+        }
+        return o;
+      } catch (IOException | RuntimeException e) {
+        try {
+          o.close();
+        } catch (IOException suppressed) {
+          e.addSuppressed(suppressed);
+        }
+        throw e;
       }
     }
-  }
 
-  // Lance 7.0.0 answers 1 for every row then; a made-up version is refused here instead.
-  private UnsupportedOperationException noVersions(Fragment fragment, Meta m) {
-    return new UnsupportedOperationException("Fragment " + fragment.id() + " records no " + m.column
-        + " (written before Lance tracked row versions): " + location);
+    Schema schema() {
+      return schemaOf(fields, metas);
+    }
+
+    private void loadSequences() {
+      if (!stableRowIds || fragment.physicalRows() == 0) {
+        return;
+      }
+      for (Meta m : metas) {
+        switch (m) {
+          case ROW_ID:
+            rowIds = fragment.rowIdSequence(store).orElseThrow(() -> TableErrors.corrupt(location, "Fragment "
+                + fragment.id() + " has no row id sequence in a dataset with stable row ids")).toArray();
+            break;
+          case LAST_UPDATED_AT:
+            lastUpdated = fragment.lastUpdatedAtVersions(store).orElseThrow(() -> noVersions(m));
+            break;
+          case CREATED_AT:
+            createdAt = fragment.createdAtVersions(store).orElseThrow(() -> noVersions(m));
+            break;
+          default:
+            break;
+        }
+      }
+    }
+
+    // Lance 7.0.0 answers 1 for every row then; a made-up version is refused here instead.
+    private UnsupportedOperationException noVersions(Meta m) {
+      return new UnsupportedOperationException("Fragment " + fragment.id() + " records no " + m.column
+          + " (written before Lance tracked row versions): " + location);
+    }
+
+    @Override
+    public void close() throws IOException {
+      IOException first = null;
+      for (LanceFileReader f : files) {
+        try {
+          f.close();
+        } catch (IOException e) {
+          first = first == null ? e : first;
+        }
+      }
+      files.clear();
+      if (first != null) {
+        throw first;
+      }
+    }
   }
 
   private void closeFragment() throws IOException {
@@ -342,15 +464,15 @@ final class DatasetReader extends ArrowReader {
         first = first == null ? e : first;
       }
     }
-    for (LanceFileReader f : files) {
+    streams.clear();
+    if (current != null) {
       try {
-        f.close();
+        current.close();
       } catch (IOException e) {
         first = first == null ? e : first;
       }
+      current = null;
     }
-    streams.clear();
-    files.clear();
     if (overlays != null) {
       overlays.close();
       overlays = null;

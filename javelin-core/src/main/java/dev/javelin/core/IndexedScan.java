@@ -4,6 +4,7 @@ import dev.javelin.core.expr.Expression;
 import dev.javelin.core.expr.FilterShape;
 import dev.javelin.format.schema.LanceField;
 import dev.javelin.index.BTreeIndex;
+import dev.javelin.index.IndexCache;
 import dev.javelin.index.IndexType;
 import dev.javelin.index.ScalarQuery;
 import dev.javelin.table.Deletes;
@@ -273,7 +274,8 @@ final class IndexedScan {
       BTreeIndex i = opened.get(column);
       if (i == null) {
         TableProtos.IndexMetadata m = byColumn.get(column);
-        i = BTreeIndex.open(ds.store(), DatasetIndexes.uuidString(m.getUuid().getUuid()), allocator);
+        // Shared across queries: repeated queries reuse the lookup, data file and pages.
+        i = IndexCache.shared().open(ds.store(), DatasetIndexes.uuidString(m.getUuid().getUuid()));
         opened.put(column, i);
       }
       return i;

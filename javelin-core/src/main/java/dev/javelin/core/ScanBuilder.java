@@ -28,6 +28,7 @@ public final class ScanBuilder {
   private boolean withRowLastUpdatedAtVersion;
   private boolean withRowCreatedAtVersion;
   private List<dev.javelin.table.Fragment> fragments;
+  private int parallelism = Runtime.getRuntime().availableProcessors();
 
   ScanBuilder(Dataset dataset, BufferAllocator allocator) {
     this.dataset = dataset;
@@ -60,6 +61,19 @@ public final class ScanBuilder {
       throw new IllegalArgumentException("batchSize must be positive: " + rows);
     }
     this.batchSize = rows;
+    return this;
+  }
+
+  /**
+   * How many threads decode the scan's fragments (default: the available processors); 1 decodes
+   * on the caller's thread. Batches come in the same order with the same rows either way; at most
+   * a few batches per thread are decoded ahead of the caller.
+   */
+  public ScanBuilder parallelism(int threads) {
+    if (threads <= 0) {
+      throw new IllegalArgumentException("parallelism must be positive: " + threads);
+    }
+    this.parallelism = threads;
     return this;
   }
 
@@ -316,8 +330,12 @@ public final class ScanBuilder {
     if (indexed != null && fragments == null && metas.equals(DatasetReader.metas(rowId, rowAddr))) {
       return indexed.reader(dataset, fields, rowId, rowAddr, batchSize, allocator);
     }
-    return new DatasetReader(dataset.store(), dataset.location(),
-        fragments != null ? fragments : dataset.manifest().fragments(),
+    List<dev.javelin.table.Fragment> frags = fragments != null ? fragments : dataset.manifest().fragments();
+    if (parallelism > 1) {
+      return new ParallelScanReader(dataset.store(), dataset.location(), frags,
+          fields, batchSize, metas, dataset.hasStableRowIds(), parallelism, allocator);
+    }
+    return new DatasetReader(dataset.store(), dataset.location(), frags,
         fields, batchSize, metas, dataset.hasStableRowIds(), allocator);
   }
 

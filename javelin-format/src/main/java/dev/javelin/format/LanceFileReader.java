@@ -127,7 +127,8 @@ public final class LanceFileReader implements AutoCloseable {
               + location());
     }
     List<FieldDecoder> decoders = decoders(options.columns());
-    return new BatchReader(location(), allocator, decoders, options.startRow(), end, options.batchSize());
+    return new BatchReader(location(), allocator, decoders, options.startRow(), end, options.batchSize(),
+        options.parallelism());
   }
 
   /** Reads every row of the given columns (all when null) in batches of the default size. */

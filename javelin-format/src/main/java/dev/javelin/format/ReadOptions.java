@@ -10,12 +10,14 @@ public final class ReadOptions {
   private final long startRow;
   private final long endRow;
   private final int batchSize;
+  private final int parallelism;
 
   private ReadOptions(Builder b) {
     this.columns = b.columns;
     this.startRow = b.startRow;
     this.endRow = b.endRow;
     this.batchSize = b.batchSize;
+    this.parallelism = b.parallelism;
   }
 
   public static Builder builder() {
@@ -44,11 +46,17 @@ public final class ReadOptions {
     return batchSize;
   }
 
+  /** Threads decoding the scan (1, the default: the caller's thread only). */
+  public int parallelism() {
+    return parallelism;
+  }
+
   public static final class Builder {
     private List<String> columns;
     private long startRow;
     private long endRow = -1;
     private int batchSize = DEFAULT_BATCH_SIZE;
+    private int parallelism = 1;
 
     private Builder() {}
 
@@ -76,6 +84,20 @@ public final class ReadOptions {
         throw new IllegalArgumentException("Batch size must be positive, got " + batchSize);
       }
       this.batchSize = batchSize;
+      return this;
+    }
+
+    /**
+     * Decodes on this many threads (default 1): the columns split into that many groups decoded
+     * at once, and the next batch decoded while the caller works on the current one (two batches
+     * in memory at most). Batches are the same either way. Scans of one column only gain the
+     * overlap; a caller already reading several files at once (a dataset scan) should keep 1.
+     */
+    public Builder parallelism(int threads) {
+      if (threads < 1) {
+        throw new IllegalArgumentException("Parallelism must be positive, got " + threads);
+      }
+      this.parallelism = threads;
       return this;
     }
 

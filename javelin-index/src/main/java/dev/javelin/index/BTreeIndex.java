@@ -19,9 +19,15 @@ import org.roaringbitmap.longlong.Roaring64NavigableMap;
 /**
  * An open BTree scalar index ({@code _indices/{uuid}/page_lookup.lance} and
  * {@code page_data.lance}, as Lance writes them). Opening reads the lookup file only; a query
- * reads just the pages whose [min, max] can hold a match. Close it to free the lookup.
+ * reads just the pages whose [min, max] can hold a match, keeping the data file open and the
+ * last {@link #CACHED_PAGES} pages it decoded for the next queries. Queries are safe from several
+ * threads (they take turns). Close it to free the lookup; an instance shared through
+ * {@link IndexCache} is freed when its last holder closes it.
  */
 public final class BTreeIndex implements AutoCloseable {
+  /** Decoded pages kept per open index (a page is {@code batch_size} rows, 4,096 by default). */
+  static final int CACHED_PAGES = 64;
+
   private final ObjectStore store;
   private final String directory;
   private final BufferAllocator allocator;
@@ -29,6 +35,11 @@ public final class BTreeIndex implements AutoCloseable {
   private final Field valueField;
   private final Keys keys;
   private final int batchSize;
+  // Holders: the opener, plus one per IndexCache.open; freed at zero.
+  private int refs = 1;
+  private LanceFileReader pageData;
+  private final java.util.LinkedHashMap<Integer, VectorSchemaRoot> pageCache =
+      new java.util.LinkedHashMap<>(16, 0.75f, true);
 
   private BTreeIndex(ObjectStore store, String directory, VectorSchemaRoot lookup, int batchSize,
       BufferAllocator allocator) {
@@ -92,7 +103,8 @@ public final class BTreeIndex implements AutoCloseable {
    *
    * @throws IllegalArgumentException if a query value cannot be compared with the indexed type
    */
-  public Roaring64NavigableMap search(ScalarQuery query) throws IOException {
+  public synchronized Roaring64NavigableMap search(ScalarQuery query) throws IOException {
+    checkOpen();
     List<FieldVector> literals = new ArrayList<>();
     try {
       for (Object v : query.values()) {
@@ -100,7 +112,7 @@ public final class BTreeIndex implements AutoCloseable {
       }
       Roaring64NavigableMap out = new Roaring64NavigableMap();
       List<Integer> pages = candidatePages(query, literals);
-      readPages(pages, (values, ids, i) -> {
+      readPages(pages, true, (values, ids, i) -> {
         if (matches(query, literals, values, i)) {
           out.addLong(ids.get(i));
         }
@@ -200,37 +212,85 @@ public final class BTreeIndex implements AutoCloseable {
     return true;
   }
 
-  /** Reads the given pages (runs of adjacent pages in one read) and hands every row over. */
-  private void readPages(List<Integer> pages, RowConsumer consumer) throws IOException {
+  /**
+   * Reads the given pages (runs of adjacent uncached pages in one read) and hands every row over;
+   * with {@code cache}, pages come from and go to the page cache.
+   */
+  private void readPages(List<Integer> pages, boolean cache, RowConsumer consumer) throws IOException {
     if (pages.isEmpty()) {
       return;
     }
-    try (LanceFileReader r = LanceFileReader.open(store.open(directory + "/" + PageSink.PAGE_DATA), allocator)) {
-      long total = r.numRows();
-      int k = 0;
-      while (k < pages.size()) {
-        int first = pages.get(k);
-        int last = first;
-        while (k + 1 < pages.size() && pages.get(k + 1) == last + 1) {
-          last = pages.get(++k);
-        }
+    if (pageData == null) {
+      pageData = LanceFileReader.open(store.open(directory + "/" + PageSink.PAGE_DATA), allocator);
+    }
+    long total = pageData.numRows();
+    int k = 0;
+    while (k < pages.size()) {
+      int first = pages.get(k);
+      VectorSchemaRoot hit = cache ? pageCache.get(first) : null;
+      if (hit != null) {
         k++;
-        long start = (long) first * batchSize;
-        long end = Math.min(total, (long) (last + 1) * batchSize);
-        if (start >= end) {
-          continue;
-        }
-        try (ArrowReader in = r.read(ReadOptions.builder().rows(start, end).batchSize(batchSize).build())) {
-          while (in.loadNextBatch()) {
-            VectorSchemaRoot b = in.getVectorSchemaRoot();
-            ValueVector values = b.getVector("values");
-            UInt8Vector ids = (UInt8Vector) b.getVector("ids");
-            for (int i = 0; i < b.getRowCount(); i++) {
-              consumer.accept(values, ids, i);
-            }
+        consume(hit, consumer);
+        continue;
+      }
+      int last = first;
+      while (k + 1 < pages.size() && pages.get(k + 1) == last + 1 && !(cache && pageCache.containsKey(last + 1))) {
+        last = pages.get(++k);
+      }
+      k++;
+      long start = (long) first * batchSize;
+      long end = Math.min(total, (long) (last + 1) * batchSize);
+      if (start >= end) {
+        continue;
+      }
+      try (ArrowReader in = pageData.read(ReadOptions.builder().rows(start, end).batchSize(batchSize).build())) {
+        int page = first;
+        while (in.loadNextBatch()) {
+          VectorSchemaRoot b = in.getVectorSchemaRoot();
+          if (cache) {
+            // Batches start at page boundaries and hold one page each.
+            VectorSchemaRoot kept = keep(b);
+            put(page, kept);
+            consume(kept, consumer);
+          } else {
+            consume(b, consumer);
           }
+          page++;
         }
       }
+    }
+  }
+
+  private static void consume(VectorSchemaRoot b, RowConsumer consumer) throws IOException {
+    ValueVector values = b.getVector("values");
+    UInt8Vector ids = (UInt8Vector) b.getVector("ids");
+    for (int i = 0; i < b.getRowCount(); i++) {
+      consumer.accept(values, ids, i);
+    }
+  }
+
+  // A root owning the batch's buffers (the reader's root moves on to the next batch).
+  private VectorSchemaRoot keep(VectorSchemaRoot b) {
+    List<FieldVector> vectors = new ArrayList<>();
+    for (FieldVector v : b.getFieldVectors()) {
+      org.apache.arrow.vector.util.TransferPair tp = v.getTransferPair(allocator);
+      tp.transfer();
+      vectors.add((FieldVector) tp.getTo());
+    }
+    List<Field> fields = new ArrayList<>();
+    vectors.forEach(v -> fields.add(v.getField()));
+    return new VectorSchemaRoot(fields, vectors, b.getRowCount());
+  }
+
+  private void put(int page, VectorSchemaRoot root) {
+    VectorSchemaRoot old = pageCache.put(page, root);
+    if (old != null) {
+      old.close();
+    }
+    while (pageCache.size() > CACHED_PAGES) {
+      var eldest = pageCache.entrySet().iterator().next();
+      eldest.getValue().close();
+      pageCache.remove(eldest.getKey());
     }
   }
 
@@ -239,14 +299,16 @@ public final class BTreeIndex implements AutoCloseable {
    * through {@code map}: deleted rows are left out, and the rows are sorted again (moved rows can
    * change the order of equal values). For compaction, which gives the copy a new uuid.
    */
-  public void remap(RowAddressMap map, String newUuid, BTreeIndexBuilder.Options options) throws IOException {
+  public synchronized void remap(RowAddressMap map, String newUuid, BTreeIndexBuilder.Options options)
+      throws IOException {
+    checkOpen();
     List<Integer> all = new ArrayList<>();
     for (int p = 0; p < pageCount(); p++) {
       all.add(p);
     }
     try (BTreeIndexBuilder b = new BTreeIndexBuilder(valueField, options.batchSize(batchSize), allocator)) {
       // Rows go in one by one so the builder's budget still bounds memory.
-      readPages(all, (values, ids, i) -> {
+      readPages(all, false, (values, ids, i) -> {
         long to = map.map(ids.get(i));
         if (to != RowAddressMap.DELETED) {
           b.addOne(values, i, to);
@@ -256,8 +318,37 @@ public final class BTreeIndex implements AutoCloseable {
     }
   }
 
+  /** Adds a holder, who closes it too; false if it is already freed. */
+  synchronized boolean retain() {
+    if (refs <= 0) {
+      return false;
+    }
+    refs++;
+    return true;
+  }
+
+  private void checkOpen() {
+    if (refs <= 0) {
+      throw new IllegalStateException("BTree index " + directory + " is closed");
+    }
+  }
+
+  /** Drops this holder; the last one frees the lookup, the page cache and the data file. */
   @Override
-  public void close() {
+  public synchronized void close() {
+    if (refs <= 0 || --refs > 0) {
+      return;
+    }
     lookup.close();
+    pageCache.values().forEach(VectorSchemaRoot::close);
+    pageCache.clear();
+    if (pageData != null) {
+      try {
+        pageData.close();
+      } catch (IOException e) {
+        // Only a read handle: nothing was written, nothing is lost.
+      }
+      pageData = null;
+    }
   }
 }

@@ -28,9 +28,20 @@ final class FixedDecoder extends NodeDecoder {
     this.layout = FixedLayout.of(field.toArrow());
     checkTotal(pages, expectedValues);
     this.levels = new Level[pages.numPages()];
+    boolean gaps = false;
     for (int p = 0; p < levels.length; p++) {
       levels[p] = parse(p, pages.encoding(p), layout, pages.length(p));
+      gaps |= hasAllNull(levels[p]);
     }
+    this.dataGaps = gaps;
+  }
+
+  // Whether some page leaves data bytes unwritten (an all-null level): only then must the data
+  // buffers start zeroed; otherwise every byte of them is overwritten.
+  private final boolean dataGaps;
+
+  private static boolean hasAllNull(Level level) {
+    return level.mode == Level.ALL_NULL || (level.items != null && hasAllNull(level.items));
   }
 
   /** How one level of a page is stored. */
@@ -100,7 +111,7 @@ final class FixedDecoder extends NodeDecoder {
   @Override
   void read(Ranges rows, FieldVector target, BufferAllocator allocator) throws IOException {
     int n = valueCount(pages, rows.total);
-    try (Out out = new Out(layout, n, allocator)) {
+    try (Out out = new Out(layout, n, dataGaps, allocator)) {
       Pieces pieces = pages.pieces(rows);
       for (int i = 0; i < pieces.size; ) {
         int j = pieces.groupEnd(i);
@@ -196,7 +207,7 @@ final class FixedDecoder extends NodeDecoder {
     final ArrowBuf data;
     final Out items;
 
-    Out(FixedLayout shape, int count, BufferAllocator allocator) {
+    Out(FixedLayout shape, int count, boolean zeroData, BufferAllocator allocator) {
       this.count = count;
       ArrowBuf v = null;
       ArrowBuf d = null;
@@ -208,9 +219,16 @@ final class FixedDecoder extends NodeDecoder {
           if (itemCount > Integer.MAX_VALUE - 8) {
             throw new IllegalArgumentException("Too many fixed-size list items (" + itemCount + ") for one vector");
           }
-          i = new Out(shape.items, (int) itemCount, allocator);
+          i = new Out(shape.items, (int) itemCount, zeroData, allocator);
         } else {
-          d = zeroed(allocator, shape.bits == 1 ? Bits.bytesFor(count) : (long) count * (shape.bits / 8));
+          // Bits are or-ed in, so a bit buffer always starts zeroed.
+          if (shape.bits == 1) {
+            d = zeroed(allocator, Bits.bytesFor(count));
+          } else if (zeroData) {
+            d = zeroed(allocator, (long) count * (shape.bits / 8));
+          } else {
+            d = allocator.buffer(Math.max((long) count * (shape.bits / 8), 1));
+          }
         }
       } catch (RuntimeException e) {
         if (v != null) {

@@ -72,6 +72,124 @@ final class InlineBitpackingDecompressor implements MiniBlockDecompressor, Block
     ((FixedValues) out).appendOwned(dst, numValues);
   }
 
+  /** Whether {@link #decodeRange} can fill {@code out}: 32- or 64-bit values of the same width. */
+  boolean decodesRanges(LeafValues out) {
+    return (bits == 64 || bits == 32) && out instanceof FixedValues && ((FixedValues) out).bits == bits;
+  }
+
+  // The block last unpacked by decodeRange: its key (chunk, block) and value count; -1 for none.
+  private long blockKey = -1;
+  private int blockValues;
+
+  private static long key(long chunk, int block) {
+    return chunk << 20 | block;
+  }
+
+  /**
+   * Appends values [from, to) of chunk {@code chunk} from the block unpacked last, if it holds
+   * them all; false (appending nothing) otherwise.
+   */
+  boolean appendCached(long chunk, int from, int to, FixedValues out) {
+    int block = from / FastLanes.BLOCK;
+    if (blockKey != key(chunk, block) || to - block * FastLanes.BLOCK > blockValues) {
+      return false;
+    }
+    append(from - block * FastLanes.BLOCK, to - from, out);
+    return true;
+  }
+
+  /**
+   * Appends values [from, to) of a chunk of {@code numValues} values, unpacking only the blocks of
+   * 1024 values that hold them (the others are only stepped over, their width words checked);
+   * the last block unpacked is kept for {@link #appendCached}. Checks as
+   * {@link #decode(ByteBuffer, int, LeafValues)} for the blocks it walks.
+   */
+  void decodeRange(ByteBuffer buffer, int numValues, int from, int to, long chunk, FixedValues out) {
+    if (from < 0 || to > numValues || from > to) {
+      throw new BadDataException("values " + from + ".." + to + " of a chunk of " + numValues);
+    }
+    int wordBytes = bits / 8;
+    byte[] src = buffer.array();
+    int base = buffer.arrayOffset();
+    int size = buffer.limit();
+    ensureScratch();
+    int pos = 0;
+    int done = 0;
+    int block = 0;
+    while (done < to) {
+      if (pos + wordBytes > size) {
+        throw new BadDataException("bit-packed values end after " + done + " of " + numValues + " values");
+      }
+      long width = PageDecoder.unsigned(buffer, pos, wordBytes);
+      if (width < 0 || width > bits) {
+        throw new BadDataException("bit-packed block declares " + Long.toUnsignedString(width) + " bits per "
+            + bits + "-bit value");
+      }
+      int w = (int) width;
+      int blockBytes = InlineBitpackingCodec.chunkBytes(bits, w);
+      if (pos + blockBytes > size) {
+        throw new BadDataException("bit-packed block of " + blockBytes + " bytes at byte " + pos
+            + " passes the end of its " + size + "-byte buffer");
+      }
+      int n = Math.min(FastLanes.BLOCK, numValues - done);
+      if (done + n > from) {
+        if (blockKey != key(chunk, block)) {
+          blockKey = -1;
+          unpack(src, base + pos + wordBytes, w);
+          blockKey = key(chunk, block);
+          blockValues = n;
+        }
+        int lo = Math.max(from, done);
+        int hi = Math.min(to, done + n);
+        append(lo - done, hi - lo, out);
+      }
+      done += n;
+      pos += blockBytes;
+      block++;
+    }
+  }
+
+  private void ensureScratch() {
+    if (bits == 64 && longs == null) {
+      packedLongs = new long[FastLanes.BLOCK];
+      longs = new long[FastLanes.BLOCK];
+    } else if (bits == 32 && ints == null) {
+      packedInts = new int[FastLanes.BLOCK];
+      ints = new int[FastLanes.BLOCK];
+    }
+  }
+
+  // Unpacks the block whose packed words start at src[from] into longs/ints.
+  private void unpack(byte[] src, int from, int w) {
+    int words = FastLanes.packedWords(bits, w);
+    if (bits == 64) {
+      for (int i = 0; i < words; i++) {
+        packedLongs[i] = (long) LONGS.get(src, from + 8 * i);
+      }
+      FastLanes.unpack(w, packedLongs, 0, longs, 0);
+    } else {
+      for (int i = 0; i < words; i++) {
+        packedInts[i] = (int) INTS.get(src, from + 4 * i);
+      }
+      FastLanes.unpack(w, packedInts, 0, ints, 0);
+    }
+  }
+
+  // Appends n unpacked values from index `first` of the scratch block.
+  private void append(int first, int n, FixedValues out) {
+    int at = out.extendValues(n);
+    byte[] dst = out.array();
+    if (bits == 64) {
+      for (int i = 0; i < n; i++) {
+        LONGS.set(dst, at + 8 * i, longs[first + i]);
+      }
+    } else {
+      for (int i = 0; i < n; i++) {
+        INTS.set(dst, at + 4 * i, ints[first + i]);
+      }
+    }
+  }
+
   /**
    * 32- and 64-bit values straight from the chunk's array into the output's: the packed words are
    * read with little-endian array views, unpacked, and written back the same way, with no
@@ -84,6 +202,7 @@ final class InlineBitpackingDecompressor implements MiniBlockDecompressor, Block
     int size = buffer.limit();
     int at = out.extendValues(numValues);
     byte[] dst = out.array();
+    blockKey = -1; // the scratch blocks are overwritten
     if (bits == 64 && longs == null) {
       packedLongs = new long[FastLanes.BLOCK];
       longs = new long[FastLanes.BLOCK];

@@ -297,9 +297,17 @@ final class MiniBlockPageDecoder extends PageDecoder {
     int c0 = chunkOfItem(a);
     int c1 = chunkOfItem(b - 1);
     int first = c0;
+    InlineBitpackingDecompressor blocks = blockwise(out);
     if (cachedIndex == c0) {
       appendPart(cached, c0, a, b, out);
       first = c0 + 1;
+    } else if (blocks != null && c0 == c1) {
+      int from = (int) (a - itemStart[c0]);
+      int to = (int) (b - itemStart[c0]);
+      if (blocks.appendCached(c0, from, to, (FixedValues) out.values)) {
+        out.addLevels(null, null, from, to);
+        return;
+      }
     }
     if (first > c1) {
       return;
@@ -309,6 +317,19 @@ final class MiniBlockPageDecoder extends PageDecoder {
     for (int c = first; c <= c1; c++) {
       int base = (int) (chunkOffset[c] - start);
       int len = (int) (chunkOffset[c + 1] - chunkOffset[c]);
+      if (blocks != null && !(a <= itemStart[c] && itemStart[c + 1] <= b)) {
+        // Part of a chunk (a take): unpack only the blocks of 1024 values holding the rows.
+        int from = (int) (Math.max(a, itemStart[c]) - itemStart[c]);
+        int to = (int) (Math.min(b, itemStart[c + 1]) - itemStart[c]);
+        ByteBuffer[] buffers = buffers(c, buf, base, len);
+        try {
+          blocks.decodeRange(buffers[0], chunkItems[c], from, to, c, (FixedValues) out.values);
+        } catch (IllegalArgumentException | IndexOutOfBoundsException e) {
+          throw new BadDataException("chunk " + c + " values: " + e.getMessage());
+        }
+        out.addLevels(null, null, from, to);
+        continue;
+      }
       if (a <= itemStart[c] && itemStart[c + 1] <= b && dictionary == null) {
         Chunk ch = decode(c, buf, base, len, out.values);
         out.addLevels(null, ch.codes, 0, chunkItems[c]);
@@ -325,6 +346,42 @@ final class MiniBlockPageDecoder extends PageDecoder {
         }
       }
     }
+  }
+
+  // The values decoder when parts of chunks can be decoded block by block: bit-packed 32/64-bit
+  // values with no levels and no dictionary.
+  private InlineBitpackingDecompressor blockwise(LeafEntries out) {
+    if (repDecoder == null && defDecoder == null && dictionary == null && numBuffers == 1
+        && values instanceof InlineBitpackingDecompressor ib && ib.decodesRanges(out.values)) {
+      return ib;
+    }
+    return null;
+  }
+
+  // The value buffers of chunk c (of a page without levels), checked as decode() checks them.
+  private ByteBuffer[] buffers(int c, ByteBuffer buf, int base, int len) {
+    int sizeBytes = largeChunks ? 4 : 2;
+    int headerLen = 2 + sizeBytes * numBuffers;
+    if (headerLen > len) {
+      throw new BadDataException("chunk " + c + " is " + len + " bytes, too small for its " + headerLen + "-byte header");
+    }
+    int p = base + 2;
+    long rel = pad8(headerLen);
+    ByteBuffer[] buffers = new ByteBuffer[numBuffers];
+    for (int i = 0; i < numBuffers; i++) {
+      long size = largeChunks ? buf.getInt(p) & 0xFFFFFFFFL : buf.getShort(p) & 0xFFFF;
+      p += sizeBytes;
+      if (rel + size > len) {
+        throw new BadDataException("chunk " + c + " declares more bytes of levels and buffers than its " + len);
+      }
+      buffers[i] = buf.slice(base + (int) rel, (int) size).order(ByteOrder.LITTLE_ENDIAN);
+      rel = pad8(rel + size);
+    }
+    if (rel > len) {
+      throw new BadDataException("chunk " + c + " declares " + rel + " bytes of levels and buffers but is " + len
+          + " bytes");
+    }
+    return buffers;
   }
 
   private void appendPart(Chunk ch, int c, long a, long b, LeafEntries out) {
@@ -567,6 +624,9 @@ final class MiniBlockPageDecoder extends PageDecoder {
     }
     if (dictionary == null) {
       ch.values = LeafValues.create(path.type);
+      if (ch.values instanceof FixedValues f) {
+        f.reserve(items); // one allocation, not a doubling series
+      }
       values.decode(buffers, items, ch.values);
     } else {
       FixedValues indices = new FixedValues(indexType.bitsPerItem);

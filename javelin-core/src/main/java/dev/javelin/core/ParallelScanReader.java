@@ -1,0 +1,321 @@
+package dev.javelin.core;
+
+import dev.javelin.format.schema.LanceField;
+import dev.javelin.table.Fragment;
+import dev.javelin.table.io.ObjectStore;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.ipc.ArrowReader;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.apache.arrow.vector.util.TransferPair;
+
+/**
+ * The batches a {@link DatasetReader} over the same fragments returns, in the same order and with
+ * the same boundaries, decoded on a few threads. The fragments are cut into units (a fragment's
+ * physical rows, a whole number of batches at a time); up to {@code parallelism + 1} units are
+ * decoded at once, each by a {@link DatasetReader} over its row range, and their batches are handed
+ * over in unit order. Memory stays bounded: a unit holds at most {@link #UNIT_BATCHES} batches (or
+ * {@link #UNIT_ROWS} rows when batches are small), so at most that many times the window are in
+ * flight. A fragment's files are opened once for all its units and closed after its last one.
+ */
+final class ParallelScanReader extends ArrowReader {
+  static final int UNIT_BATCHES = 4;
+  static final int UNIT_ROWS = 32 * 1024;
+  private static final Object DONE = new Object();
+  private static final AtomicInteger THREADS = new AtomicInteger();
+
+  private final ObjectStore store;
+  private final String location;
+  private final List<LanceField> fields;
+  private final int batchSize;
+  private final List<DatasetReader.Meta> metas;
+  private final boolean stableRowIds;
+  private final Schema schema;
+  private final int window;
+  private final List<Unit> units = new ArrayList<>();
+  private final List<Slot> slots = new ArrayList<>();
+  private final Deque<Unit> inFlight = new ArrayDeque<>();
+  private ThreadPoolExecutor pool;
+  private Unit head;
+  private int nextUnit;
+  private volatile boolean closed;
+
+  ParallelScanReader(ObjectStore store, String location, List<Fragment> fragments, List<LanceField> fields,
+      int batchSize, List<DatasetReader.Meta> metas, boolean stableRowIds, int parallelism,
+      BufferAllocator allocator) {
+    this(store, location, fragments, fields, batchSize, metas, stableRowIds, parallelism, unitRows(batchSize),
+        allocator);
+  }
+
+  /** @param unitRows rows per unit, a multiple of {@code batchSize} (so batches are the sequential ones) */
+  ParallelScanReader(ObjectStore store, String location, List<Fragment> fragments, List<LanceField> fields,
+      int batchSize, List<DatasetReader.Meta> metas, boolean stableRowIds, int parallelism, long unitRows,
+      BufferAllocator allocator) {
+    super(allocator);
+    this.store = store;
+    this.location = location;
+    this.fields = fields;
+    this.batchSize = batchSize;
+    this.metas = List.copyOf(metas);
+    this.stableRowIds = stableRowIds;
+    this.window = parallelism + 1;
+    // Same schema as the sequential reader's.
+    this.schema = DatasetReader.schemaOf(fields, metas);
+    for (Fragment f : fragments) {
+      Slot slot = new Slot(f);
+      slots.add(slot);
+      long rows = f.physicalRows();
+      for (long start = 0; start < rows; start += unitRows) {
+        units.add(new Unit(slot, start, Math.min(rows, start + unitRows)));
+        slot.remaining++;
+      }
+    }
+  }
+
+  static long unitRows(int batchSize) {
+    return (long) batchSize * Math.max(UNIT_BATCHES, (UNIT_ROWS + batchSize - 1) / batchSize);
+  }
+
+  /** One fragment, opened by the first of its units to run and closed after the last. */
+  private final class Slot {
+    final Fragment fragment;
+    int remaining;
+    private DatasetReader.Opened opened;
+    private boolean closedSlot;
+
+    Slot(Fragment fragment) {
+      this.fragment = fragment;
+    }
+
+    synchronized DatasetReader.Opened get() throws IOException {
+      if (closedSlot) {
+        throw new IOException("Scan closed: " + location);
+      }
+      if (opened == null) {
+        opened = DatasetReader.Opened.open(store, location, fragment, fields, metas, stableRowIds, allocator);
+      }
+      return opened;
+    }
+
+    synchronized void release() throws IOException {
+      if (--remaining == 0) {
+        close();
+      }
+    }
+
+    synchronized void close() throws IOException {
+      closedSlot = true;
+      if (opened != null) {
+        DatasetReader.Opened o = opened;
+        opened = null;
+        o.close();
+      }
+    }
+  }
+
+  /** Physical rows [start, end) of one fragment; its batches (then DONE, or a failure) queue up. */
+  private final class Unit implements Runnable {
+    final Slot slot;
+    final long start;
+    final long end;
+    final BlockingQueue<Object> out = new LinkedBlockingQueue<>();
+
+    Unit(Slot slot, long start, long end) {
+      this.slot = slot;
+      this.start = start;
+      this.end = end;
+    }
+
+    @Override
+    public void run() {
+      try {
+        if (!closed) {
+          DatasetReader.Opened o = slot.get();
+          try (DatasetReader r = new DatasetReader(o, start, end, batchSize, allocator)) {
+            while (!closed && r.loadNextBatch()) {
+              // Move the buffers out of the reader's root (same schema as ours), which it refills.
+              out.add(Batch.takeFrom(r.getVectorSchemaRoot(), allocator));
+            }
+          }
+        }
+      } catch (Throwable t) {
+        out.add(t);
+      } finally {
+        try {
+          slot.release();
+        } catch (Throwable t) {
+          out.add(t);
+        }
+        out.add(DONE);
+      }
+    }
+
+    // Closes batches nobody will load.
+    void drain() {
+      for (Object o : out) {
+        if (o instanceof Batch b) {
+          b.close();
+        }
+      }
+      out.clear();
+    }
+  }
+
+  /** One batch's vectors, moved out of a unit reader's root (a transfer, not a copy). */
+  private static final class Batch implements AutoCloseable {
+    final FieldVector[] vectors;
+    final int rows;
+
+    private Batch(FieldVector[] vectors, int rows) {
+      this.vectors = vectors;
+      this.rows = rows;
+    }
+
+    static Batch takeFrom(VectorSchemaRoot root, BufferAllocator allocator) {
+      List<FieldVector> from = root.getFieldVectors();
+      FieldVector[] vectors = new FieldVector[from.size()];
+      for (int i = 0; i < vectors.length; i++) {
+        TransferPair tp = from.get(i).getTransferPair(allocator);
+        tp.transfer();
+        vectors[i] = (FieldVector) tp.getTo();
+      }
+      return new Batch(vectors, root.getRowCount());
+    }
+
+    // Moves the vectors into `root`, of the same schema.
+    void moveTo(VectorSchemaRoot root) {
+      try {
+        for (int i = 0; i < vectors.length; i++) {
+          vectors[i].makeTransferPair(root.getVector(i)).transfer();
+        }
+        root.setRowCount(rows);
+      } finally {
+        close();
+      }
+    }
+
+    @Override
+    public void close() {
+      for (FieldVector v : vectors) {
+        v.close();
+      }
+    }
+  }
+
+  @Override
+  public boolean loadNextBatch() throws IOException {
+    ensureInitialized();
+    if (schema.getFields().isEmpty()) {
+      return false;
+    }
+    while (true) {
+      if (head == null) {
+        fill();
+        head = inFlight.poll();
+        if (head == null) {
+          return false;
+        }
+        fill();
+      }
+      Object item;
+      try {
+        item = head.out.take();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IOException("Interrupted while scanning " + location, e);
+      }
+      if (item == DONE) {
+        head = null;
+        continue;
+      }
+      if (item instanceof Throwable t) {
+        if (t instanceof IOException io) {
+          throw io;
+        }
+        if (t instanceof RuntimeException re) {
+          throw re;
+        }
+        if (t instanceof Error err) {
+          throw err;
+        }
+        throw new UncheckedIOException(new IOException(t));
+      }
+      ((Batch) item).moveTo(getVectorSchemaRoot());
+      return true;
+    }
+  }
+
+  // Starts units until the window is full.
+  private void fill() {
+    while (inFlight.size() < window && nextUnit < units.size()) {
+      if (pool == null) {
+        pool = new ThreadPoolExecutor(window - 1, window - 1, 1, TimeUnit.SECONDS, new LinkedBlockingQueue<>(),
+            r -> {
+              Thread t = new Thread(r, "javelin-scan-" + THREADS.incrementAndGet());
+              t.setDaemon(true);
+              return t;
+            });
+        // Idle workers end, so a reader nobody closes leaves no threads behind.
+        pool.allowCoreThreadTimeOut(true);
+      }
+      Unit u = units.get(nextUnit++);
+      inFlight.add(u);
+      pool.execute(u);
+    }
+  }
+
+  @Override
+  public long bytesRead() {
+    return 0;
+  }
+
+  @Override
+  protected void closeReadSource() throws IOException {
+    closed = true;
+    if (pool != null) {
+      pool.shutdown();
+      try {
+        // Workers stop at their next batch boundary.
+        while (!pool.awaitTermination(10, TimeUnit.SECONDS)) {
+          // keep waiting: their batches must be closed before the allocator is
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+    if (head != null) {
+      head.drain();
+    }
+    for (Unit u : inFlight) {
+      u.drain();
+    }
+    IOException first = null;
+    for (Slot s : slots) {
+      try {
+        s.close();
+      } catch (IOException e) {
+        first = first == null ? e : first;
+      }
+    }
+    if (first != null) {
+      throw first;
+    }
+  }
+
+  @Override
+  protected Schema readSchema() {
+    return schema;
+  }
+}
