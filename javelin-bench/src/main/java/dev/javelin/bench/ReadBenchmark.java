@@ -1,4 +1,4 @@
-package dev.javelin.compat;
+package dev.javelin.bench;
 
 import dev.javelin.core.Dataset;
 import dev.javelin.core.ScanBuilder;
@@ -18,7 +18,7 @@ import org.lance.ipc.ScanOptions;
 /**
  * Dataset reads by Javelin and lance-core 7.0.0 in one JVM, on the dataset {@link IndexBenchmark}
  * writes (10M rows of two int64 columns in 10 fragments, format 2.1): full scan, one-column scan,
- * a take of 1,000 random rows. Not a test: run its main with the test classpath (create the
+ * a take of 1,000 random rows. Run it with {@code bench/main ReadBenchmark} (create the
  * dataset with IndexBenchmark first). Javelin and lance-core runs alternate, so load on the machine
  * hits both; medians are printed with their ratio (lance-core time / Javelin time, above 1 when
  * Javelin is faster). Scans run with {@code ScanBuilder.parallelism} 1 and the default when the

@@ -1,4 +1,4 @@
-package dev.javelin.compat;
+package dev.javelin.bench;
 
 import dev.javelin.core.Dataset;
 import dev.javelin.core.WriteParams;
@@ -25,9 +25,6 @@ import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.FieldType;
 import org.apache.arrow.vector.types.pojo.Schema;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
-import org.junit.jupiter.api.io.TempDir;
 import org.lance.index.DistanceType;
 import org.lance.index.IndexParams;
 import org.lance.index.vector.VectorIndexParams;
@@ -36,15 +33,11 @@ import org.lance.ipc.ScanOptions;
 
 /**
  * IVF_PQ build time, recall@10 and query latency, Javelin vs lance-core 7.0.0 on the same data
- * and the same queries, random and clustered float32 vectors. Not part of the normal test run
- * (it takes minutes); run it with
- * {@code mvn -o test -pl javelin-compat -Dtest=VectorIndexBenchmark -Djavelin.bench.vector=true}
- * and {@code -Djavelin.bench.vector.rows=N -Djavelin.bench.vector.dim=D} to change the size
- * (default 100,000 x 128). It lives here rather than in javelin-bench because that module does
- * not depend on javelin-core.
+ * and the same queries, random and clustered float32 vectors. It takes minutes; run it with
+ * {@code bench/main VectorIndexBenchmark}, and {@code -Djavelin.bench.vector.rows=N
+ * -Djavelin.bench.vector.dim=D} (in JAVA_OPTS) to change the size (default 100,000 x 128).
  */
-@EnabledIfSystemProperty(named = "javelin.bench.vector", matches = "true")
-class VectorIndexBenchmark {
+public final class VectorIndexBenchmark {
   static final int ROWS = Integer.getInteger("javelin.bench.vector.rows", 100_000);
   static final int DIM = Integer.getInteger("javelin.bench.vector.dim", 128);
   static final int PARTITIONS = Integer.getInteger("javelin.bench.vector.partitions", 256);
@@ -54,15 +47,22 @@ class VectorIndexBenchmark {
   /** (nprobes, refine factor) settings measured; 0 = no re-ranking. */
   static final int[][] SETTINGS = {{5, 0}, {10, 0}, {20, 0}, {40, 0}, {10, 10}, {20, 10}};
 
-  @TempDir Path dir;
+  private final Path dir;
 
-  @Test
-  void randomAndClustered() throws Exception {
+  private VectorIndexBenchmark(Path dir) {
+    this.dir = dir;
+  }
+
+  /** Runs both data sets and prints the report (also written to bench-data/vector-index-benchmark.txt). */
+  public static void main(String[] args) throws Exception {
+    Path dir = Files.createTempDirectory(BenchData.dir(), "vector-");
+    VectorIndexBenchmark b = new VectorIndexBenchmark(dir);
     StringBuilder report = new StringBuilder();
     for (boolean clustered : new boolean[] {false, true}) {
-      report.append(run(clustered));
+      report.append(b.run(clustered));
     }
-    Files.writeString(Path.of("target", "vector-index-benchmark.txt"), report.toString());
+    System.out.print(report);
+    Files.writeString(BenchData.dir().resolve("vector-index-benchmark.txt"), report.toString());
   }
 
   private static float[] data(boolean clustered) {

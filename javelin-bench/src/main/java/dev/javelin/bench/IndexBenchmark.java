@@ -1,4 +1,4 @@
-package dev.javelin.compat;
+package dev.javelin.bench;
 
 import dev.javelin.core.Dataset;
 import dev.javelin.core.ScanBuilder;
@@ -25,7 +25,7 @@ import org.lance.ipc.ScanOptions;
 /**
  * BTree equality and range queries on 10M int64 rows: Javelin's indexed scan against Javelin's
  * full scan with the same filter, and against lance-core 7.0.0's indexed filtered scan of the same
- * dataset (and index). Not a test (no JUnit): run its main with the test classpath. The dataset
+ * dataset (and index). Run it with {@code bench/main IndexBenchmark}. The dataset
  * (written by Javelin, indexed by Javelin) is created once under {@code -Djavelin.bench.dir}
  * (default {@code bench-data}) and reused. Times are medians of timed runs after warm-up runs.
  *
