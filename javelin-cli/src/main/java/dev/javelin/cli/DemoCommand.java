@@ -22,7 +22,8 @@ import picocli.CommandLine.Option;
       "temporary directory (or --dir), then runs 'file write', 'file info' and",
       "'file read' on them, and follows a dataset made of them through its life:",
       "create, filtered scan, delete, add and drop columns, versions, time travel,",
-      "tag and restore. Each command is printed before its output.",
+      "tag and restore, and a BTree index answering a filter. Each command is printed",
+      "before its output.",
       ""
     })
 final class DemoCommand extends BaseCommand {
@@ -50,7 +51,7 @@ final class DemoCommand extends BaseCommand {
       SampleData.writeArrow(arrow, allocator, ROWS);
     }
 
-    say("Javelin reads and writes Lance files in pure Java. A tour in ten steps.");
+    say("Javelin reads and writes Lance files in pure Java. A tour in eleven steps.");
     say("");
     say("1. " + ROWS + " sample rows are in an Arrow IPC file, " + arrow + ":");
     say("   id int64, name utf8, score float64, vector fixed_size_list<float32, 4>,");
@@ -107,7 +108,10 @@ final class DemoCommand extends BaseCommand {
         new String[] {"10. Tag the newest version, bring back the first, and look at the result:"},
         new String[] {"tag", "create", ds, "trimmed"},
         new String[] {"restore", ds, "--version", "1"},
-        new String[] {"describe", ds});
+        new String[] {"describe", ds},
+        new String[] {"11. Index a column: filtered scans then read only the rows the index names:"},
+        new String[] {"index", "create", ds, "--column", "id", "--type", "btree"},
+        new String[] {"scan", ds, "--filter", "id BETWEEN 40 AND 44", "--columns", "id,name,score", "--explain"});
     if (code != 0) {
       return code;
     }
