@@ -1,5 +1,6 @@
 package dev.javelin.core.expr;
 
+import java.nio.ByteOrder;
 import java.util.Arrays;
 import java.util.List;
 import org.apache.arrow.memory.ArrowBuf;
@@ -124,12 +125,16 @@ abstract class Eval {
       long[] out = new long[n];
       ArrowBuf d = ((BaseFixedWidthVector) v).getDataBuffer();
       if (v instanceof BigIntVector || v instanceof UInt8Vector) {
-        for (int i = 0; i < n; i++) {
-          out[i] = d.getLong((long) i * 8);
+        if (n > 0) {
+          d.nioBuffer(0, n * 8).order(ByteOrder.LITTLE_ENDIAN).asLongBuffer().get(out);
         }
       } else if (v instanceof IntVector || v instanceof DateDayVector) {
-        for (int i = 0; i < n; i++) {
-          out[i] = d.getInt((long) i * 4);
+        if (n > 0) {
+          int[] ints = new int[n];
+          d.nioBuffer(0, n * 4).order(ByteOrder.LITTLE_ENDIAN).asIntBuffer().get(ints);
+          for (int i = 0; i < n; i++) {
+            out[i] = ints[i];
+          }
         }
       } else if (v instanceof UInt4Vector) {
         for (int i = 0; i < n; i++) {
@@ -174,9 +179,8 @@ abstract class Eval {
     private double[] doubles(FieldVector v, int n) {
       double[] out = new double[n];
       if (v instanceof Float8Vector f) {
-        ArrowBuf d = f.getDataBuffer();
-        for (int i = 0; i < n; i++) {
-          out[i] = d.getDouble((long) i * 8);
+        if (n > 0) {
+          f.getDataBuffer().nioBuffer(0, n * 8).order(ByteOrder.LITTLE_ENDIAN).asDoubleBuffer().get(out);
         }
       } else if (v instanceof Float4Vector f) {
         ArrowBuf d = f.getDataBuffer();
@@ -676,21 +680,57 @@ abstract class Eval {
         case '+' -> { for (int i = 0; i < n; i++) { r[i] = x[i] + y; } }
         case '-' -> { for (int i = 0; i < n; i++) { r[i] = x[i] - y; } }
         case '*' -> { for (int i = 0; i < n; i++) { r[i] = x[i] * y; } }
-        case '/' -> {
-          if (y == 0) {
-            return null;
-          }
-          for (int i = 0; i < n; i++) { r[i] = x[i] / y; }
-        }
         default -> {
           if (y == 0) {
             return null;
           }
-          for (int i = 0; i < n; i++) { r[i] = x[i] % y; }
+          divide(x, y, op == '/', r, n);
         }
       }
       out.longs = r;
       return out;
+    }
+
+    private static final long EXACT = 1L << 52;
+
+    /**
+     * x / y or x % y (Java's truncating semantics) for a constant y != 0. A 64-bit integer division
+     * costs tens of cycles; where x and y are exact as doubles the quotient is taken in floating
+     * point (off by at most one, which the remainder's range then corrects), falling back to the
+     * integer operators elsewhere.
+     */
+    static void divide(long[] x, long y, boolean quotient, long[] r, int n) {
+      if (y == Long.MIN_VALUE || Math.abs(y) > EXACT) {
+        for (int i = 0; i < n; i++) {
+          r[i] = quotient ? x[i] / y : x[i] % y;
+        }
+        return;
+      }
+      long a = Math.abs(y);
+      double d = a;
+      for (int i = 0; i < n; i++) {
+        long v = x[i];
+        if (v < -EXACT || v > EXACT) {
+          r[i] = quotient ? v / y : v % y;
+          continue;
+        }
+        // The quotient of |v| by |y|, truncated, then corrected so the remainder is in [0, a).
+        long m = Math.abs(v);
+        long q = (long) (m / d);
+        long rem = m - q * a;
+        if (rem < 0) {
+          rem += a;
+          q--;
+        } else if (rem >= a) {
+          rem -= a;
+          q++;
+        }
+        if (quotient) {
+          r[i] = (v < 0) != (y < 0) ? -q : q;
+        } else {
+          r[i] = v < 0 ? -rem : rem;
+        }
+      }
     }
   }
 
