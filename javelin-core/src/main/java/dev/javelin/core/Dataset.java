@@ -398,36 +398,7 @@ public final class Dataset {
    */
   public Dataset delete(String filter) {
     dev.javelin.core.expr.Expression where = dev.javelin.core.expr.Expression.parse(filter);
-    Map<Long, RoaringBitmap> rows = new HashMap<>();
-    ScanBuilder scan = newScan().columns(List.of()).filter(where).withRowAddress();
-    try (ArrowReader r = scan.build()) {
-      VectorSchemaRoot root = r.getVectorSchemaRoot();
-      // Addresses come in runs of one fragment: add each run to its bitmap at once.
-      int[] offsets = new int[0];
-      while (r.loadNextBatch()) {
-        org.apache.arrow.vector.UInt8Vector addr = (org.apache.arrow.vector.UInt8Vector) root.getVector(0);
-        int n = root.getRowCount();
-        if (offsets.length < n) {
-          offsets = new int[n];
-        }
-        org.apache.arrow.memory.ArrowBuf data = addr.getDataBuffer();
-        int i = 0;
-        while (i < n) {
-          long fragment = data.getLong((long) i * 8) >>> 32;
-          int k = 0;
-          for (; i < n; i++) {
-            long a = data.getLong((long) i * 8);
-            if (a >>> 32 != fragment) {
-              break;
-            }
-            offsets[k++] = (int) a;
-          }
-          rows.computeIfAbsent(fragment, f -> new RoaringBitmap()).addN(offsets, 0, k);
-        }
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException("Delete failed while finding rows: " + location(), e);
-    }
+    Map<Long, RoaringBitmap> rows = DeleteScan.rows(this, where);
     return deleteRows(rows, filter);
   }
 

@@ -691,13 +691,14 @@ abstract class Eval {
       return out;
     }
 
-    private static final long EXACT = 1L << 52;
+    /** Below this, |x| times a rounded reciprocal is within one of the true quotient. */
+    private static final long EXACT = 1L << 51;
 
     /**
      * x / y or x % y (Java's truncating semantics) for a constant y != 0. A 64-bit integer division
-     * costs tens of cycles; where x and y are exact as doubles the quotient is taken in floating
-     * point (off by at most one, which the remainder's range then corrects), falling back to the
-     * integer operators elsewhere.
+     * costs tens of cycles; for |x| and |y| up to 2^51 the quotient is estimated by multiplying
+     * with y's reciprocal in floating point (off by at most one, which the remainder's range then
+     * corrects), falling back to the integer operators elsewhere.
      */
     static void divide(long[] x, long y, boolean quotient, long[] r, int n) {
       if (y == Long.MIN_VALUE || Math.abs(y) > EXACT) {
@@ -707,26 +708,26 @@ abstract class Eval {
         return;
       }
       long a = Math.abs(y);
-      double d = a;
+      double inverse = 1.0 / a;
+      boolean negate = y < 0;
       for (int i = 0; i < n; i++) {
         long v = x[i];
         if (v < -EXACT || v > EXACT) {
           r[i] = quotient ? v / y : v % y;
           continue;
         }
-        // The quotient of |v| by |y|, truncated, then corrected so the remainder is in [0, a).
         long m = Math.abs(v);
-        long q = (long) (m / d);
+        long q = (long) (m * inverse);
         long rem = m - q * a;
-        if (rem < 0) {
-          rem += a;
-          q--;
-        } else if (rem >= a) {
-          rem -= a;
-          q++;
-        }
+        // rem is in [-a, 2a): bring it into [0, a), moving q along.
+        long under = rem >> 63;
+        rem += a & under;
+        q += under;
+        long over = rem >= a ? 1 : 0;
+        rem -= a * over;
+        q += over;
         if (quotient) {
-          r[i] = (v < 0) != (y < 0) ? -q : q;
+          r[i] = (v < 0) != negate ? -q : q;
         } else {
           r[i] = v < 0 ? -rem : rem;
         }
