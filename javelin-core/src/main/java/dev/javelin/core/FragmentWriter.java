@@ -36,7 +36,7 @@ import org.apache.arrow.vector.VectorSchemaRoot;
  */
 final class FragmentWriter {
   private static final Logger LOG = Logger.getLogger(FragmentWriter.class.getName());
-  private static final int CLOSERS = Math.max(1, Runtime.getRuntime().availableProcessors());
+  static final int CLOSERS = Math.max(1, Runtime.getRuntime().availableProcessors());
   private static final ExecutorService CLOSE_POOL = Executors.newFixedThreadPool(CLOSERS, r -> {
     Thread t = new Thread(r, "javelin-file-close");
     t.setDaemon(true);
@@ -142,8 +142,11 @@ final class FragmentWriter {
     }
   }
 
-  /** Finishes the last file and returns the new fragments (ids unassigned), in write order. */
-  List<Fragment> finish() throws IOException {
+  /**
+   * Hands the last file to the pool without waiting for it: {@link #finish()} then collects it.
+   * Lets a caller with several writers overlap their last files' encoding.
+   */
+  void closeAsync() throws IOException {
     if (current != null) {
       if (current.numRows() == 0) {
         current.abort();
@@ -152,6 +155,11 @@ final class FragmentWriter {
         finishFile();
       }
     }
+  }
+
+  /** Finishes the last file and returns the new fragments (ids unassigned), in write order. */
+  List<Fragment> finish() throws IOException {
+    closeAsync();
     while (!closing.isEmpty()) {
       collectOldest();
     }
