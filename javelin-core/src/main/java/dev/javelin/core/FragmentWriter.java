@@ -102,8 +102,18 @@ final class FragmentWriter {
     LanceFileWriter w = current;
     String name = currentName;
     current = null;
-    while (closing.size() >= CLOSERS) {
-      collectOldest();
+    try {
+      while (closing.size() >= CLOSERS) {
+        collectOldest();
+      }
+    } catch (IOException | RuntimeException e) {
+      // An earlier file failed: this one is never closed, so release it now.
+      try {
+        w.abort();
+      } catch (RuntimeException suppressed) {
+        e.addSuppressed(suppressed);
+      }
+      throw e;
     }
     closing.add(CLOSE_POOL.submit(() -> close(w, name)));
   }
