@@ -398,20 +398,7 @@ public final class Dataset {
    */
   public Dataset delete(String filter) {
     dev.javelin.core.expr.Expression where = dev.javelin.core.expr.Expression.parse(filter);
-    Map<Long, RoaringBitmap> rows = new HashMap<>();
-    ScanBuilder scan = newScan().columns(List.of()).filter(where).withRowAddress();
-    try (ArrowReader r = scan.build()) {
-      VectorSchemaRoot root = r.getVectorSchemaRoot();
-      while (r.loadNextBatch()) {
-        org.apache.arrow.vector.UInt8Vector addr = (org.apache.arrow.vector.UInt8Vector) root.getVector(0);
-        for (int i = 0; i < root.getRowCount(); i++) {
-          long a = addr.get(i);
-          rows.computeIfAbsent(a >>> 32, k -> new RoaringBitmap()).add((int) (a & 0xFFFFFFFFL));
-        }
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException("Delete failed while finding rows: " + location(), e);
-    }
+    Map<Long, RoaringBitmap> rows = DeleteScan.rows(this, where);
     return deleteRows(rows, filter);
   }
 

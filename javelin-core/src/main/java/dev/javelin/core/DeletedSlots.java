@@ -2,6 +2,7 @@ package dev.javelin.core;
 
 import dev.javelin.format.Gather;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
@@ -42,7 +43,19 @@ final class DeletedSlots {
       return null;
     }
     long start = position;
-    List<Integer> out = new ArrayList<>();
+    if (position + live > physicalRows) {
+      throw new IllegalStateException("More values than live rows: " + live + " from physical row " + start
+          + " of " + physicalRows);
+    }
+    // The common case, no deleted slot among these rows nor right after them: no index needed.
+    // Checked with one bitmap lookup instead of one per row.
+    long nextDeleted = position >= physicalRows ? -1 : deleted.nextValue((int) position);
+    if (nextDeleted < 0 || nextDeleted > position + live) {
+      position += live;
+      return null;
+    }
+    int[] out = new int[live + 16];
+    int size = 0;
     int last = -1;
     int placed = 0;
     while (placed < live) {
@@ -50,26 +63,25 @@ final class DeletedSlots {
         throw new IllegalStateException("More values than live rows: " + live + " from physical row " + start
             + " of " + physicalRows);
       }
+      if (size == out.length) {
+        out = Arrays.copyOf(out, size * 2);
+      }
       if (deleted.contains((int) position)) {
-        out.add(Math.max(last, 0));
+        out[size++] = Math.max(last, 0);
       } else {
         last = placed++;
-        out.add(last);
+        out[size++] = last;
       }
       position++;
     }
     while (position < physicalRows && deleted.contains((int) position)) {
-      out.add(last);
+      if (size == out.length) {
+        out = Arrays.copyOf(out, size * 2);
+      }
+      out[size++] = last;
       position++;
     }
-    if (out.size() == live) {
-      return null;
-    }
-    int[] idx = new int[out.size()];
-    for (int i = 0; i < idx.length; i++) {
-      idx[i] = out.get(i);
-    }
-    return idx;
+    return size == live ? null : Arrays.copyOf(out, size);
   }
 
   /**

@@ -9,9 +9,16 @@ import dev.javelin.table.Fragment;
 import dev.javelin.table.io.ObjectInfo;
 import dev.javelin.table.io.ObjectStore;
 import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.apache.arrow.vector.FieldVector;
@@ -21,9 +28,20 @@ import org.apache.arrow.vector.VectorSchemaRoot;
  * Writes batches into new fragments of one data file each, starting a new file every
  * {@code maxRowsPerFile} rows. Keeps the keys of every file it created, so a failed write or
  * commit can delete them.
+ *
+ * <p>Most of a file's cost is encoding its pages, which happens when it is closed; a full file is
+ * therefore closed on a small shared pool while the next one fills, up to one file per processor
+ * at a time (which bounds the memory held). Each file's bytes depend only on its rows, and
+ * fragments are returned in write order, so the result is the same as closing them in turn.
  */
 final class FragmentWriter {
   private static final Logger LOG = Logger.getLogger(FragmentWriter.class.getName());
+  static final int CLOSERS = Math.max(1, Runtime.getRuntime().availableProcessors());
+  private static final ExecutorService CLOSE_POOL = Executors.newFixedThreadPool(CLOSERS, r -> {
+    Thread t = new Thread(r, "javelin-file-close");
+    t.setDaemon(true);
+    return t;
+  });
 
   private final ObjectStore store;
   private final LanceSchema schema;
@@ -31,6 +49,8 @@ final class FragmentWriter {
   private final WriteParams params;
   private final List<Fragment> fragments = new ArrayList<>();
   private final List<String> written = new ArrayList<>();
+  /** Files being closed in the background, oldest first; their fragments are added in order. */
+  private final Deque<Future<Fragment>> closing = new ArrayDeque<>();
   private LanceFileWriter current;
   private String currentName;
 
@@ -76,22 +96,67 @@ final class FragmentWriter {
         WriteOptions.builder().version(version).build());
   }
 
+  // Hands the full file to the pool, first waiting for the oldest one if as many are closing
+  // as there are processors.
   private void finishFile() throws IOException {
     LanceFileWriter w = current;
+    String name = currentName;
     current = null;
+    try {
+      while (closing.size() >= CLOSERS) {
+        collectOldest();
+      }
+    } catch (IOException | RuntimeException e) {
+      // An earlier file failed: this one is never closed, so release it now.
+      try {
+        w.abort();
+      } catch (RuntimeException suppressed) {
+        e.addSuppressed(suppressed);
+      }
+      throw e;
+    }
+    closing.add(CLOSE_POOL.submit(() -> close(w, name)));
+  }
+
+  private Fragment close(LanceFileWriter w, String name) throws IOException {
     w.close();
-    String key = "data/" + currentName;
+    String key = "data/" + name;
     long size = 0;
     for (ObjectInfo o : store.list(key)) {
       if (o.key().equals(key)) {
         size = o.size();
       }
     }
-    fragments.add(Fragment.of(DataFile.of(currentName, w.fieldColumnIndices(), version, size), w.numRows()));
+    return Fragment.of(DataFile.of(name, w.fieldColumnIndices(), version, size), w.numRows());
   }
 
-  /** Finishes the last file and returns the new fragments (ids unassigned), in write order. */
-  List<Fragment> finish() throws IOException {
+  private void collectOldest() throws IOException {
+    Future<Fragment> f = closing.removeFirst();
+    try {
+      fragments.add(f.get());
+    } catch (ExecutionException e) {
+      Throwable cause = e.getCause();
+      if (cause instanceof IOException io) {
+        throw io;
+      }
+      if (cause instanceof RuntimeException re) {
+        throw re;
+      }
+      if (cause instanceof Error err) {
+        throw err;
+      }
+      throw new IOException("Could not finish a data file in " + store.location(), cause);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new InterruptedIOException("Interrupted while finishing a data file in " + store.location());
+    }
+  }
+
+  /**
+   * Hands the last file to the pool without waiting for it: {@link #finish()} then collects it.
+   * Lets a caller with several writers overlap their last files' encoding.
+   */
+  void closeAsync() throws IOException {
     if (current != null) {
       if (current.numRows() == 0) {
         current.abort();
@@ -99,6 +164,14 @@ final class FragmentWriter {
       } else {
         finishFile();
       }
+    }
+  }
+
+  /** Finishes the last file and returns the new fragments (ids unassigned), in write order. */
+  List<Fragment> finish() throws IOException {
+    closeAsync();
+    while (!closing.isEmpty()) {
+      collectOldest();
     }
     return List.copyOf(fragments);
   }
@@ -113,6 +186,17 @@ final class FragmentWriter {
     if (current != null) {
       current.abort();
       current = null;
+    }
+    // Let background closes end (a failed one has removed its own file) before deleting.
+    while (!closing.isEmpty()) {
+      try {
+        closing.removeFirst().get();
+      } catch (ExecutionException e) {
+        // Reported by whoever called finish(); the file is deleted below either way.
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        break;
+      }
     }
     for (String key : written) {
       try {

@@ -314,6 +314,8 @@ final class SchemaEvolution {
     private final List<FragmentWriter> writers = new ArrayList<>();
     private final List<Long> rows = new ArrayList<>();
     private final Map<Integer, DataFile> files = new HashMap<>();
+    /** Fragments whose file is being encoded in the background, oldest first. */
+    private final java.util.ArrayDeque<Integer> pending = new java.util.ArrayDeque<>();
     private boolean committed;
 
     ColumnWriters(List<LanceField> added) {
@@ -360,13 +362,26 @@ final class SchemaEvolution {
             + rows(frag) + " values for fragment " + f.id() + " of " + f.physicalRows() + " rows: " + location,
             schema.fields().get(0).name(), f.physicalRows(), rows(frag));
       }
-      List<Fragment> written = writer(frag, fragments).finish();
+      // The file is encoded in the background while the next fragment is read; at most as many
+      // files as the writers' pool has threads are pending, which bounds the memory they hold.
+      writer(frag, fragments).closeAsync();
+      pending.add(frag);
+      while (pending.size() > FragmentWriter.CLOSERS) {
+        collect(pending.removeFirst());
+      }
+    }
+
+    private void collect(int frag) throws IOException {
+      List<Fragment> written = writers.get(frag).finish();
       if (!written.isEmpty()) {
         files.put(frag, written.get(0).files().get(0));
       }
     }
 
-    Manifest commit(List<LanceField> added) {
+    Manifest commit(List<LanceField> added) throws IOException {
+      while (!pending.isEmpty()) {
+        collect(pending.removeFirst());
+      }
       List<Fragment> out = new ArrayList<>();
       List<Fragment> fragments = ds.manifest().fragments();
       List<String> keys = new ArrayList<>();

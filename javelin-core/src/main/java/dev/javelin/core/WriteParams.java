@@ -7,8 +7,11 @@ import java.util.Optional;
 public final class WriteParams {
   /** Lance's default: about a million rows per data file. */
   public static final long DEFAULT_MAX_ROWS_PER_FILE = 1024 * 1024;
-  /** Rows handed to the file writer at a time. */
-  public static final int DEFAULT_MAX_ROWS_PER_GROUP = 1024;
+  /**
+   * Rows handed to the file writer at a time. Pages are cut by size, not by this, so it only
+   * bounds how much of a batch is handed over at once; small values just cost a slice per group.
+   */
+  public static final int DEFAULT_MAX_ROWS_PER_GROUP = 64 * 1024;
 
   private final LanceFileVersion fileVersion;
   private final long maxRowsPerFile;

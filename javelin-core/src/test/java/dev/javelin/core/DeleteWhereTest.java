@@ -16,6 +16,7 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowReader;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.api.io.TempDir;
@@ -89,6 +90,35 @@ class DeleteWhereTest {
 
     // Nothing matches: nothing is committed.
     assertThat(after.delete("id > 1000").version()).isEqualTo(2);
+  }
+
+  @Test
+  void deletesAcrossBatchesInFragmentsWithAndWithoutEarlierDeletions() throws Exception {
+    int rows = 20_000;
+    Dataset ds;
+    try (VectorSchemaRoot root = VectorSchemaRoot.create(new org.apache.arrow.vector.types.pojo.Schema(List.of(
+        org.apache.arrow.vector.types.pojo.Field.nullable("id", new org.apache.arrow.vector.types.pojo.ArrowType.Int(64, true)))),
+        allocator)) {
+      BigIntVector id = (BigIntVector) root.getVector("id");
+      root.allocateNew();
+      for (int i = 0; i < rows; i++) {
+        id.setSafe(i, i);
+      }
+      root.setRowCount(rows);
+      // Fragments of 12,000 and 8,000 rows: more than one scan batch each.
+      ds = Dataset.create(dir.resolve("big"), List.of(root),
+          WriteParams.builder().maxRowsPerFile(12_000).build(), allocator);
+    }
+    // Only fragment 0 has deleted rows before the second delete.
+    Dataset after = ds.delete("id = 5 OR id = 9000").delete("id % 7 = 3");
+    List<Long> expected = new ArrayList<>();
+    for (long i = 0; i < rows; i++) {
+      if (i != 5 && i != 9000 && i % 7 != 3) {
+        expected.add(i);
+      }
+    }
+    assertThat(ids(after)).isEqualTo(expected);
+    assertThat(after.version()).isEqualTo(3);
   }
 
   @ParameterizedTest

@@ -53,6 +53,10 @@ final class Assign {
         out.setValueCount(n);
         return out;
       }
+      if ((v.kind == Kind.DOUBLE && out instanceof Float8Vector) || (v.kind == Kind.LONG && out instanceof BigIntVector)) {
+        storeBulk((BaseFixedWidthVector) out, v);
+        return out;
+      }
       byte[] scratch = new byte[64];
       for (int i = 0; i < n; i++) {
         if (v.isNull(i)) {
@@ -97,6 +101,33 @@ final class Assign {
       out.close();
       throw e;
     }
+  }
+
+  // 64-bit values into a vector of the same width: one bulk copy, validity set a byte at a time.
+  private static void storeBulk(BaseFixedWidthVector out, Values v) {
+    int n = v.n;
+    if (n > 0) {
+      java.nio.ByteBuffer data = out.getDataBuffer().nioBuffer(0, n * 8).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+      if (v.kind == Kind.DOUBLE) {
+        data.asDoubleBuffer().put(v.doubles, 0, n);
+      } else {
+        data.asLongBuffer().put(v.longs, 0, n);
+      }
+      org.apache.arrow.memory.ArrowBuf validity = out.getValidityBuffer();
+      int full = n / 8;
+      validity.setOne(0, full);
+      for (int i = full * 8; i < n; i++) {
+        org.apache.arrow.vector.BitVectorHelper.setBit(validity, i);
+      }
+      if (v.nulls != null) {
+        for (int i = 0; i < n; i++) {
+          if (v.nulls[i]) {
+            org.apache.arrow.vector.BitVectorHelper.unsetBit(validity, i);
+          }
+        }
+      }
+    }
+    out.setValueCount(n);
   }
 
   private static void storeLong(FieldVector out, int i, long x, Field target, String source) {

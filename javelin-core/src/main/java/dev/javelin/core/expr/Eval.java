@@ -1,5 +1,6 @@
 package dev.javelin.core.expr;
 
+import java.nio.ByteOrder;
 import java.util.Arrays;
 import java.util.List;
 import org.apache.arrow.memory.ArrowBuf;
@@ -36,6 +37,21 @@ abstract class Eval {
   }
 
   abstract Values eval(VectorSchemaRoot batch);
+
+  /**
+   * Like {@link #eval(VectorSchemaRoot)}, but only the rows where {@code only} is true (every row
+   * when it is null) need correct values: the others may hold anything. Lets AND and OR skip
+   * costly work (LIKE, string comparisons) on rows their left side already decides. Nodes that do
+   * not override this evaluate every row, and their children too.
+   */
+  Values eval(VectorSchemaRoot batch, boolean[] only) {
+    return eval(batch);
+  }
+
+  /** The value of a non-null literal operand, or null. */
+  private static Object constant(Eval e) {
+    return e instanceof Literal l ? l.value : null;
+  }
 
   // ---- leaves
 
@@ -98,8 +114,8 @@ abstract class Eval {
           out.bools = bools;
         }
         case STRING -> out.strings = v instanceof LargeVarCharVector lv
-            ? new Values.Strings(lv.getOffsetBuffer(), lv.getDataBuffer(), true)
-            : new Values.Strings(((VarCharVector) v).getOffsetBuffer(), ((VarCharVector) v).getDataBuffer(), false);
+            ? new Values.Strings(lv.getOffsetBuffer(), lv.getDataBuffer(), true, n)
+            : new Values.Strings(((VarCharVector) v).getOffsetBuffer(), ((VarCharVector) v).getDataBuffer(), false, n);
         default -> { } // OTHER: only the null mask is used
       }
       return out;
@@ -109,12 +125,16 @@ abstract class Eval {
       long[] out = new long[n];
       ArrowBuf d = ((BaseFixedWidthVector) v).getDataBuffer();
       if (v instanceof BigIntVector || v instanceof UInt8Vector) {
-        for (int i = 0; i < n; i++) {
-          out[i] = d.getLong((long) i * 8);
+        if (n > 0) {
+          d.nioBuffer(0, n * 8).order(ByteOrder.LITTLE_ENDIAN).asLongBuffer().get(out);
         }
       } else if (v instanceof IntVector || v instanceof DateDayVector) {
-        for (int i = 0; i < n; i++) {
-          out[i] = d.getInt((long) i * 4);
+        if (n > 0) {
+          int[] ints = new int[n];
+          d.nioBuffer(0, n * 4).order(ByteOrder.LITTLE_ENDIAN).asIntBuffer().get(ints);
+          for (int i = 0; i < n; i++) {
+            out[i] = ints[i];
+          }
         }
       } else if (v instanceof UInt4Vector) {
         for (int i = 0; i < n; i++) {
@@ -159,9 +179,8 @@ abstract class Eval {
     private double[] doubles(FieldVector v, int n) {
       double[] out = new double[n];
       if (v instanceof Float8Vector f) {
-        ArrowBuf d = f.getDataBuffer();
-        for (int i = 0; i < n; i++) {
-          out[i] = d.getDouble((long) i * 8);
+        if (n > 0) {
+          f.getDataBuffer().nioBuffer(0, n * 8).order(ByteOrder.LITTLE_ENDIAN).asDoubleBuffer().get(out);
         }
       } else if (v instanceof Float4Vector f) {
         ArrowBuf d = f.getDataBuffer();
@@ -300,8 +319,18 @@ abstract class Eval {
 
     @Override
     Values eval(VectorSchemaRoot batch) {
-      Values a = left.eval(batch);
-      Values b = right.eval(batch);
+      return eval(batch, null);
+    }
+
+    @Override
+    Values eval(VectorSchemaRoot batch, boolean[] only) {
+      Values a = left.eval(batch, only);
+      Object k = constant(right);
+      if (k != null && (left.kind == Kind.LONG || left.kind == Kind.DATE || left.kind == Kind.TIMESTAMP
+          || left.kind == Kind.DOUBLE)) {
+        return compareToConstant(a, k);
+      }
+      Values b = right.eval(batch, only);
       int n = a.n;
       Values out = new Values(Kind.BOOL, n);
       out.nulls = Values.orNulls(a.nulls, b.nulls);
@@ -340,7 +369,7 @@ abstract class Eval {
         case STRING -> {
           boolean equality = op == EQ || op == NE;
           for (int i = 0; i < n; i++) {
-            if (out.isNull(i)) {
+            if (out.isNull(i) || (only != null && !only[i])) {
               continue;
             }
             if (equality && a.strings.length(i) != b.strings.length(i)) {
@@ -351,6 +380,49 @@ abstract class Eval {
           }
         }
         default -> throw new IllegalStateException("cannot compare " + left.kind);
+      }
+      return out;
+    }
+
+    // A column against a number: the constant is not expanded into an array.
+    private Values compareToConstant(Values a, Object c) {
+      int n = a.n;
+      Values out = new Values(Kind.BOOL, n);
+      out.nulls = Values.orNulls(a.nulls, null);
+      boolean[] r = new boolean[n];
+      out.bools = r;
+      if (left.kind == Kind.DOUBLE) {
+        double[] x = a.doubles;
+        double q = ((Number) c).doubleValue();
+        if (!Double.isNaN(q)) {
+          // Against a number, NaN (above every number) behaves like +infinity: plain
+          // comparisons would get it wrong only for NaN rows, so those are fixed after.
+          switch (op) {
+            case EQ -> { for (int i = 0; i < n; i++) { r[i] = x[i] == q; } }
+            case NE -> { for (int i = 0; i < n; i++) { r[i] = x[i] != q; } }
+            case LT -> { for (int i = 0; i < n; i++) { r[i] = x[i] < q; } }
+            case LE -> { for (int i = 0; i < n; i++) { r[i] = x[i] <= q; } }
+            case GT -> { for (int i = 0; i < n; i++) { r[i] = x[i] > q || x[i] != x[i]; } }
+            default -> { for (int i = 0; i < n; i++) { r[i] = x[i] >= q || x[i] != x[i]; } }
+          }
+          return out;
+        }
+        for (int i = 0; i < n; i++) {
+          double p = x[i];
+          int cmp = p < q ? -1 : p > q ? 1 : p == q ? 0 : Double.compare(p, q);
+          r[i] = test(op, cmp);
+        }
+        return out;
+      }
+      long[] x = a.longs;
+      long y = (Long) c;
+      switch (op) {
+        case EQ -> { for (int i = 0; i < n; i++) { r[i] = x[i] == y; } }
+        case NE -> { for (int i = 0; i < n; i++) { r[i] = x[i] != y; } }
+        case LT -> { for (int i = 0; i < n; i++) { r[i] = x[i] < y; } }
+        case LE -> { for (int i = 0; i < n; i++) { r[i] = x[i] <= y; } }
+        case GT -> { for (int i = 0; i < n; i++) { r[i] = x[i] > y; } }
+        default -> { for (int i = 0; i < n; i++) { r[i] = x[i] >= y; } }
       }
       return out;
     }
@@ -371,12 +443,33 @@ abstract class Eval {
 
     @Override
     Values eval(VectorSchemaRoot batch) {
-      Values a = left.eval(batch);
-      Values b = right.eval(batch);
+      return eval(batch, null);
+    }
+
+    @Override
+    Values eval(VectorSchemaRoot batch, boolean[] only) {
+      Values a = left.eval(batch, only);
       int n = a.n;
+      // The right side matters only where the left one does not decide: not FALSE for AND, not
+      // TRUE for OR.
+      boolean[] undecided = new boolean[n];
+      boolean any = false;
+      for (int i = 0; i < n; i++) {
+        boolean u = (only == null || only[i]) && (a.bools[i] == and || a.isNull(i));
+        undecided[i] = u;
+        any |= u;
+      }
       Values out = new Values(Kind.BOOL, n);
       boolean[] r = new boolean[n];
       out.bools = r;
+      if (!any) {
+        // Every row that matters is decided: FALSE for AND, TRUE for OR.
+        if (!and) {
+          Arrays.fill(r, true);
+        }
+        return out;
+      }
+      Values b = right.eval(batch, undecided);
       if (a.nulls == null && b.nulls == null) {
         for (int i = 0; i < n; i++) {
           r[i] = and ? a.bools[i] & b.bools[i] : a.bools[i] | b.bools[i];
@@ -423,7 +516,12 @@ abstract class Eval {
 
     @Override
     Values eval(VectorSchemaRoot batch) {
-      Values a = arg.eval(batch);
+      return eval(batch, null);
+    }
+
+    @Override
+    Values eval(VectorSchemaRoot batch, boolean[] only) {
+      Values a = arg.eval(batch, only);
       Values out = new Values(Kind.BOOL, a.n);
       out.nulls = a.nulls;
       out.bools = new boolean[a.n];
@@ -470,14 +568,18 @@ abstract class Eval {
 
     @Override
     Values eval(VectorSchemaRoot batch) {
-      Values a = arg.eval(batch);
+      return eval(batch, null);
+    }
+
+    @Override
+    Values eval(VectorSchemaRoot batch, boolean[] only) {
+      Values a = arg.eval(batch, only);
       Values out = new Values(Kind.BOOL, a.n);
       out.nulls = a.nulls;
       out.bools = new boolean[a.n];
-      byte[][] scratch = {new byte[64]};
       for (int i = 0; i < a.n; i++) {
-        if (!a.isNull(i)) {
-          out.bools[i] = like.matches(a.strings, i, scratch) != negated;
+        if (!a.isNull(i) && (only == null || only[i])) {
+          out.bools[i] = like.matches(a.strings, i) != negated;
         }
       }
       return out;
@@ -503,6 +605,13 @@ abstract class Eval {
     @Override
     Values eval(VectorSchemaRoot batch) {
       Values a = left.eval(batch);
+      Object c = constant(right);
+      if (c != null && left.kind == kind && (kind == Kind.DOUBLE || kind == Kind.LONG)) {
+        Values fast = withConstant(a, c);
+        if (fast != null) {
+          return fast;
+        }
+      }
       Values b = right.eval(batch);
       int n = a.n;
       Values out = new Values(kind, n);
@@ -542,6 +651,87 @@ abstract class Eval {
       }
       out.longs = r;
       return out;
+    }
+
+    // A column and a number, the common shape ("score * 2", "id % 10"): the constant is not
+    // expanded into an array. Null when the general path must run (an integer division by zero).
+    private Values withConstant(Values a, Object c) {
+      int n = a.n;
+      Values out = new Values(kind, n);
+      out.nulls = Values.orNulls(a.nulls, null);
+      if (kind == Kind.DOUBLE) {
+        double[] x = a.doubles;
+        double y = ((Number) c).doubleValue();
+        double[] r = new double[n];
+        switch (op) {
+          case '+' -> { for (int i = 0; i < n; i++) { r[i] = x[i] + y; } }
+          case '-' -> { for (int i = 0; i < n; i++) { r[i] = x[i] - y; } }
+          case '*' -> { for (int i = 0; i < n; i++) { r[i] = x[i] * y; } }
+          case '/' -> { for (int i = 0; i < n; i++) { r[i] = x[i] / y; } }
+          default -> { for (int i = 0; i < n; i++) { r[i] = x[i] % y; } }
+        }
+        out.doubles = r;
+        return out;
+      }
+      long[] x = a.longs;
+      long y = (Long) c;
+      long[] r = new long[n];
+      switch (op) {
+        case '+' -> { for (int i = 0; i < n; i++) { r[i] = x[i] + y; } }
+        case '-' -> { for (int i = 0; i < n; i++) { r[i] = x[i] - y; } }
+        case '*' -> { for (int i = 0; i < n; i++) { r[i] = x[i] * y; } }
+        default -> {
+          if (y == 0) {
+            return null;
+          }
+          divide(x, y, op == '/', r, n);
+        }
+      }
+      out.longs = r;
+      return out;
+    }
+
+    /** Below this, |x| times a rounded reciprocal is within one of the true quotient. */
+    private static final long EXACT = 1L << 51;
+
+    /**
+     * x / y or x % y (Java's truncating semantics) for a constant y != 0. A 64-bit integer division
+     * costs tens of cycles; for |x| and |y| up to 2^51 the quotient is estimated by multiplying
+     * with y's reciprocal in floating point (off by at most one, which the remainder's range then
+     * corrects), falling back to the integer operators elsewhere.
+     */
+    static void divide(long[] x, long y, boolean quotient, long[] r, int n) {
+      if (y == Long.MIN_VALUE || Math.abs(y) > EXACT) {
+        for (int i = 0; i < n; i++) {
+          r[i] = quotient ? x[i] / y : x[i] % y;
+        }
+        return;
+      }
+      long a = Math.abs(y);
+      double inverse = 1.0 / a;
+      boolean negate = y < 0;
+      for (int i = 0; i < n; i++) {
+        long v = x[i];
+        if (v < -EXACT || v > EXACT) {
+          r[i] = quotient ? v / y : v % y;
+          continue;
+        }
+        long m = Math.abs(v);
+        long q = (long) (m * inverse);
+        long rem = m - q * a;
+        // rem is in [-a, 2a): bring it into [0, a), moving q along.
+        long under = rem >> 63;
+        rem += a & under;
+        q += under;
+        long over = rem >= a ? 1 : 0;
+        rem -= a * over;
+        q += over;
+        if (quotient) {
+          r[i] = (v < 0) != negate ? -q : q;
+        } else {
+          r[i] = v < 0 ? -rem : rem;
+        }
+      }
     }
   }
 

@@ -2,6 +2,7 @@ package dev.javelin.core.expr;
 
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 
 /**
  * A compiled SQL LIKE pattern, matched on UTF-8 bytes: {@code %} matches any run of characters,
@@ -51,31 +52,29 @@ final class Like {
     prefix = isPrefix ? lit.toByteArray() : null;
   }
 
-  /** Whether row i of {@code s} matches; {@code scratch} is a reusable buffer. */
-  boolean matches(Values.Strings s, int i, byte[][] scratch) {
+  /** Whether row i of {@code s} matches. */
+  boolean matches(Values.Strings s, int i) {
+    int start = s.start(i);
+    int len = s.length(i);
+    byte[] bytes = s.bytes();
     if (prefix != null) {
-      if (s.length(i) < prefix.length) {
-        return false;
-      }
-      long st = s.start(i);
-      for (int k = 0; k < prefix.length; k++) {
-        if (s.byteAt(st + k) != prefix[k]) {
-          return false;
-        }
-      }
-      return true;
+      return len >= prefix.length
+          && Arrays.equals(bytes, start, start + prefix.length, prefix, 0, prefix.length);
     }
-    scratch[0] = s.copy(i, scratch[0]);
-    return matches(scratch[0], s.length(i));
+    return matches(bytes, start, start + len);
   }
 
   boolean matches(byte[] text, int len) {
+    return matches(text, 0, len);
+  }
+
+  private boolean matches(byte[] text, int from, int end) {
     int p = 0;
-    int t = 0;
+    int t = from;
     int starP = -1;
     int starT = -1;
     int m = pattern.length;
-    while (t < len) {
+    while (t < end) {
       if (p < m && pattern[p] == ONE) {
         t += charLength(text[t]);
         p++;
@@ -97,7 +96,7 @@ final class Like {
     while (p < m && pattern[p] == ANY) {
       p++;
     }
-    return p == m && t == len;
+    return p == m && t == end;
   }
 
   private static int charLength(byte lead) {

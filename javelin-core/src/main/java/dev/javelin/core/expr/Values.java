@@ -1,6 +1,8 @@
 package dev.javelin.core.expr;
 
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import org.apache.arrow.memory.ArrowBuf;
 
 /**
@@ -42,75 +44,90 @@ final class Values {
   }
 
   /**
-   * UTF-8 strings: either the offset and data buffers of an Arrow (large) string vector, read in
-   * place, or one constant for every row.
+   * UTF-8 strings: the rows of an Arrow (large) string vector, copied out of its buffers once
+   * (plain arrays make the per-row loops of comparisons and LIKE cheap), or one constant for
+   * every row.
    */
   static final class Strings {
-    private final ArrowBuf offsets;
-    private final ArrowBuf data;
-    private final boolean large;
+    /** Row i is {@code bytes[offsets[i], offsets[i + 1])}; null for a constant. */
+    private final int[] offsets;
+    private final byte[] bytes;
     final byte[] constant;
 
-    Strings(ArrowBuf offsets, ArrowBuf data, boolean large) {
-      this.offsets = offsets;
-      this.data = data;
-      this.large = large;
+    /** The first {@code n} rows of a vector's offset and data buffers. */
+    Strings(ArrowBuf offsets, ArrowBuf data, boolean large, int n) {
+      long first = n == 0 ? 0 : offsetAt(offsets, large, 0);
+      long last = n == 0 ? 0 : offsetAt(offsets, large, n);
+      if (last - first > Integer.MAX_VALUE - 16) {
+        throw new IllegalStateException("A batch holds more than 2 GiB of string data: " + (last - first) + " bytes");
+      }
+      int[] offs = new int[n + 1];
+      if (large) {
+        for (int i = 1; i <= n; i++) {
+          offs[i] = (int) (offsets.getLong((long) i * 8) - first);
+        }
+      } else if (n > 0) {
+        // One bulk copy, then a plain loop: cheaper than a checked read per row.
+        offsets.nioBuffer(0, (n + 1) * 4).order(ByteOrder.LITTLE_ENDIAN).asIntBuffer().get(offs);
+        int base = offs[0];
+        if (base != 0) {
+          for (int i = 0; i <= n; i++) {
+            offs[i] -= base;
+          }
+        }
+      }
+      byte[] b = new byte[(int) (last - first)];
+      if (b.length > 0) {
+        data.getBytes(first, b, 0, b.length);
+      }
+      this.offsets = offs;
+      this.bytes = b;
       this.constant = null;
     }
 
     Strings(String constant) {
       this.offsets = null;
-      this.data = null;
-      this.large = false;
       this.constant = constant.getBytes(StandardCharsets.UTF_8);
+      this.bytes = this.constant;
     }
 
-    long start(int i) {
-      if (constant != null) {
-        return 0;
-      }
+    private static long offsetAt(ArrowBuf offsets, boolean large, int i) {
       return large ? offsets.getLong((long) i * 8) : offsets.getInt((long) i * 4);
     }
 
+    /** Where row i starts in {@link #bytes()}. */
+    int start(int i) {
+      return offsets == null ? 0 : offsets[i];
+    }
+
     int length(int i) {
-      if (constant != null) {
-        return constant.length;
-      }
-      return (int) (large ? offsets.getLong((long) (i + 1) * 8) - offsets.getLong((long) i * 8)
-          : offsets.getInt((long) (i + 1) * 4) - offsets.getInt((long) i * 4));
+      return offsets == null ? bytes.length : offsets[i + 1] - offsets[i];
+    }
+
+    /** The bytes rows index into (see {@link #start}); not to be modified. */
+    byte[] bytes() {
+      return bytes;
     }
 
     byte byteAt(long pos) {
-      return constant != null ? constant[(int) pos] : data.getByte(pos);
+      return bytes[(int) pos];
     }
 
     /** Copies row i's bytes into {@code into} (grown when short); returns the buffer used. */
     byte[] copy(int i, byte[] into) {
       int len = length(i);
       byte[] out = into.length >= len ? into : new byte[Math.max(len, into.length * 2)];
-      if (constant != null) {
-        System.arraycopy(constant, 0, out, 0, len);
-      } else {
-        data.getBytes(start(i), out, 0, len);
-      }
+      System.arraycopy(bytes, start(i), out, 0, len);
       return out;
     }
 
     /** Byte-wise unsigned comparison, which for UTF-8 is code point order. */
     static int compare(Strings a, int i, Strings b, int j) {
-      long sa = a.start(i);
-      long sb = b.start(j);
+      int sa = a.start(i);
+      int sb = b.start(j);
       int la = a.length(i);
       int lb = b.length(j);
-      int m = Math.min(la, lb);
-      for (int k = 0; k < m; k++) {
-        int x = a.byteAt(sa + k) & 0xFF;
-        int y = b.byteAt(sb + k) & 0xFF;
-        if (x != y) {
-          return x < y ? -1 : 1;
-        }
-      }
-      return Integer.compare(la, lb);
+      return Arrays.compareUnsigned(a.bytes, sa, sa + la, b.bytes, sb, sb + lb);
     }
   }
 }

@@ -162,14 +162,25 @@ final class Shredder {
         : ((BaseVariableWidthVector) v).getOffsetBuffer();
     ArrowBuf data = large ? ((BaseLargeVariableWidthVector) v).getDataBuffer()
         : ((BaseVariableWidthVector) v).getDataBuffer();
-    for (int i = from; i < to; i++) {
-      if (mask != 0 || v.isNull(i)) {
+    if (mask != 0) {
+      out.appendNulls(to - from);
+      return;
+    }
+    boolean noNulls = v.getNullCount() == 0;
+    int i = from;
+    while (i < to) {
+      if (!noNulls && v.isNull(i)) {
         out.appendNulls(1);
+        i++;
         continue;
       }
-      long s = large ? offsets.getLong(8L * i) : offsets.getInt(4L * i);
-      long e = large ? offsets.getLong(8L * (i + 1)) : offsets.getInt(4L * (i + 1));
-      out.append(data, s, (int) (e - s));
+      // A run of non-null values is copied at once: their bytes are contiguous in the vector.
+      int j = i + 1;
+      while (j < to && (noNulls || !v.isNull(j))) {
+        j++;
+      }
+      out.appendRun(data, offsets, large, i, j);
+      i = j;
     }
   }
 

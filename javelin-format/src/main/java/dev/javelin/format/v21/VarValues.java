@@ -96,6 +96,30 @@ final class VarValues extends LeafValues {
     }
   }
 
+  /**
+   * Appends rows [from, to) of an Arrow (large) variable-width vector, given its offset and data
+   * buffers: their bytes are one contiguous range.
+   */
+  void appendRun(ArrowBuf src, ArrowBuf offsets, boolean large, int from, int to) {
+    long first = large ? offsets.getLong(8L * from) : offsets.getInt(4L * from);
+    long last = large ? offsets.getLong(8L * to) : offsets.getInt(4L * to);
+    if (last - first > Integer.MAX_VALUE) {
+      throw new IllegalStateException("Buffer would exceed 2 GiB");
+    }
+    long shift = data.size() - first;
+    data.append(src, first, (int) (last - first));
+    ensureEnds(to - from);
+    if (large) {
+      for (int i = from + 1; i <= to; i++) {
+        ends[count++] = offsets.getLong(8L * i) + shift;
+      }
+    } else {
+      for (int i = from + 1; i <= to; i++) {
+        ends[count++] = offsets.getInt(4L * i) + shift;
+      }
+    }
+  }
+
   private void ensureEnds(int extra) {
     if (count + extra > ends.length) {
       ends = Arrays.copyOf(ends, Math.max(count + extra, ends.length * 2));
@@ -110,9 +134,9 @@ final class VarValues extends LeafValues {
 
   @Override
   void appendNulls(int n) {
-    for (int i = 0; i < n; i++) {
-      push(data.size());
-    }
+    ensureEnds(n);
+    Arrays.fill(ends, count, count + n, data.size());
+    count += n;
   }
 
   /** The longest value among [from, to). */

@@ -73,7 +73,9 @@ final class VariableEncoder implements MiniBlockValueEncoder, PerValueEncoder {
     }
     b.append(data(), (int) base, (int) (start(to) - base));
     b.padTo(w, PAD);
-    return new byte[][] {java.util.Arrays.copyOf(b.array(), b.size())};
+    byte[] out = b.array();
+    // Sized exactly by bufferSizes: no copy needed then.
+    return new byte[][] {out.length == b.size() ? out : java.util.Arrays.copyOf(out, b.size())};
   }
 
   @Override
