@@ -173,6 +173,16 @@ public final class Transaction {
    * (reserved) ids; the new fragments take the place of the group's first old one.
    */
   public static Transaction rewrite(long readVersion, List<List<Fragment>> oldGroups, List<List<Fragment>> newGroups) {
+    return rewrite(readVersion, oldGroups, newGroups, List.of());
+  }
+
+  /**
+   * A Rewrite that also swaps indices remapped to the new fragments ({@code rewritten_indices}:
+   * old uuid, new uuid, new details and version). Each rewritten index's coverage moves from a
+   * group's old fragments to its new ones.
+   */
+  public static Transaction rewrite(long readVersion, List<List<Fragment>> oldGroups, List<List<Fragment>> newGroups,
+      List<TransactionProtos.Transaction.Rewrite.RewrittenIndex> rewrittenIndices) {
     if (oldGroups.size() != newGroups.size()) {
       throw new IllegalArgumentException("Rewrite has " + oldGroups.size() + " old groups but " + newGroups.size()
           + " new ones");
@@ -185,6 +195,7 @@ public final class Transaction {
       newGroups.get(i).forEach(f -> g.addNewFragments(f.proto()));
       op.addGroups(g);
     }
+    op.addAllRewrittenIndices(rewrittenIndices);
     return new Transaction(base(readVersion).setRewrite(op).build());
   }
 

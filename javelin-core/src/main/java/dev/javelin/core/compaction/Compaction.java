@@ -2,23 +2,30 @@ package dev.javelin.core.compaction;
 
 import dev.javelin.core.Dataset;
 import dev.javelin.table.DataFile;
+import dev.javelin.table.Deletes;
 import dev.javelin.table.Fragment;
 import dev.javelin.table.Manifest;
 import dev.javelin.table.Table;
 import dev.javelin.table.Transaction;
+import dev.javelin.table.proto.TableProtos;
+import dev.javelin.table.proto.TransactionProtos.Transaction.Rewrite.RewrittenIndex;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import org.roaringbitmap.RoaringBitmap;
 
 /**
  * Compaction, Lance's {@code compact_files} with column repacks: plan (on one version), execute
  * each task (anywhere), commit the results. Fragment rewrites commit as ReserveFragments (the new
  * fragments' ids) then one Rewrite, as lance-core 7.0.0 does; repacks then commit as one
- * {@code DataReplacement{data_change: false}}. A run with both kinds makes up to three versions;
+ * {@code DataReplacement{data_change: false}}. Indices covering rewritten fragments are remapped
+ * at commit (once the new fragments' ids are reserved) and swapped in by the Rewrite's
+ * {@code rewritten_indices}; column repacks keep every index as it is. A run with both kinds makes up to three versions;
  * if the repack commit fails, the rewrite stays committed and the repacks can be planned again.
  */
 public final class Compaction {
@@ -134,6 +141,7 @@ public final class Compaction {
     int count = rewrites.stream().mapToInt(r -> r.newFragments().size()).sum();
     List<List<Fragment>> olds = new ArrayList<>();
     List<List<Fragment>> news = new ArrayList<>();
+    List<RewrittenIndex> rewritten;
     try {
       long nextId = 0;
       if (count > 0) {
@@ -155,11 +163,56 @@ public final class Compaction {
         olds.add(old);
         news.add(nw);
       }
+      rewritten = remapIndices(dataset, read, olds, news, written);
     } catch (RuntimeException e) {
       deleteQuietly(dataset, written);
       throw e;
     }
-    return table.newCommit(Transaction.rewrite(readVersion, olds, news)).cleanupOnFailure(written).commit();
+    return table.newCommit(Transaction.rewrite(readVersion, olds, news, rewritten)).cleanupOnFailure(written)
+        .commit();
+  }
+
+  // Indices covering the rewritten fragments get a copy under a new uuid whose row addresses
+  // point at the new fragments (their files join `written`, so a failed commit deletes them).
+  private static List<RewrittenIndex> remapIndices(Dataset dataset, Manifest read, List<List<Fragment>> olds,
+      List<List<Fragment>> news, List<String> written) {
+    List<Long> oldIds = new ArrayList<>();
+    olds.forEach(g -> g.forEach(f -> oldIds.add(f.id())));
+    List<TableProtos.IndexMetadata> covering = IndexRemapper.covering(read, oldIds);
+    if (covering.isEmpty()) {
+      return List.of();
+    }
+    IndexRemapper.checkRemappable(read, oldIds, dataset.location());
+    List<RewriteAddressMap.Group> groups = new ArrayList<>();
+    for (int g = 0; g < olds.size(); g++) {
+      List<Long> ids = new ArrayList<>();
+      List<Long> physical = new ArrayList<>();
+      List<RoaringBitmap> deleted = new ArrayList<>();
+      for (Fragment f : olds.get(g)) {
+        ids.add(f.id());
+        physical.add(f.physicalRows());
+        try {
+          deleted.add(Deletes.deletedRows(dataset.store(), f, dataset.allocator()));
+        } catch (IOException e) {
+          throw new UncheckedIOException("Reading the deletions of fragment " + f.id() + " failed: "
+              + dataset.location(), e);
+        }
+      }
+      List<Long> newIds = new ArrayList<>();
+      List<Long> newRows = new ArrayList<>();
+      news.get(g).forEach(f -> {
+        newIds.add(f.id());
+        newRows.add(f.physicalRows());
+      });
+      groups.add(new RewriteAddressMap.Group(ids, physical, deleted, newIds, newRows));
+    }
+    IndexRemapper remapper = new IndexRemapper();
+    try {
+      return remapper.remap(dataset.store(), covering, new RewriteAddressMap(groups), dataset.allocator(),
+          dataset.location());
+    } finally {
+      written.addAll(remapper.written());
+    }
   }
 
   private static void deleteQuietly(Dataset dataset, List<String> keys) {
