@@ -72,6 +72,7 @@ public final class CompactionTask implements Serializable {
     opts.put("max_rows_per_group", (long) o.maxRowsPerGroup());
     opts.put("max_bytes_per_file", o.maxBytesPerFile().isPresent() ? o.maxBytesPerFile().getAsLong() : null);
     opts.put("batch_size", (long) o.batchSize());
+    opts.put("mode", o.mode().name());
     m.put("options", opts);
     return MiniJson.write(m);
   }
@@ -117,9 +118,12 @@ public final class CompactionTask implements Serializable {
         if (opts.get("batch_size") != null) {
           b.batchSize(((Long) opts.get("batch_size")).intValue());
         }
+        if (opts.get("mode") != null) {
+          b.mode(CompactionMode.valueOf((String) opts.get("mode")));
+        }
       }
       return new CompactionTask(kind, readVersion, ids, files, b.build());
-    } catch (ClassCastException | NullPointerException e) {
+    } catch (ClassCastException | NullPointerException | IllegalArgumentException e) {
       throw new IllegalArgumentException("Not a compaction task: " + json, e);
     }
   }

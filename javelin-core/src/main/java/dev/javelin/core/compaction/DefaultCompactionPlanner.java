@@ -43,7 +43,9 @@ public final class DefaultCompactionPlanner implements CompactionPlanner {
       }
     }
     boolean repackTriggers = options.maxDataFilesPerFragment().isPresent() || options.columnGroups() != null;
-    if (options.scope() != CompactionScope.REWRITE_FRAGMENTS && repackTriggers) {
+    // Repacks re-encode, so a run that must binary copy plans none (as Lance).
+    if (options.scope() != CompactionScope.REWRITE_FRAGMENTS && repackTriggers
+        && options.mode() != CompactionMode.FORCE_BINARY_COPY) {
       Integer maxFiles = options.maxDataFilesPerFragment().isPresent()
           ? options.maxDataFilesPerFragment().getAsInt() : null;
       for (Fragment f : m.fragments()) {
