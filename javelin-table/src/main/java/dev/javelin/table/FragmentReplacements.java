@@ -101,8 +101,13 @@ final class FragmentReplacements {
     List<TableProtos.IndexMetadata> out = new ArrayList<>();
     for (TableProtos.IndexMetadata i : current.indices()) {
       var r = byOld.remove(i.getUuid().getUuid());
+      TableProtos.IndexMetadata fragReuse = txn.fragReuseIndex();
+      if (fragReuse != null && i.getName().equals(fragReuse.getName())) {
+        continue; // replaced by the new one, added last
+      }
       if (r == null) {
-        if (!CreateIndexConflicts.FRAG_REUSE_INDEX_NAME.equals(i.getName())
+        // With a fragment reuse index, indices keep covering the old fragments (remap deferred).
+        if (fragReuse == null && !CreateIndexConflicts.FRAG_REUSE_INDEX_NAME.equals(i.getName())
             && IndexBitmaps.covering(List.of(i), removed) != null) {
           throw new IllegalStateException("Index '" + i.getName() + "' covers fragments this Rewrite replaces "
               + "but the Rewrite does not remap it: " + location);
@@ -133,6 +138,9 @@ final class FragmentReplacements {
     if (!byOld.isEmpty()) {
       throw new IllegalArgumentException("A Rewrite remaps an index that is not in version " + current.version()
           + ": " + location);
+    }
+    if (txn.fragReuseIndex() != null) {
+      out.add(txn.fragReuseIndex());
     }
     return out;
   }

@@ -23,9 +23,34 @@ public final class Transaction {
     this(proto, null);
   }
 
+  // The fragment reuse index a deferred-remap Rewrite installs (as Lance's in-memory Rewrite; not
+  // part of the protobuf, never compared).
+  private final TableProtos.IndexMetadata fragReuseIndex;
+
   private Transaction(TransactionProtos.Transaction proto, Manifest restored) {
+    this(proto, restored, null);
+  }
+
+  private Transaction(TransactionProtos.Transaction proto, Manifest restored, TableProtos.IndexMetadata fragReuse) {
     this.proto = proto;
     this.restored = restored;
+    this.fragReuseIndex = fragReuse;
+  }
+
+  /**
+   * A Rewrite that defers index remapping: indices keep their coverage of the old fragments, and
+   * {@code fragReuseIndex} (the {@code __lance_frag_reuse} system index, replacing any older one)
+   * records how rows moved so readers and a later remap can translate old addresses.
+   */
+  public static Transaction rewriteDeferringIndexRemap(long readVersion, List<List<Fragment>> oldGroups,
+      List<List<Fragment>> newGroups, TableProtos.IndexMetadata fragReuseIndex) {
+    return new Transaction(rewrite(readVersion, oldGroups, newGroups).proto, null,
+        Objects.requireNonNull(fragReuseIndex));
+  }
+
+  /** The fragment reuse index a deferred-remap Rewrite made in this process installs, or null. */
+  TableProtos.IndexMetadata fragReuseIndex() {
+    return fragReuseIndex;
   }
 
   public static Transaction fromProto(TransactionProtos.Transaction proto) {

@@ -54,7 +54,7 @@ public final class Compaction {
       results.forEach(r -> deleteQuietly(dataset, r.writtenKeys()));
       throw e;
     }
-    return commit(dataset, results);
+    return commit(dataset, results, plan.options().deferIndexRemap());
   }
 
   /** Plans with the default planner. */
@@ -76,6 +76,14 @@ public final class Compaction {
    * @throws dev.javelin.table.CommitConflictException if a concurrent commit changed what a task read
    */
   public static CompactionMetrics commit(Dataset dataset, List<CompactionResult> results) {
+    return commit(dataset, results, false);
+  }
+
+  /**
+   * Commits executed tasks; with {@code deferIndexRemap}, fragment rewrites record a
+   * {@code __lance_frag_reuse} system index instead of remapping the indices covering them.
+   */
+  public static CompactionMetrics commit(Dataset dataset, List<CompactionResult> results, boolean deferIndexRemap) {
     List<CompactionResult> rewrites = new ArrayList<>();
     List<CompactionResult> repacks = new ArrayList<>();
     for (CompactionResult r : results) {
@@ -99,7 +107,7 @@ public final class Compaction {
     int files = 0;
     try {
       if (!rewrites.isEmpty()) {
-        last = commitRewrites(dataset, table, rewrites);
+        last = commitRewrites(dataset, table, rewrites, deferIndexRemap);
         for (CompactionResult r : rewrites) {
           removed += r.fragmentIds().size();
           added += r.newFragments().size();
@@ -133,7 +141,8 @@ public final class Compaction {
     return new CompactionMetrics(at, removed, added, repacked, files);
   }
 
-  private static Manifest commitRewrites(Dataset dataset, Table table, List<CompactionResult> rewrites) {
+  private static Manifest commitRewrites(Dataset dataset, Table table, List<CompactionResult> rewrites,
+      boolean deferIndexRemap) {
     List<String> written = new ArrayList<>();
     rewrites.forEach(r -> written.addAll(r.writtenKeys()));
     long readVersion = rewrites.stream().mapToLong(CompactionResult::readVersion).min().getAsLong();
@@ -141,12 +150,13 @@ public final class Compaction {
     int count = rewrites.stream().mapToInt(r -> r.newFragments().size()).sum();
     List<List<Fragment>> olds = new ArrayList<>();
     List<List<Fragment>> news = new ArrayList<>();
-    List<RewrittenIndex> rewritten;
+    Transaction txn;
     try {
       long nextId = 0;
+      Manifest latest = read;
       if (count > 0) {
-        Manifest reserved = table.newCommit(Transaction.reserveFragments(table.latest().version(), count)).commit();
-        nextId = reserved.maxFragmentId().getAsLong() - count + 1;
+        latest = table.newCommit(Transaction.reserveFragments(table.latest().version(), count)).commit();
+        nextId = latest.maxFragmentId().getAsLong() - count + 1;
       }
       for (CompactionResult r : rewrites) {
         Manifest at = r.readVersion() == read.version() ? read : table.load(r.readVersion());
@@ -163,13 +173,28 @@ public final class Compaction {
         olds.add(old);
         news.add(nw);
       }
-      rewritten = remapIndices(dataset, read, olds, news, written);
+      if (deferIndexRemap) {
+        List<RoaringBitmap> deleted = new ArrayList<>();
+        olds.forEach(g -> g.forEach(f -> deleted.add(deletedRows(dataset, f))));
+        txn = Transaction.rewriteDeferringIndexRemap(readVersion, olds, news,
+            FragReuseIndex.build(latest, olds, news, deleted, dataset.location()));
+      } else {
+        txn = Transaction.rewrite(readVersion, olds, news, remapIndices(dataset, read, olds, news, written));
+      }
     } catch (RuntimeException e) {
       deleteQuietly(dataset, written);
       throw e;
     }
-    return table.newCommit(Transaction.rewrite(readVersion, olds, news, rewritten)).cleanupOnFailure(written)
-        .commit();
+    return table.newCommit(txn).cleanupOnFailure(written).commit();
+  }
+
+  private static RoaringBitmap deletedRows(Dataset dataset, Fragment f) {
+    try {
+      return Deletes.deletedRows(dataset.store(), f, dataset.allocator());
+    } catch (IOException e) {
+      throw new UncheckedIOException("Reading the deletions of fragment " + f.id() + " failed: "
+          + dataset.location(), e);
+    }
   }
 
   // Indices covering the rewritten fragments get a copy under a new uuid whose row addresses
@@ -191,12 +216,7 @@ public final class Compaction {
       for (Fragment f : olds.get(g)) {
         ids.add(f.id());
         physical.add(f.physicalRows());
-        try {
-          deleted.add(Deletes.deletedRows(dataset.store(), f, dataset.allocator()));
-        } catch (IOException e) {
-          throw new UncheckedIOException("Reading the deletions of fragment " + f.id() + " failed: "
-              + dataset.location(), e);
-        }
+        deleted.add(deletedRows(dataset, f));
       }
       List<Long> newIds = new ArrayList<>();
       List<Long> newRows = new ArrayList<>();

@@ -34,6 +34,7 @@ public final class CompactionOptions implements Serializable {
   private final List<List<String>> columnGroups;
   private final CompactionScope scope;
   private final CompactionMode mode;
+  private final boolean deferIndexRemap;
   private final int batchSize;
 
   private CompactionOptions(Builder b) {
@@ -49,6 +50,7 @@ public final class CompactionOptions implements Serializable {
     this.columnGroups = b.columnGroups == null ? null : copy(b.columnGroups);
     this.scope = b.scope;
     this.mode = b.mode;
+    this.deferIndexRemap = b.deferIndexRemap;
     this.batchSize = b.batchSize;
   }
 
@@ -75,6 +77,7 @@ public final class CompactionOptions implements Serializable {
     b.columnGroups = columnGroups;
     b.scope = scope;
     b.mode = mode;
+    b.deferIndexRemap = deferIndexRemap;
     b.batchSize = batchSize;
     return b;
   }
@@ -162,6 +165,11 @@ public final class CompactionOptions implements Serializable {
     return mode;
   }
 
+  /** Whether fragment rewrites record a fragment reuse index instead of remapping indices. */
+  public boolean deferIndexRemap() {
+    return deferIndexRemap;
+  }
+
   /** Rows per batch read by an executor. */
   public int batchSize() {
     return batchSize;
@@ -181,7 +189,7 @@ public final class CompactionOptions implements Serializable {
         + ", maxBytesPerFile=" + maxBytesPerFile + ", materializeDeletions=" + materializeDeletions + "@"
         + materializeDeletionsThreshold + ", maxSourceFragments=" + maxSourceFragments + ", maxSourceBytes="
         + maxSourceBytes + ", maxDataFilesPerFragment=" + maxDataFilesPerFragment + ", columnGroups="
-        + columnGroups + ", scope=" + scope + ", mode=" + mode + "}";
+        + columnGroups + ", scope=" + scope + ", mode=" + mode + ", deferIndexRemap=" + deferIndexRemap + "}";
   }
 
   /** Builds {@link CompactionOptions}. */
@@ -197,6 +205,7 @@ public final class CompactionOptions implements Serializable {
     private List<List<String>> columnGroups;
     private CompactionScope scope = CompactionScope.ALL;
     private CompactionMode mode = CompactionMode.REENCODE;
+    private boolean deferIndexRemap;
     private int batchSize = 8192;
 
     private Builder() {}
@@ -261,6 +270,16 @@ public final class CompactionOptions implements Serializable {
 
     public Builder scope(CompactionScope scope) {
       this.scope = Objects.requireNonNull(scope);
+      return this;
+    }
+
+    /**
+     * Instead of remapping the indices covering rewritten fragments, record how rows moved in the
+     * {@code __lance_frag_reuse} system index (Lance's {@code defer_index_remap}); the indices
+     * keep covering the old fragments, and lance-core translates their addresses on read.
+     */
+    public Builder deferIndexRemap(boolean on) {
+      this.deferIndexRemap = on;
       return this;
     }
 

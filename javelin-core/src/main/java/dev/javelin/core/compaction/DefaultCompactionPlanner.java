@@ -34,7 +34,9 @@ public final class DefaultCompactionPlanner implements CompactionPlanner {
         if (bytes > budget) {
           continue;
         }
-        checkNotIndexed(m, bin, dataset.location());
+        if (!options.deferIndexRemap()) {
+          checkNotIndexed(m, bin, dataset.location());
+        }
         budget -= bytes;
         List<Long> ids = new ArrayList<>();
         bin.forEach(f -> ids.add(f.id()));
@@ -146,6 +148,10 @@ public final class DefaultCompactionPlanner implements CompactionPlanner {
     RoaringBitmap out = new RoaringBitmap();
     List<TableProtos.IndexMetadata> indices = m.indices();
     for (int i = 0; i < indices.size(); i++) {
+      // The fragment reuse system index covers what earlier rewrites wrote; it does not split bins.
+      if (indices.get(i).getName().equals(IndexRemapper.FRAG_REUSE_INDEX_NAME)) {
+        continue;
+      }
       if (covers(indices.get(i), fragmentId)) {
         out.add(i);
       }

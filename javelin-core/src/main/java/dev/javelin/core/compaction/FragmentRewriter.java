@@ -38,7 +38,9 @@ final class FragmentRewriter {
   static CompactionResult execute(Dataset at, CompactionTask task) {
     Manifest m = at.manifest();
     List<Fragment> fragments = TaskFragments.of(m, task, at.location());
-    DefaultCompactionPlanner.checkNotIndexed(m, fragments, at.location());
+    if (!task.options().deferIndexRemap()) {
+      DefaultCompactionPlanner.checkNotIndexed(m, fragments, at.location());
+    }
     CompactionOptions o = task.options();
     boolean stable = (m.readerFeatureFlags() & FeatureFlags.STABLE_ROW_IDS) != 0;
     Lineage lineage = stable ? Lineage.of(at, fragments) : null;

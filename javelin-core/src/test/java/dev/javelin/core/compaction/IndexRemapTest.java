@@ -129,6 +129,50 @@ class IndexRemapTest {
     assertThat(indexDirs(ds)).isEqualTo(before);
   }
 
+  @Test
+  void deferIndexRemapRecordsAFragmentReuseIndex() throws Exception {
+    Dataset ds = Data.create(dir.resolve("ds"), allocator, 400, 100, LanceFileVersion.V2_1)
+        .createIndex("id", IndexType.BTREE, null, false).delete("id >= 150 AND id < 170");
+    IndexInfo before = ds.indices().get(0);
+    Dataset after = ds.compact(CompactionOptions.builder().deferIndexRemap(true).build());
+    assertThat(after.manifest().fragments()).extracting(Fragment::id).containsExactly(4L);
+    // The BTree is untouched (still the old fragments); the system index records the move.
+    List<dev.javelin.table.proto.TableProtos.IndexMetadata> indices = after.manifest().indices();
+    assertThat(indices).extracting(i -> i.getName()).containsExactly("id_idx", "__lance_frag_reuse");
+    IndexInfo kept = after.indices().stream().filter(i -> i.name().equals("id_idx")).findFirst().orElseThrow();
+    assertThat(kept.uuid()).isEqualTo(before.uuid());
+    assertThat(kept.fragments()).containsExactly(0L, 1L, 2L, 3L);
+    var reuse = indices.get(1);
+    assertThat(reuse.getFieldsList()).isEmpty();
+    assertThat(reuse.getIndexDetails().getTypeUrl()).isEqualTo("/lance.table.FragmentReuseIndexDetails");
+    var details = dev.javelin.table.proto.TableProtos.FragmentReuseIndexDetails.parseFrom(
+        reuse.getIndexDetails().getValue()).getInline();
+    assertThat(details.getVersionsCount()).isEqualTo(1);
+    var group = details.getVersions(0).getGroups(0);
+    assertThat(group.getOldFragmentsList()).extracting(f -> f.getId()).containsExactly(0L, 1L, 2L, 3L);
+    assertThat(group.getOldFragments(1).getNumDeletedRows()).isEqualTo(20);
+    assertThat(group.getNewFragmentsList()).extracting(f -> f.getPhysicalRows()).containsExactly(380L);
+    Roaring64NavigableMap moved = new Roaring64NavigableMap();
+    moved.deserializePortable(new java.io.DataInputStream(group.getChangedRowAddrs().newInput()));
+    assertThat(moved.getLongCardinality()).isEqualTo(380);
+    assertThat(moved.contains((1L << 32) | 49)).isTrue();
+    assertThat(moved.contains((1L << 32) | 50)).isFalse();
+    // Javelin's filtered reads stay right: the new fragment is not covered, so it is scanned.
+    assertThat(after.countRows("id >= 100 AND id < 200")).isEqualTo(80);
+    assertThat(Data.values(after)).isEqualTo(Data.values(ds));
+    // A second deferred rewrite appends a version to the same system index.
+    Dataset more;
+    try (org.apache.arrow.vector.VectorSchemaRoot b = Data.batch(allocator, 400, 10)) {
+      more = after.append(List.of(b), dev.javelin.core.WriteParams.builder().build());
+    }
+    Dataset again = more.compact(CompactionOptions.builder().deferIndexRemap(true).build());
+    var reuse2 = again.manifest().indices().stream().filter(i -> i.getName().equals("__lance_frag_reuse"))
+        .findFirst().orElseThrow();
+    assertThat(dev.javelin.table.proto.TableProtos.FragmentReuseIndexDetails.parseFrom(
+        reuse2.getIndexDetails().getValue()).getInline().getVersionsCount()).isEqualTo(2);
+    assertThat(again.countRows("id >= 100 AND id < 200")).isEqualTo(80);
+  }
+
   private static List<String> indexDirs(Dataset ds) throws IOException {
     List<String> out = new ArrayList<>();
     ds.store().list("_indices").forEach(k -> out.add(k.key()));
