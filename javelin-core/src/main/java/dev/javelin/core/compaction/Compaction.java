@@ -15,6 +15,10 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.roaringbitmap.RoaringBitmap;
@@ -45,16 +49,56 @@ public final class Compaction {
   public static CompactionMetrics compact(Dataset dataset, CompactionOptions options, CompactionPlanner planner,
       CompactionExecutor executor) {
     CompactionPlan plan = plan(dataset, options, planner);
-    List<CompactionResult> results = new ArrayList<>();
-    try {
-      for (CompactionTask t : plan.tasks()) {
-        results.add(executor.execute(dataset, t));
-      }
-    } catch (RuntimeException e) {
-      results.forEach(r -> deleteQuietly(dataset, r.writtenKeys()));
-      throw e;
-    }
+    List<CompactionResult> results = run(dataset, plan.tasks(), executor, plan.options().numThreads());
     return commit(dataset, results, plan.options().deferIndexRemap());
+  }
+
+  // Runs the tasks, up to `threads` at once; results come back in task order. If one fails, the
+  // others are left to finish and every file any of them wrote is deleted.
+  private static List<CompactionResult> run(Dataset dataset, List<CompactionTask> tasks, CompactionExecutor executor,
+      int threads) {
+    List<CompactionResult> results = new ArrayList<>();
+    if (threads <= 1 || tasks.size() <= 1) {
+      try {
+        for (CompactionTask t : tasks) {
+          results.add(executor.execute(dataset, t));
+        }
+      } catch (RuntimeException e) {
+        results.forEach(r -> deleteQuietly(dataset, r.writtenKeys()));
+        throw e;
+      }
+      return results;
+    }
+    ExecutorService pool = Executors.newFixedThreadPool(Math.min(threads, tasks.size()));
+    try {
+      List<Future<CompactionResult>> futures = new ArrayList<>();
+      for (CompactionTask t : tasks) {
+        futures.add(pool.submit(() -> executor.execute(dataset, t)));
+      }
+      RuntimeException failure = null;
+      for (Future<CompactionResult> f : futures) {
+        try {
+          results.add(f.get());
+        } catch (ExecutionException e) {
+          if (failure == null) {
+            failure = e.getCause() instanceof RuntimeException re ? re
+                : new CompactionException("A compaction task failed: " + dataset.location(), e.getCause());
+          }
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          if (failure == null) {
+            failure = new CompactionException("Interrupted while compacting " + dataset.location(), e);
+          }
+        }
+      }
+      if (failure != null) {
+        results.forEach(r -> deleteQuietly(dataset, r.writtenKeys()));
+        throw failure;
+      }
+      return results;
+    } finally {
+      pool.shutdown();
+    }
   }
 
   /** Plans with the default planner. */

@@ -35,6 +35,7 @@ public final class CompactionOptions implements Serializable {
   private final CompactionScope scope;
   private final CompactionMode mode;
   private final boolean deferIndexRemap;
+  private final int numThreads;
   private final int batchSize;
 
   private CompactionOptions(Builder b) {
@@ -51,6 +52,7 @@ public final class CompactionOptions implements Serializable {
     this.scope = b.scope;
     this.mode = b.mode;
     this.deferIndexRemap = b.deferIndexRemap;
+    this.numThreads = b.numThreads;
     this.batchSize = b.batchSize;
   }
 
@@ -78,6 +80,7 @@ public final class CompactionOptions implements Serializable {
     b.scope = scope;
     b.mode = mode;
     b.deferIndexRemap = deferIndexRemap;
+    b.numThreads = numThreads;
     b.batchSize = batchSize;
     return b;
   }
@@ -165,6 +168,11 @@ public final class CompactionOptions implements Serializable {
     return mode;
   }
 
+  /** How many tasks {@link Compaction#compact} runs at once. */
+  public int numThreads() {
+    return numThreads;
+  }
+
   /** Whether fragment rewrites record a fragment reuse index instead of remapping indices. */
   public boolean deferIndexRemap() {
     return deferIndexRemap;
@@ -206,6 +214,7 @@ public final class CompactionOptions implements Serializable {
     private CompactionScope scope = CompactionScope.ALL;
     private CompactionMode mode = CompactionMode.REENCODE;
     private boolean deferIndexRemap;
+    private int numThreads = Runtime.getRuntime().availableProcessors();
     private int batchSize = 8192;
 
     private Builder() {}
@@ -270,6 +279,15 @@ public final class CompactionOptions implements Serializable {
 
     public Builder scope(CompactionScope scope) {
       this.scope = Objects.requireNonNull(scope);
+      return this;
+    }
+
+    /** How many tasks {@link Compaction#compact} runs at once (default: the processors, as Lance). */
+    public Builder numThreads(int threads) {
+      if (threads < 1) {
+        throw new IllegalArgumentException("numThreads must be at least 1, got " + threads);
+      }
+      this.numThreads = threads;
       return this;
     }
 

@@ -123,11 +123,16 @@ public final class CompactionTask implements Serializable {
           b.deferIndexRemap((Boolean) opts.get("defer_index_remap"));
         }
         if (opts.get("mode") != null) {
-          b.mode(CompactionMode.valueOf((String) opts.get("mode")));
+          String mode = (String) opts.get("mode");
+          try {
+            b.mode(CompactionMode.valueOf(mode));
+          } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("Unknown compaction mode '" + mode + "'", e);
+          }
         }
       }
       return new CompactionTask(kind, readVersion, ids, files, b.build());
-    } catch (ClassCastException | NullPointerException | IllegalArgumentException e) {
+    } catch (ClassCastException | NullPointerException e) {
       throw new IllegalArgumentException("Not a compaction task: " + json, e);
     }
   }
