@@ -27,7 +27,7 @@ import picocli.CommandLine.Parameters;
 /** {@code javelin compact}: plan, run and commit compaction tasks, with progress. */
 @Command(
     name = "compact",
-    header = "Rewrite small or deleted-heavy fragments, and repack fragments split over many files.",
+    header = "Rewrite small fragments, repack ones split over many files.",
     description = {
       "Prints the plan, a line per finished task, and the layout before and after.",
       "Fragment rewrites commit as two versions (reserve ids, rewrite; indices covering",

@@ -16,7 +16,7 @@ import picocli.CommandLine.Option;
 /** {@code javelin layout}: how each fragment's columns are spread over data files. */
 @Command(
     name = "layout",
-    header = "Show how each fragment's columns are spread over data files.",
+    header = "Show how fragments spread their columns over data files.",
     description = {
       "From manifest metadata only: per fragment, the data files holding a schema column,",
       "their schema columns and recorded bytes, the share of dead field slots (tombstoned or",
