@@ -128,7 +128,10 @@ final class FragmentReplacements {
         g.getOldFragmentsList().forEach(f -> b.remove((int) f.getId()));
         g.getNewFragmentsList().forEach(f -> b.add((int) f.getId()));
       }
-      TableProtos.IndexMetadata.Builder nb = i.toBuilder().setUuid(r.getNewId()).setFragmentBitmap(IndexBitmaps.write(b));
+      // Fields Javelin does not know (newer Lance records the index's files and sizes there)
+      // describe the old index's files, not the remapped copy's: they are dropped.
+      TableProtos.IndexMetadata.Builder nb = i.toBuilder().setUuid(r.getNewId()).setFragmentBitmap(IndexBitmaps.write(b))
+          .setUnknownFields(com.google.protobuf.UnknownFieldSet.getDefaultInstance());
       if (r.hasNewIndexDetails()) {
         nb.setIndexDetails(r.getNewIndexDetails());
         nb.setIndexVersion((int) r.getNewIndexVersion());
