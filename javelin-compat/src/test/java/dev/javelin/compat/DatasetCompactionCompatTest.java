@@ -214,7 +214,7 @@ class DatasetCompactionCompatTest {
   }
 
   @Test
-  void repackKeepsALanceScalarIndexAndARewriteUnderItIsRefused() throws Exception {
+  void repackKeepsALanceScalarIndexAndARewriteRemapsIt() throws Exception {
     Path path = dir.resolve("ds");
     Dataset ds = javelinBackfilled(path, LanceFileVersion.V2_1).delete("id < 200");
     try (org.lance.Dataset lance = org.lance.Dataset.open(path.toString(), allocator)) {
@@ -224,25 +224,30 @@ class DatasetCompactionCompatTest {
     }
     Dataset indexed = Dataset.open(path, allocator);
     assertThat(indexed.manifest().indices()).hasSize(1);
-    List<List<String>> before = javelinScan(indexed);
+    List<List<String>> before = sortedById(javelinScan(indexed));
     CompactionOptions both = CompactionOptions.builder().targetRowsPerFragment(500).maxDataFilesPerFragment(1).build();
-    assertThatThrownBy(() -> indexed.compact(both))
-        .isInstanceOf(dev.javelin.core.compaction.IndexRemapUnsupportedException.class)
-        .hasMessage("Index 'f_idx' covers fragment 0, which compaction would rewrite; Javelin cannot remap indices "
-            + "yet (column repacks work, use CompactionScope.REPACK_COLUMNS): " + indexed.location());
-    assertThat(Dataset.open(path, allocator).version()).isEqualTo(indexed.version());
-
-    Dataset after = indexed.compact(both.toBuilder().scope(CompactionScope.REPACK_COLUMNS).build());
+    // A repack alone keeps the index as it is.
+    Dataset repacked = indexed.compact(both.toBuilder().scope(CompactionScope.REPACK_COLUMNS).build());
+    assertThat(fileCounts(repacked)).containsExactly(1, 1, 1, 1, 1);
+    assertThat(repacked.manifest().indices()).isEqualTo(indexed.manifest().indices()); // uuid and coverage kept
+    // Then the rewrite of fragment 0 (40% deleted) remaps lance-core's BTree to the new fragment.
+    Dataset after = repacked.compact(both);
     assertThat(fileCounts(after)).containsExactly(1, 1, 1, 1, 1);
-    assertThat(after.manifest().indices()).isEqualTo(indexed.manifest().indices()); // uuid and coverage kept
-    assertSameRows(javelinScan(after), before);
+    String oldUuid = indexed.indices().get(0).uuid();
+    assertThat(after.indices().get(0).uuid()).isNotEqualTo(oldUuid);
+    List<Long> ids = new ArrayList<>();
+    after.manifest().fragments().forEach(f -> ids.add(f.id()));
+    assertThat(after.indices().get(0).fragments()).containsExactlyInAnyOrderElementsOf(ids);
+    assertSameRows(sortedById(javelinScan(after)), before);
     try (org.lance.Dataset lance = org.lance.Dataset.open(path.toString(), allocator)) {
       assertThat(lance.listIndexes()).containsExactly("f_idx");
-      assertSameRows(lanceScan(lance), before);
-      assertThat(lance.countRows("f = 2107")).isEqualTo(1); // id 301, through the index
+      assertThat(lance.getIndexes().get(0).uuid().toString()).isEqualTo(after.indices().get(0).uuid());
+      assertSameRows(sortedById(lanceScan(lance)), before);
+      assertThat(lance.countRows("f = 2107")).isEqualTo(1); // id 301, through the remapped index
       assertThat(lance.countRows("f < 1400")).isZero(); // ids below 200 are deleted
       try (var scanner = lance.newScan(new ScanOptions.Builder().filter("f >= 3493 AND f <= 3507").build())) {
-        assertThat(readAll(scanner.scanBatches())).extracting(r -> r.get(0)).containsExactly("499", "500", "501");
+        assertThat(readAll(scanner.scanBatches())).extracting(r -> r.get(0)).containsExactlyInAnyOrder("499", "500",
+            "501");
       }
     }
   }

@@ -9,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.roaringbitmap.RoaringBitmap;
 
 /**
  * How compaction's operations change the fragments of the newest manifest: a Rewrite replaces
@@ -56,11 +57,6 @@ final class FragmentReplacements {
       insertAt.put(g.getOldFragments(0).getId(),
           SchemaChanges.tombstone(g.getNewFragmentsList(), current.proto().getFieldsList()));
     }
-    TableProtos.IndexMetadata covering = IndexBitmaps.covering(current.indices(), removed);
-    if (covering != null) {
-      throw new IllegalStateException("Index '" + covering.getName() + "' covers fragments this Rewrite replaces, "
-          + "and Javelin cannot remap indices yet: " + location);
-    }
     List<TableProtos.DataFragment> out = new ArrayList<>();
     for (TableProtos.DataFragment f : byId.values()) {
       List<TableProtos.DataFragment> ins = insertAt.get(f.getId());
@@ -70,6 +66,84 @@ final class FragmentReplacements {
       if (!removed.contains(f.getId())) {
         out.add(f);
       }
+    }
+    return out;
+  }
+
+  /**
+   * The indices after a Rewrite, as Lance's {@code handle_rewrite_indices}: each rewritten index
+   * takes its new uuid (and details and version when given), and its coverage loses each group's
+   * old fragments and gains the new ones. A group must be wholly covered or not covered at all.
+   * The fragment reuse system index is kept as it is.
+   *
+   * @throws IllegalStateException if another index covers a replaced fragment (its row addresses
+   *     would point at rows that are gone)
+   * @throws IllegalArgumentException if a rewritten index is not there, is named twice, or a group
+   *     is partly covered
+   */
+  static List<TableProtos.IndexMetadata> indicesAfterRewrite(Transaction txn, Manifest current, String location) {
+    TransactionProtos.Transaction.Rewrite op = txn.proto().getRewrite();
+    List<TransactionProtos.Transaction.Rewrite.RewriteGroup> groups = new ArrayList<>(op.getGroupsList());
+    if (op.getOldFragmentsCount() > 0 || op.getNewFragmentsCount() > 0) {
+      groups.add(TransactionProtos.Transaction.Rewrite.RewriteGroup.newBuilder()
+          .addAllOldFragments(op.getOldFragmentsList()).addAllNewFragments(op.getNewFragmentsList()).build());
+    }
+    Map<com.google.protobuf.ByteString, TransactionProtos.Transaction.Rewrite.RewrittenIndex> byOld =
+        new LinkedHashMap<>();
+    for (var r : op.getRewrittenIndicesList()) {
+      if (byOld.put(r.getOldId().getUuid(), r) != null) {
+        throw new IllegalArgumentException("A Rewrite remaps index " + r.getOldId().getUuid().toStringUtf8()
+            + " twice: " + location);
+      }
+    }
+    Set<Long> removed = new HashSet<>();
+    groups.forEach(g -> g.getOldFragmentsList().forEach(f -> removed.add(f.getId())));
+    List<TableProtos.IndexMetadata> out = new ArrayList<>();
+    for (TableProtos.IndexMetadata i : current.indices()) {
+      var r = byOld.remove(i.getUuid().getUuid());
+      TableProtos.IndexMetadata fragReuse = txn.fragReuseIndex();
+      if (fragReuse != null && i.getName().equals(fragReuse.getName())) {
+        continue; // replaced by the new one, added last
+      }
+      if (r == null) {
+        // With a fragment reuse index, indices keep covering the old fragments (remap deferred).
+        if (fragReuse == null && !CreateIndexConflicts.FRAG_REUSE_INDEX_NAME.equals(i.getName())
+            && IndexBitmaps.covering(List.of(i), removed) != null) {
+          throw new IllegalStateException("Index '" + i.getName() + "' covers fragments this Rewrite replaces "
+              + "but the Rewrite does not remap it: " + location);
+        }
+        out.add(i);
+        continue;
+      }
+      RoaringBitmap b = IndexBitmaps.read(i);
+      for (var g : groups) {
+        long covered = g.getOldFragmentsList().stream().filter(f -> b.contains((int) f.getId())).count();
+        if (covered == 0) {
+          continue;
+        }
+        if (covered != g.getOldFragmentsCount()) {
+          throw new IllegalArgumentException("A Rewrite group mixes fragments index '" + i.getName()
+              + "' covers with ones it does not: " + location);
+        }
+        g.getOldFragmentsList().forEach(f -> b.remove((int) f.getId()));
+        g.getNewFragmentsList().forEach(f -> b.add((int) f.getId()));
+      }
+      // Fields Javelin does not know (newer Lance records the index's files and sizes there)
+      // describe the old index's files, not the remapped copy's: they are dropped.
+      TableProtos.IndexMetadata.Builder nb = i.toBuilder().setUuid(r.getNewId()).setFragmentBitmap(IndexBitmaps.write(b))
+          .setUnknownFields(com.google.protobuf.UnknownFieldSet.getDefaultInstance());
+      if (r.hasNewIndexDetails()) {
+        nb.setIndexDetails(r.getNewIndexDetails());
+        nb.setIndexVersion((int) r.getNewIndexVersion());
+      }
+      out.add(nb.build());
+    }
+    if (!byOld.isEmpty()) {
+      throw new IllegalArgumentException("A Rewrite remaps an index that is not in version " + current.version()
+          + ": " + location);
+    }
+    if (txn.fragReuseIndex() != null) {
+      out.add(txn.fragReuseIndex());
     }
     return out;
   }

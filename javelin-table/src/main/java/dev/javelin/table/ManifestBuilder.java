@@ -177,7 +177,7 @@ final class ManifestBuilder {
           throw TableErrors.noDataset(location);
         }
         m = current.proto().toBuilder();
-        indices = current.indices();
+        indices = FragmentReplacements.indicesAfterRewrite(txn, current, location);
         fragments.addAll(FragmentReplacements.rewrite(txn, current, location));
         nextId = 0;
         break;

@@ -23,9 +23,34 @@ public final class Transaction {
     this(proto, null);
   }
 
+  // The fragment reuse index a deferred-remap Rewrite installs (as Lance's in-memory Rewrite; not
+  // part of the protobuf, never compared).
+  private final TableProtos.IndexMetadata fragReuseIndex;
+
   private Transaction(TransactionProtos.Transaction proto, Manifest restored) {
+    this(proto, restored, null);
+  }
+
+  private Transaction(TransactionProtos.Transaction proto, Manifest restored, TableProtos.IndexMetadata fragReuse) {
     this.proto = proto;
     this.restored = restored;
+    this.fragReuseIndex = fragReuse;
+  }
+
+  /**
+   * A Rewrite that defers index remapping: indices keep their coverage of the old fragments, and
+   * {@code fragReuseIndex} (the {@code __lance_frag_reuse} system index, replacing any older one)
+   * records how rows moved so readers and a later remap can translate old addresses.
+   */
+  public static Transaction rewriteDeferringIndexRemap(long readVersion, List<List<Fragment>> oldGroups,
+      List<List<Fragment>> newGroups, TableProtos.IndexMetadata fragReuseIndex) {
+    return new Transaction(rewrite(readVersion, oldGroups, newGroups).proto, null,
+        Objects.requireNonNull(fragReuseIndex));
+  }
+
+  /** The fragment reuse index a deferred-remap Rewrite made in this process installs, or null. */
+  TableProtos.IndexMetadata fragReuseIndex() {
+    return fragReuseIndex;
   }
 
   public static Transaction fromProto(TransactionProtos.Transaction proto) {
@@ -184,6 +209,16 @@ public final class Transaction {
    * (reserved) ids; the new fragments take the place of the group's first old one.
    */
   public static Transaction rewrite(long readVersion, List<List<Fragment>> oldGroups, List<List<Fragment>> newGroups) {
+    return rewrite(readVersion, oldGroups, newGroups, List.of());
+  }
+
+  /**
+   * A Rewrite that also swaps indices remapped to the new fragments ({@code rewritten_indices}:
+   * old uuid, new uuid, new details and version). Each rewritten index's coverage moves from a
+   * group's old fragments to its new ones.
+   */
+  public static Transaction rewrite(long readVersion, List<List<Fragment>> oldGroups, List<List<Fragment>> newGroups,
+      List<TransactionProtos.Transaction.Rewrite.RewrittenIndex> rewrittenIndices) {
     if (oldGroups.size() != newGroups.size()) {
       throw new IllegalArgumentException("Rewrite has " + oldGroups.size() + " old groups but " + newGroups.size()
           + " new ones");
@@ -196,6 +231,7 @@ public final class Transaction {
       newGroups.get(i).forEach(f -> g.addNewFragments(f.proto()));
       op.addGroups(g);
     }
+    op.addAllRewrittenIndices(rewrittenIndices);
     return new Transaction(base(readVersion).setRewrite(op).build());
   }
 

@@ -225,10 +225,34 @@ class CompactionRulesTest {
     Manifest next = build(rw, reserved);
     assertThat(next.fragments()).extracting(Fragment::id).containsExactly(2L, 3L, 4L); // in id order, as Lance
     assertThat(next.maxFragmentId()).hasValue(4);
-    // Rewriting fragments an index covers needs a remap Javelin lacks.
+    // Rewriting fragments an index covers needs the Rewrite to remap it.
     Manifest indexed = manifest(List.of(index("i", 0, 1)));
     assertThatThrownBy(() -> build(rw, indexed)).isInstanceOf(IllegalStateException.class)
-        .hasMessage("Index 'i' covers fragments this Rewrite replaces, and Javelin cannot remap indices yet: loc");
+        .hasMessage("Index 'i' covers fragments this Rewrite replaces but the Rewrite does not remap it: loc");
+  }
+
+  @Test
+  void rewrittenIndexTakesItsNewUuidAndMovesCoverageToTheNewFragments() {
+    TableProtos.UUID oldId = TableProtos.UUID.newBuilder().setUuid(ByteString.copyFromUtf8("old-uuid-1234567")).build();
+    TableProtos.UUID newId = TableProtos.UUID.newBuilder().setUuid(ByteString.copyFromUtf8("new-uuid-1234567")).build();
+    Manifest indexed = manifest(List.of(index("i", 0, 1, 2).toBuilder().setUuid(oldId).build(),
+        index("other", 1, 2)));
+    var remapped = TransactionProtos.Transaction.Rewrite.RewrittenIndex.newBuilder().setOldId(oldId).setNewId(newId)
+        .setNewIndexDetails(com.google.protobuf.Any.newBuilder().setTypeUrl("/lance.table.BTreeIndexDetails"))
+        .build();
+    Transaction rw = Transaction.rewrite(5, List.of(List.of(Fragment.fromProto(frag(1)))),
+        List.of(List.of(Fragment.fromProto(frag(3)), Fragment.fromProto(frag(4)))), List.of(remapped));
+    Manifest next = build(rw, indexed);
+    assertThat(next.indices()).hasSize(2);
+    TableProtos.IndexMetadata i = next.indices().get(0);
+    assertThat(i.getUuid()).isEqualTo(newId);
+    assertThat(IndexBitmaps.read(i).toArray()).containsExactly(2, 3, 4);
+    assertThat(IndexBitmaps.read(next.indices().get(1)).toArray()).containsExactly(2);
+    // An index the Rewrite names but the version lacks is refused.
+    Transaction stale = Transaction.rewrite(5, List.of(List.of(Fragment.fromProto(frag(2)))),
+        List.of(List.of(Fragment.fromProto(frag(3)))), List.of(remapped.toBuilder().setOldId(newId).build()));
+    assertThatThrownBy(() -> build(stale, manifest(List.of()))).isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("A Rewrite remaps an index that is not in version 5: loc");
   }
 
   @Test

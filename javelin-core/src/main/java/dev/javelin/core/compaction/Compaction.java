@@ -2,23 +2,34 @@ package dev.javelin.core.compaction;
 
 import dev.javelin.core.Dataset;
 import dev.javelin.table.DataFile;
+import dev.javelin.table.Deletes;
 import dev.javelin.table.Fragment;
 import dev.javelin.table.Manifest;
 import dev.javelin.table.Table;
 import dev.javelin.table.Transaction;
+import dev.javelin.table.proto.TableProtos;
+import dev.javelin.table.proto.TransactionProtos.Transaction.Rewrite.RewrittenIndex;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import org.roaringbitmap.RoaringBitmap;
 
 /**
  * Compaction, Lance's {@code compact_files} with column repacks: plan (on one version), execute
  * each task (anywhere), commit the results. Fragment rewrites commit as ReserveFragments (the new
  * fragments' ids) then one Rewrite, as lance-core 7.0.0 does; repacks then commit as one
- * {@code DataReplacement{data_change: false}}. A run with both kinds makes up to three versions;
+ * {@code DataReplacement{data_change: false}}. Indices covering rewritten fragments are remapped
+ * at commit (once the new fragments' ids are reserved) and swapped in by the Rewrite's
+ * {@code rewritten_indices}; column repacks keep every index as it is. A run with both kinds makes up to three versions;
  * if the repack commit fails, the rewrite stays committed and the repacks can be planned again.
  */
 public final class Compaction {
@@ -38,16 +49,56 @@ public final class Compaction {
   public static CompactionMetrics compact(Dataset dataset, CompactionOptions options, CompactionPlanner planner,
       CompactionExecutor executor) {
     CompactionPlan plan = plan(dataset, options, planner);
+    List<CompactionResult> results = run(dataset, plan.tasks(), executor, plan.options().numThreads());
+    return commit(dataset, results, plan.options().deferIndexRemap());
+  }
+
+  // Runs the tasks, up to `threads` at once; results come back in task order. If one fails, the
+  // others are left to finish and every file any of them wrote is deleted.
+  private static List<CompactionResult> run(Dataset dataset, List<CompactionTask> tasks, CompactionExecutor executor,
+      int threads) {
     List<CompactionResult> results = new ArrayList<>();
-    try {
-      for (CompactionTask t : plan.tasks()) {
-        results.add(executor.execute(dataset, t));
+    if (threads <= 1 || tasks.size() <= 1) {
+      try {
+        for (CompactionTask t : tasks) {
+          results.add(executor.execute(dataset, t));
+        }
+      } catch (RuntimeException e) {
+        results.forEach(r -> deleteQuietly(dataset, r.writtenKeys()));
+        throw e;
       }
-    } catch (RuntimeException e) {
-      results.forEach(r -> deleteQuietly(dataset, r.writtenKeys()));
-      throw e;
+      return results;
     }
-    return commit(dataset, results);
+    ExecutorService pool = Executors.newFixedThreadPool(Math.min(threads, tasks.size()));
+    try {
+      List<Future<CompactionResult>> futures = new ArrayList<>();
+      for (CompactionTask t : tasks) {
+        futures.add(pool.submit(() -> executor.execute(dataset, t)));
+      }
+      RuntimeException failure = null;
+      for (Future<CompactionResult> f : futures) {
+        try {
+          results.add(f.get());
+        } catch (ExecutionException e) {
+          if (failure == null) {
+            failure = e.getCause() instanceof RuntimeException re ? re
+                : new CompactionException("A compaction task failed: " + dataset.location(), e.getCause());
+          }
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          if (failure == null) {
+            failure = new CompactionException("Interrupted while compacting " + dataset.location(), e);
+          }
+        }
+      }
+      if (failure != null) {
+        results.forEach(r -> deleteQuietly(dataset, r.writtenKeys()));
+        throw failure;
+      }
+      return results;
+    } finally {
+      pool.shutdown();
+    }
   }
 
   /** Plans with the default planner. */
@@ -69,6 +120,14 @@ public final class Compaction {
    * @throws dev.javelin.table.CommitConflictException if a concurrent commit changed what a task read
    */
   public static CompactionMetrics commit(Dataset dataset, List<CompactionResult> results) {
+    return commit(dataset, results, false);
+  }
+
+  /**
+   * Commits executed tasks; with {@code deferIndexRemap}, fragment rewrites record a
+   * {@code __lance_frag_reuse} system index instead of remapping the indices covering them.
+   */
+  public static CompactionMetrics commit(Dataset dataset, List<CompactionResult> results, boolean deferIndexRemap) {
     List<CompactionResult> rewrites = new ArrayList<>();
     List<CompactionResult> repacks = new ArrayList<>();
     for (CompactionResult r : results) {
@@ -92,7 +151,7 @@ public final class Compaction {
     int files = 0;
     try {
       if (!rewrites.isEmpty()) {
-        last = commitRewrites(dataset, table, rewrites);
+        last = commitRewrites(dataset, table, rewrites, deferIndexRemap);
         for (CompactionResult r : rewrites) {
           removed += r.fragmentIds().size();
           added += r.newFragments().size();
@@ -126,7 +185,8 @@ public final class Compaction {
     return new CompactionMetrics(at, removed, added, repacked, files);
   }
 
-  private static Manifest commitRewrites(Dataset dataset, Table table, List<CompactionResult> rewrites) {
+  private static Manifest commitRewrites(Dataset dataset, Table table, List<CompactionResult> rewrites,
+      boolean deferIndexRemap) {
     List<String> written = new ArrayList<>();
     rewrites.forEach(r -> written.addAll(r.writtenKeys()));
     long readVersion = rewrites.stream().mapToLong(CompactionResult::readVersion).min().getAsLong();
@@ -134,11 +194,13 @@ public final class Compaction {
     int count = rewrites.stream().mapToInt(r -> r.newFragments().size()).sum();
     List<List<Fragment>> olds = new ArrayList<>();
     List<List<Fragment>> news = new ArrayList<>();
+    Transaction txn;
     try {
       long nextId = 0;
+      Manifest latest = read;
       if (count > 0) {
-        Manifest reserved = table.newCommit(Transaction.reserveFragments(table.latest().version(), count)).commit();
-        nextId = reserved.maxFragmentId().getAsLong() - count + 1;
+        latest = table.newCommit(Transaction.reserveFragments(table.latest().version(), count)).commit();
+        nextId = latest.maxFragmentId().getAsLong() - count + 1;
       }
       for (CompactionResult r : rewrites) {
         Manifest at = r.readVersion() == read.version() ? read : table.load(r.readVersion());
@@ -155,11 +217,66 @@ public final class Compaction {
         olds.add(old);
         news.add(nw);
       }
+      if (deferIndexRemap) {
+        List<RoaringBitmap> deleted = new ArrayList<>();
+        olds.forEach(g -> g.forEach(f -> deleted.add(deletedRows(dataset, f))));
+        txn = Transaction.rewriteDeferringIndexRemap(readVersion, olds, news,
+            FragReuseIndex.build(latest, olds, news, deleted, dataset.location()));
+      } else {
+        txn = Transaction.rewrite(readVersion, olds, news, remapIndices(dataset, read, olds, news, written));
+      }
     } catch (RuntimeException e) {
       deleteQuietly(dataset, written);
       throw e;
     }
-    return table.newCommit(Transaction.rewrite(readVersion, olds, news)).cleanupOnFailure(written).commit();
+    return table.newCommit(txn).cleanupOnFailure(written).commit();
+  }
+
+  private static RoaringBitmap deletedRows(Dataset dataset, Fragment f) {
+    try {
+      return Deletes.deletedRows(dataset.store(), f, dataset.allocator());
+    } catch (IOException e) {
+      throw new UncheckedIOException("Reading the deletions of fragment " + f.id() + " failed: "
+          + dataset.location(), e);
+    }
+  }
+
+  // Indices covering the rewritten fragments get a copy under a new uuid whose row addresses
+  // point at the new fragments (their files join `written`, so a failed commit deletes them).
+  private static List<RewrittenIndex> remapIndices(Dataset dataset, Manifest read, List<List<Fragment>> olds,
+      List<List<Fragment>> news, List<String> written) {
+    List<Long> oldIds = new ArrayList<>();
+    olds.forEach(g -> g.forEach(f -> oldIds.add(f.id())));
+    List<TableProtos.IndexMetadata> covering = IndexRemapper.covering(read, oldIds);
+    if (covering.isEmpty()) {
+      return List.of();
+    }
+    IndexRemapper.checkRemappable(read, oldIds, dataset.location());
+    List<RewriteAddressMap.Group> groups = new ArrayList<>();
+    for (int g = 0; g < olds.size(); g++) {
+      List<Long> ids = new ArrayList<>();
+      List<Long> physical = new ArrayList<>();
+      List<RoaringBitmap> deleted = new ArrayList<>();
+      for (Fragment f : olds.get(g)) {
+        ids.add(f.id());
+        physical.add(f.physicalRows());
+        deleted.add(deletedRows(dataset, f));
+      }
+      List<Long> newIds = new ArrayList<>();
+      List<Long> newRows = new ArrayList<>();
+      news.get(g).forEach(f -> {
+        newIds.add(f.id());
+        newRows.add(f.physicalRows());
+      });
+      groups.add(new RewriteAddressMap.Group(ids, physical, deleted, newIds, newRows));
+    }
+    IndexRemapper remapper = new IndexRemapper();
+    try {
+      return remapper.remap(dataset.store(), covering, new RewriteAddressMap(groups), dataset.allocator(),
+          dataset.location());
+    } finally {
+      written.addAll(remapper.written());
+    }
   }
 
   private static void deleteQuietly(Dataset dataset, List<String> keys) {

@@ -34,6 +34,8 @@ public final class CompactionOptions implements Serializable {
   private final List<List<String>> columnGroups;
   private final CompactionScope scope;
   private final CompactionMode mode;
+  private final boolean deferIndexRemap;
+  private final int numThreads;
   private final int batchSize;
 
   private CompactionOptions(Builder b) {
@@ -49,6 +51,8 @@ public final class CompactionOptions implements Serializable {
     this.columnGroups = b.columnGroups == null ? null : copy(b.columnGroups);
     this.scope = b.scope;
     this.mode = b.mode;
+    this.deferIndexRemap = b.deferIndexRemap;
+    this.numThreads = b.numThreads;
     this.batchSize = b.batchSize;
   }
 
@@ -75,6 +79,8 @@ public final class CompactionOptions implements Serializable {
     b.columnGroups = columnGroups;
     b.scope = scope;
     b.mode = mode;
+    b.deferIndexRemap = deferIndexRemap;
+    b.numThreads = numThreads;
     b.batchSize = batchSize;
     return b;
   }
@@ -162,6 +168,16 @@ public final class CompactionOptions implements Serializable {
     return mode;
   }
 
+  /** How many tasks {@link Compaction#compact} runs at once. */
+  public int numThreads() {
+    return numThreads;
+  }
+
+  /** Whether fragment rewrites record a fragment reuse index instead of remapping indices. */
+  public boolean deferIndexRemap() {
+    return deferIndexRemap;
+  }
+
   /** Rows per batch read by an executor. */
   public int batchSize() {
     return batchSize;
@@ -181,7 +197,7 @@ public final class CompactionOptions implements Serializable {
         + ", maxBytesPerFile=" + maxBytesPerFile + ", materializeDeletions=" + materializeDeletions + "@"
         + materializeDeletionsThreshold + ", maxSourceFragments=" + maxSourceFragments + ", maxSourceBytes="
         + maxSourceBytes + ", maxDataFilesPerFragment=" + maxDataFilesPerFragment + ", columnGroups="
-        + columnGroups + ", scope=" + scope + ", mode=" + mode + "}";
+        + columnGroups + ", scope=" + scope + ", mode=" + mode + ", deferIndexRemap=" + deferIndexRemap + "}";
   }
 
   /** Builds {@link CompactionOptions}. */
@@ -197,6 +213,8 @@ public final class CompactionOptions implements Serializable {
     private List<List<String>> columnGroups;
     private CompactionScope scope = CompactionScope.ALL;
     private CompactionMode mode = CompactionMode.REENCODE;
+    private boolean deferIndexRemap;
+    private int numThreads = Runtime.getRuntime().availableProcessors();
     private int batchSize = 8192;
 
     private Builder() {}
@@ -261,6 +279,25 @@ public final class CompactionOptions implements Serializable {
 
     public Builder scope(CompactionScope scope) {
       this.scope = Objects.requireNonNull(scope);
+      return this;
+    }
+
+    /** How many tasks {@link Compaction#compact} runs at once (default: the processors, as Lance). */
+    public Builder numThreads(int threads) {
+      if (threads < 1) {
+        throw new IllegalArgumentException("numThreads must be at least 1, got " + threads);
+      }
+      this.numThreads = threads;
+      return this;
+    }
+
+    /**
+     * Instead of remapping the indices covering rewritten fragments, record how rows moved in the
+     * {@code __lance_frag_reuse} system index (Lance's {@code defer_index_remap}); the indices
+     * keep covering the old fragments, and lance-core translates their addresses on read.
+     */
+    public Builder deferIndexRemap(boolean on) {
+      this.deferIndexRemap = on;
       return this;
     }
 

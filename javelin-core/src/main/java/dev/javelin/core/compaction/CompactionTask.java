@@ -72,6 +72,8 @@ public final class CompactionTask implements Serializable {
     opts.put("max_rows_per_group", (long) o.maxRowsPerGroup());
     opts.put("max_bytes_per_file", o.maxBytesPerFile().isPresent() ? o.maxBytesPerFile().getAsLong() : null);
     opts.put("batch_size", (long) o.batchSize());
+    opts.put("mode", o.mode().name());
+    opts.put("defer_index_remap", o.deferIndexRemap());
     m.put("options", opts);
     return MiniJson.write(m);
   }
@@ -116,6 +118,17 @@ public final class CompactionTask implements Serializable {
         }
         if (opts.get("batch_size") != null) {
           b.batchSize(((Long) opts.get("batch_size")).intValue());
+        }
+        if (opts.get("defer_index_remap") != null) {
+          b.deferIndexRemap((Boolean) opts.get("defer_index_remap"));
+        }
+        if (opts.get("mode") != null) {
+          String mode = (String) opts.get("mode");
+          try {
+            b.mode(CompactionMode.valueOf(mode));
+          } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("Unknown compaction mode '" + mode + "'", e);
+          }
         }
       }
       return new CompactionTask(kind, readVersion, ids, files, b.build());

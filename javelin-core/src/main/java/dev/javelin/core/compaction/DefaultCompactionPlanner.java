@@ -34,7 +34,9 @@ public final class DefaultCompactionPlanner implements CompactionPlanner {
         if (bytes > budget) {
           continue;
         }
-        checkNotIndexed(m, bin, dataset.location());
+        if (!options.deferIndexRemap()) {
+          checkNotIndexed(m, bin, dataset.location());
+        }
         budget -= bytes;
         List<Long> ids = new ArrayList<>();
         bin.forEach(f -> ids.add(f.id()));
@@ -43,7 +45,9 @@ public final class DefaultCompactionPlanner implements CompactionPlanner {
       }
     }
     boolean repackTriggers = options.maxDataFilesPerFragment().isPresent() || options.columnGroups() != null;
-    if (options.scope() != CompactionScope.REWRITE_FRAGMENTS && repackTriggers) {
+    // Repacks re-encode, so a run that must binary copy plans none (as Lance).
+    if (options.scope() != CompactionScope.REWRITE_FRAGMENTS && repackTriggers
+        && options.mode() != CompactionMode.FORCE_BINARY_COPY) {
       Integer maxFiles = options.maxDataFilesPerFragment().isPresent()
           ? options.maxDataFilesPerFragment().getAsInt() : null;
       for (Fragment f : m.fragments()) {
@@ -144,6 +148,10 @@ public final class DefaultCompactionPlanner implements CompactionPlanner {
     RoaringBitmap out = new RoaringBitmap();
     List<TableProtos.IndexMetadata> indices = m.indices();
     for (int i = 0; i < indices.size(); i++) {
+      // The fragment reuse system index covers what earlier rewrites wrote; it does not split bins.
+      if (indices.get(i).getName().equals(IndexRemapper.FRAG_REUSE_INDEX_NAME)) {
+        continue;
+      }
       if (covers(indices.get(i), fragmentId)) {
         out.add(i);
       }
@@ -164,16 +172,22 @@ public final class DefaultCompactionPlanner implements CompactionPlanner {
     return b.contains((int) fragmentId);
   }
 
-  /** Refuses a rewrite of fragments an index covers: Javelin cannot remap indices yet. */
+  /**
+   * Refuses a rewrite of fragments an index Javelin cannot remap covers (any index but a BTree),
+   * or, with stable row ids, any index (Javelin's indices hold row addresses, which would need a
+   * remap Lance does not record for such datasets).
+   */
   static void checkNotIndexed(Manifest m, List<Fragment> fragments, String location) {
-    for (TableProtos.IndexMetadata i : m.indices()) {
-      for (Fragment f : fragments) {
-        if (covers(i, f.id())) {
-          throw new IndexRemapUnsupportedException("Index '" + i.getName() + "' covers fragment " + f.id()
-              + ", which compaction would rewrite; Javelin cannot remap indices yet (column repacks work, "
-              + "use CompactionScope.REPACK_COLUMNS): " + location);
-        }
+    List<Long> ids = new ArrayList<>();
+    fragments.forEach(f -> ids.add(f.id()));
+    if ((m.readerFeatureFlags() & dev.javelin.table.FeatureFlags.STABLE_ROW_IDS) != 0) {
+      List<TableProtos.IndexMetadata> covering = IndexRemapper.covering(m, ids);
+      if (!covering.isEmpty()) {
+        throw new IndexRemapUnsupportedException("Index '" + covering.get(0).getName() + "' covers fragments " + ids
+            + ", which compaction would rewrite, and the dataset has stable row ids; Javelin cannot rewrite "
+            + "indexed fragments there yet (column repacks work, use CompactionScope.REPACK_COLUMNS): " + location);
       }
     }
+    IndexRemapper.checkRemappable(m, ids, location);
   }
 }

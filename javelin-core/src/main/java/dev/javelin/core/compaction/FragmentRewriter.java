@@ -2,6 +2,7 @@ package dev.javelin.core.compaction;
 
 import com.google.protobuf.ByteString;
 import dev.javelin.core.Dataset;
+import dev.javelin.format.UnsupportedFormatException;
 import dev.javelin.table.DataFile;
 import dev.javelin.table.Deletes;
 import dev.javelin.table.FeatureFlags;
@@ -28,6 +29,8 @@ import org.roaringbitmap.RoaringBitmap;
  * fragments of one file each (a new one every {@code targetRowsPerFragment} rows, or once a file
  * has taken about {@code maxBytesPerFile} bytes of Arrow data). With stable row ids, the rows keep
  * their ids and versions: the old sequences without the deleted rows, cut where the files are cut.
+ * Under a binary-copy mode, fragments without deletions and with one file layout are instead
+ * copied page by page ({@link BinaryCopier}).
  */
 final class FragmentRewriter {
   private FragmentRewriter() {}
@@ -35,12 +38,42 @@ final class FragmentRewriter {
   static CompactionResult execute(Dataset at, CompactionTask task) {
     Manifest m = at.manifest();
     List<Fragment> fragments = TaskFragments.of(m, task, at.location());
-    DefaultCompactionPlanner.checkNotIndexed(m, fragments, at.location());
+    if (!task.options().deferIndexRemap()) {
+      DefaultCompactionPlanner.checkNotIndexed(m, fragments, at.location());
+    }
     CompactionOptions o = task.options();
     boolean stable = (m.readerFeatureFlags() & FeatureFlags.STABLE_ROW_IDS) != 0;
     Lineage lineage = stable ? Lineage.of(at, fragments) : null;
     Set<Integer> live = new HashSet<>();
     m.schema().flatten().forEach(f -> live.add(f.id()));
+    if (o.mode() != CompactionMode.REENCODE) {
+      String why = BinaryCopier.whyNot(fragments);
+      if (why == null) {
+        NewFiles copies = new NewFiles(at.store(), m.fileVersion());
+        try {
+          List<Fragment> copied = new ArrayList<>();
+          for (Fragment f : BinaryCopier.copy(at.store(), fragments, o.targetRowsPerFragment(), copies::track)) {
+            copied.add(lineage == null ? f : lineage.next(f));
+          }
+          return new CompactionResult(TaskKind.REWRITE_FRAGMENTS, task.readVersion(), task.fragmentIds(), copied,
+              List.of(), copies.keys());
+        } catch (UnsupportedFormatException e) {
+          copies.deleteAll();
+          why = e.getMessage();
+        } catch (IOException | RuntimeException e) {
+          copies.deleteAll();
+          if (e instanceof IOException io) {
+            throw new UncheckedIOException("Binary copy of fragments " + task.fragmentIds() + " failed: "
+                + at.location(), io);
+          }
+          throw (RuntimeException) e;
+        }
+      }
+      if (o.mode() == CompactionMode.FORCE_BINARY_COPY) {
+        throw new CompactionException("Fragments " + task.fragmentIds() + " cannot be binary copied (" + why
+            + ") and the mode is FORCE_BINARY_COPY: " + at.location());
+      }
+    }
     NewFiles files = new NewFiles(at.store(), m.fileVersion());
     List<Fragment> out = new ArrayList<>();
     try (ArrowReader r = at.newScan().fragments(fragments).batchSize(o.batchSize()).build()) {

@@ -1,7 +1,8 @@
 package dev.javelin.core.compaction;
 
 /**
- * A fragment rewrite would move rows an index covers, and Javelin cannot remap indices yet.
+ * A fragment rewrite would move rows an index covers that Javelin cannot remap (anything but a
+ * BTree, or any index on a dataset with stable row ids).
  * Column repacks are unaffected (they move no rows).
  */
 public class IndexRemapUnsupportedException extends CompactionException {

@@ -61,6 +61,11 @@ final class NewFiles {
     return DataFile.of(w.name, fields, version, size);
   }
 
+  /** Remembers a key written by other means (a binary copy), so {@link #deleteAll} removes it. */
+  void track(String key) {
+    keys.add(key);
+  }
+
   List<String> keys() {
     return List.copyOf(keys);
   }

@@ -1,0 +1,112 @@
+package dev.javelin.core.compaction;
+
+import dev.javelin.format.LanceFileConcat;
+import dev.javelin.format.UnsupportedFormatException;
+import dev.javelin.format.io.InputFile;
+import dev.javelin.table.DataFile;
+import dev.javelin.table.Fragment;
+import dev.javelin.table.io.ObjectInfo;
+import dev.javelin.table.io.ObjectStore;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+
+/**
+ * A fragment rewrite by binary copy: the fragments' i-th data files are concatenated page by page
+ * ({@link LanceFileConcat}) into each new fragment's i-th file, so nothing is decoded. New
+ * fragments are cut at source fragment boundaries, at about {@code targetRowsPerFragment} rows.
+ */
+final class BinaryCopier {
+  private BinaryCopier() {}
+
+  /** Why the fragments cannot be binary copied, or null if they can (from manifest metadata). */
+  static String whyNot(List<Fragment> fragments) {
+    Fragment first = fragments.get(0);
+    for (Fragment f : fragments) {
+      if (f.physicalRows() != f.liveRows()) {
+        return "fragment " + f.id() + " has deleted rows";
+      }
+      if (f.files().size() != first.files().size()) {
+        return "fragments " + first.id() + " and " + f.id() + " have different numbers of data files";
+      }
+      for (int i = 0; i < f.files().size(); i++) {
+        DataFile a = first.files().get(i);
+        DataFile b = f.files().get(i);
+        if (b.hasBaseId()) {
+          return "fragment " + f.id() + " has a data file in another base";
+        }
+        if (!a.fields().equals(b.fields()) || !a.columnIndices().equals(b.columnIndices())
+            || a.fileMajorVersion() != b.fileMajorVersion() || a.fileMinorVersion() != b.fileMinorVersion()) {
+          return "fragments " + first.id() + " and " + f.id() + " lay out their columns differently";
+        }
+      }
+    }
+    return null;
+  }
+
+  /**
+   * Writes the new fragments (ids unassigned) and returns them.
+   *
+   * @throws UnsupportedFormatException if a file's encoding cannot be concatenated
+   */
+  static List<Fragment> copy(ObjectStore store, List<Fragment> fragments, long targetRows, NewKeys written)
+      throws IOException {
+    List<List<Fragment>> runs = new ArrayList<>();
+    List<Fragment> run = new ArrayList<>();
+    long rows = 0;
+    for (Fragment f : fragments) {
+      if (!run.isEmpty() && rows + f.physicalRows() > targetRows) {
+        runs.add(run);
+        run = new ArrayList<>();
+        rows = 0;
+      }
+      run.add(f);
+      rows += f.physicalRows();
+    }
+    runs.add(run);
+    List<Fragment> out = new ArrayList<>();
+    for (List<Fragment> r : runs) {
+      out.add(copyRun(store, r, written));
+    }
+    return out;
+  }
+
+  private static Fragment copyRun(ObjectStore store, List<Fragment> run, NewKeys written) throws IOException {
+    List<DataFile> files = new ArrayList<>();
+    long rows = 0;
+    for (int slot = 0; slot < run.get(0).files().size(); slot++) {
+      List<InputFile> in = new ArrayList<>();
+      try {
+        for (Fragment f : run) {
+          in.add(store.open("data/" + f.files().get(slot).path()));
+        }
+        String name = UUID.randomUUID() + ".lance";
+        String key = "data/" + name;
+        written.add(key);
+        rows = LanceFileConcat.concat(in, store.newOutputFile(key));
+        long size = 0;
+        for (ObjectInfo o : store.list(key)) {
+          if (o.key().equals(key)) {
+            size = o.size();
+          }
+        }
+        files.add(DataFile.fromProto(run.get(0).files().get(slot).proto().toBuilder().setPath(name)
+            .setFileSizeBytes(size).build()));
+      } finally {
+        for (InputFile f : in) {
+          f.close();
+        }
+      }
+    }
+    Fragment f = Fragment.of(files.get(0), rows);
+    var b = f.proto().toBuilder().clearFiles();
+    files.forEach(d -> b.addFiles(d.proto()));
+    return Fragment.fromProto(b.build());
+  }
+
+  /** Collects the keys written, for cleanup. */
+  interface NewKeys {
+    void add(String key);
+  }
+}

@@ -1,0 +1,182 @@
+package dev.javelin.core.compaction;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.javelin.core.Dataset;
+import dev.javelin.core.IndexInfo;
+import dev.javelin.format.LanceFileVersion;
+import dev.javelin.index.BTreeIndex;
+import dev.javelin.index.IndexType;
+import dev.javelin.index.ScalarQuery;
+import dev.javelin.table.Fragment;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.UInt8Vector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.ipc.ArrowReader;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.roaringbitmap.longlong.Roaring64NavigableMap;
+
+/** Indices across compaction: a rewrite remaps a BTree to the new fragments, a repack keeps it. */
+class IndexRemapTest {
+  @TempDir Path dir;
+  BufferAllocator allocator;
+
+  @BeforeEach
+  void open() {
+    allocator = new RootAllocator();
+  }
+
+  @AfterEach
+  void close() {
+    allocator.close();
+  }
+
+  /** The addresses the index returns for id in [lo, hi). */
+  private Set<Long> indexed(Dataset ds, long lo, long hi) throws IOException {
+    IndexInfo info = ds.indices().get(0);
+    try (BTreeIndex i = BTreeIndex.open(ds.store(), info.uuid(), allocator)) {
+      Roaring64NavigableMap m = i.search(ScalarQuery.between(lo, hi - 1));
+      Set<Long> out = new TreeSet<>();
+      m.forEach(out::add);
+      return out;
+    }
+  }
+
+  /** The addresses a full scan finds for id in [lo, hi). */
+  private static Set<Long> scanned(Dataset ds, long lo, long hi) throws IOException {
+    Set<Long> out = new TreeSet<>();
+    try (ArrowReader r = ds.newScan().columns(List.of("id")).withRowAddress().build()) {
+      VectorSchemaRoot root = r.getVectorSchemaRoot();
+      while (r.loadNextBatch()) {
+        BigIntVector id = (BigIntVector) root.getVector("id");
+        UInt8Vector addr = (UInt8Vector) root.getVector("_rowaddr");
+        for (int i = 0; i < root.getRowCount(); i++) {
+          if (id.get(i) >= lo && id.get(i) < hi) {
+            out.add(addr.get(i));
+          }
+        }
+      }
+    }
+    return out;
+  }
+
+  @Test
+  void rewriteRemapsABTreeToTheNewFragments() throws IOException {
+    Dataset ds = Data.create(dir.resolve("ds"), allocator, 1000, 100, LanceFileVersion.V2_1)
+        .createIndex("id", IndexType.BTREE, null, false)
+        .delete("id >= 150 AND id < 170 OR id = 999");
+    String oldUuid = ds.indices().get(0).uuid();
+    Dataset after = ds.compact(CompactionOptions.builder().targetRowsPerFragment(400).build());
+    List<Long> newIds = after.manifest().fragments().stream().map(Fragment::id).toList();
+    assertThat(newIds).allSatisfy(id -> assertThat(id).isGreaterThanOrEqualTo(10L));
+    IndexInfo info = after.indices().get(0);
+    assertThat(info.uuid()).isNotEqualTo(oldUuid);
+    assertThat(info.fragments()).containsExactlyInAnyOrderElementsOf(newIds);
+    for (long[] range : new long[][] {{0, 1000}, {140, 180}, {990, 1000}, {399, 401}}) {
+      Set<Long> expected = scanned(after, range[0], range[1]);
+      assertThat(indexed(after, range[0], range[1])).as("ids in [%d, %d)", range[0], range[1])
+          .isEqualTo(expected);
+    }
+    assertThat(indexed(after, 0, 1000)).hasSize(979);
+    // Indexed filtered counts agree with the old version's.
+    assertThat(after.countRows("id >= 100 AND id < 200")).isEqualTo(ds.countRows("id >= 100 AND id < 200"))
+        .isEqualTo(80);
+    // The old version still reads its own index (built before the delete, so it still lists the
+    // deleted rows, which the reader drops; the remapped one left them out).
+    assertThat(indexed(ds, 0, 1000)).hasSize(1000).containsAll(scanned(ds, 0, 1000));
+  }
+
+  @Test
+  void repackKeepsScalarIndex() throws IOException {
+    Dataset ds = Data.create(dir.resolve("ds"), allocator, 300, 100, LanceFileVersion.V2_1);
+    ds = Data.backfill(Data.backfill(ds, "a", 2), "b", 3).createIndex("id", IndexType.BTREE, null, false);
+    IndexInfo before = ds.indices().get(0);
+    Set<Long> rowsBefore = indexed(ds, 50, 250);
+    Dataset after = ds.compact(CompactionOptions.builder().maxDataFilesPerFragment(1)
+        .scope(CompactionScope.REPACK_COLUMNS).build());
+    assertThat(after.manifest().fragments()).allSatisfy(f -> assertThat(f.files()).hasSize(1));
+    IndexInfo info = after.indices().get(0);
+    assertThat(info.uuid()).isEqualTo(before.uuid());
+    assertThat(info.fragments()).isEqualTo(before.fragments());
+    assertThat(indexed(after, 50, 250)).isEqualTo(rowsBefore).isEqualTo(scanned(after, 50, 250));
+    assertThat(after.countRows("id >= 50 AND id < 250")).isEqualTo(200);
+  }
+
+  @Test
+  void aFailedRewriteCommitDeletesTheRemappedIndex() throws IOException {
+    Dataset ds = Data.create(dir.resolve("ds"), allocator, 400, 100, LanceFileVersion.V2_1)
+        .createIndex("id", IndexType.BTREE, null, false);
+    CompactionPlan plan = Compaction.plan(ds, CompactionOptions.defaults());
+    List<CompactionResult> results = new ArrayList<>();
+    for (CompactionTask t : plan.tasks()) {
+      results.add(new DefaultCompactionExecutor().execute(ds, t));
+    }
+    ds.delete("id = 5"); // a concurrent delete of a rewritten fragment: the Rewrite conflicts
+    List<String> before = indexDirs(ds);
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> Compaction.commit(ds, results))
+        .isInstanceOf(dev.javelin.table.CommitConflictException.class);
+    assertThat(indexDirs(ds)).isEqualTo(before);
+  }
+
+  @Test
+  void deferIndexRemapRecordsAFragmentReuseIndex() throws Exception {
+    Dataset ds = Data.create(dir.resolve("ds"), allocator, 400, 100, LanceFileVersion.V2_1)
+        .createIndex("id", IndexType.BTREE, null, false).delete("id >= 150 AND id < 170");
+    IndexInfo before = ds.indices().get(0);
+    Dataset after = ds.compact(CompactionOptions.builder().deferIndexRemap(true).build());
+    assertThat(after.manifest().fragments()).extracting(Fragment::id).containsExactly(4L);
+    // The BTree is untouched (still the old fragments); the system index records the move.
+    List<dev.javelin.table.proto.TableProtos.IndexMetadata> indices = after.manifest().indices();
+    assertThat(indices).extracting(i -> i.getName()).containsExactly("id_idx", "__lance_frag_reuse");
+    IndexInfo kept = after.indices().stream().filter(i -> i.name().equals("id_idx")).findFirst().orElseThrow();
+    assertThat(kept.uuid()).isEqualTo(before.uuid());
+    assertThat(kept.fragments()).containsExactly(0L, 1L, 2L, 3L);
+    var reuse = indices.get(1);
+    assertThat(reuse.getFieldsList()).isEmpty();
+    assertThat(reuse.getIndexDetails().getTypeUrl()).isEqualTo("/lance.table.FragmentReuseIndexDetails");
+    var details = dev.javelin.table.proto.TableProtos.FragmentReuseIndexDetails.parseFrom(
+        reuse.getIndexDetails().getValue()).getInline();
+    assertThat(details.getVersionsCount()).isEqualTo(1);
+    var group = details.getVersions(0).getGroups(0);
+    assertThat(group.getOldFragmentsList()).extracting(f -> f.getId()).containsExactly(0L, 1L, 2L, 3L);
+    assertThat(group.getOldFragments(1).getNumDeletedRows()).isEqualTo(20);
+    assertThat(group.getNewFragmentsList()).extracting(f -> f.getPhysicalRows()).containsExactly(380L);
+    Roaring64NavigableMap moved = new Roaring64NavigableMap();
+    moved.deserializePortable(new java.io.DataInputStream(group.getChangedRowAddrs().newInput()));
+    assertThat(moved.getLongCardinality()).isEqualTo(380);
+    assertThat(moved.contains((1L << 32) | 49)).isTrue();
+    assertThat(moved.contains((1L << 32) | 50)).isFalse();
+    // Javelin's filtered reads stay right: the new fragment is not covered, so it is scanned.
+    assertThat(after.countRows("id >= 100 AND id < 200")).isEqualTo(80);
+    assertThat(Data.values(after)).isEqualTo(Data.values(ds));
+    // A second deferred rewrite appends a version to the same system index.
+    Dataset more;
+    try (org.apache.arrow.vector.VectorSchemaRoot b = Data.batch(allocator, 400, 10)) {
+      more = after.append(List.of(b), dev.javelin.core.WriteParams.builder().build());
+    }
+    Dataset again = more.compact(CompactionOptions.builder().deferIndexRemap(true).build());
+    var reuse2 = again.manifest().indices().stream().filter(i -> i.getName().equals("__lance_frag_reuse"))
+        .findFirst().orElseThrow();
+    assertThat(dev.javelin.table.proto.TableProtos.FragmentReuseIndexDetails.parseFrom(
+        reuse2.getIndexDetails().getValue()).getInline().getVersionsCount()).isEqualTo(2);
+    assertThat(again.countRows("id >= 100 AND id < 200")).isEqualTo(80);
+  }
+
+  private static List<String> indexDirs(Dataset ds) throws IOException {
+    List<String> out = new ArrayList<>();
+    ds.store().list("_indices").forEach(k -> out.add(k.key()));
+    out.sort(null);
+    return out;
+  }
+}

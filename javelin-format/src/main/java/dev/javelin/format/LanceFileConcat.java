@@ -1,0 +1,120 @@
+package dev.javelin.format;
+
+import dev.javelin.format.container.ContainerWriter;
+import dev.javelin.format.container.FileMetadata;
+import dev.javelin.format.io.InputFile;
+import dev.javelin.format.io.OutputFile;
+import dev.javelin.format.proto.File2Protos.ColumnMetadata;
+import dev.javelin.format.proto.FileProtos.FileDescriptor;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Binary copy: writes one file holding the rows of several files, in order, by copying their
+ * encoded pages without decoding them (compaction's binary-copy mode). The sources must have the
+ * same file version, schema and column encodings, and no column-level or extra global buffers
+ * (which hold state pages share and cannot be concatenated); page buffers are copied as they are
+ * and only their positions, and in 2.1 the pages' first rows, change.
+ */
+public final class LanceFileConcat {
+  private LanceFileConcat() {}
+
+  /**
+   * Checks that {@code sources} can be concatenated, without writing anything.
+   *
+   * @throws UnsupportedFormatException naming the first source that cannot, and why
+   */
+  public static void check(List<InputFile> sources) throws IOException {
+    metadata(sources);
+  }
+
+  /**
+   * Writes the concatenation of {@code sources} to {@code output} and returns its row count. On
+   * failure the partial output is removed.
+   *
+   * @throws UnsupportedFormatException if the sources cannot be concatenated (nothing is written)
+   */
+  public static long concat(List<InputFile> sources, OutputFile output) throws IOException {
+    List<FileMetadata> metas = metadata(sources);
+    FileMetadata first = metas.get(0);
+    int columns = first.columns().size();
+    List<ColumnMetadata.Builder> out = new ArrayList<>();
+    for (int c = 0; c < columns; c++) {
+      out.add(ColumnMetadata.newBuilder().setEncoding(first.columns().get(c).getEncoding()));
+    }
+    ContainerWriter w = new ContainerWriter(output);
+    long rows = 0;
+    try {
+      for (int s = 0; s < sources.size(); s++) {
+        InputFile in = sources.get(s);
+        FileMetadata m = metas.get(s);
+        for (int c = 0; c < columns; c++) {
+          for (ColumnMetadata.Page p : m.columns().get(c).getPagesList()) {
+            ColumnMetadata.Page.Builder np = p.toBuilder().clearBufferOffsets();
+            for (int b = 0; b < p.getBufferOffsetsCount(); b++) {
+              long size = p.getBufferSizes(b);
+              ByteBuffer bytes = size == 0 ? ByteBuffer.allocate(0) : in.read(p.getBufferOffsets(b), Math.toIntExact(size));
+              np.addBufferOffsets(w.write(bytes));
+            }
+            // 2.1 pages carry their first row; 2.0 pages carry 0 and are read in order.
+            if (first.version() != LanceFileVersion.V2_0) {
+              np.setPriority(p.getPriority() + rows);
+            }
+            out.get(c).addPages(np);
+          }
+        }
+        rows += m.numRows();
+      }
+      List<ColumnMetadata> cols = new ArrayList<>();
+      out.forEach(b -> cols.add(b.build()));
+      FileDescriptor fd = FileDescriptor.newBuilder().setSchema(first.schema().toProto()).setLength(rows).build();
+      w.finish(cols, fd.toByteArray(), first.version());
+      return rows;
+    } catch (IOException | RuntimeException e) {
+      w.abort();
+      throw e;
+    }
+  }
+
+  private static List<FileMetadata> metadata(List<InputFile> sources) throws IOException {
+    if (sources.isEmpty()) {
+      throw new IllegalArgumentException("Nothing to concatenate");
+    }
+    List<FileMetadata> metas = new ArrayList<>();
+    FileMetadata first = null;
+    for (InputFile in : sources) {
+      FileMetadata m = FileMetadata.read(in);
+      String loc = in.location();
+      if (m.numGlobalBuffers() != 1) {
+        throw new UnsupportedFormatException(loc, "Binary copy needs files with one global buffer, this one has "
+            + m.numGlobalBuffers());
+      }
+      for (ColumnMetadata c : m.columns()) {
+        if (c.getBufferOffsetsCount() > 0) {
+          throw new UnsupportedFormatException(loc, "Binary copy cannot concatenate column-level buffers");
+        }
+      }
+      if (first == null) {
+        first = m;
+      } else if (m.version() != first.version()) {
+        throw new UnsupportedFormatException(loc, "Binary copy needs one file version: " + m.version() + " vs "
+            + first.version());
+      } else if (!m.schema().toProto().equals(first.schema().toProto())) {
+        throw new UnsupportedFormatException(loc, "Binary copy needs one schema in every file");
+      } else if (m.columns().size() != first.columns().size()) {
+        throw new UnsupportedFormatException(loc, "Binary copy needs the same columns in every file");
+      } else {
+        for (int c = 0; c < m.columns().size(); c++) {
+          if (!m.columns().get(c).getEncoding().equals(first.columns().get(c).getEncoding())) {
+            throw new UnsupportedFormatException(loc, "Binary copy needs the same encoding of column " + c
+                + " in every file");
+          }
+        }
+      }
+      metas.add(m);
+    }
+    return metas;
+  }
+}
