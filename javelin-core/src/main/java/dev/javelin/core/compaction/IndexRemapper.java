@@ -54,10 +54,10 @@ final class IndexRemapper {
    */
   static void checkRemappable(Manifest m, Collection<Long> fragmentIds, String location) {
     for (TableProtos.IndexMetadata i : covering(m, fragmentIds)) {
-      if (IndexType.fromDetailsTypeUrl(i.getIndexDetails().getTypeUrl()) != IndexType.BTREE) {
+      if (IndexType.fromDetailsTypeUrl(i.getIndexDetails().getTypeUrl()) == IndexType.OTHER) {
         throw new IndexRemapUnsupportedException("Index '" + i.getName() + "' covers fragments " + fragmentIds
-            + ", which compaction would rewrite; Javelin can remap only BTree indices (column repacks work, use "
-            + "CompactionScope.REPACK_COLUMNS): " + location);
+            + ", which compaction would rewrite; Javelin can remap only BTree and IVF_PQ indices (column repacks "
+            + "work, use CompactionScope.REPACK_COLUMNS): " + location);
       }
     }
   }
@@ -71,10 +71,7 @@ final class IndexRemapper {
       String newUuid = UUID.randomUUID().toString();
       String dir = BTreeIndex.directory(newUuid);
       try {
-        // One case per index kind Javelin can remap (checkRemappable refused the others). An
-        // IVF_PQ case goes here once dev.javelin.index.ivf is on this branch: its files are
-        // index.idx and auxiliary.idx, and IvfPqIndex.remap(store, oldUuid, newUuid, map,
-        // allocator) writes them.
+        // One case per index kind Javelin can remap (checkRemappable refused the others).
         switch (IndexType.fromDetailsTypeUrl(i.getIndexDetails().getTypeUrl())) {
           case BTREE:
             written.add(dir + "/page_data.lance");
@@ -82,6 +79,12 @@ final class IndexRemapper {
             try (BTreeIndex index = BTreeIndex.open(store, oldUuid, allocator)) {
               index.remap(map, newUuid, BTreeIndexBuilder.Options.defaults());
             }
+            break;
+          case VECTOR:
+            // Centroids and codebooks stay; only the row ids (and the codes of deleted rows) change.
+            written.add(dir + "/index.idx");
+            written.add(dir + "/auxiliary.idx");
+            dev.javelin.index.ivf.IvfPqIndex.remap(store, oldUuid, newUuid, map, allocator);
             break;
           default:
             throw new IndexRemapUnsupportedException("Javelin cannot remap index '" + i.getName() + "': " + location);
