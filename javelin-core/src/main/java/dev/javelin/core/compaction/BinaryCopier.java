@@ -27,6 +27,10 @@ final class BinaryCopier {
       if (f.physicalRows() != f.liveRows()) {
         return "fragment " + f.id() + " has deleted rows";
       }
+      if (!f.overlays().isEmpty()) {
+        // Copied pages hold the base values only; the overlays' newer values must be folded in.
+        return "fragment " + f.id() + " has data overlays";
+      }
       if (f.files().size() != first.files().size()) {
         return "fragments " + first.id() + " and " + f.id() + " have different numbers of data files";
       }

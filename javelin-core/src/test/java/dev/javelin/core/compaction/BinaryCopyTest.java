@@ -68,6 +68,20 @@ class BinaryCopyTest {
   }
 
   @Test
+  void overlaysAreFoldedNotCopied() {
+    Dataset ds = Data.create(dir.resolve("ds"), allocator, 300, 100, LanceFileVersion.V2_1)
+        .updateOverlay("id = 150", java.util.Map.of("id", "id + 1000")).dataset();
+    assertThatThrownBy(() -> ds.compact(CompactionOptions.builder().mode(CompactionMode.FORCE_BINARY_COPY).build()))
+        .isInstanceOf(CompactionException.class)
+        .hasMessage("Fragments [0, 1, 2] cannot be binary copied (fragment 1 has data overlays) and the mode is "
+            + "FORCE_BINARY_COPY: " + ds.location());
+    Dataset after = ds.compact(CompactionOptions.builder().mode(CompactionMode.TRY_BINARY_COPY).build());
+    assertThat(after.manifest().fragments()).allSatisfy(f -> assertThat(f.overlays()).isEmpty());
+    assertThat(after.countRows("id = 1150")).isEqualTo(1);
+    assertThat(after.countRows("id = 150")).isZero();
+  }
+
+  @Test
   void deletionsFallBackToReencodeOrFailUnderForce() throws IOException {
     Dataset ds = Data.create(dir.resolve("ds"), allocator, 300, 100, LanceFileVersion.V2_1).delete("id = 150");
     long files = dataFiles(dir.resolve("ds"));
