@@ -22,8 +22,8 @@ import picocli.CommandLine.Option;
       "temporary directory (or --dir), then runs 'file write', 'file info' and",
       "'file read' on them, and follows a dataset made of them through its life:",
       "create, filtered scan, delete, add and drop columns, versions, time travel,",
-      "tag and restore, and a BTree index answering a filter. Each command is printed",
-      "before its output.",
+      "tag and restore, a BTree index answering a filter, and a column repack after",
+      "backfills that keeps the index answering. Each command is printed before its output.",
       ""
     })
 final class DemoCommand extends BaseCommand {
@@ -51,7 +51,7 @@ final class DemoCommand extends BaseCommand {
       SampleData.writeArrow(arrow, allocator, ROWS);
     }
 
-    say("Javelin reads and writes Lance files in pure Java. A tour in eleven steps.");
+    say("Javelin reads and writes Lance files in pure Java. A tour in thirteen steps.");
     say("");
     say("1. " + ROWS + " sample rows are in an Arrow IPC file, " + arrow + ":");
     say("   id int64, name utf8, score float64, vector fixed_size_list<float32, 4>,");
@@ -111,7 +111,15 @@ final class DemoCommand extends BaseCommand {
         new String[] {"describe", ds},
         new String[] {"11. Index a column: filtered scans then read only the rows the index names:"},
         new String[] {"index", "create", ds, "--column", "id", "--type", "btree"},
-        new String[] {"scan", ds, "--filter", "id BETWEEN 40 AND 44", "--columns", "id,name,score", "--explain"});
+        new String[] {"scan", ds, "--filter", "id BETWEEN 40 AND 44", "--columns", "id,name,score", "--explain"},
+        new String[] {"12. Backfill two columns: each gives every fragment one more data file to open and read:"},
+        new String[] {"add-columns", ds, "--expr", "score2=score * 2"},
+        new String[] {"add-columns", ds, "--expr", "bucket=id % 7"},
+        new String[] {"layout", ds},
+        new String[] {"13. Repack each fragment's columns into one file; rows, row addresses and the index stay:"},
+        new String[] {"compact", ds, "--scope", "repack", "--max-data-files-per-fragment", "1"},
+        new String[] {"layout", ds},
+        new String[] {"scan", ds, "--filter", "id BETWEEN 40 AND 44", "--columns", "id,name,score2", "--explain"});
     if (code != 0) {
       return code;
     }

@@ -52,8 +52,19 @@ final class IndexCommand implements Callable<Integer> {
     String column;
 
     @Option(names = "--type", paramLabel = "TYPE", defaultValue = "btree",
-        description = "The index type: btree (default: ${DEFAULT-VALUE}).")
+        description = "btree (scalar columns) or ivf_pq (fixed_size_list<float32> vectors); default: ${DEFAULT-VALUE}.")
     String type;
+
+    @Option(names = "--partitions", paramLabel = "N", description = "ivf_pq: IVF partitions (default: sqrt(rows)).")
+    Integer partitions;
+
+    @Option(names = "--sub-vectors", paramLabel = "M",
+        description = "ivf_pq: PQ sub-vectors, dividing the dimension (default: dim/16, else dim/8).")
+    Integer subVectors;
+
+    @Option(names = "--metric", paramLabel = "METRIC", defaultValue = "l2",
+        description = "ivf_pq: l2, cosine or dot (default: ${DEFAULT-VALUE}).")
+    String metric;
 
     @Option(names = "--name", paramLabel = "NAME", description = "The index name (default: COL_idx).")
     String name;
@@ -63,19 +74,47 @@ final class IndexCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-      if (!type.toLowerCase(Locale.ROOT).equals("btree")) {
-        throw new InvalidInputException("Unsupported index type '" + type + "': javelin index create builds btree");
+      String kind = type.toLowerCase(Locale.ROOT);
+      if (!kind.equals("btree") && !kind.equals("ivf_pq")) {
+        throw new InvalidInputException("Unsupported index type '" + type + "': use btree or ivf_pq");
+      }
+      if (kind.equals("btree") && (partitions != null || subVectors != null)) {
+        throw new InvalidInputException("--partitions and --sub-vectors apply to --type ivf_pq only");
       }
       try (BufferAllocator allocator = new RootAllocator()) {
         Dataset ds = open(uri, allocator);
         Columns.check(ds, List.of(column));
-        Dataset next = ds.createIndex(column, IndexType.BTREE, name, replace);
+        Dataset next;
+        if (kind.equals("btree")) {
+          next = ds.createIndex(column, IndexType.BTREE, name, replace);
+        } else {
+          next = ds.createIndex(column, vectorParams(this, ds), name, replace);
+        }
         IndexInfo info = find(next, name == null ? column + "_idx" : name);
-        err().println("Created index " + info.name() + " (btree on " + column + ", " + count(info.fragments().size())
-            + "): version " + next.version());
+        err().println("Created index " + info.name() + " (" + kind + " on " + column + ", "
+            + count(info.fragments().size()) + "): version " + next.version());
       }
       return ExitCodes.OK;
     }
+  }
+
+  private static dev.javelin.index.ivf.IvfPqParams vectorParams(Create c, Dataset ds) {
+    dev.javelin.index.ivf.DistanceType distance;
+    try {
+      distance = dev.javelin.index.ivf.DistanceType.fromName(c.metric.toLowerCase(Locale.ROOT));
+    } catch (IllegalArgumentException e) {
+      throw new InvalidInputException("Unknown --metric '" + c.metric + "': use l2, cosine or dot");
+    }
+    dev.javelin.format.schema.LanceField field = ds.schema().fields().stream()
+        .filter(f -> f.name().equals(c.column)).findFirst().orElseThrow();
+    if (!field.isFixedSizeList()) {
+      throw new InvalidInputException("Column '" + c.column + "' is " + field.logicalType()
+          + ", not a fixed_size_list<float32> vector: an ivf_pq index needs vectors");
+    }
+    dev.javelin.index.ivf.IvfPqParams d =
+        dev.javelin.index.ivf.IvfPqParams.defaults(ds.countRows(), field.fixedSizeListSize(), distance);
+    return dev.javelin.index.ivf.IvfPqParams.of(c.partitions != null ? c.partitions : d.numPartitions(),
+        c.subVectors != null ? c.subVectors : d.numSubVectors(), distance);
   }
 
   /** {@code javelin index list}. */

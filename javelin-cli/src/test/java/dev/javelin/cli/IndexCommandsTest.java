@@ -62,7 +62,7 @@ class IndexCommandsTest extends CliTestBase {
     String ds = create();
     Result type = run("index", "create", ds, "--column", "id", "--type", "bitmap");
     assertThat(type.code).isEqualTo(ExitCodes.INVALID_INPUT);
-    assertThat(type.err).isEqualTo("javelin: Unsupported index type 'bitmap': javelin index create builds btree\n");
+    assertThat(type.err).isEqualTo("javelin: Unsupported index type 'bitmap': use btree or ivf_pq\n");
     Result col = run("index", "create", ds, "--column", "nope");
     assertThat(col.err).startsWith("javelin: No column 'nope' in ");
     Result missing = run("index", "describe", ds, "x");

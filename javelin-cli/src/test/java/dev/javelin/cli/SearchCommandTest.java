@@ -74,4 +74,22 @@ class SearchCommandTest extends CliTestBase {
     assertThat(r.code).isEqualTo(ExitCodes.INVALID_INPUT);
     assertThat(r.err).contains("Query vector has 2 dimensions but column 'v' has 4");
   }
+
+  @Test
+  void indexCreateBuildsIvfPqThatSearchUses() {
+    String ds = create(false);
+    Result c = run("index", "create", ds, "--column", "v", "--type", "ivf_pq", "--partitions", "2",
+        "--sub-vectors", "2", "--metric", "l2");
+    assertThat(c.code).as(c.toString()).isZero();
+    assertThat(c.err).isEqualTo("Created index v_idx (ivf_pq on v, 1 fragment): version 2\n");
+    Result r = run("search", ds, "--column", "v", "--vector", "3,0,0,1", "--k", "3", "--columns", "id",
+        "--nprobes", "2", "--refine-factor", "100", "--format", "csv");
+    assertThat(r.out).isEqualTo("id,_distance\n3,1.0\n2,2.0\n4,2.0\n");
+    Result bad = run("index", "create", ds, "--column", "id", "--type", "ivf_pq", "--name", "x");
+    assertThat(bad.code).isEqualTo(ExitCodes.INVALID_INPUT);
+    assertThat(bad.err).isEqualTo("javelin: Column 'id' is int64, not a fixed_size_list<float32> vector: an ivf_pq "
+        + "index needs vectors\n");
+    Result metric = run("index", "create", ds, "--column", "v", "--type", "ivf_pq", "--metric", "manhattan");
+    assertThat(metric.err).isEqualTo("javelin: Unknown --metric 'manhattan': use l2, cosine or dot\n");
+  }
 }
