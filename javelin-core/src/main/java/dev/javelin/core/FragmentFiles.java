@@ -29,8 +29,12 @@ final class FragmentFiles {
     final List<Integer> fieldIds = new ArrayList<>();
     /** The dataset's fields read from this file, parallel to {@link #fieldIds}. */
     final List<LanceField> wanted = new ArrayList<>();
-    /** The same fields as the file has them (set by {@link #columnNames}), parallel to {@link #fieldIds}. */
-    final List<LanceField> inFile = new ArrayList<>();
+    /**
+     * The same fields as the file has them (set by {@link #columnNames}), parallel to
+     * {@link #fieldIds}. Replaced whole, never modified: parallel scans share one part between
+     * the readers of a fragment's row ranges, and each sets the same list.
+     */
+    volatile List<LanceField> inFile = List.of();
     /** For each output position filled from this file, its index in {@link #fieldIds}. */
     final Map<Integer, Integer> outputs = new LinkedHashMap<>();
     /**
@@ -119,6 +123,7 @@ final class FragmentFiles {
       }
       return names;
     }
+    List<LanceField> held = new ArrayList<>();
     for (int i = 0; i < part.fieldIds.size(); i++) {
       int id = part.fieldIds.get(i);
       LanceField inFile = null;
@@ -139,9 +144,10 @@ final class FragmentFiles {
         throw new IllegalStateException("Field '" + want.name() + "' in data file " + part.file.path()
             + " has nested fields " + ids(inFile) + " but the dataset has " + ids(want) + ": " + location);
       }
-      part.inFile.add(inFile);
+      held.add(inFile);
       names.add(inFile.name());
     }
+    part.inFile = List.copyOf(held);
     return names;
   }
 
