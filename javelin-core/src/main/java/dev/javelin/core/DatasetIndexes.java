@@ -1,13 +1,14 @@
 package dev.javelin.core;
 
 import com.google.protobuf.Any;
-import com.google.protobuf.ByteString;
 import dev.javelin.format.LanceFileReader;
 import dev.javelin.format.ReadOptions;
 import dev.javelin.format.schema.LanceField;
 import dev.javelin.index.BTreeIndex;
 import dev.javelin.index.BTreeIndexBuilder;
 import dev.javelin.index.IndexType;
+import dev.javelin.table.IndexBitmaps;
+import dev.javelin.table.IndexUuids;
 import dev.javelin.table.Deletes;
 import dev.javelin.table.Fragment;
 import dev.javelin.table.Manifest;
@@ -16,7 +17,6 @@ import dev.javelin.table.Transaction;
 import dev.javelin.table.proto.TableProtos;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -77,11 +77,11 @@ final class DatasetIndexes {
         b.finish(ds.store(), dir);
       }
       TableProtos.IndexMetadata meta = TableProtos.IndexMetadata.newBuilder()
-          .setUuid(TableProtos.UUID.newBuilder().setUuid(uuidBytes(uuid)))
+          .setUuid(TableProtos.UUID.newBuilder().setUuid(IndexUuids.toBytes(uuid)))
           .addFields(field.id())
           .setName(indexName)
           .setDatasetVersion(m.version())
-          .setFragmentBitmap(serialize(covered))
+          .setFragmentBitmap(IndexBitmaps.write(covered))
           .setIndexDetails(Any.newBuilder().setTypeUrl(IndexType.BTREE_DETAILS_TYPE_URL))
           .setIndexVersion(0)
           .setCreatedAt(System.currentTimeMillis())
@@ -249,9 +249,9 @@ final class DatasetIndexes {
         // the old files (e.g. their sizes) in fields this proto lacks.
         added.add(old.toBuilder()
             .setUnknownFields(com.google.protobuf.UnknownFieldSet.getDefaultInstance())
-            .setUuid(TableProtos.UUID.newBuilder().setUuid(uuidBytes(uuid)))
+            .setUuid(TableProtos.UUID.newBuilder().setUuid(IndexUuids.toBytes(uuid)))
             .setDatasetVersion(m.version())
-            .setFragmentBitmap(serialize(now))
+            .setFragmentBitmap(IndexBitmaps.write(now))
             .setCreatedAt(System.currentTimeMillis())
             .build());
       }
@@ -281,7 +281,7 @@ final class DatasetIndexes {
   // deletion vector) and whose row is not deleted into the builder.
   private static void addOldEntries(Dataset ds, TableProtos.IndexMetadata old, LanceField field,
       Map<Long, RoaringBitmap> deleted, BTreeIndexBuilder b, BufferAllocator allocator) throws IOException {
-    String path = BTreeIndex.directory(uuidString(old.getUuid().getUuid())) + "/page_data.lance";
+    String path = BTreeIndex.directory(IndexUuids.toText(old.getUuid().getUuid())) + "/page_data.lance";
     try (LanceFileReader r = LanceFileReader.open(ds.store().open(path), allocator);
         ArrowReader in = r.read(ReadOptions.builder().columns(List.of("values", "ids")).build())) {
       long[] addresses = new long[0];
@@ -343,7 +343,7 @@ final class DatasetIndexes {
       for (int id : fragmentBitmap(i, ds.location())) {
         fragments.add(Integer.toUnsignedLong(id));
       }
-      out.add(new IndexInfo(i.getName(), uuidString(i.getUuid().getUuid()),
+      out.add(new IndexInfo(i.getName(), IndexUuids.toText(i.getUuid().getUuid()),
           IndexType.fromDetailsTypeUrl(i.getIndexDetails().getTypeUrl()), List.copyOf(fields), fragments,
           i.getDatasetVersion()));
     }
@@ -361,24 +361,5 @@ final class DatasetIndexes {
       }
     }
     return b;
-  }
-
-  private static ByteString serialize(RoaringBitmap b) {
-    b.runOptimize();
-    ByteBuffer buf = ByteBuffer.allocate(b.serializedSizeInBytes()).order(ByteOrder.LITTLE_ENDIAN);
-    b.serialize(buf);
-    return ByteString.copyFrom(buf.array());
-  }
-
-  // The 16 bytes of a UUID, most significant first (as Rust's Uuid::as_bytes).
-  private static ByteString uuidBytes(String uuid) {
-    UUID u = UUID.fromString(uuid);
-    return ByteString.copyFrom(ByteBuffer.allocate(16).putLong(u.getMostSignificantBits())
-        .putLong(u.getLeastSignificantBits()).array());
-  }
-
-  static String uuidString(ByteString bytes) {
-    ByteBuffer b = bytes.asReadOnlyByteBuffer();
-    return new UUID(b.getLong(), b.getLong()).toString();
   }
 }

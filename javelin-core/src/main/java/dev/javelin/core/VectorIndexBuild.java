@@ -15,8 +15,6 @@ import dev.javelin.table.Transaction;
 import dev.javelin.table.proto.TableProtos;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -92,14 +90,12 @@ final class VectorIndexBuild {
             .addField(2, UnknownFieldSet.Field.newBuilder().addVarint(sizes[i]).build())
             .build().toByteString());
       }
-      UUID u = UUID.fromString(uuid);
       TableProtos.IndexMetadata meta = TableProtos.IndexMetadata.newBuilder()
-          .setUuid(TableProtos.UUID.newBuilder().setUuid(ByteString.copyFrom(ByteBuffer.allocate(16)
-              .putLong(u.getMostSignificantBits()).putLong(u.getLeastSignificantBits()).array())))
+          .setUuid(TableProtos.UUID.newBuilder().setUuid(dev.javelin.table.IndexUuids.toBytes(uuid)))
           .addFields(field.id())
           .setName(indexName)
           .setDatasetVersion(m.version())
-          .setFragmentBitmap(serialize(covered))
+          .setFragmentBitmap(dev.javelin.table.IndexBitmaps.write(covered))
           .setIndexDetails(IvfPqBuilder.details(params))
           .setIndexVersion(1)
           .setCreatedAt(System.currentTimeMillis())
@@ -124,12 +120,5 @@ final class VectorIndexBuild {
         }
       }
     }
-  }
-
-  private static ByteString serialize(RoaringBitmap b) {
-    b.runOptimize();
-    ByteBuffer buf = ByteBuffer.allocate(b.serializedSizeInBytes()).order(ByteOrder.LITTLE_ENDIAN);
-    b.serialize(buf);
-    return ByteString.copyFrom(buf.array());
   }
 }

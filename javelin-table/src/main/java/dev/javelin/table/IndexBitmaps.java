@@ -16,11 +16,11 @@ import org.roaringbitmap.RoaringBitmap;
  * operations keep it right, as Lance's transaction.rs does: an index must never claim a fragment
  * whose indexed values it does not hold.
  */
-final class IndexBitmaps {
+public final class IndexBitmaps {
   private IndexBitmaps() {}
 
   /** The covered fragment ids (empty when the index records none). */
-  static RoaringBitmap read(TableProtos.IndexMetadata index) {
+  public static RoaringBitmap read(TableProtos.IndexMetadata index) {
     RoaringBitmap b = new RoaringBitmap();
     if (index.getFragmentBitmap().isEmpty()) {
       return b;
@@ -33,7 +33,8 @@ final class IndexBitmaps {
     return b;
   }
 
-  static ByteString write(RoaringBitmap b) {
+  /** A fragment bitmap as Lance stores it: a portable roaring bitmap (run-optimized). */
+  public static ByteString write(RoaringBitmap b) {
     b.runOptimize();
     ByteBuffer buf = ByteBuffer.allocate(b.serializedSizeInBytes()).order(ByteOrder.LITTLE_ENDIAN);
     b.serialize(buf);

@@ -118,7 +118,9 @@ final class ManifestBuilder {
         for (Fragment f : txn.newFragments()) {
           checkFileVersions(f, current.fileVersion(), location);
         }
-        indices = pruneModified(current.indices(), op.getUpdatedFragmentsList(), op.getFieldsModifiedList());
+        indices = IndexBitmaps.pruneUpdated(current.indices(),
+            op.getUpdatedFragmentsList().stream().map(TableProtos.DataFragment::getId).toList(),
+            op.getFieldsModifiedList());
         break;
       }
       case MERGE: {
@@ -249,35 +251,6 @@ final class ManifestBuilder {
         .setTimestamp(Timestamp.newBuilder().setSeconds(now.getEpochSecond()).setNanos(now.getNano()))
         .setTransactionFile(txn.fileName());
     return new Manifest(m.build(), old.indices(), txn);
-  }
-
-  // Like Lance: fragments whose values of indexed fields were rewritten in place leave those
-  // indices' fragment bitmaps (the index no longer describes them).
-  private static List<TableProtos.IndexMetadata> pruneModified(List<TableProtos.IndexMetadata> indices,
-      List<TableProtos.DataFragment> updated, List<Integer> fieldsModified) {
-    if (fieldsModified.isEmpty() || updated.isEmpty()) {
-      return indices;
-    }
-    List<TableProtos.IndexMetadata> out = new ArrayList<>();
-    for (TableProtos.IndexMetadata index : indices) {
-      boolean covers = index.getFieldsList().stream().anyMatch(fieldsModified::contains);
-      if (!covers || index.getFragmentBitmap().isEmpty()) {
-        out.add(index);
-        continue;
-      }
-      org.roaringbitmap.RoaringBitmap bitmap = new org.roaringbitmap.RoaringBitmap();
-      try {
-        bitmap.deserialize(index.getFragmentBitmap().asReadOnlyByteBuffer());
-      } catch (java.io.IOException e) {
-        throw new java.io.UncheckedIOException("Index " + index.getName() + " has a bad fragment bitmap", e);
-      }
-      updated.forEach(f -> bitmap.remove((int) f.getId()));
-      bitmap.runOptimize();
-      java.nio.ByteBuffer buf = java.nio.ByteBuffer.allocate(bitmap.serializedSizeInBytes());
-      bitmap.serialize(buf);
-      out.add(index.toBuilder().setFragmentBitmap(com.google.protobuf.ByteString.copyFrom(buf.array())).build());
-    }
-    return out;
   }
 
   // Lance refuses a manifest whose data files mix file versions.

@@ -11,8 +11,6 @@ import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.util.List;
 import java.util.UUID;
 import org.roaringbitmap.RoaringBitmap;
@@ -84,10 +82,10 @@ final class FragReuseIndex {
     }
     UUID uuid = UUID.randomUUID();
     return TableProtos.IndexMetadata.newBuilder()
-        .setUuid(TableProtos.UUID.newBuilder().setUuid(IndexRemapper.uuidBytes(uuid.toString())))
+        .setUuid(TableProtos.UUID.newBuilder().setUuid(dev.javelin.table.IndexUuids.toBytes(uuid.toString())))
         .setName(IndexRemapper.FRAG_REUSE_INDEX_NAME)
         .setDatasetVersion(latest.version())
-        .setFragmentBitmap(bitmap(newIds))
+        .setFragmentBitmap(dev.javelin.table.IndexBitmaps.write(newIds))
         .setIndexDetails(Any.newBuilder().setTypeUrl(TYPE_URL).setValue(details.toByteString()))
         .setIndexVersion(existing == null ? 0 : existing.getIndexVersion())
         .setCreatedAt(System.currentTimeMillis())
@@ -109,12 +107,5 @@ final class FragReuseIndex {
       throw new UncheckedIOException(e);
     }
     return ByteString.copyFrom(out.toByteArray());
-  }
-
-  private static ByteString bitmap(RoaringBitmap b) {
-    b.runOptimize();
-    ByteBuffer buf = ByteBuffer.allocate(b.serializedSizeInBytes()).order(ByteOrder.LITTLE_ENDIAN);
-    b.serialize(buf);
-    return ByteString.copyFrom(buf.array());
   }
 }

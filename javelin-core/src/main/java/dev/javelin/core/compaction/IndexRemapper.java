@@ -1,6 +1,5 @@
 package dev.javelin.core.compaction;
 
-import com.google.protobuf.ByteString;
 import dev.javelin.index.BTreeIndex;
 import dev.javelin.index.BTreeIndexBuilder;
 import dev.javelin.index.IndexType;
@@ -11,7 +10,6 @@ import dev.javelin.table.proto.TableProtos;
 import dev.javelin.table.proto.TransactionProtos.Transaction.Rewrite.RewrittenIndex;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -67,7 +65,7 @@ final class IndexRemapper {
       BufferAllocator allocator, String location) {
     List<RewrittenIndex> out = new ArrayList<>();
     for (TableProtos.IndexMetadata i : indices) {
-      String oldUuid = uuidString(i.getUuid().getUuid());
+      String oldUuid = dev.javelin.table.IndexUuids.toText(i.getUuid().getUuid());
       String newUuid = UUID.randomUUID().toString();
       String dir = BTreeIndex.directory(newUuid);
       try {
@@ -94,22 +92,11 @@ final class IndexRemapper {
       }
       out.add(RewrittenIndex.newBuilder()
           .setOldId(i.getUuid())
-          .setNewId(TableProtos.UUID.newBuilder().setUuid(uuidBytes(newUuid)))
+          .setNewId(TableProtos.UUID.newBuilder().setUuid(dev.javelin.table.IndexUuids.toBytes(newUuid)))
           .setNewIndexDetails(i.getIndexDetails())
           .setNewIndexVersion(i.getIndexVersion())
           .build());
     }
     return out;
-  }
-
-  static ByteString uuidBytes(String uuid) {
-    UUID u = UUID.fromString(uuid);
-    return ByteString.copyFrom(ByteBuffer.allocate(16).putLong(u.getMostSignificantBits())
-        .putLong(u.getLeastSignificantBits()).array());
-  }
-
-  static String uuidString(ByteString bytes) {
-    ByteBuffer b = bytes.asReadOnlyByteBuffer();
-    return new UUID(b.getLong(), b.getLong()).toString();
   }
 }
