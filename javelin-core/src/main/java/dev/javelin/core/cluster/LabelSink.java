@@ -9,7 +9,7 @@ package dev.javelin.core.cluster;
  * of earlier labels equal to its own.
  *
  * <p>The calls arrive before any data file is written, and all of them arrive before
- * {@link #close} ; a clustering that fails afterwards leaves the sink to be discarded by its
+ * {@link #close}; a clustering that fails afterwards leaves the sink to be discarded by its
  * owner (the label sequence alone is never committed).
  */
 interface LabelSink {

@@ -239,6 +239,29 @@ class ClusterTest {
     assertThat(r.dataset().countRows()).isEqualTo(60000);
   }
 
+  @Test
+  void clusteringFitsInLessArrowMemoryThanTheData() throws IOException {
+    Dataset created = ClusterData.create(dir, allocator, 240000, 60000, false);
+    long dataBytes = 0;
+    try (var r = created.newScan().build()) {
+      while (r.loadNextBatch()) {
+        for (var v : r.getVectorSchemaRoot().getFieldVectors()) {
+          dataBytes += v.getBufferSize();
+        }
+      }
+    }
+    long limit = 6L << 20;
+    assertThat(dataBytes).isGreaterThan(limit + (1L << 20));
+    // Arrow buffers (read batches, destination buffers) must stay under the limit: the keys of
+    // pass 1 live on the heap, the row data never gathers whole fragments.
+    try (BufferAllocator small = new RootAllocator(limit)) {
+      ClusterResult r = Dataset.open(dir, small).cluster().by("x", "y").curve(Curve.HILBERT)
+          .targetRowsPerFragment(40000).batchSize(256).commit();
+      assertThat(r.dataset().countRows()).isEqualTo(240000);
+      assertThat(small.getPeakMemoryAllocation()).isLessThan(limit);
+    }
+  }
+
   // --- brute force ---------------------------------------------------------------------------
 
   /** The row map recomputed from scratch: ranks by counting, order by comparison sort. */
