@@ -689,6 +689,15 @@ public final class Dataset {
     return dev.javelin.core.compaction.Compaction.compact(this, options).dataset();
   }
 
+  /**
+   * Starts configuring a clustering of this version: a rewrite that orders rows by key columns
+   * (a sort or a Z-order/Hilbert curve) and cuts them into new fragments; see
+   * {@link dev.javelin.core.cluster.ClusterBuilder}.
+   */
+  public dev.javelin.core.cluster.ClusterBuilder cluster() {
+    return new dev.javelin.core.cluster.ClusterBuilder(this);
+  }
+
   /** How each fragment's columns are spread over data files, from the manifest alone. */
   public dev.javelin.core.compaction.ColumnLayoutStats columnLayoutStats() {
     return dev.javelin.core.compaction.ColumnLayoutStats.of(manifest);

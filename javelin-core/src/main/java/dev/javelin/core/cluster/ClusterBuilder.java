@@ -1,0 +1,137 @@
+package dev.javelin.core.cluster;
+
+import dev.javelin.core.Dataset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Configures a clustering, a reordered rewrite: the live rows of some fragments are rewritten
+ * into new fragments ordered by key columns, so that rows with close keys share a fragment and
+ * filtered scans on those keys read fewer fragments. Reached by {@link Dataset#cluster()}:
+ *
+ * <pre>{@code
+ * ClusterResult r = dataset.cluster().by("x", "y").curve(Curve.HILBERT)
+ *     .targetRowsPerFragment(100_000).commit();
+ * }</pre>
+ *
+ * <p>Rows are put in cluster order (see {@link Curve}) and cut into destination fragments of
+ * {@link #targetRowsPerFragment} rows (the last may be smaller). Each destination receives its
+ * rows in source order (a stable partition). With stable row ids every row keeps its id and row
+ * versions. The rewrite commits on the version the dataset is at (a ReserveFragments for the new
+ * ids, then a Rewrite); a failure deletes every file it wrote.
+ */
+public final class ClusterBuilder {
+  /** Default destination size: Lance's default most rows per file. */
+  public static final long DEFAULT_TARGET_ROWS_PER_FRAGMENT = 1024 * 1024;
+  /** Default rows per read batch and per destination buffer. */
+  public static final int DEFAULT_BATCH_SIZE = 8192;
+
+  private final Dataset dataset;
+  private List<String> keys = List.of();
+  private Curve curve;
+  private long targetRowsPerFragment = DEFAULT_TARGET_ROWS_PER_FRAGMENT;
+  private List<Long> fragmentIds;
+  private int batchSize = DEFAULT_BATCH_SIZE;
+  private LabelSink labels;
+  private PartitionWriter lastWriter;
+
+  /** Use {@link Dataset#cluster()}. */
+  public ClusterBuilder(Dataset dataset) {
+    this.dataset = Objects.requireNonNull(dataset, "dataset");
+  }
+
+  /**
+   * The key columns (top-level; integers, floats, dates, times, timestamps, durations, strings or
+   * binaries), most significant first.
+   */
+  public ClusterBuilder by(String... columns) {
+    return by(List.of(columns));
+  }
+
+  /** The key columns, most significant first. */
+  public ClusterBuilder by(List<String> columns) {
+    if (columns.isEmpty()) {
+      throw new IllegalArgumentException("Cluster by at least one column: " + dataset.location());
+    }
+    if (columns.stream().distinct().count() != columns.size()) {
+      throw new IllegalArgumentException("Key columns " + columns + " name a column twice: " + dataset.location());
+    }
+    this.keys = List.copyOf(columns);
+    return this;
+  }
+
+  /** The order (default: RANGE for one key column, ZORDER for several). */
+  public ClusterBuilder curve(Curve curve) {
+    this.curve = Objects.requireNonNull(curve, "curve");
+    return this;
+  }
+
+  /** Rows per destination fragment (default {@value #DEFAULT_TARGET_ROWS_PER_FRAGMENT}). */
+  public ClusterBuilder targetRowsPerFragment(long rows) {
+    if (rows < 1) {
+      throw new IllegalArgumentException("targetRowsPerFragment must be at least 1: " + rows);
+    }
+    this.targetRowsPerFragment = rows;
+    return this;
+  }
+
+  /**
+   * The fragments to rewrite, by id, in the order their rows are read (default: every fragment,
+   * in manifest order).
+   */
+  public ClusterBuilder fragments(List<Long> ids) {
+    if (ids.isEmpty()) {
+      throw new IllegalArgumentException("Cluster at least one fragment: " + dataset.location());
+    }
+    if (ids.stream().distinct().count() != ids.size()) {
+      throw new IllegalArgumentException("Fragments " + ids + " name a fragment twice: " + dataset.location());
+    }
+    this.fragmentIds = List.copyOf(ids);
+    return this;
+  }
+
+  /** Rows per read batch and most rows a destination buffers before writing (default {@value #DEFAULT_BATCH_SIZE}). */
+  public ClusterBuilder batchSize(int rows) {
+    if (rows < 1) {
+      throw new IllegalArgumentException("batchSize must be at least 1: " + rows);
+    }
+    this.batchSize = rows;
+    return this;
+  }
+
+  /** Where the row map labels go (the reordered commit's row map writer); none by default. */
+  ClusterBuilder labels(LabelSink sink) {
+    this.labels = sink;
+    return this;
+  }
+
+  /**
+   * Rewrites and commits.
+   *
+   * @throws IllegalArgumentException if no key column was given
+   * @throws dev.javelin.format.ColumnNotFoundException if a key column is not in the dataset
+   * @throws ClusterException if a key column's type cannot be ordered, a fragment is not in this
+   *     version, an index covers one of the fragments, or the rows would make more than
+   *     {@value Clustering#MAX_DESTINATIONS} destinations
+   * @throws dev.javelin.table.CommitConflictException if a concurrent commit rewrote or removed
+   *     one of the fragments
+   */
+  public ClusterResult commit() {
+    if (keys.isEmpty()) {
+      throw new IllegalArgumentException("Name the key columns with by(...) before commit(): " + dataset.location());
+    }
+    Curve c = curve != null ? curve : keys.size() == 1 ? Curve.RANGE : Curve.ZORDER;
+    Clustering run = new Clustering(dataset, keys, c, targetRowsPerFragment, fragmentIds, batchSize, labels);
+    try {
+      return run.execute();
+    } finally {
+      lastWriter = run.writer();
+    }
+  }
+
+  /** The last commit's partition writer (tests read its buffering peak). */
+  PartitionWriter lastWriter() {
+    return lastWriter;
+  }
+}

@@ -1,0 +1,342 @@
+package dev.javelin.core.cluster;
+
+import com.google.protobuf.ByteString;
+import dev.javelin.core.Dataset;
+import dev.javelin.format.ColumnNotFoundException;
+import dev.javelin.format.schema.LanceField;
+import dev.javelin.table.FeatureFlags;
+import dev.javelin.table.Fragment;
+import dev.javelin.table.Manifest;
+import dev.javelin.table.Table;
+import dev.javelin.table.Transaction;
+import dev.javelin.table.proto.TableProtos;
+import dev.javelin.table.rowids.RowIdSequence;
+import dev.javelin.table.rowids.RowVersionSequence;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.UInt8Vector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.ipc.ArrowReader;
+import org.roaringbitmap.RoaringBitmap;
+
+/**
+ * One clustering run. Checks everything it can before reading a byte; pass 1 reads only the key
+ * columns and row addresses of the sources' live rows and decides each row's destination
+ * ({@link Destinations}); the row map labels and, with stable row ids, each destination's ids
+ * and versions follow from walking the sources' physical rows; pass 2 streams every column in
+ * source order into the destinations ({@link PartitionWriter}); the commit reserves the new ids
+ * and lands one Rewrite group (all sources to all destinations).
+ *
+ * <p>Memory: pass 1 holds a few words per live row (address, key, ranks, destination), the
+ * price of a global order; pass 2 holds at most one batch per destination of row data.
+ */
+final class Clustering {
+  /** Row map labels are UInt16: at most this many destinations per rewrite. */
+  static final int MAX_DESTINATIONS = 65536;
+  private static final String SYSTEM_INDEX_PREFIX = "__lance_";
+
+  private final Dataset dataset;
+  private final List<String> keyNames;
+  private final Curve curve;
+  private final long target;
+  private final List<Long> fragmentIds;
+  private final int batchSize;
+  private final LabelSink labels;
+  private PartitionWriter writer;
+
+  Clustering(Dataset dataset, List<String> keyNames, Curve curve, long target, List<Long> fragmentIds,
+      int batchSize, LabelSink labels) {
+    this.dataset = dataset;
+    this.keyNames = keyNames;
+    this.curve = curve;
+    this.target = target;
+    this.fragmentIds = fragmentIds;
+    this.batchSize = batchSize;
+    this.labels = labels;
+  }
+
+  PartitionWriter writer() {
+    return writer;
+  }
+
+  ClusterResult execute() {
+    Manifest m = dataset.manifest();
+    List<KeyColumn.Kind> kinds = keyKinds(m);
+    List<Fragment> sources = sources(m);
+    checkNotIndexed(m, sources);
+    long liveRows = sources.stream().mapToLong(Fragment::liveRows).sum();
+    if (liveRows > Integer.MAX_VALUE - 16) {
+      throw new ClusterException("Fragments " + ids(sources) + " hold " + liveRows + " live rows; one clustering "
+          + "takes at most " + (Integer.MAX_VALUE - 16) + ": " + dataset.location());
+    }
+    int destinations = Destinations.count(liveRows, target);
+    if (destinations > MAX_DESTINATIONS) {
+      throw new ClusterException("Clustering " + liveRows + " rows into fragments of " + target + " rows makes "
+          + destinations + " destinations, more than the row map's " + MAX_DESTINATIONS + "; raise "
+          + "targetRowsPerFragment: " + dataset.location());
+    }
+    BufferAllocator allocator = dataset.allocator().newChildAllocator("cluster", 0, Long.MAX_VALUE);
+    try {
+      try {
+        Pass1 p1 = readKeys(sources, kinds, (int) liveRows);
+        int[] dest = p1.keys.isEmpty() ? new int[0] : Destinations.assign(rank(p1.keys), curve, target);
+        long[] counts = new long[Destinations.count(p1.addresses.length, target)];
+        for (int d : dest) {
+          counts[d]++;
+        }
+        Lineage lineage = walk(m, sources, p1.addresses, dest, counts);
+        List<Fragment> written = rewrite(m, sources, dest, counts, allocator);
+        List<Fragment> news = new ArrayList<>();
+        for (int d = 0; d < written.size(); d++) {
+          news.add(lineage == null ? written.get(d) : lineage.apply(written.get(d), d));
+        }
+        return commit(m, sources, news, dest.length);
+      } catch (IOException e) {
+        throw new UncheckedIOException("Clustering fragments " + ids(sources) + " failed: " + dataset.location(), e);
+      }
+    } finally {
+      allocator.close();
+    }
+  }
+
+  private List<KeyColumn.Kind> keyKinds(Manifest m) {
+    List<KeyColumn.Kind> out = new ArrayList<>();
+    for (String name : keyNames) {
+      LanceField field = m.schema().fields().stream().filter(f -> f.name().equals(name)).findFirst()
+          .orElseThrow(() -> new ColumnNotFoundException(dataset.location(), name));
+      KeyColumn.Kind kind = KeyColumn.kindOf(field.toArrow().getType());
+      if (kind == null) {
+        throw new ClusterException("Column '" + name + "' is of type " + field.toArrow().getType() + ", which "
+            + "clustering cannot order (integers, floats, dates, times, timestamps, durations, strings and binaries "
+            + "it can): " + dataset.location());
+      }
+      out.add(kind);
+    }
+    return out;
+  }
+
+  private List<Fragment> sources(Manifest m) {
+    if (fragmentIds == null) {
+      if (m.fragments().isEmpty()) {
+        throw new ClusterException("Version " + m.version() + " has no fragments to cluster: " + dataset.location());
+      }
+      return m.fragments();
+    }
+    List<Fragment> out = new ArrayList<>();
+    for (long id : fragmentIds) {
+      out.add(m.fragments().stream().filter(f -> f.id() == id).findFirst().orElseThrow(() ->
+          new ClusterException("Fragment " + id + " is not in version " + m.version() + ": " + dataset.location())));
+    }
+    return out;
+  }
+
+  // A plain Rewrite cannot carry an index over rows that change fragment and order; until the
+  // reordered commit (which leaves such indices on the retired ids) lands, refuse up front.
+  private void checkNotIndexed(Manifest m, List<Fragment> sources) {
+    for (TableProtos.IndexMetadata index : m.indices()) {
+      if (index.getName().startsWith(SYSTEM_INDEX_PREFIX) || index.getFragmentBitmap().isEmpty()) {
+        continue;
+      }
+      RoaringBitmap covered = new RoaringBitmap();
+      try {
+        covered.deserialize(ByteBuffer.wrap(index.getFragmentBitmap().toByteArray()));
+      } catch (IOException e) {
+        throw new IllegalStateException("Index '" + index.getName() + "' has a fragment bitmap that does not parse: "
+            + dataset.location(), e);
+      }
+      for (Fragment f : sources) {
+        if (covered.contains((int) f.id())) {
+          throw new ClusterException("Index '" + index.getName() + "' covers fragment " + f.id() + ", which "
+              + "clustering would rewrite; a clustering cannot keep an index over moved rows yet (drop the index, "
+              + "or cluster fragments it does not cover): " + dataset.location());
+        }
+      }
+    }
+  }
+
+  private record Pass1(List<KeyColumn> keys, long[] addresses) {}
+
+  private Pass1 readKeys(List<Fragment> sources, List<KeyColumn.Kind> kinds, int expected) throws IOException {
+    List<KeyColumn> keys = new ArrayList<>();
+    kinds.forEach(k -> keys.add(new KeyColumn(k, expected)));
+    long[] addresses = new long[expected];
+    int n = 0;
+    try (ArrowReader r = dataset.newScan().columns(keyNames).withRowAddress().fragments(sources)
+        .batchSize(batchSize).build()) {
+      VectorSchemaRoot root = r.getVectorSchemaRoot();
+      while (r.loadNextBatch()) {
+        int rows = root.getRowCount();
+        for (int j = 0; j < keys.size(); j++) {
+          keys.get(j).append(root.getVector(j), rows);
+        }
+        UInt8Vector addr = (UInt8Vector) root.getVector(keys.size());
+        if (n + rows > addresses.length) {
+          addresses = Arrays.copyOf(addresses, Math.max(n + rows, addresses.length * 2));
+        }
+        for (int i = 0; i < rows; i++) {
+          addresses[n++] = addr.get(i);
+        }
+      }
+    }
+    return new Pass1(n == 0 ? List.of() : keys, Arrays.copyOf(addresses, n));
+  }
+
+  private static List<KeyColumn.Ranked> rank(List<KeyColumn> keys) {
+    List<KeyColumn.Ranked> out = new ArrayList<>();
+    keys.forEach(k -> out.add(k.rank()));
+    return out;
+  }
+
+  // Walks every physical row of the sources in order: a row whose address the scan returned is
+  // live and labelled with its destination, any other was deleted. With stable row ids, the
+  // walk also hands each destination its rows' ids and versions, in the destination's order.
+  private Lineage walk(Manifest m, List<Fragment> sources, long[] addresses, int[] dest, long[] counts)
+      throws IOException {
+    boolean stable = (m.readerFeatureFlags() & FeatureFlags.STABLE_ROW_IDS) != 0;
+    Lineage lineage = stable ? new Lineage(counts) : null;
+    int k = 0;
+    long deleted = 0;
+    for (Fragment f : sources) {
+      RowIdSequence ids = null;
+      Optional<RowVersionSequence> created = Optional.empty();
+      Optional<RowVersionSequence> updated = Optional.empty();
+      if (stable) {
+        ids = f.rowIdSequence(dataset.store()).orElseThrow(() -> new ClusterException("Fragment " + f.id()
+            + " has no row ids but the dataset has stable row ids: " + dataset.location()));
+        created = f.createdAtVersions(dataset.store());
+        updated = f.lastUpdatedAtVersions(dataset.store());
+      }
+      for (long o = 0; o < f.physicalRows(); o++) {
+        if (k < addresses.length && addresses[k] == ((f.id() << 32) | o)) {
+          if (labels != null) {
+            labels.label(dest[k]);
+          }
+          if (lineage != null) {
+            lineage.add(dest[k], ids.get(o), created.isPresent() ? created.get().get(o) : -1,
+                updated.isPresent() ? updated.get().get(o) : -1);
+          }
+          k++;
+        } else {
+          if (labels != null) {
+            labels.deleted();
+          }
+          deleted++;
+        }
+      }
+    }
+    if (k != addresses.length) {
+      throw new IllegalStateException("The scan of fragments " + ids(sources) + " returned row address "
+          + Long.toHexString(addresses[k]) + " out of physical order: " + dataset.location());
+    }
+    if (labels != null) {
+      labels.close(counts.clone(), deleted);
+    }
+    return lineage;
+  }
+
+  private List<Fragment> rewrite(Manifest m, List<Fragment> sources, int[] dest, long[] counts,
+      BufferAllocator allocator) throws IOException {
+    writer = new PartitionWriter(dataset.store(), m.schema(), m.fileVersion(), allocator, counts, batchSize);
+    try (PartitionWriter w = writer) {
+      int first = 0;
+      try (ArrowReader r = dataset.newScan().fragments(sources).batchSize(batchSize).build()) {
+        VectorSchemaRoot root = r.getVectorSchemaRoot();
+        while (r.loadNextBatch()) {
+          w.accept(root, dest, first);
+          first += root.getRowCount();
+        }
+      }
+      if (first != dest.length) {
+        throw new IllegalStateException("The second read of fragments " + ids(sources) + " returned " + first
+            + " rows, the first " + dest.length + ": " + dataset.location());
+      }
+      return w.fragments();
+    } catch (IOException | RuntimeException e) {
+      writer.deleteAll();
+      throw e;
+    }
+  }
+
+  private ClusterResult commit(Manifest read, List<Fragment> sources, List<Fragment> written, long rows) {
+    Table table = Table.at(dataset.store());
+    List<String> keys = writer.keys();
+    List<Fragment> news = new ArrayList<>();
+    Transaction txn;
+    try {
+      if (!written.isEmpty()) {
+        Manifest reserved = table.newCommit(Transaction.reserveFragments(table.latest().version(), written.size()))
+            .commit();
+        long next = reserved.maxFragmentId().getAsLong() - written.size() + 1;
+        for (Fragment f : written) {
+          news.add(f.withId(next++));
+        }
+      }
+      txn = Transaction.rewrite(read.version(), List.of(sources), List.of(news));
+    } catch (RuntimeException e) {
+      writer.deleteAll();
+      throw e;
+    }
+    Manifest done = table.newCommit(txn).cleanupOnFailure(keys).commit();
+    Dataset at = Dataset.open(dataset.store(), dataset.allocator()).checkout(done.version());
+    List<Long> newIds = new ArrayList<>();
+    news.forEach(f -> newIds.add(f.id()));
+    return new ClusterResult(at, ids(sources), newIds, rows);
+  }
+
+  private static List<Long> ids(List<Fragment> fragments) {
+    List<Long> out = new ArrayList<>();
+    fragments.forEach(f -> out.add(f.id()));
+    return out;
+  }
+
+  /** Each destination's row ids and versions, filled in destination order by the walk. */
+  private static final class Lineage {
+    final long[][] ids;
+    final long[][] created;
+    final long[][] updated;
+    final int[] filled;
+    boolean anyCreated;
+    boolean anyUpdated;
+
+    Lineage(long[] counts) {
+      int m = counts.length;
+      ids = new long[m][];
+      created = new long[m][];
+      updated = new long[m][];
+      filled = new int[m];
+      for (int d = 0; d < m; d++) {
+        ids[d] = new long[Math.toIntExact(counts[d])];
+        created[d] = new long[ids[d].length];
+        updated[d] = new long[ids[d].length];
+      }
+    }
+
+    // A version of -1 means the source fragment records none: 0 is written, as compaction does.
+    void add(int d, long id, long createdAt, long updatedAt) {
+      int i = filled[d]++;
+      ids[d][i] = id;
+      created[d][i] = Math.max(0, createdAt);
+      updated[d][i] = Math.max(0, updatedAt);
+      anyCreated |= createdAt >= 0;
+      anyUpdated |= updatedAt >= 0;
+    }
+
+    Fragment apply(Fragment f, int d) {
+      TableProtos.DataFragment.Builder b = f.proto().toBuilder();
+      b.setInlineRowIds(ByteString.copyFrom(RowIdSequence.ofValues(ids[d]).toBytes()));
+      if (anyCreated) {
+        b.setInlineCreatedAtVersions(ByteString.copyFrom(RowVersionSequence.ofVersions(created[d]).toBytes()));
+      }
+      if (anyUpdated) {
+        b.setInlineLastUpdatedAtVersions(ByteString.copyFrom(RowVersionSequence.ofVersions(updated[d]).toBytes()));
+      }
+      return Fragment.fromProto(b.build());
+    }
+  }
+}

@@ -1,0 +1,82 @@
+package dev.javelin.core.cluster;
+
+import dev.javelin.format.io.InputFile;
+import dev.javelin.format.io.OutputFile;
+import dev.javelin.format.io.PositionOutputStream;
+import dev.javelin.table.io.LocalObjectStore;
+import dev.javelin.table.io.ObjectInfo;
+import dev.javelin.table.io.ObjectStore;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+
+/** A local store whose {@code failAt}-th new data file cannot be created ("disk full"). */
+final class FailingStore implements ObjectStore {
+  private final LocalObjectStore local;
+  private final int failAt;
+  int created;
+
+  FailingStore(Path root, int failAt) {
+    this.local = new LocalObjectStore(root);
+    this.failAt = failAt;
+  }
+
+  @Override
+  public OutputFile newOutputFile(String key) {
+    OutputFile out = local.newOutputFile(key);
+    if (++created != failAt) {
+      return out;
+    }
+    return new OutputFile() {
+      @Override
+      public String location() {
+        return out.location();
+      }
+
+      @Override
+      public PositionOutputStream create() throws IOException {
+        throw new IOException("disk full");
+      }
+
+      @Override
+      public void delete() throws IOException {
+        out.delete();
+      }
+    };
+  }
+
+  @Override
+  public String location() {
+    return local.location();
+  }
+
+  @Override
+  public List<ObjectInfo> list(String prefix) throws IOException {
+    return local.list(prefix);
+  }
+
+  @Override
+  public InputFile open(String key) throws IOException {
+    return local.open(key);
+  }
+
+  @Override
+  public void put(String key, byte[] data) throws IOException {
+    local.put(key, data);
+  }
+
+  @Override
+  public void putIfAbsent(String key, byte[] data) throws IOException {
+    local.putIfAbsent(key, data);
+  }
+
+  @Override
+  public void delete(String key) throws IOException {
+    local.delete(key);
+  }
+
+  @Override
+  public boolean exists(String key) throws IOException {
+    return local.exists(key);
+  }
+}
