@@ -110,6 +110,11 @@ public final class RowMapReader implements AutoCloseable {
     return new CorruptFileException(location, "Row map " + message);
   }
 
+  /** Where the file is, for messages. */
+  public String location() {
+    return location;
+  }
+
   /** The counts the file carries. */
   public RowMapSummary summary() {
     return summary;
