@@ -33,7 +33,8 @@ import org.apache.arrow.vector.types.pojo.Field;
 public final class RowMapReader implements AutoCloseable {
   /** Rows per chunk read and cached. */
   public static final int CHUNK = 1 << 16;
-  private static final int CACHED_CHUNKS = 8;
+  // 1M rows of labels (4 MiB): random access within that window never reloads a chunk.
+  private static final int CACHED_CHUNKS = 16;
 
   private final LanceFileReader file;
   private final String location;
