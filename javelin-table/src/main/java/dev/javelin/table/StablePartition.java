@@ -31,6 +31,7 @@ public final class StablePartition {
   /**
    * Appends {@code transition} to the entry of {@code read} (the version the rewrite read), writing
    * spilled details if they are large ({@link #writtenFiles()}: delete them if the commit fails).
+   * Check conservation first ({@link StablePartitionValidator#validate}).
    */
   public static StablePartition appendTo(Manifest read, StablePartitionTransition transition, ObjectStore store)
       throws IOException {

@@ -48,18 +48,22 @@ public final class StablePartitionTransition {
     this.rowMapPath = Objects.requireNonNull(rowMapPath);
   }
 
+  /** The version the rewrite read. */
   public long datasetVersion() {
     return datasetVersion;
   }
 
+  /** The source fragments, in row map order. */
   public List<Source> sources() {
     return sources;
   }
 
+  /** The destination fragment ids; label {@code d} names {@code destinations().get(d)}. */
   public List<Long> destinations() {
     return destinations;
   }
 
+  /** The row map file, relative to the dataset root. */
   public String rowMapPath() {
     return rowMapPath;
   }
