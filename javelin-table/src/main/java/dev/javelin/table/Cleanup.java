@@ -32,7 +32,8 @@ import java.util.UUID;
  * </ul>
  *
  * Only {@code data/*.lance}, {@code _deletions/*.arrow|bin}, {@code _transactions/*.txn} and
- * {@code _indices/<uuid>/} are candidates. Old manifests are removed before the files, so a crash
+ * {@code _indices/<uuid>/} are candidates. A version references the directories of its indices and
+ * of the row maps its {@code __lance_stable_partition} transitions name. Old manifests are removed before the files, so a crash
  * midway leaves unreferenced files (removed by a later cleanup), never a version with missing files.
  */
 public final class Cleanup {
@@ -52,6 +53,7 @@ public final class Cleanup {
   private final Instant now;
   private final Refs referenced = new Refs();
   private final Refs verified = new Refs();
+  private final Map<String, Set<String>> rowMaps = new HashMap<>();
 
   private Cleanup(Table table, CleanupPolicy policy, Instant now) {
     this.table = table;
@@ -232,7 +234,32 @@ public final class Cleanup {
     }
     for (TableProtos.IndexMetadata i : m.indices()) {
       refs.indices.add(uuid(i.getUuid().getUuid().toByteArray()));
+      if (i.getName().equals(StablePartitionEntry.NAME)) {
+        refs.indices.addAll(rowMapDirs(i));
+      }
     }
+  }
+
+  // The _indices/ directories of the row maps an entry's transitions reference (its spilled
+  // details live in its own directory). Entries are shared by many versions: read each once.
+  private Set<String> rowMapDirs(TableProtos.IndexMetadata entry) {
+    return rowMaps.computeIfAbsent(uuid(entry.getUuid().getUuid().toByteArray()), k -> {
+      Set<String> dirs = new HashSet<>();
+      try {
+        for (StablePartitionTransition t : StablePartitionEntry.transitions(entry, table.store())) {
+          String p = t.rowMapPath();
+          int slash = p.indexOf('/', INDICES.length());
+          if (p.startsWith(INDICES) && slash > 0) {
+            dirs.add(p.substring(INDICES.length(), slash));
+          }
+        }
+      } catch (IOException e) {
+        // Without the list, a row map in use could look like garbage: stop instead.
+        throw new UncheckedIOException("Cleanup could not read the " + StablePartitionEntry.NAME + " entry of "
+            + table.location(), e);
+      }
+      return dirs;
+    });
   }
 
   static String uuid(byte[] b) {

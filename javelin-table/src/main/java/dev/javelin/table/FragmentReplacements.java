@@ -74,12 +74,14 @@ final class FragmentReplacements {
    * The indices after a Rewrite, as Lance's {@code handle_rewrite_indices}: each rewritten index
    * takes its new uuid (and details and version when given), and its coverage loses each group's
    * old fragments and gains the new ones. A group must be wholly covered or not covered at all.
-   * The fragment reuse system index is kept as it is.
+   * System indices are kept as they are. A reordered Rewrite (with a {@link StablePartition})
+   * skips bitmap maintenance for its reordered groups and installs its stable partition entry.
    *
    * @throws IllegalStateException if another index covers a replaced fragment (its row addresses
    *     would point at rows that are gone)
    * @throws IllegalArgumentException if a rewritten index is not there, is named twice, or a group
-   *     is partly covered
+   *     is partly covered, or a group mixes reordered and order-preserving fragments
+   * @throws ConcurrentRewriteException if a reordered Rewrite's entry was built on another entry
    */
   static List<TableProtos.IndexMetadata> indicesAfterRewrite(Transaction txn, Manifest current, String location) {
     TransactionProtos.Transaction.Rewrite op = txn.proto().getRewrite();
@@ -96,6 +98,10 @@ final class FragmentReplacements {
             + " twice: " + location);
       }
     }
+    StablePartition sp = txn.stablePartition();
+    if (sp != null) {
+      groups = ordinaryGroups(groups, sp, current, location);
+    }
     Set<Long> removed = new HashSet<>();
     groups.forEach(g -> g.getOldFragmentsList().forEach(f -> removed.add(f.getId())));
     List<TableProtos.IndexMetadata> out = new ArrayList<>();
@@ -105,10 +111,13 @@ final class FragmentReplacements {
       if (fragReuse != null && i.getName().equals(fragReuse.getName())) {
         continue; // replaced by the new one, added last
       }
+      if (sp != null && i.getName().equals(StablePartitionEntry.NAME)) {
+        continue; // replaced by the new one, added last
+      }
       if (r == null) {
         // With a fragment reuse index, indices keep covering the old fragments (remap deferred).
-        if (fragReuse == null && !CreateIndexConflicts.FRAG_REUSE_INDEX_NAME.equals(i.getName())
-            && IndexBitmaps.covering(List.of(i), removed) != null) {
+        // System indices' bitmaps are provenance, not coverage of rows.
+        if (fragReuse == null && !isSystem(i) && IndexBitmaps.covering(List.of(i), removed) != null) {
           throw new IllegalStateException("Index '" + i.getName() + "' covers fragments this Rewrite replaces "
               + "but the Rewrite does not remap it: " + location);
         }
@@ -145,7 +154,63 @@ final class FragmentReplacements {
     if (txn.fragReuseIndex() != null) {
       out.add(txn.fragReuseIndex());
     }
+    if (sp != null) {
+      out.add(sp.entry());
+    }
     return out;
+  }
+
+  /** Whether an index is a system index ({@code __lance_*}), whose bitmap does not mean coverage. */
+  static boolean isSystem(TableProtos.IndexMetadata i) {
+    return i.getName().startsWith("__lance_");
+  }
+
+  /**
+   * The groups of a reordered Rewrite that preserve row order, after checking the reordered ones:
+   * a group's old fragments are all sources of the stable partition or none is; every source is
+   * replaced, and the reordered groups' new fragments are exactly the destinations; the newest
+   * manifest's entry is the one the stable partition was appended onto. Reordered groups leave
+   * every index bitmap as it is (retired source ids stay: readers skip them, so they degrade to
+   * scans instead of reading moved rows at old addresses).
+   */
+  private static List<TransactionProtos.Transaction.Rewrite.RewriteGroup> ordinaryGroups(
+      List<TransactionProtos.Transaction.Rewrite.RewriteGroup> groups, StablePartition sp, Manifest current,
+      String location) {
+    TableProtos.IndexMetadata entry = StablePartitionEntry.find(current).orElse(null);
+    if (!StablePartition.sameBase(sp, entry)) {
+      throw new ConcurrentRewriteException("A concurrent reordered rewrite replaced the " + StablePartitionEntry.NAME
+          + " entry this one was built on (" + sp.baseEntryVersion().orElse("none") + "; version " + current.version()
+          + " has " + (entry == null ? "none" : IndexUuids.toText(entry.getUuid().getUuid()))
+          + "): rebuild the reordered rewrite on the newest version and retry: " + location, current.version());
+    }
+    Set<Long> sources = sp.sourceIds();
+    Set<Long> replaced = new HashSet<>();
+    Set<Long> written = new HashSet<>();
+    List<TransactionProtos.Transaction.Rewrite.RewriteGroup> ordinary = new ArrayList<>();
+    for (var g : groups) {
+      long reordered = g.getOldFragmentsList().stream().filter(f -> sources.contains(f.getId())).count();
+      if (reordered == 0) {
+        ordinary.add(g);
+        continue;
+      }
+      if (reordered != g.getOldFragmentsCount()) {
+        throw new IllegalArgumentException("A Rewrite group mixes fragments the stable partition reorders with "
+            + "ones it does not: " + g.getOldFragmentsList().stream().map(TableProtos.DataFragment::getId).toList()
+            + ": " + location);
+      }
+      g.getOldFragmentsList().forEach(f -> replaced.add(f.getId()));
+      g.getNewFragmentsList().forEach(f -> written.add(f.getId()));
+    }
+    if (!replaced.equals(sources)) {
+      throw new IllegalArgumentException("The stable partition's sources " + sources + " are not the fragments its "
+          + "groups replace " + replaced + ": " + location);
+    }
+    Set<Long> destinations = new HashSet<>(sp.transition().destinations());
+    if (!written.equals(destinations)) {
+      throw new IllegalArgumentException("The stable partition's destinations " + destinations + " are not the "
+          + "fragments its groups write " + written + ": " + location);
+    }
+    return ordinary;
   }
 
   /**

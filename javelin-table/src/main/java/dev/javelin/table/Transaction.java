@@ -31,10 +31,39 @@ public final class Transaction {
     this(proto, restored, null);
   }
 
+  // The stable partition a reordered Rewrite installs (in memory only, as fragReuseIndex).
+  private final StablePartition stablePartition;
+
   private Transaction(TransactionProtos.Transaction proto, Manifest restored, TableProtos.IndexMetadata fragReuse) {
+    this(proto, restored, fragReuse, null);
+  }
+
+  private Transaction(TransactionProtos.Transaction proto, Manifest restored, TableProtos.IndexMetadata fragReuse,
+      StablePartition stablePartition) {
     this.proto = proto;
     this.restored = restored;
     this.fragReuseIndex = fragReuse;
+    this.stablePartition = stablePartition;
+  }
+
+  /**
+   * A reordered Rewrite: the groups whose old fragments are {@code sp}'s transition sources move
+   * rows between fragments (a stable partition), so every index keeps its coverage of those
+   * sources unchanged (retired ids) and {@code sp}'s {@code __lance_stable_partition} entry is
+   * installed. Serialized, it is an ordinary Rewrite: {@code sp} stays in memory, and a Rewrite
+   * read back from storage has none. Other groups are ordinary (order-preserving) ones.
+   *
+   * @throws ConcurrentRewriteException at commit, if the newest entry is not the one {@code sp}
+   *     was appended onto
+   */
+  public static Transaction reorderedRewrite(long readVersion, List<List<Fragment>> oldGroups,
+      List<List<Fragment>> newGroups, StablePartition sp) {
+    return new Transaction(rewrite(readVersion, oldGroups, newGroups).proto, null, null, Objects.requireNonNull(sp));
+  }
+
+  /** The stable partition of a reordered Rewrite made in this process, or null. */
+  StablePartition stablePartition() {
+    return stablePartition;
   }
 
   /**

@@ -1,0 +1,80 @@
+package dev.javelin.table;
+
+import dev.javelin.table.io.ObjectStore;
+import dev.javelin.table.proto.TableProtos;
+import java.io.IOException;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * What a reordered Rewrite carries in memory only (never serialized): the new
+ * {@code __lance_stable_partition} entry it installs, the transition it adds, and the uuid of the
+ * entry it was appended onto ({@code baseEntryVersion}; null when there was none). The commit
+ * rejects it with {@link ConcurrentRewriteException} when the newest manifest's entry is another
+ * one: the caller builds a new StablePartition on the newest version and retries.
+ */
+public final class StablePartition {
+  private final TableProtos.IndexMetadata entry;
+  private final StablePartitionTransition transition;
+  private final String baseEntryUuid;
+
+  private StablePartition(TableProtos.IndexMetadata entry, StablePartitionTransition transition,
+      String baseEntryUuid) {
+    this.entry = entry;
+    this.transition = transition;
+    this.baseEntryUuid = baseEntryUuid;
+  }
+
+  /**
+   * Appends {@code transition} to the entry of {@code read} (the version the rewrite read), writing
+   * spilled details if they are large ({@link #writtenFiles()}: delete them if the commit fails).
+   * Check conservation first ({@link StablePartitionValidator#validate}).
+   */
+  public static StablePartition appendTo(Manifest read, StablePartitionTransition transition, ObjectStore store)
+      throws IOException {
+    TableProtos.IndexMetadata base = StablePartitionEntry.find(read).orElse(null);
+    TableProtos.IndexMetadata entry = StablePartitionEntry.append(base, transition, read.version(), store);
+    return new StablePartition(entry, transition, base == null ? null : IndexUuids.toText(base.getUuid().getUuid()));
+  }
+
+  /** The entry the commit installs (replacing any other {@code __lance_stable_partition}). */
+  public TableProtos.IndexMetadata entry() {
+    return entry;
+  }
+
+  /** The transition this rewrite adds. */
+  public StablePartitionTransition transition() {
+    return transition;
+  }
+
+  /** The uuid of the entry this one was appended onto, or empty when there was none. */
+  public Optional<String> baseEntryVersion() {
+    return Optional.ofNullable(baseEntryUuid);
+  }
+
+  /** Files written for the new entry (its spilled details), to delete if the commit fails. */
+  public List<String> writtenFiles() {
+    return StablePartitionEntry.writtenFile(entry).map(List::of).orElse(List.of());
+  }
+
+  // The source fragment ids: the old fragments of the reordered groups.
+  Set<Long> sourceIds() {
+    Set<Long> out = new HashSet<>();
+    transition.sources().forEach(s -> out.add(s.id()));
+    return out;
+  }
+
+  @Override
+  public String toString() {
+    return "StablePartition{base=" + baseEntryUuid + ", " + transition + "}";
+  }
+
+  // Not compared with equals: like the fragment reuse index, it is not part of the transaction's identity.
+  static boolean sameBase(StablePartition sp, TableProtos.IndexMetadata current) {
+    String now = current == null ? null : IndexUuids.toText(current.getUuid().getUuid());
+    return Objects.equals(now, sp.baseEntryUuid);
+  }
+}
