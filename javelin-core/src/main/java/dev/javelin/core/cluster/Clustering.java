@@ -8,7 +8,13 @@ import dev.javelin.table.FeatureFlags;
 import dev.javelin.table.Fragment;
 import dev.javelin.table.Manifest;
 import dev.javelin.table.Table;
+import dev.javelin.table.ConcurrentRewriteException;
+import dev.javelin.table.StablePartition;
+import dev.javelin.table.StablePartitionTransition;
+import dev.javelin.table.StablePartitionValidator;
 import dev.javelin.table.Transaction;
+import dev.javelin.table.rowmap.RowMapSummary;
+import dev.javelin.table.rowmap.RowMapWriter;
 import dev.javelin.table.proto.TableProtos;
 import dev.javelin.table.rowids.RowIdSequence;
 import dev.javelin.table.rowids.RowVersionSequence;
@@ -30,8 +36,10 @@ import org.roaringbitmap.RoaringBitmap;
  * columns and row addresses of the sources' live rows and decides each row's destination
  * ({@link Destinations}); the row map labels and, with stable row ids, each destination's ids
  * and versions follow from walking the sources' physical rows; pass 2 streams every column in
- * source order into the destinations ({@link PartitionWriter}); the commit reserves the new ids
- * and lands one Rewrite group (all sources to all destinations).
+ * source order into the destinations ({@link PartitionWriter}); the labels go to a row map file;
+ * the commit reserves the new ids, checks conservation, and lands a reordered Rewrite (one group:
+ * all sources to all destinations) carrying the stable partition transition, so indices keep
+ * their bitmaps on the retired source ids instead of being refused.
  *
  * <p>Memory: pass 1 holds a few words per live row (address, key, ranks, destination), the
  * price of a global order; pass 2 holds at most one batch per destination of row data.
@@ -39,7 +47,8 @@ import org.roaringbitmap.RoaringBitmap;
 final class Clustering {
   /** Row map labels are UInt16: at most this many destinations per rewrite. */
   static final int MAX_DESTINATIONS = 65536;
-  private static final String SYSTEM_INDEX_PREFIX = "__lance_";
+  // A concurrent reordered rewrite replaces the entry we appended onto; we rebuild and retry.
+  private static final int MAX_ENTRY_RETRIES = 5;
 
   private final Dataset dataset;
   private final List<String> keyNames;
@@ -69,11 +78,14 @@ final class Clustering {
     Manifest m = dataset.manifest();
     List<KeyColumn.Kind> kinds = keyKinds(m);
     List<Fragment> sources = sources(m);
-    checkNotIndexed(m, sources);
     long liveRows = sources.stream().mapToLong(Fragment::liveRows).sum();
     if (liveRows > Integer.MAX_VALUE - 16) {
       throw new ClusterException("Fragments " + ids(sources) + " hold " + liveRows + " live rows; one clustering "
           + "takes at most " + (Integer.MAX_VALUE - 16) + ": " + dataset.location());
+    }
+    if (liveRows == 0) {
+      throw new ClusterException("Fragments " + ids(sources) + " hold no live rows; delete them instead of "
+          + "clustering: " + dataset.location());
     }
     int destinations = Destinations.count(liveRows, target);
     if (destinations > MAX_DESTINATIONS) {
@@ -90,13 +102,26 @@ final class Clustering {
         for (int d : dest) {
           counts[d]++;
         }
-        Lineage lineage = walk(m, sources, p1.addresses, dest, counts);
-        List<Fragment> written = rewrite(m, sources, dest, counts, allocator);
+        RowMapSummary summary;
+        Lineage lineage;
+        RowMapWriter rowMap = RowMapWriter.create(dataset.store(), counts.length, m.fileVersion(),
+            allocator);
+        try (rowMap) {
+          lineage = walk(m, sources, p1.addresses, dest, counts, new RowMapLabels(rowMap, labels));
+          summary = rowMap.finish();
+        }
+        List<Fragment> written;
+        try {
+          written = rewrite(m, sources, dest, counts, allocator);
+        } catch (IOException | RuntimeException e) {
+          deleteQuietly(rowMap.path());
+          throw e;
+        }
         List<Fragment> news = new ArrayList<>();
         for (int d = 0; d < written.size(); d++) {
           news.add(lineage == null ? written.get(d) : lineage.apply(written.get(d), d));
         }
-        return commit(m, sources, news, dest.length);
+        return commit(m, sources, news, dest.length, rowMap.path(), summary);
       } catch (IOException e) {
         throw new UncheckedIOException("Clustering fragments " + ids(sources) + " failed: " + dataset.location(), e);
       }
@@ -136,30 +161,6 @@ final class Clustering {
     return out;
   }
 
-  // A plain Rewrite cannot carry an index over rows that change fragment and order; until the
-  // reordered commit (which leaves such indices on the retired ids) lands, refuse up front.
-  private void checkNotIndexed(Manifest m, List<Fragment> sources) {
-    for (TableProtos.IndexMetadata index : m.indices()) {
-      if (index.getName().startsWith(SYSTEM_INDEX_PREFIX) || index.getFragmentBitmap().isEmpty()) {
-        continue;
-      }
-      RoaringBitmap covered = new RoaringBitmap();
-      try {
-        covered.deserialize(ByteBuffer.wrap(index.getFragmentBitmap().toByteArray()));
-      } catch (IOException e) {
-        throw new IllegalStateException("Index '" + index.getName() + "' has a fragment bitmap that does not parse: "
-            + dataset.location(), e);
-      }
-      for (Fragment f : sources) {
-        if (covered.contains((int) f.id())) {
-          throw new ClusterException("Index '" + index.getName() + "' covers fragment " + f.id() + ", which "
-              + "clustering would rewrite; a clustering cannot keep an index over moved rows yet (drop the index, "
-              + "or cluster fragments it does not cover): " + dataset.location());
-        }
-      }
-    }
-  }
-
   private record Pass1(List<KeyColumn> keys, long[] addresses) {}
 
   private Pass1 readKeys(List<Fragment> sources, List<KeyColumn.Kind> kinds, int expected) throws IOException {
@@ -196,8 +197,8 @@ final class Clustering {
   // Walks every physical row of the sources in order: a row whose address the scan returned is
   // live and labelled with its destination, any other was deleted. With stable row ids, the
   // walk also hands each destination its rows' ids and versions, in the destination's order.
-  private Lineage walk(Manifest m, List<Fragment> sources, long[] addresses, int[] dest, long[] counts)
-      throws IOException {
+  private Lineage walk(Manifest m, List<Fragment> sources, long[] addresses, int[] dest, long[] counts,
+      LabelSink labels) throws IOException {
     boolean stable = (m.readerFeatureFlags() & FeatureFlags.STABLE_ROW_IDS) != 0;
     Lineage lineage = stable ? new Lineage(counts) : null;
     int k = 0;
@@ -263,11 +264,13 @@ final class Clustering {
     }
   }
 
-  private ClusterResult commit(Manifest read, List<Fragment> sources, List<Fragment> written, long rows) {
+  private ClusterResult commit(Manifest read, List<Fragment> sources, List<Fragment> written, long rows,
+      String rowMapPath, RowMapSummary summary) {
     Table table = Table.at(dataset.store());
-    List<String> keys = writer.keys();
+    List<String> keys = new ArrayList<>(writer.keys());
+    keys.add(rowMapPath);
     List<Fragment> news = new ArrayList<>();
-    Transaction txn;
+    StablePartitionTransition transition;
     try {
       if (!written.isEmpty()) {
         Manifest reserved = table.newCommit(Transaction.reserveFragments(table.latest().version(), written.size()))
@@ -277,16 +280,91 @@ final class Clustering {
           news.add(f.withId(next++));
         }
       }
-      txn = Transaction.rewrite(read.version(), List.of(sources), List.of(news));
+      List<StablePartitionTransition.Source> from = new ArrayList<>();
+      sources.forEach(f -> from.add(StablePartitionTransition.Source.of(f)));
+      transition = new StablePartitionTransition(read.version(), from, ids(news), rowMapPath);
+      StablePartitionValidator.validate(transition, summary, news);
     } catch (RuntimeException e) {
-      writer.deleteAll();
+      keys.forEach(this::deleteQuietly);
       throw e;
     }
-    Manifest done = table.newCommit(txn).cleanupOnFailure(keys).commit();
+    Manifest done = null;
+    for (int attempt = 1; done == null; attempt++) {
+      StablePartition sp;
+      try {
+        // Appended onto the newest entry: a concurrent reordered rewrite that landed since the
+        // read is kept, not overwritten (the commit rejects a stale base, and we rebuild).
+        sp = StablePartition.appendTo(table.latest(), transition, dataset.store());
+      } catch (IOException | RuntimeException e) {
+        keys.forEach(this::deleteQuietly);
+        throw e instanceof IOException io ? new UncheckedIOException("Writing the stable partition entry failed: "
+            + dataset.location(), io) : (RuntimeException) e;
+      }
+      Transaction txn = Transaction.reorderedRewrite(read.version(), List.of(sources), List.of(news), sp);
+      try {
+        done = table.newCommit(txn).cleanupOnFailure(sp.writtenFiles()).commit();
+      } catch (ConcurrentRewriteException e) {
+        if (attempt >= MAX_ENTRY_RETRIES) {
+          keys.forEach(this::deleteQuietly);
+          throw e;
+        }
+      } catch (RuntimeException e) {
+        keys.forEach(this::deleteQuietly);
+        throw e;
+      }
+    }
     Dataset at = Dataset.open(dataset.store(), dataset.allocator()).checkout(done.version());
-    List<Long> newIds = new ArrayList<>();
-    news.forEach(f -> newIds.add(f.id()));
-    return new ClusterResult(at, ids(sources), newIds, rows);
+    return new ClusterResult(at, ids(sources), ids(news), rows);
+  }
+
+  private void deleteQuietly(String key) {
+    try {
+      dataset.store().delete(key);
+    } catch (IOException e) {
+      // Left for cleanup, which removes files no version references.
+    }
+  }
+
+  /** Sends the labels to the row map file, and to a test's sink when there is one. */
+  private static final class RowMapLabels implements LabelSink {
+    private final RowMapWriter out;
+    private final LabelSink also;
+
+    RowMapLabels(RowMapWriter out, LabelSink also) {
+      this.out = out;
+      this.also = also;
+    }
+
+    @Override
+    public void label(int destinationIndex) {
+      try {
+        out.append(destinationIndex);
+      } catch (IOException e) {
+        throw new UncheckedIOException("Writing the row map failed: " + out.path(), e);
+      }
+      if (also != null) {
+        also.label(destinationIndex);
+      }
+    }
+
+    @Override
+    public void deleted() {
+      try {
+        out.appendDeleted();
+      } catch (IOException e) {
+        throw new UncheckedIOException("Writing the row map failed: " + out.path(), e);
+      }
+      if (also != null) {
+        also.deleted();
+      }
+    }
+
+    @Override
+    public void close(long[] perDestination, long deletedRows) {
+      if (also != null) {
+        also.close(perDestination, deletedRows);
+      }
+    }
   }
 
   private static List<Long> ids(List<Fragment> fragments) {
