@@ -116,9 +116,11 @@ final class JavelinWrite implements Write, BatchWrite {
     return new Factory(journal, DistributedWrite.schemaBytes(target), fileVersion, rows.toJson());
   }
 
+  // Spark commits one message per partition; files of any other attempt (failed, speculative,
+  // lost) are the journal's to delete, so no attempt needs the coordinator's permission.
   @Override
   public boolean useCommitCoordinator() {
-    return true;
+    return false;
   }
 
   @Override
@@ -168,17 +170,21 @@ final class JavelinWrite implements Write, BatchWrite {
   }
 
   private static final class Writer implements DataWriter<InternalRow> {
-    private final BufferAllocator allocator = new RootAllocator();
+    private final AutoCloseable attempt;
+    private final BufferAllocator allocator;
     private final VectorSchemaRoot root;
     private final ArrowWriter arrow;
     private final DistributedWrite.FragmentSink sink;
     private int buffered;
 
     Writer(Factory f) {
+      attempt = f.journal.attempt(TaskContext.get());
+      allocator = new RootAllocator();
       try {
         root = VectorSchemaRoot.create(Schema.fromJSON(f.rowsJson), allocator);
       } catch (java.io.IOException e) {
         allocator.close();
+        closeQuietly(attempt);
         throw new java.io.UncheckedIOException(e);
       }
       arrow = ArrowWriter.create(root);
@@ -218,9 +224,21 @@ final class JavelinWrite implements Write, BatchWrite {
 
     @Override
     public void close() {
-      sink.close();
-      root.close();
-      allocator.close();
+      try {
+        sink.close();
+        root.close();
+        allocator.close();
+      } finally {
+        closeQuietly(attempt);
+      }
+    }
+
+    private static void closeQuietly(AutoCloseable c) {
+      try {
+        c.close();
+      } catch (Exception e) {
+        // The driver waits for this mark only up to a bound.
+      }
     }
   }
 }

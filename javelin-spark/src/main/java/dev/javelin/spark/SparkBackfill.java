@@ -69,7 +69,8 @@ public final class SparkBackfill {
           .map(new Task(journal, ds.version(), DistributedWrite.schemaBytes(added), out.json(), List.copyOf(reads),
               function))
           .collect();
-    } catch (RuntimeException e) {
+    } catch (Exception e) {
+      // Spark's job failure is a checked SparkException that Scala does not declare: catch it too.
       journal.reconcile(List.of());
       throw e;
     }
@@ -102,9 +103,10 @@ public final class SparkBackfill {
     }
 
     @Override
-    public DistributedWrite.Written call(Long fragmentId) {
+    public DistributedWrite.Written call(Long fragmentId) throws Exception {
       StructType out = (StructType) DataType.fromJson(outJson);
-      try (BufferAllocator allocator = new RootAllocator()) {
+      try (AutoCloseable attempt = journal.attempt(TaskContext.get());
+          BufferAllocator allocator = new RootAllocator()) {
         Dataset ds = Dataset.open(journal.recordingStore(), allocator).checkout(version);
         StructType in = ArrowUtils.fromArrowSchema(new Schema(ds.schema().toArrow().getFields().stream()
             .filter(f -> reads.contains(f.getName())).toList()));

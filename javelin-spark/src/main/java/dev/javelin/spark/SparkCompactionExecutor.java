@@ -51,7 +51,8 @@ public final class SparkCompactionExecutor implements CompactionExecutor {
     List<CompactionResult> results;
     try {
       results = jsc.parallelize(new ArrayList<>(tasks), tasks.size()).map(new RunTask(journal)).collect();
-    } catch (RuntimeException e) {
+    } catch (Exception e) {
+      // Spark's job failure is a checked SparkException that Scala does not declare: catch it too.
       journal.reconcile(List.of());
       throw e;
     }
@@ -71,8 +72,9 @@ public final class SparkCompactionExecutor implements CompactionExecutor {
     }
 
     @Override
-    public CompactionResult call(CompactionTask task) {
-      try (BufferAllocator allocator = new RootAllocator()) {
+    public CompactionResult call(CompactionTask task) throws Exception {
+      try (AutoCloseable attempt = journal.attempt(TaskContext.get());
+          BufferAllocator allocator = new RootAllocator()) {
         Dataset ds = Dataset.open(journal.recordingStore(), allocator).checkout(task.readVersion());
         CompactionResult r = new DefaultCompactionExecutor().execute(ds, task);
         FailureInjection.maybeFail("compaction", TaskContext.get());

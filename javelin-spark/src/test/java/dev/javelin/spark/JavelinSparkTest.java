@@ -7,6 +7,7 @@ import dev.javelin.core.Dataset;
 import dev.javelin.core.WriteParams;
 import dev.javelin.core.compaction.CompactionMetrics;
 import dev.javelin.core.compaction.CompactionOptions;
+import dev.javelin.core.compaction.CompactionScope;
 import dev.javelin.table.DataFile;
 import dev.javelin.table.Fragment;
 import dev.javelin.core.VersionInfo;
@@ -273,5 +274,42 @@ class JavelinSparkTest {
     assertNoOrphans(p);
     assertThatThrownBy(() -> SparkBackfill.addColumn(spark, p.toString(), "label", DataTypes.StringType,
         List.of("id"), row -> "x")).hasMessage("Column 'label' already exists in the dataset: " + p);
+
+    // Then repack on Spark: each fragment's two files become one, values unchanged.
+    System.clearProperty(FailureInjection.PROPERTY);
+    CompactionMetrics m = SparkCompaction.compact(spark, p.toString(), CompactionOptions.builder()
+        .scope(CompactionScope.REPACK_COLUMNS).maxDataFilesPerFragment(1).build(), allocator);
+    assertThat(m.fragmentsRepacked()).isEqualTo(3);
+    for (Fragment f : Dataset.open(p, allocator).manifest().fragments()) {
+      assertThat(f.files()).hasSize(1);
+    }
+    assertThat(javelinRows(p, null, "id", "name", "label")).isEqualTo(want);
+    assertNoOrphans(p);
+  }
+
+  @Test
+  void aFailedBackfillCommitsNothingAndLeavesNoFiles() throws IOException {
+    Path p = create("backfill-fails", 3, 100);
+    long before = Dataset.open(p, allocator).version();
+    assertThatThrownBy(() -> SparkBackfill.addColumn(spark, p.toString(), "boom", DataTypes.LongType,
+        List.of("id"), row -> {
+          if (row.getLong(0) == 250) {
+            throw new IllegalArgumentException("no value for 250");
+          }
+          return row.getLong(0);
+        })).hasMessageContaining("no value for 250");
+    assertThat(Dataset.open(p, allocator).version()).isEqualTo(before);
+    assertNoOrphans(p);
+  }
+
+  @Test
+  void indexedFiltersReadTheSameRows() {
+    Path p = create("indexed", 4, 250);
+    Dataset.open(p, allocator).createIndex("id", dev.javelin.index.IndexType.BTREE, null, false);
+    var df = spark.read().format("javelin").load(p.toString());
+    String[] filters = {"id = 321", "id IN (5, 600, 999)", "id >= 990 OR id < 3", "name = 'n42'"};
+    for (String f : filters) {
+      assertThat(sparkRows(df.filter(f).select("id", "name"))).as(f).isEqualTo(javelinRows(p, f, "id", "name"));
+    }
   }
 }
