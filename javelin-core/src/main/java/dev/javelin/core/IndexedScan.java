@@ -52,11 +52,14 @@ final class IndexedScan {
     return plan.usesIndex();
   }
 
-  /** Reads {@code fields} (and row id/address columns) of the candidate and uncovered rows, in scan order. */
-  ArrowReader reader(Dataset ds, List<LanceField> fields, boolean rowId, boolean rowAddr, int batchSize,
-      BufferAllocator allocator) {
-    return new IndexedScanReader(ds.store(), ds.location(), ds.manifest().fragments(), rows, fields, batchSize,
-        rowId, rowAddr, allocator);
+  /**
+   * Reads {@code fields} (and row id/address columns) of the candidate and uncovered rows of
+   * {@code only} (null: every fragment), in scan order.
+   */
+  ArrowReader reader(Dataset ds, List<Fragment> only, List<LanceField> fields, boolean rowId, boolean rowAddr,
+      int batchSize, BufferAllocator allocator) {
+    return new IndexedScanReader(ds.store(), ds.location(), only == null ? ds.manifest().fragments() : only, rows,
+        fields, batchSize, rowId, rowAddr, allocator);
   }
 
   /** Plans (and runs the index searches of) a scan with {@code filter}, already bound successfully. */

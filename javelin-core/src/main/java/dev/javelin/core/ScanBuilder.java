@@ -324,11 +324,12 @@ public final class ScanBuilder {
 
   private ArrowReader reader(List<LanceField> fields, List<DatasetReader.Meta> metas, IndexedScan indexed) {
     // Index plans are only made for datasets without stable row ids, where _rowid is the address;
-    // the indexed reader appends _rowid then _rowaddr. A scan of chosen fragments reads them all.
+    // the indexed reader appends _rowid then _rowaddr. A scan of chosen fragments reads only
+    // their candidate rows (a distributed reader scans one fragment per task).
     boolean rowId = metas.contains(DatasetReader.Meta.ROW_ID);
     boolean rowAddr = metas.contains(DatasetReader.Meta.ROW_ADDR);
-    if (indexed != null && fragments == null && metas.equals(DatasetReader.metas(rowId, rowAddr))) {
-      return indexed.reader(dataset, fields, rowId, rowAddr, batchSize, allocator);
+    if (indexed != null && metas.equals(DatasetReader.metas(rowId, rowAddr))) {
+      return indexed.reader(dataset, fragments, fields, rowId, rowAddr, batchSize, allocator);
     }
     List<dev.javelin.table.Fragment> frags = fragments != null ? fragments : dataset.manifest().fragments();
     if (parallelism > 1) {

@@ -225,7 +225,7 @@ final class SchemaEvolution {
 
   // The new fields, with ids after every id the schema or a data file uses (a dropped field's id
   // may still be listed in older files' slots until tombstoned).
-  private List<LanceField> newFields(List<Field> columns, boolean allNull) {
+  List<LanceField> newFields(List<Field> columns, boolean allNull) {
     if (columns.isEmpty()) {
       throw new IllegalArgumentException("No columns to add: " + location);
     }
@@ -282,7 +282,7 @@ final class SchemaEvolution {
     return max;
   }
 
-  private LanceSchema withFields(List<LanceField> added) {
+  LanceSchema withFields(List<LanceField> added) {
     List<LanceField> all = new ArrayList<>(ds.schema().fields());
     all.addAll(added);
     return new LanceSchema(all, ds.schema().metadata());
