@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.google.protobuf.Any;
 import com.google.protobuf.ByteString;
 import com.google.protobuf.CodedOutputStream;
+import dev.javelin.compat.LanceToleranceChecks.Kind;
+import dev.javelin.compat.LanceToleranceChecks.EntryState;
 import dev.javelin.compat.LanceToleranceChecks.Op;
 import dev.javelin.compat.LanceToleranceChecks.Outcome;
 import dev.javelin.core.Dataset;
@@ -176,6 +178,94 @@ class StablePartitionEntryCompatTest {
           "/lance.index.pb.BTreeIndexDetails", OWN, List.of(3), 0),
       new Shape("VectorIndexDetails URL, own payload, fields [0], index_version 0", "/lance.table.VectorIndexDetails",
           OWN, List.of(0), 0));
+
+  /**
+   * The shape chosen from the exploration: Javelin's own details type URL (lance-core finds no plugin
+   * for it, so it never opens the entry), one field id that exists (an entry without fields makes
+   * optimize, statistics and compaction remaps index {@code fields[0]} and panic; a missing field id
+   * makes optimize fail for every index and delete/add-columns drop the entry), and index_version 0
+   * explicit (lance-core writes an unset one back as 0).
+   */
+  static final Shape RECOMMENDED = new Shape("recommended: own URL, fields [0], index_version 0", OWN_URL, OWN,
+      List.of(0), 0);
+
+  // What lance-core 7.0.0 writes back into a carried entry: index_version made explicit, and field 10
+  // (its list of the entry's files under _indices/<uuid>/: here details.binpb, 3 bytes).
+  private static final String FILES_FIELD = "unknown fields [10=[0x0a0d64657461696c732e62696e70621003]]";
+
+  @Test
+  void recommendedShapeIsToleratedByEveryOperation() throws IOException {
+    LanceToleranceChecks.Target t = datasetWithEntry(dir.resolve("ds"), RECOMMENDED, 0, 1);
+    Map<Op, Outcome> out = LanceToleranceChecks.run(t, Arrays.asList(Op.values()), dir.resolve("work"));
+    assertThat(out.values()).allSatisfy(o -> assertThat(o.kind()).as(o.toString()).isNotEqualTo(Kind.ABORTED));
+    // describeIndices fails as a whole (no plugin for the type URL), and so do statistics on the entry:
+    // typed errors, nothing aborts. No shape tried makes describeIndices work while lance-core keeps the
+    // entry and never opens it.
+    for (Op op : List.of(Op.DESCRIBE, Op.STATS_ENTRY)) {
+      assertThat(out.get(op).kind()).as(op.name()).isEqualTo(Kind.ERROR);
+      assertThat(out.get(op).message()).as(op.name())
+          .contains("No scalar index plugin found for name 'stablepartitiondetails'");
+    }
+    for (Op op : Op.values()) {
+      if (op != Op.DESCRIBE && op != Op.STATS_ENTRY) {
+        assertThat(out.get(op).kind()).as(out.get(op).toString()).isEqualTo(Kind.OK);
+      }
+    }
+    assertThat(out.get(Op.SCAN).message()).startsWith("rows=800;");
+    assertThat(out.get(Op.INDEXED_COUNT).message()).startsWith("rows=150 count=150;");
+    assertThat(out.get(Op.LIST_INDEXES).message()).startsWith("indexes=[__lance_stable_partition, id_idx];");
+    assertThat(out.get(Op.CHECKOUT_OLD).message()).startsWith("old rows=800 indexes=[id_idx];");
+    // Read-only operations leave the entry alone; every lance-core commit carries it, adding only its
+    // list of the files under _indices/<entry uuid>/ (field 10).
+    for (Op op : List.of(Op.SCAN, Op.INDEXED_COUNT, Op.LIST_INDEXES, Op.DESCRIBE, Op.STATS_ENTRY, Op.STATS_REAL,
+        Op.OPTIMIZE, Op.CLEANUP, Op.CHECKOUT_OLD)) {
+      assertThat(out.get(op).entry()).as(op.name()).isEqualTo(EntryState.CARRIED);
+    }
+    for (Op op : List.of(Op.DROP_INDEX_COUNT, Op.OPTIMIZE_AFTER_APPEND, Op.APPEND, Op.DELETE, Op.ADD_COLUMNS,
+        Op.DROP_COLUMN, Op.CREATE_INDEX, Op.COMPACT, Op.RESTORE)) {
+      assertThat(out.get(op).entry()).as(op.name()).isEqualTo(EntryState.CHANGED);
+      assertThat(out.get(op).entryChange()).as(op.name()).isEqualTo(FILES_FIELD);
+    }
+    // Dropping the column the entry names drops the entry (the degrade path: indices no longer cover
+    // the destinations, so readers scan them).
+    assertThat(out.get(Op.DROP_ID_COLUMN).entry()).isEqualTo(EntryState.DROPPED);
+    // lance-core's cleanup keeps what lies under the entry's own uuid, but deletes a row map kept under
+    // a directory named by any other uuid.
+    assertThat(out.get(Op.CLEANUP).missingFiles()).containsExactly(t.watchedFiles().get(0));
+    assertThat(t.watchedFiles().get(0)).endsWith("/row_map.lance");
+  }
+
+  @Test
+  void recommendedShapeSurvivesACompactionOfFragmentsInItsBitmap() throws IOException {
+    // Javelin's bitmaps name retired ids only; this is the margin if a live id ever got in. (Two live
+    // ids: compaction only merges neighbours with the same index coverage.)
+    LanceToleranceChecks.Target t = datasetWithEntry(dir.resolve("ds"), RECOMMENDED, 0, 1, 2, 3);
+    Map<Op, Outcome> out = LanceToleranceChecks.run(t, List.of(Op.INDEXED_COUNT, Op.DROP_INDEX_COUNT, Op.COMPACT),
+        dir.resolve("work"));
+    assertThat(out.values()).allSatisfy(o -> assertThat(o.kind()).as(o.toString()).isEqualTo(Kind.OK));
+    assertThat(out.get(Op.INDEXED_COUNT).message()).startsWith("rows=150 count=150;");
+    // With the real index gone, lance-core does not try to answer the filter from the entry.
+    assertThat(out.get(Op.DROP_INDEX_COUNT).message()).startsWith("rows=150 comparisons=0;");
+    // The remap leaves the entry as it was (its bitmap still names the rewritten fragments).
+    assertThat(out.get(Op.COMPACT).entryChange()).isEqualTo(FILES_FIELD);
+    assertThat(out.get(Op.COMPACT).message()).isEqualTo("compacted; latest v6 rows=800");
+  }
+
+  @Test
+  void naiveShapeAbortsLanceCore() throws IOException {
+    LanceToleranceChecks.Target t = datasetWithEntry(dir.resolve("ds"), SHAPES.get(0), 0, 1);
+    Map<Op, Outcome> out = LanceToleranceChecks.run(t, List.of(Op.SCAN, Op.DESCRIBE, Op.STATS_ENTRY, Op.OPTIMIZE,
+        Op.APPEND), dir.resolve("work"));
+    assertThat(out.get(Op.SCAN).kind()).isEqualTo(Kind.OK);
+    assertThat(out.get(Op.DESCRIBE).kind()).isEqualTo(Kind.ERROR);
+    assertThat(out.get(Op.DESCRIBE).message()).contains("No scalar index plugin found for name 'stablepartitiondetails'");
+    assertThat(out.get(Op.STATS_ENTRY).kind()).isEqualTo(Kind.ABORTED);
+    assertThat(out.get(Op.STATS_ENTRY).message()).contains("index out of bounds: the len is 0 but the index is 0");
+    assertThat(out.get(Op.OPTIMIZE).kind()).isEqualTo(Kind.ABORTED);
+    assertThat(out.get(Op.OPTIMIZE).message()).contains("append.rs").contains("index out of bounds");
+    assertThat(out.get(Op.APPEND).kind()).isEqualTo(Kind.OK);
+    assertThat(out.get(Op.APPEND).entryChange()).isEqualTo("index_version unset->0, " + FILES_FIELD);
+  }
 
   @Test
   @EnabledIfSystemProperty(named = "spcompat.explore", matches = "true")
