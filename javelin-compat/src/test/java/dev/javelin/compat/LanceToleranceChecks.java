@@ -42,6 +42,9 @@ import org.lance.ipc.ScanOptions;
  * change what the next operation sees. The operations run in one child JVM one after another; when a
  * child dies, the operation it was running is recorded as aborted and a new child takes the rest, so
  * a run costs one JVM start plus one per abort.
+ *
+ * <p>The dataset must have {@link DatasetCompatSupport#SCHEMA}: appends write its rows, and delete,
+ * drop-column and create-index name its columns {@code id} and {@code x}.
  */
 final class LanceToleranceChecks {
   private static final String MARK = "@@tolerance ";
@@ -83,6 +86,8 @@ final class LanceToleranceChecks {
     COMPACT,
     /** {@code cleanupWithPolicy} before the newest version, unverified files included, then a scan. */
     CLEANUP,
+    /** A stale writer: delete from the version before the entry (lance-core rebases over the entry's commit). */
+    STALE_DELETE,
     /** Check out the version before the entry and scan it. */
     CHECKOUT_OLD,
     /** Append, then check out the entry's version and restore it. */
@@ -120,7 +125,7 @@ final class LanceToleranceChecks {
 
   /**
    * A dataset to check: {@code entryName} the entry under test; {@code realIndex} a BTree index on
-   * {@code indexedColumn}; {@code filter} a filter it answers; {@code oldVersion} a version before the
+   * {@code id}; {@code filter} a filter on {@code id} it answers; {@code oldVersion} a version before the
    * entry; {@code entryVersion} the version that added it; {@code watchedFiles} paths (relative to the
    * dataset) the entry refers to, checked after each operation.
    */
@@ -422,6 +427,12 @@ final class LanceToleranceChecks {
           var stats = ds.cleanupWithPolicy(org.lance.cleanup.CleanupPolicy.builder()
               .withBeforeVersion(ds.latestVersion()).withDeleteUnverified(true).build());
           yield "cleaned " + stats.getOldVersions() + " versions";
+        }
+        case STALE_DELETE -> {
+          try (org.lance.Dataset old = ds.checkoutVersion(oldVersion)) {
+            old.delete("id % 10 = 3");
+            yield "deleted at v" + oldVersion + "+";
+          }
         }
         case CHECKOUT_OLD -> {
           try (org.lance.Dataset old = ds.checkoutVersion(oldVersion)) {
