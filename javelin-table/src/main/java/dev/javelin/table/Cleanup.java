@@ -241,9 +241,10 @@ public final class Cleanup {
   }
 
   // The _indices/ directories of the row maps an entry's transitions reference (its spilled
-  // details live in its own directory). Entries are shared by many versions: read each once.
+  // details live in its own directory). Entries are shared by many versions: read each once (an
+  // entry keeps its uuid as transitions accumulate; the version it was installed at tells them apart).
   private Set<String> rowMapDirs(TableProtos.IndexMetadata entry) {
-    return rowMaps.computeIfAbsent(uuid(entry.getUuid().getUuid().toByteArray()), k -> {
+    return rowMaps.computeIfAbsent(uuid(entry.getUuid().getUuid().toByteArray()) + "@" + entry.getDatasetVersion(), k -> {
       Set<String> dirs = new HashSet<>();
       try {
         for (StablePartitionTransition t : StablePartitionEntry.transitions(entry, table.store())) {

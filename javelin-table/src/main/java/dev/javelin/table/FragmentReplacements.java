@@ -155,7 +155,7 @@ final class FragmentReplacements {
       out.add(txn.fragReuseIndex());
     }
     if (sp != null) {
-      out.add(sp.entry());
+      out.add(sp.entryAt(current.version() + 1));
     }
     return out;
   }
@@ -180,7 +180,7 @@ final class FragmentReplacements {
     if (!StablePartition.sameBase(sp, entry)) {
       throw new ConcurrentRewriteException("A concurrent reordered rewrite replaced the " + StablePartitionEntry.NAME
           + " entry this one was built on (" + sp.baseEntryVersion().orElse("none") + "; version " + current.version()
-          + " has " + (entry == null ? "none" : IndexUuids.toText(entry.getUuid().getUuid()))
+          + " has " + (entry == null ? "none" : StablePartitionEntry.uuid(entry) + "@" + entry.getDatasetVersion())
           + "): rebuild the reordered rewrite on the newest version and retry: " + location, current.version());
     }
     Set<Long> sources = sp.sourceIds();

@@ -50,6 +50,9 @@ final class SchemaChanges {
     for (TableProtos.IndexMetadata i : indices) {
       if (live.containsAll(i.getFieldsList())) {
         out.add(i);
+      } else if (i.getName().equals(StablePartitionEntry.NAME)) {
+        // The entry names a field only so that lance-core tolerates it: it moves to a live one.
+        StablePartitionEntry.anchorField(schema).ifPresent(f -> out.add(i.toBuilder().clearFields().addFields(f).build()));
       }
     }
     return out;

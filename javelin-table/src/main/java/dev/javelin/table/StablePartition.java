@@ -19,6 +19,8 @@ import java.util.Set;
 public final class StablePartition {
   private final TableProtos.IndexMetadata entry;
   private final StablePartitionTransition transition;
+  // The base entry's identity: its uuid (stable for the entry's life) and the version it was
+  // last installed at (each commit of a reordered rewrite stamps its own version there).
   private final String baseEntryUuid;
 
   private StablePartition(TableProtos.IndexMetadata entry, StablePartitionTransition transition,
@@ -28,6 +30,10 @@ public final class StablePartition {
     this.baseEntryUuid = baseEntryUuid;
   }
 
+  private static String identity(TableProtos.IndexMetadata e) {
+    return e == null ? null : StablePartitionEntry.uuid(e) + "@" + e.getDatasetVersion();
+  }
+
   /**
    * Appends {@code transition} to the entry of {@code read} (the version the rewrite read), writing
    * spilled details if they are large ({@link #writtenFiles()}: delete them if the commit fails).
@@ -35,9 +41,37 @@ public final class StablePartition {
    */
   public static StablePartition appendTo(Manifest read, StablePartitionTransition transition, ObjectStore store)
       throws IOException {
+    return appendTo(read, transition, store, java.util.UUID.randomUUID().toString());
+  }
+
+  /**
+   * As {@link #appendTo(Manifest, StablePartitionTransition, ObjectStore)}, naming the uuid the
+   * entry takes when {@code read} has none (the directory the caller wrote the row map into: see
+   * {@link #entryUuidFor}).
+   */
+  public static StablePartition appendTo(Manifest read, StablePartitionTransition transition, ObjectStore store,
+      String uuidIfNew) throws IOException {
     TableProtos.IndexMetadata base = StablePartitionEntry.find(read).orElse(null);
-    TableProtos.IndexMetadata entry = StablePartitionEntry.append(base, transition, read.version(), store);
-    return new StablePartition(entry, transition, base == null ? null : IndexUuids.toText(base.getUuid().getUuid()));
+    int field = StablePartitionEntry.anchorField(read.proto().getFieldsList()).orElseThrow(() ->
+        new IllegalArgumentException("A reordered rewrite needs a dataset with at least one column: "
+            + store.location()));
+    TableProtos.IndexMetadata entry = StablePartitionEntry.append(base, transition, read.version(), store, uuidIfNew,
+        field);
+    return new StablePartition(entry, transition, identity(base));
+  }
+
+  /**
+   * The uuid of {@code m}'s entry, or a new one: row maps go in {@code _indices/<that uuid>/},
+   * which lives as long as the entry does.
+   */
+  public static String entryUuidFor(Manifest m) {
+    return StablePartitionEntry.find(m).map(StablePartitionEntry::uuid)
+        .orElseGet(() -> java.util.UUID.randomUUID().toString());
+  }
+
+  /** The entry as the commit installs it in version {@code version}. */
+  TableProtos.IndexMetadata entryAt(long version) {
+    return entry.toBuilder().setDatasetVersion(version).build();
   }
 
   /** The entry the commit installs (replacing any other {@code __lance_stable_partition}). */
@@ -50,7 +84,7 @@ public final class StablePartition {
     return transition;
   }
 
-  /** The uuid of the entry this one was appended onto, or empty when there was none. */
+  /** The identity (uuid@version) of the entry this one was appended onto, or empty when there was none. */
   public Optional<String> baseEntryVersion() {
     return Optional.ofNullable(baseEntryUuid);
   }
@@ -74,7 +108,6 @@ public final class StablePartition {
 
   // Not compared with equals: like the fragment reuse index, it is not part of the transaction's identity.
   static boolean sameBase(StablePartition sp, TableProtos.IndexMetadata current) {
-    String now = current == null ? null : IndexUuids.toText(current.getUuid().getUuid());
-    return Objects.equals(now, sp.baseEntryUuid);
+    return Objects.equals(identity(current), sp.baseEntryUuid);
   }
 }

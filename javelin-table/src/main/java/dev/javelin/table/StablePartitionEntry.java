@@ -26,7 +26,6 @@ public final class StablePartitionEntry {
   public static final String TYPE_URL = "/lance.table.StablePartitionDetails";
   /** Details of this many serialized bytes or more are spilled to a file. */
   public static final int SPILL_BYTES = 200 * 1024;
-  static final String DETAILS_FILE = "details.binpb";
 
   private StablePartitionEntry() {}
 
@@ -79,15 +78,23 @@ public final class StablePartitionEntry {
   }
 
   /**
-   * A new entry (new uuid) holding {@code existing}'s transitions and then {@code transition};
-   * spills the details to {@code _indices/<new uuid>/details.binpb} when they are large (the
-   * caller deletes {@link #writtenFile} of the result if its commit fails).
+   * The entry holding {@code existing}'s transitions and then {@code transition}, under
+   * {@code existing}'s uuid (or {@code newUuid} when there is none): the uuid stays for the
+   * entry's life because lance-core's cleanup keeps {@code _indices/<uuid>/} only while a kept
+   * version names that uuid, and the row maps live there. Spills the details to
+   * {@code _indices/<uuid>/details-<random>.binpb} when they are large (the caller deletes
+   * {@link #writtenFile} of the result if its commit fails).
+   *
+   * <p>The entry names one field ({@code fieldId}, a live top-level field): lance-core 7.0.0's
+   * index optimizer aborts on an index without fields, and an entry naming a field that exists is
+   * carried by every lance-core operation (see docs/stable-partition-lance-compat.md).
    *
    * @param existing the manifest's current entry, or null
-   * @param version the dataset version the rewrite read (the entry's {@code dataset_version})
+   * @param version the dataset version the rewrite read (the commit stamps the version it lands in)
    */
   public static TableProtos.IndexMetadata append(TableProtos.IndexMetadata existing,
-      StablePartitionTransition transition, long version, ObjectStore store) throws IOException {
+      StablePartitionTransition transition, long version, ObjectStore store, String newUuid, int fieldId)
+      throws IOException {
     List<StablePartitionTransition> all = new ArrayList<>();
     if (existing != null) {
       all.addAll(transitions(existing, store));
@@ -100,12 +107,12 @@ public final class StablePartitionEntry {
       inline.addTransitions(t.toProto());
       t.sources().forEach(s -> sources.add((int) s.id()));
     }
-    String uuid = UUID.randomUUID().toString();
+    String uuid = existing != null ? IndexUuids.toText(existing.getUuid().getUuid()) : newUuid;
     TableProtos.StablePartitionDetails details =
         TableProtos.StablePartitionDetails.newBuilder().setInline(inline).build();
     byte[] bytes = details.toByteArray();
     if (bytes.length >= SPILL_BYTES) {
-      String path = "_indices/" + uuid + "/" + DETAILS_FILE;
+      String path = directory(uuid) + "/details-" + UUID.randomUUID() + ".binpb";
       store.put(path, bytes);
       details = TableProtos.StablePartitionDetails.newBuilder().setExternal(TableProtos.ExternalFile.newBuilder()
           .setPath(path).setOffset(0).setSize(bytes.length)).build();
@@ -113,11 +120,32 @@ public final class StablePartitionEntry {
     return TableProtos.IndexMetadata.newBuilder()
         .setUuid(TableProtos.UUID.newBuilder().setUuid(IndexUuids.toBytes(uuid)))
         .setName(NAME)
+        .addFields(fieldId)
+        .setIndexVersion(0)
         .setDatasetVersion(version)
         .setFragmentBitmap(IndexBitmaps.write(sources))
         .setIndexDetails(Any.newBuilder().setTypeUrl(TYPE_URL).setValue(details.toByteString()))
         .setCreatedAt(Instant.now().toEpochMilli())
         .build();
+  }
+
+  /** The directory of an entry's files (row maps, spilled details): {@code _indices/<uuid>}. */
+  public static String directory(String entryUuid) {
+    return "_indices/" + entryUuid;
+  }
+
+  /** The entry's uuid, as text. */
+  public static String uuid(TableProtos.IndexMetadata entry) {
+    return IndexUuids.toText(entry.getUuid().getUuid());
+  }
+
+  /**
+   * The field an entry should name in a schema: the first top-level field, or empty when
+   * there is none. Any live field will do; lance-core drops the entry with that column.
+   */
+  public static java.util.OptionalInt anchorField(List<dev.javelin.format.proto.FileProtos.Field> schema) {
+    return schema.stream().filter(f -> f.getParentId() == -1).mapToInt(dev.javelin.format.proto.FileProtos.Field::getId)
+        .findFirst();
   }
 
   /** The file an entry's details were spilled to, or empty when they are inline. */

@@ -121,9 +121,11 @@ class StablePartitionTest extends TableTestBase {
         .orElseThrow();
     assertThat(ids(idx)).containsExactly(0, 1, 2); // retired ids kept: readers skip them and scan
     TableProtos.IndexMetadata entry = StablePartitionEntry.find(after).orElseThrow();
-    assertThat(entry).isEqualTo(r.sp.entry());
+    // The commit stamps the version it lands in: the entry's identity for concurrent rewrites.
+    assertThat(entry).isEqualTo(r.sp.entry().toBuilder().setDatasetVersion(after.version()).build());
     assertThat(ids(entry)).containsExactly(0, 1);
-    assertThat(entry.getFieldsCount()).isZero();
+    // One live field, which lance-core 7.0.0 needs to tolerate the entry.
+    assertThat(entry.getFieldsList()).containsExactly(after.proto().getFields(0).getId());
     assertThat(entry.getIndexDetails().getTypeUrl()).isEqualTo("/lance.table.StablePartitionDetails");
     assertThat(StablePartitionEntry.transitions(table.latest(), store)).containsExactly(r.transition);
     assertThat(r.transition.sources()).containsExactly(source(0, 10, 0), source(1, 10, 0));
@@ -175,7 +177,8 @@ class StablePartitionTest extends TableTestBase {
     Reorder first = new Reorder(v, List.of(0L, 1L));
     Reorder second = new Reorder(first.read, List.of(2L, 3L)); // built on the same (absent) entry
     Manifest v1 = first.commit().commit();
-    String firstEntry = IndexUuids.toText(StablePartitionEntry.find(v1).orElseThrow().getUuid().getUuid());
+    String firstEntry = IndexUuids.toText(StablePartitionEntry.find(v1).orElseThrow().getUuid().getUuid()) + "@"
+        + v1.version();
 
     Commit stale = second.commit();
     assertThatThrownBy(stale::commit).isInstanceOf(ConcurrentRewriteException.class)
@@ -196,8 +199,10 @@ class StablePartitionTest extends TableTestBase {
         List.of(second.news), second.sp)).commit();
     assertThat(StablePartitionEntry.transitions(v2, store)).containsExactly(first.transition, second.transition);
     assertThat(ids(StablePartitionEntry.find(v2).orElseThrow())).containsExactly(0, 1, 2, 3);
+    // The entry keeps its uuid (its directory holds the row maps); its version tells the states apart.
     assertThat(StablePartitionEntry.find(v2).orElseThrow().getUuid())
-        .isNotEqualTo(StablePartitionEntry.find(v1).orElseThrow().getUuid());
+        .isEqualTo(StablePartitionEntry.find(v1).orElseThrow().getUuid());
+    assertThat(StablePartitionEntry.find(v2).orElseThrow().getDatasetVersion()).isEqualTo(v2.version());
   }
 
   @Test
@@ -217,7 +222,7 @@ class StablePartitionTest extends TableTestBase {
   void detailsRoundTripInlineAndSpilled() throws Exception {
     StablePartitionTransition small = new StablePartitionTransition(3, List.of(source(0, 10, 2), source(5, 7, 0)),
         List.of(8L, 9L), "_indices/a/row_map.lance");
-    TableProtos.IndexMetadata inline = StablePartitionEntry.append(null, small, 3, store);
+    TableProtos.IndexMetadata inline = StablePartitionEntry.append(null, small, 3, store, java.util.UUID.randomUUID().toString(), 0);
     assertThat(StablePartitionEntry.writtenFile(inline)).isEmpty();
     assertThat(StablePartitionEntry.transitions(inline, store)).containsExactly(small);
     assertThat(inline.getDatasetVersion()).isEqualTo(3);
@@ -229,16 +234,20 @@ class StablePartitionTest extends TableTestBase {
     }
     StablePartitionTransition big = new StablePartitionTransition(4, many, List.of(200_000L),
         "_indices/b/row_map.lance");
-    TableProtos.IndexMetadata spilled = StablePartitionEntry.append(inline, big, 4, store);
+    TableProtos.IndexMetadata spilled = StablePartitionEntry.append(inline, big, 4, store, java.util.UUID.randomUUID().toString(), 0);
     String uuid = IndexUuids.toText(spilled.getUuid().getUuid());
-    assertThat(StablePartitionEntry.writtenFile(spilled)).contains("_indices/" + uuid + "/details.binpb");
-    assertThat(local.exists("_indices/" + uuid + "/details.binpb")).isTrue();
+    assertThat(uuid).isEqualTo(IndexUuids.toText(inline.getUuid().getUuid())); // stable for the entry's life
+    String detailsFile = StablePartitionEntry.writtenFile(spilled).orElseThrow();
+    assertThat(detailsFile).startsWith("_indices/" + uuid + "/details-").endsWith(".binpb");
+    assertThat(local.exists(detailsFile)).isTrue();
+    assertThat(spilled.getFieldsList()).containsExactly(0);
+    assertThat(spilled.hasIndexVersion()).isTrue();
     assertThat(spilled.getIndexDetails().getValue().size()).isLessThan(1000);
     assertThat(StablePartitionEntry.transitions(spilled, store)).containsExactly(small, big);
     assertThat(IndexBitmaps.read(spilled).getCardinality()).isEqualTo(30_002);
 
     // Appending onto a spilled entry reads the spilled details.
-    TableProtos.IndexMetadata third = StablePartitionEntry.append(spilled, small, 5, store);
+    TableProtos.IndexMetadata third = StablePartitionEntry.append(spilled, small, 5, store, java.util.UUID.randomUUID().toString(), 0);
     assertThat(StablePartitionEntry.transitions(third, store)).containsExactly(small, big, small);
   }
 
@@ -253,7 +262,7 @@ class StablePartitionTest extends TableTestBase {
         continue;
       }
       StablePartitionTransition t = new StablePartitionTransition(1, sources, List.of(1L), "_indices/c/row_map.lance");
-      TableProtos.IndexMetadata next = StablePartitionEntry.append(null, t, 1, store);
+      TableProtos.IndexMetadata next = StablePartitionEntry.append(null, t, 1, store, java.util.UUID.randomUUID().toString(), 0);
       if (StablePartitionEntry.writtenFile(next).isPresent()) {
         break;
       }
@@ -362,7 +371,7 @@ class StablePartitionTest extends TableTestBase {
     Cleanup.run(table, CleanupPolicy.builder().retainVersions(1).build());
     assertThat(local.exists(map1)).isFalse();
     assertThat(local.exists(map2)).isFalse();
-    assertThat(local.list("_indices/").stream().map(o -> o.key()).filter(k -> k.endsWith("row_map.lance")))
+    assertThat(local.list("_indices/").stream().map(o -> o.key()).filter(k -> k.contains("row_map")))
         .isEmpty();
   }
 
@@ -376,8 +385,8 @@ class StablePartitionTest extends TableTestBase {
     }
     // A large earlier history makes the new entry spill.
     TableProtos.IndexMetadata history = StablePartitionEntry.append(null,
-        new StablePartitionTransition(1, many, List.of(999L), r.transition.rowMapPath()), 1, store);
-    TableProtos.IndexMetadata entry = StablePartitionEntry.append(history, r.transition, r.read.version(), store);
+        new StablePartitionTransition(1, many, List.of(999L), r.transition.rowMapPath()), 1, store, java.util.UUID.randomUUID().toString(), 0);
+    TableProtos.IndexMetadata entry = StablePartitionEntry.append(history, r.transition, r.read.version(), store, java.util.UUID.randomUUID().toString(), 0);
     Optional<String> spilled = StablePartitionEntry.writtenFile(entry);
     assertThat(spilled).isPresent();
     Manifest withEntry = table.newCommit(Transaction.createIndex(r.read.version(), List.of(entry), List.of()))
@@ -385,8 +394,10 @@ class StablePartitionTest extends TableTestBase {
     Cleanup.run(table, CleanupPolicy.builder().retainVersions(1).deleteUnverified(true).build());
     assertThat(local.exists(spilled.get())).isTrue();
     assertThat(local.exists(r.transition.rowMapPath())).isTrue();
-    // The history entry's own spill was never committed: unreferenced, removed.
-    assertThat(local.exists(StablePartitionEntry.writtenFile(history).orElseThrow())).isFalse();
+    // The history entry's own spill was never committed, but it lies in the entry's directory,
+    // which is kept whole while a kept version names the entry (as lance-core's cleanup does).
+    assertThat(StablePartitionEntry.writtenFile(history).orElseThrow())
+        .startsWith(StablePartitionEntry.directory(StablePartitionEntry.uuid(entry)) + "/");
     assertThat(StablePartitionEntry.transitions(withEntry, store)).hasSize(2);
   }
 }

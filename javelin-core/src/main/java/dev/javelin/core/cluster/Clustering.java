@@ -10,6 +10,7 @@ import dev.javelin.table.Manifest;
 import dev.javelin.table.Table;
 import dev.javelin.table.ConcurrentRewriteException;
 import dev.javelin.table.StablePartition;
+import dev.javelin.table.StablePartitionEntry;
 import dev.javelin.table.StablePartitionTransition;
 import dev.javelin.table.StablePartitionValidator;
 import dev.javelin.table.Transaction;
@@ -104,8 +105,10 @@ final class Clustering {
         }
         RowMapSummary summary;
         Lineage lineage;
-        RowMapWriter rowMap = RowMapWriter.create(dataset.store(), counts.length, m.fileVersion(),
-            allocator);
+        // Row maps live in the entry's directory, kept (by lance-core's cleanup too) while the entry is.
+        String entryUuid = StablePartition.entryUuidFor(Table.at(dataset.store()).latest());
+        RowMapWriter rowMap = RowMapWriter.create(dataset.store(), StablePartitionEntry.directory(entryUuid),
+            counts.length, m.fileVersion(), allocator);
         try (rowMap) {
           lineage = walk(m, sources, p1.addresses, dest, counts, new RowMapLabels(rowMap, labels));
           summary = rowMap.finish();
@@ -121,7 +124,7 @@ final class Clustering {
         for (int d = 0; d < written.size(); d++) {
           news.add(lineage == null ? written.get(d) : lineage.apply(written.get(d), d));
         }
-        return commit(m, sources, news, dest.length, rowMap.path(), summary);
+        return commit(m, sources, news, dest.length, entryUuid, rowMap.path(), summary);
       } catch (IOException e) {
         throw new UncheckedIOException("Clustering fragments " + ids(sources) + " failed: " + dataset.location(), e);
       }
@@ -265,7 +268,7 @@ final class Clustering {
   }
 
   private ClusterResult commit(Manifest read, List<Fragment> sources, List<Fragment> written, long rows,
-      String rowMapPath, RowMapSummary summary) {
+      String entryUuid, String rowMapPath, RowMapSummary summary) {
     Table table = Table.at(dataset.store());
     List<String> keys = new ArrayList<>(writer.keys());
     keys.add(rowMapPath);
@@ -294,7 +297,20 @@ final class Clustering {
       try {
         // Appended onto the newest entry: a concurrent reordered rewrite that landed since the
         // read is kept, not overwritten (the commit rejects a stale base, and we rebuild).
-        sp = StablePartition.appendTo(table.latest(), transition, dataset.store());
+        Manifest latest = table.latest();
+        String uuid = StablePartition.entryUuidFor(latest);
+        if (StablePartitionEntry.find(latest).isPresent() && !uuid.equals(entryUuid)) {
+          // A concurrent first clustering created the entry under another uuid: move our row map there.
+          String moved = StablePartitionEntry.directory(uuid) + rowMapPath.substring(rowMapPath.lastIndexOf('/'));
+          dataset.store().put(moved, dataset.store().read(rowMapPath));
+          keys.add(moved);
+          deleteQuietly(rowMapPath);
+          rowMapPath = moved;
+          entryUuid = uuid;
+          transition = new StablePartitionTransition(transition.datasetVersion(), transition.sources(),
+              transition.destinations(), moved);
+        }
+        sp = StablePartition.appendTo(latest, transition, dataset.store(), entryUuid);
       } catch (IOException | RuntimeException e) {
         keys.forEach(this::deleteQuietly);
         throw e instanceof IOException io ? new UncheckedIOException("Writing the stable partition entry failed: "

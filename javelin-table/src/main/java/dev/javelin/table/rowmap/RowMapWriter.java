@@ -32,7 +32,6 @@ public final class RowMapWriter implements AutoCloseable {
   /** The largest number of destinations a row map can name (labels are UInt16). */
   public static final int MAX_DESTINATIONS = 1 << 16;
 
-  static final String FILE_NAME = "row_map.lance";
   static final String COLUMN = "label";
   // Schema metadata naming the global buffer that holds the summary.
   static final String SUMMARY_KEY = "javelin:row_map_summary";
@@ -65,11 +64,20 @@ public final class RowMapWriter implements AutoCloseable {
    */
   public static RowMapWriter create(ObjectStore store, int destinations, LanceFileVersion version,
       BufferAllocator allocator) throws IOException {
+    return create(store, "_indices/" + UUID.randomUUID(), destinations, version, allocator);
+  }
+
+  /**
+   * Starts a row map in {@code directory} (the stable partition entry's:
+   * {@code StablePartitionEntry.directory(StablePartition.entryUuidFor(manifest))}), under a new name.
+   */
+  public static RowMapWriter create(ObjectStore store, String directory, int destinations, LanceFileVersion version,
+      BufferAllocator allocator) throws IOException {
     if (destinations < 1 || destinations > MAX_DESTINATIONS) {
       throw new IllegalArgumentException("A row map names 1 to " + MAX_DESTINATIONS + " destinations, not "
           + destinations);
     }
-    String path = "_indices/" + UUID.randomUUID() + "/" + FILE_NAME;
+    String path = directory + "/row_map-" + UUID.randomUUID() + ".lance";
     Schema schema = new Schema(List.of(Field.nullable(COLUMN, new ArrowType.Int(16, false))),
         Map.of(SUMMARY_KEY, "1"));
     LanceFileWriter w = LanceFileWriter.create(store.newOutputFile(path), schema,

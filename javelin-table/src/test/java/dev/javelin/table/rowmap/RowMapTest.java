@@ -77,7 +77,7 @@ class RowMapTest {
     int m = 7;
     int[] labels = labels(n, m, 42);
     String path = write(labels, m, v);
-    assertThat(path).matches("_indices/[0-9a-f-]{36}/row_map\\.lance");
+    assertThat(path).matches("_indices/[0-9a-f-]{36}/row_map-[0-9a-f-]{36}\\.lance");
     long[] ranks = new long[n];
     long[] seen = new long[m];
     long[] totals = new long[m];
