@@ -79,12 +79,18 @@ final class AddressTranslator {
       int n = 0;
       long[] keyed = new long[16]; // row map positions
       int[] which = new int[16]; // the index in out of each
+      long lastFragment = -1;
+      long[] s = null;
       for (int i = 0; i < out.length; i++) {
         long a = out[i];
         if (a == DROPPED) {
           continue;
         }
-        long[] s = sources.get(a >>> 32);
+        if (a >>> 32 != lastFragment) {
+          // Addresses come in runs of one fragment: one lookup per run.
+          lastFragment = a >>> 32;
+          s = sources.get(lastFragment);
+        }
         if (s == null || s[0] != t) {
           continue;
         }

@@ -13,10 +13,13 @@ import dev.javelin.table.Fragment;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.LongPredicate;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
@@ -246,7 +249,7 @@ public final class VectorQuery {
     if (translator.isIdentity()) {
       return index.search(query, candidates, nprobes, accept);
     }
-    java.util.Set<Long> sources = new java.util.HashSet<>();
+    Set<Long> sources = new HashSet<>();
     coverage.through().forEach(t -> t.sources().forEach(s -> sources.add(s.id())));
     LongPredicate tentative = id -> sources.contains(id >>> 32) || accept.test(id);
     int want = candidates;
@@ -266,13 +269,13 @@ public final class VectorQuery {
       if (n >= candidates || got.size() < want || want >= index.numRows()) {
         // Re-sorted: ties are broken by the current addresses.
         return Neighbors.merge(candidates,
-            new Neighbors(java.util.Arrays.copyOf(ids, n), java.util.Arrays.copyOf(dist, n)));
+            new Neighbors(Arrays.copyOf(ids, n), Arrays.copyOf(dist, n)));
       }
       want = (int) Math.min(index.numRows(), 2L * want);
     }
   }
 
-  private static RoaringBitmap bitmap(java.util.Set<Long> ids) {
+  private static RoaringBitmap bitmap(Set<Long> ids) {
     RoaringBitmap b = new RoaringBitmap();
     for (long id : ids) {
       b.add((int) id);

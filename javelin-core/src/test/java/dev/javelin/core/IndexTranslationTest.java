@@ -165,6 +165,9 @@ class IndexTranslationTest {
     });
     assertThat(plan.rowsFromIndex()).isEqualTo(before.get(0).size());
     assertThat(plan.describe()).contains("through row maps for fragments: " + r.destinationIds());
+    IndexInfo info = after.indices().stream().filter(i -> i.name().equals("x_idx")).findFirst().orElseThrow();
+    assertThat(info.throughRowMaps()).containsExactlyElementsOf(r.destinationIds());
+    assertThat(info.fragments()).containsExactlyElementsOf(r.sourceIds());
     // A delete through the index finds the moved rows too.
     Dataset deleted = after.delete("x = 17");
     assertThat(ids(deleted, "x = 17", false)).isEmpty();
@@ -236,6 +239,8 @@ class IndexTranslationTest {
     });
     assertThat(plan.indexedFragments()).containsExactlyElementsOf(live(after));
     assertThat(rebuilt.explain("a = 3").indices().get(0).throughRowMaps()).isNotEmpty();
+    assertThat(rebuilt.indices().stream().filter(i -> i.name().equals("x_fresh")).findFirst().orElseThrow()
+        .throughRowMaps()).isEmpty();
     // A mix of the fresh index and a translated one agrees with the scan.
     assertIndexedEqualsScan(rebuilt);
     for (String f : List.of("x = 17 AND a = 3", "x = 17 OR a = 3", "x < 300 AND s > 'k200'")) {
