@@ -343,9 +343,13 @@ final class DatasetIndexes {
       for (int id : fragmentBitmap(i, ds.location())) {
         fragments.add(Integer.toUnsignedLong(id));
       }
+      // System entries' bitmaps are provenance, not coverage: nothing is derived from them.
+      Set<Long> through = i.getName().startsWith("__lance_") ? Set.of()
+          : java.util.Collections.unmodifiableSet(
+              new LinkedHashSet<>(IndexCoverage.of(ds, i).translated(ds.manifest().fragments())));
       out.add(new IndexInfo(i.getName(), IndexUuids.toText(i.getUuid().getUuid()),
           IndexType.fromDetailsTypeUrl(i.getIndexDetails().getTypeUrl()), List.copyOf(fields), fragments,
-          i.getDatasetVersion()));
+          i.getDatasetVersion(), through));
     }
     return out;
   }

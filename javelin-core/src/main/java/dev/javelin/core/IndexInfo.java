@@ -13,6 +13,14 @@ import java.util.Set;
  * @param fields the top-level names of the indexed fields, in order
  * @param fragments the ids of the fragments it covers (rows of other fragments are not in it)
  * @param datasetVersion the version it was built at
+ * @param throughRowMaps ids of live fragments it also answers for through reordered rewrites (it
+ *     covered all their sources; the rewrites' row maps translate its row addresses)
  */
 public record IndexInfo(String name, String uuid, IndexType type, List<String> fields, Set<Long> fragments,
-    long datasetVersion) {}
+    long datasetVersion, Set<Long> throughRowMaps) {
+  /** An index answering only for the fragments of its own bitmap. */
+  public IndexInfo(String name, String uuid, IndexType type, List<String> fields, Set<Long> fragments,
+      long datasetVersion) {
+    this(name, uuid, type, fields, fragments, datasetVersion, Set.of());
+  }
+}

@@ -74,26 +74,27 @@ final class IndexedScan {
     if ((ds.manifest().readerFeatureFlags() & FeatureFlags.STABLE_ROW_IDS) != 0) {
       return none(filter.sql(), all, "indices of datasets with stable row ids hold row ids, not addresses");
     }
-    Map<String, TableProtos.IndexMetadata> byColumn = btrees(ds);
+    Map<String, IndexCoverage> coverage = new HashMap<>();
+    Map<String, TableProtos.IndexMetadata> byColumn = btrees(ds, coverage);
     if (filter.columns().stream().noneMatch(byColumn::containsKey)) {
       return none(filter.sql(), all, "no BTree index on a column of the filter");
     }
     Map<String, BTreeIndex> opened = new HashMap<>();
     try {
-      Planner p = new Planner(ds, byColumn, opened, allocator);
+      Planner p = new Planner(ds, byColumn, coverage, opened, allocator);
       Q tree = p.convert(filter.shape());
       if (tree == null) {
         return none(filter.sql(), all, "no part of the filter is a predicate an index answers");
       }
-      RoaringBitmap covered = null;
-      for (String col : p.used.keySet()) {
-        RoaringBitmap b = DatasetIndexes.fragmentBitmap(byColumn.get(col), ds.location());
-        covered = covered == null ? b : RoaringBitmap.and(covered, b);
-      }
+      // Fragments every used index answers for, directly or through a reordered rewrite's row map.
       List<Long> indexed = new ArrayList<>();
       List<Long> scanned = new ArrayList<>();
       for (Fragment f : ds.manifest().fragments()) {
-        (f.id() <= Integer.MAX_VALUE && covered.contains((int) f.id()) ? indexed : scanned).add(f.id());
+        boolean every = true;
+        for (String col : p.used.keySet()) {
+          every &= coverage.get(col).covers(f.id());
+        }
+        (every ? indexed : scanned).add(f.id());
       }
       if (indexed.isEmpty()) {
         return none(filter.sql(), all, "the indices cover none of the fragments");
@@ -106,7 +107,10 @@ final class IndexedScan {
       }
       List<ScanPlan.IndexUse> uses = new ArrayList<>();
       for (var e : p.used.entrySet()) {
-        uses.add(new ScanPlan.IndexUse(byColumn.get(e.getKey()).getName(), e.getKey(), List.copyOf(e.getValue())));
+        IndexCoverage c = coverage.get(e.getKey());
+        List<Long> translated = indexed.stream().filter(id -> !c.direct(id)).toList();
+        uses.add(new ScanPlan.IndexUse(byColumn.get(e.getKey()).getName(), e.getKey(), List.copyOf(e.getValue()),
+            translated));
       }
       return new IndexedScan(new ScanPlan(filter.sql(), List.copyOf(uses), List.copyOf(indexed),
           List.copyOf(scanned), total, null), rows);
@@ -130,10 +134,13 @@ final class IndexedScan {
     return new IndexedScan(new ScanPlan(sql, List.of(), List.of(), List.copyOf(all), 0, note), Map.of());
   }
 
-  // Top-level column name -> the BTree on it covering the most fragments.
-  private static Map<String, TableProtos.IndexMetadata> btrees(Dataset ds) {
+  // Top-level column name -> the BTree on it answering for the most live fragments (through
+  // transitions too); on a tie the one answering for more of them directly (an index rebuilt after
+  // a reorder needs no translation).
+  private static Map<String, TableProtos.IndexMetadata> btrees(Dataset ds, Map<String, IndexCoverage> coverage) {
     Map<String, TableProtos.IndexMetadata> out = new HashMap<>();
-    Map<String, Integer> sizes = new HashMap<>();
+    Map<String, long[]> sizes = new HashMap<>();
+    List<Fragment> live = ds.manifest().fragments();
     for (TableProtos.IndexMetadata m : ds.manifest().indices()) {
       if (m.getFieldsCount() != 1
           || IndexType.fromDetailsTypeUrl(m.getIndexDetails().getTypeUrl()) != IndexType.BTREE) {
@@ -141,10 +148,13 @@ final class IndexedScan {
       }
       for (LanceField f : ds.schema().fields()) {
         if (f.id() == m.getFields(0)) {
-          int size = DatasetIndexes.fragmentBitmap(m, ds.location()).getCardinality();
-          if (!out.containsKey(f.name()) || size > sizes.get(f.name())) {
+          IndexCoverage c = IndexCoverage.of(ds, m);
+          long[] size = {c.covered(live).size(), -c.translated(live).size()};
+          long[] best = sizes.get(f.name());
+          if (best == null || Arrays.compare(size, best) > 0) {
             out.put(f.name(), m);
             sizes.put(f.name(), size);
+            coverage.put(f.name(), c);
           }
         }
       }
@@ -221,15 +231,18 @@ final class IndexedScan {
   private static final class Planner {
     private final Dataset ds;
     private final Map<String, TableProtos.IndexMetadata> byColumn;
+    private final Map<String, IndexCoverage> coverage;
+    private final Map<String, AddressTranslator> translators = new HashMap<>();
     private final Map<String, BTreeIndex> opened;
     private final BufferAllocator allocator;
     // Column -> the predicates its index answers, in filter order.
     final Map<String, List<String>> used = new LinkedHashMap<>();
 
-    Planner(Dataset ds, Map<String, TableProtos.IndexMetadata> byColumn, Map<String, BTreeIndex> opened,
-        BufferAllocator allocator) {
+    Planner(Dataset ds, Map<String, TableProtos.IndexMetadata> byColumn, Map<String, IndexCoverage> coverage,
+        Map<String, BTreeIndex> opened, BufferAllocator allocator) {
       this.ds = ds;
       this.byColumn = byColumn;
+      this.coverage = coverage;
       this.opened = opened;
       this.allocator = allocator;
     }
@@ -284,9 +297,13 @@ final class IndexedScan {
       return i;
     }
 
+    // Each leaf's rows are translated to current addresses before they meet another index's
+    // rows: indices built before and after a reorder record the same row at different addresses.
     Roaring64NavigableMap search(Q q) throws IOException {
       if (q instanceof Leaf l) {
-        return opened.get(l.column()).search(l.query());
+        AddressTranslator t = translators.computeIfAbsent(l.column(),
+            c -> new AddressTranslator(ds.store(), coverage.get(c).through()));
+        return t.translate(opened.get(l.column()).search(l.query()));
       }
       List<Q> parts = q instanceof All a ? a.parts() : ((Any) q).parts();
       Roaring64NavigableMap out = search(parts.get(0));

@@ -23,8 +23,15 @@ public record ScanPlan(String filter, List<IndexUse> indices, List<Long> indexed
    * @param name the index name
    * @param column the indexed column
    * @param predicates the filter parts it answers, as written
+   * @param throughRowMaps ids of the indexed fragments it answers for through reordered rewrites:
+   *     it recorded their rows at older addresses, which the rewrites' row maps translate
    */
-  public record IndexUse(String name, String column, List<String> predicates) {}
+  public record IndexUse(String name, String column, List<String> predicates, List<Long> throughRowMaps) {
+    /** An index answering only for fragments of its own bitmap. */
+    public IndexUse(String name, String column, List<String> predicates) {
+      this(name, column, predicates, List.of());
+    }
+  }
 
   /** Whether any rows come from an index. */
   public boolean usesIndex() {
@@ -41,6 +48,9 @@ public record ScanPlan(String filter, List<IndexUse> indices, List<Long> indexed
     for (IndexUse u : indices) {
       b.append("index: ").append(u.name()).append(" (btree on ").append(u.column()).append(") answers ")
           .append(String.join(", ", u.predicates())).append('\n');
+      if (!u.throughRowMaps().isEmpty()) {
+        b.append("  through row maps for fragments: ").append(u.throughRowMaps()).append('\n');
+      }
     }
     if (usesIndex()) {
       b.append("fragments from index: ").append(indexedFragments.size()).append(' ').append(indexedFragments)

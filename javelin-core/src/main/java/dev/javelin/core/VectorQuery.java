@@ -13,10 +13,13 @@ import dev.javelin.table.Fragment;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.LongPredicate;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
@@ -203,15 +206,19 @@ public final class VectorQuery {
       }
       DistanceType dt = index != null ? index.distanceType() : distanceType != null ? distanceType : DistanceType.L2;
       int candidates = refineFactor > 1 ? k * refineFactor : k;
+      // The index answers for its fragments and, through reordered rewrites' row maps, for
+      // the destinations of rewrites whose sources it covered entirely.
+      IndexCoverage coverage = index == null ? null : IndexCoverage.derive(bitmap(info.fragments()),
+          IndexCoverage.transitions(ds));
       List<Fragment> flat = new ArrayList<>();
       List<Fragment> indexed = new ArrayList<>();
       for (Fragment f : ds.manifest().fragments()) {
-        (index != null && info.fragments().contains(f.id()) ? indexed : flat).add(f);
+        (coverage != null && coverage.covers(f.id()) ? indexed : flat).add(f);
       }
       BoundExpression pre = prefilter ? bound : null;
       Neighbors fromIndex = new Neighbors(new long[0], new float[0]);
       if (!indexed.isEmpty()) {
-        fromIndex = index.search(query, candidates, nprobes, accepted(indexed, pre));
+        fromIndex = searchIndex(index, coverage, candidates, accepted(indexed, pre));
       }
       FlatSearch exact = new FlatSearch(query, dt, candidates);
       VectorColumn.scan(ds, flat, field, pre, allocator, (v, a, n) -> exact.add(v, 0, n, a));
@@ -228,6 +235,52 @@ public final class VectorQuery {
     } catch (IOException e) {
       throw new UncheckedIOException("Vector search failed: " + ds.location(), e);
     }
+  }
+
+  /**
+   * The index's {@code candidates} nearest rows that {@code accept} (current addresses) keeps.
+   * Rows it recorded in the sources of reordered rewrites are searched as if kept, then
+   * translated to their current addresses and tested; when too few survive (rows deleted at or
+   * after the rewrite, or rejected by a prefilter), the search asks for more, doubling.
+   */
+  private Neighbors searchIndex(IvfPqIndex index, IndexCoverage coverage, int candidates, LongPredicate accept)
+      throws IOException {
+    AddressTranslator translator = new AddressTranslator(ds.store(), coverage.through());
+    if (translator.isIdentity()) {
+      return index.search(query, candidates, nprobes, accept);
+    }
+    Set<Long> sources = new HashSet<>();
+    coverage.through().forEach(t -> t.sources().forEach(s -> sources.add(s.id())));
+    LongPredicate tentative = id -> sources.contains(id >>> 32) || accept.test(id);
+    int want = candidates;
+    while (true) {
+      Neighbors got = index.search(query, want, nprobes, tentative);
+      long[] moved = translator.translate(got.rowIds());
+      int n = 0;
+      long[] ids = new long[moved.length];
+      float[] dist = new float[moved.length];
+      for (int i = 0; i < moved.length; i++) {
+        if (moved[i] != AddressTranslator.DROPPED && accept.test(moved[i])) {
+          ids[n] = moved[i];
+          dist[n] = got.distances()[i];
+          n++;
+        }
+      }
+      if (n >= candidates || got.size() < want || want >= index.numRows()) {
+        // Re-sorted: ties are broken by the current addresses.
+        return Neighbors.merge(candidates,
+            new Neighbors(Arrays.copyOf(ids, n), Arrays.copyOf(dist, n)));
+      }
+      want = (int) Math.min(index.numRows(), 2L * want);
+    }
+  }
+
+  private static RoaringBitmap bitmap(Set<Long> ids) {
+    RoaringBitmap b = new RoaringBitmap();
+    for (long id : ids) {
+      b.add((int) id);
+    }
+    return b;
   }
 
   private IndexInfo findIndex(LanceField field) {

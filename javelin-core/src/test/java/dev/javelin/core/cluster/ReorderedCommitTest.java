@@ -72,10 +72,10 @@ class ReorderedCommitTest {
       }
       assertThat(labels).isEqualTo(recorded.labels);
     }
-    // Degraded but correct: the filter is answered by a scan, with the same rows.
+    // The index answers for the destinations through the row map, with the same rows.
     assertThat(after.countRows("x = 17")).isEqualTo(before);
     ScanPlan plan = after.explain("x = 17");
-    assertThat(plan.indexedFragments()).isEmpty();
+    assertThat(plan.indexedFragments()).containsExactlyElementsOf(r.destinationIds());
     assertThat(ClusterData.values(after)).containsExactlyInAnyOrderElementsOf(values);
   }
 

@@ -51,6 +51,7 @@ public final class RowMapReader implements AutoCloseable {
   private final long[][] countThrough;
   private final int[] entries;
   private int scanned; // chunks [0, scanned) are in the checkpoints
+  private long chunksRead;
   private final int[] scratch; // per-label counts while scanning a chunk, or bases in ranks()
 
   private RowMapReader(LanceFileReader file, RowMapSummary summary) {
@@ -119,6 +120,11 @@ public final class RowMapReader implements AutoCloseable {
   /** The counts the file carries. */
   public RowMapSummary summary() {
     return summary;
+  }
+
+  /** How many chunks this reader has read from its file so far (cache misses; for tests and metrics). */
+  public synchronized long chunksRead() {
+    return chunksRead;
   }
 
   /** The number of labels (source physical rows). */
@@ -257,6 +263,7 @@ public final class RowMapReader implements AutoCloseable {
     int n = (int) Math.min(CHUNK, summary.rows() - start);
     int[] out = new int[n];
     int at = 0;
+    chunksRead++;
     int m = summary.destinations();
     try (ArrowReader in = file.read(ReadOptions.builder().columns(List.of(RowMapWriter.COLUMN))
         .rows(start, start + n).batchSize(CHUNK).build())) {
