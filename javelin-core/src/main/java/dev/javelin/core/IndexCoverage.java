@@ -23,7 +23,8 @@ import org.roaringbitmap.RoaringBitmap;
  */
 final class IndexCoverage {
   private static final int CACHED_ENTRIES = 32;
-  // Dataset location + entry uuid -> its transitions (an entry never changes once written).
+  // Dataset location + entry uuid, version and details hash -> its transitions (the entry keeps
+  // its uuid as transitions accumulate; each reordered rewrite stamps the version it lands in).
   private static final Map<String, List<StablePartitionTransition>> TRANSITIONS =
       new LinkedHashMap<>(16, 0.75f, true) {
         @Override
@@ -77,7 +78,8 @@ final class IndexCoverage {
     if (entry.isEmpty()) {
       return List.of();
     }
-    String key = ds.location() + "#" + dev.javelin.table.IndexUuids.toText(entry.get().getUuid().getUuid());
+    String key = ds.location() + "#" + StablePartitionEntry.uuid(entry.get()) + "@" + entry.get().getDatasetVersion()
+        + "#" + entry.get().getIndexDetails().getValue().hashCode();
     synchronized (TRANSITIONS) {
       List<StablePartitionTransition> got = TRANSITIONS.get(key);
       if (got != null) {
