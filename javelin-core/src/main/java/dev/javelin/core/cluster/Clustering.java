@@ -10,6 +10,7 @@ import dev.javelin.table.Manifest;
 import dev.javelin.table.Table;
 import dev.javelin.table.ConcurrentRewriteException;
 import dev.javelin.table.StablePartition;
+import dev.javelin.table.StablePartitionFold;
 import dev.javelin.table.StablePartitionTransition;
 import dev.javelin.table.StablePartitionValidator;
 import dev.javelin.table.Transaction;
@@ -58,6 +59,8 @@ final class Clustering {
   private final int batchSize;
   private final LabelSink labels;
   private PartitionWriter writer;
+  // Tests: runs after each attempt's entry is built, before its commit (a concurrent writer's slot).
+  private Runnable beforeCommit;
 
   Clustering(Dataset dataset, List<String> keyNames, Curve curve, long target, List<Long> fragmentIds,
       int batchSize, LabelSink labels) {
@@ -68,6 +71,12 @@ final class Clustering {
     this.fragmentIds = fragmentIds;
     this.batchSize = batchSize;
     this.labels = labels;
+  }
+
+  /** Runs {@code hook} after each attempt's entry is built and before it commits (tests race there). */
+  Clustering beforeCommit(Runnable hook) {
+    this.beforeCommit = hook;
+    return this;
   }
 
   PartitionWriter writer() {
@@ -302,7 +311,12 @@ final class Clustering {
       }
       Transaction txn = Transaction.reorderedRewrite(read.version(), List.of(sources), List.of(news), sp);
       try {
-        done = table.newCommit(txn).cleanupOnFailure(sp.writtenFiles()).commit();
+        if (beforeCommit != null) {
+          beforeCommit.run();
+        }
+        // Deletes of source rows committed since the read are folded into the destinations.
+        done = table.newCommit(txn).cleanupOnFailure(sp.writtenFiles())
+            .rebase(new StablePartitionFold(table, dataset.allocator())).commit();
       } catch (ConcurrentRewriteException e) {
         if (attempt >= MAX_ENTRY_RETRIES) {
           keys.forEach(this::deleteQuietly);
