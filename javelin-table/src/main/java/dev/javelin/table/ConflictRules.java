@@ -123,11 +123,13 @@ final class ConflictRules {
     return Resolution.COMPATIBLE;
   }
 
-  // A delete against changes of the same fragments (Lance's check_delete_txn): a rewrite or data
-  // replacement of one of them conflicts; a delete or update that only changed its deletion file
-  // is merged in by a rebase; one that changed its data files, or an update that removed it,
-  // conflicts. A concurrent delete that removed it deleted every row there, which a rebase
-  // drops from this delete.
+  // A delete against changes of the same fragments (Lance's check_delete_txn): a data replacement
+  // of one of them conflicts; a delete or update that only changed its deletion file is merged in
+  // by a rebase; one that changed its data files, or an update that removed it, conflicts. A
+  // concurrent delete that removed it deleted every row there, which a rebase drops from this
+  // delete. A rewrite of one of them is a rebase too: a reordered one (a clustering) recorded a
+  // row map the rebase follows the deleted rows through; an order-preserving one did not, and the
+  // rebase reports the conflict (the stored transaction does not say which it was).
   private static Resolution checkDelete(Transaction mine, Transaction committed) {
     Map<Long, TableProtos.DataFragment> my = new HashMap<>();
     mine.proto().getDelete().getUpdatedFragmentsList().forEach(f -> my.put(f.getId(), f));
@@ -139,7 +141,7 @@ final class ConflictRules {
         Set<Long> old = new HashSet<>();
         theirs.getRewrite().getOldFragmentsList().forEach(f -> old.add(f.getId()));
         theirs.getRewrite().getGroupsList().forEach(g -> g.getOldFragmentsList().forEach(f -> old.add(f.getId())));
-        return old.stream().anyMatch(touched::contains) ? Resolution.CONFLICT : Resolution.COMPATIBLE;
+        return old.stream().anyMatch(touched::contains) ? Resolution.REBASE : Resolution.COMPATIBLE;
       }
       case DATA_REPLACEMENT: {
         boolean overlap = theirs.getDataReplacement().getReplacementsList().stream()

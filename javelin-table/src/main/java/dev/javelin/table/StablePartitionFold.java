@@ -169,6 +169,54 @@ public final class StablePartitionFold implements Commit.Rebase {
   }
 
   /**
+   * Where a committed Rewrite moved rows of its old fragments, when it was a reordered one: the
+   * transitions of {@code latest} that retired those fragments into the Rewrite's new ones give,
+   * per destination id, the offsets of the rows there. Rows the rewrite saw deleted are dropped
+   * (they are deleted where they went too). Empty when a fragment was not retired by a transition
+   * of this Rewrite (an order-preserving rewrite: there is no row map to follow).
+   *
+   * @param rows per old fragment id of {@code rewrite}, physical offsets in it
+   */
+  static java.util.Optional<Map<Long, RoaringBitmap>> follow(ObjectStore store, Manifest latest, Transaction rewrite,
+      Map<Long, RoaringBitmap> rows, BufferAllocator allocator) throws IOException {
+    Set<Long> written = new HashSet<>();
+    TransactionProtos.Transaction.Rewrite op = rewrite.proto().getRewrite();
+    op.getNewFragmentsList().forEach(f -> written.add(f.getId()));
+    op.getGroupsList().forEach(g -> g.getNewFragmentsList().forEach(f -> written.add(f.getId())));
+    Map<StablePartitionTransition, List<Long>> through = new java.util.LinkedHashMap<>();
+    List<StablePartitionTransition> all = StablePartitionEntry.transitions(latest, store);
+    for (long id : rows.keySet()) {
+      StablePartitionTransition t = all.stream()
+          .filter(x -> x.sources().stream().anyMatch(s -> s.id() == id)).findFirst().orElse(null);
+      if (t == null || !written.containsAll(t.destinations())) {
+        return java.util.Optional.empty();
+      }
+      through.computeIfAbsent(t, k -> new ArrayList<>()).add(id);
+    }
+    Map<Long, RoaringBitmap> out = new java.util.TreeMap<>();
+    for (Map.Entry<StablePartitionTransition, List<Long>> e : through.entrySet()) {
+      StablePartitionTransition t = e.getKey();
+      RoaringBitmap[] moved = new RoaringBitmap[t.destinations().size()];
+      for (int d = 0; d < moved.length; d++) {
+        moved[d] = new RoaringBitmap();
+      }
+      try (RowMapReader map = RowMapReader.open(store, t.rowMapPath(), allocator)) {
+        for (StablePartitionTransition.Source s : t.sources()) {
+          if (e.getValue().contains(s.id())) {
+            fold(map, t.firstPosition(s.id()), s, rows.get(s.id()), moved);
+          }
+        }
+      }
+      for (int d = 0; d < moved.length; d++) {
+        if (!moved[d].isEmpty()) {
+          out.merge(t.destinations().get(d), moved[d], (x, y) -> RoaringBitmap.or(x, y));
+        }
+      }
+    }
+    return java.util.Optional.of(out);
+  }
+
+  /**
    * Adds to {@code out[label]} the rank of every row of {@code rows} (offsets in source
    * {@code s}, whose first row map position is {@code first}) that was live when the rewrite read
    * it. Reads labels and ranks one row map chunk at a time, only where deleted rows are.

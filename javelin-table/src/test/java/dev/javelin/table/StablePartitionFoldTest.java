@@ -122,6 +122,26 @@ class StablePartitionFoldTest extends TableTestBase {
     }
   }
 
+  /** Where rows of the sources (offsets per source id) went: destination id -> offsets there. */
+  Map<Long, RoaringBitmap> whereWent(Reorder r, Map<Long, RoaringBitmap> rows) {
+    Map<Long, RoaringBitmap> out = new HashMap<>();
+    long[] seen = new long[r.news.size()];
+    int p = 0;
+    for (Fragment src : r.olds) {
+      RoaringBitmap mine = rows.getOrDefault(src.id(), new RoaringBitmap());
+      for (int o = 0; o < src.physicalRows(); o++, p++) {
+        int l = r.labels[p];
+        if (l >= 0) {
+          long rank = seen[l]++;
+          if (mine.contains(o)) {
+            out.computeIfAbsent(r.news.get(l).id(), k -> new RoaringBitmap()).add((int) rank);
+          }
+        }
+      }
+    }
+    return out;
+  }
+
   Manifest create(int fragments, int rows) throws Exception {
     Fragment[] fs = new Fragment[fragments];
     for (int i = 0; i < fragments; i++) {
@@ -329,5 +349,85 @@ class StablePartitionFoldTest extends TableTestBase {
     for (String k : keys(r.news)) {
       assertThat(local.exists(k)).isFalse();
     }
+  }
+
+  @Test
+  void aDeleteThatReadBeforeAClusteringFollowsItsRowsThroughTheRowMap() throws Exception {
+    Manifest v = create(3, 40);
+    v = delete(v, rows(0, 7));
+    Reorder r = new Reorder(v, List.of(0L, 1L), 3, 21);
+    Manifest landed = r.commit().commit();
+    Map<Long, RoaringBitmap> mine = new HashMap<>(rows(0, 3, 4, 7, 39)); // 7 was already deleted
+    mine.put(1L, RoaringBitmap.bitmapOf(0, 10, 11));
+    mine.put(2L, RoaringBitmap.bitmapOf(5));
+
+    Manifest after = Deletes.commit(table, r.read, mine, "s = 'a'", allocator); // read before the rewrite
+
+    assertThat(after.version()).isEqualTo(landed.version() + 1);
+    Map<Long, RoaringBitmap> want = whereWent(r, mine);
+    assertThat(want.values().stream().mapToLong(RoaringBitmap::getLongCardinality).sum()).isEqualTo(6);
+    assertThat(deletions(after, r.transition.destinations())).isEqualTo(want);
+    assertThat(deletions(after, List.of(2L))).isEqualTo(rows(2, 5));
+    assertThat(after.fragments().stream().mapToLong(Fragment::liveRows).sum()).isEqualTo(120 - 1 - 7);
+    // The committed delete names the destinations it deleted from, not the retired sources.
+    Transaction stored = table.transaction(after).orElseThrow();
+    List<Long> touched = new ArrayList<>(want.keySet());
+    touched.add(2L);
+    assertThat(stored.proto().getDelete().getUpdatedFragmentsList()).extracting(f -> f.getId())
+        .containsExactlyInAnyOrderElementsOf(touched);
+  }
+
+  @Test
+  void aDeleteFollowsRowsThroughTwoClusteringsInARow() throws Exception {
+    Manifest v = create(2, 30);
+    Reorder first = new Reorder(v, List.of(0L, 1L), 2, 4);
+    Manifest one = first.commit().commit();
+    Reorder second = new Reorder(one, first.transition.destinations(), 3, 8);
+    second.commit().commit();
+    Map<Long, RoaringBitmap> mine = new HashMap<>(rows(0, 0, 29));
+    mine.put(1L, RoaringBitmap.bitmapOf(15));
+
+    Manifest after = Deletes.commit(table, first.read, mine, null, allocator);
+
+    Map<Long, RoaringBitmap> want = whereWent(second, whereWent(first, mine));
+    assertThat(deletions(after, second.transition.destinations())).isEqualTo(want);
+    assertThat(after.fragments().stream().mapToLong(Fragment::liveRows).sum()).isEqualTo(57);
+  }
+
+  @Test
+  void aDeleteRacingAnOrderPreservingRewriteStillConflicts() throws Exception {
+    Manifest v = create(2, 10);
+    Manifest reserved = table.newCommit(Transaction.reserveFragments(v.version(), 1)).commit();
+    Fragment merged = fragment(20).withId(reserved.maxFragmentId().getAsLong());
+    Manifest rewritten = table.newCommit(Transaction.rewrite(reserved.version(), List.of(reserved.fragments()),
+        List.of(List.of(merged)))).commit();
+    assertThatThrownBy(() -> Deletes.commit(table, reserved, rows(1, 4), null, allocator))
+        .isInstanceOf(CommitConflictException.class)
+        .hasMessage("This Delete (read version " + reserved.version() + ") conflicts with the Rewrite committed as "
+            + "version " + rewritten.version() + ": " + table.location());
+    assertThat(table.latest().version()).isEqualTo(rewritten.version());
+    assertThat(local.list("_deletions/")).isEmpty();
+  }
+
+  @Test
+  void aDeleteOfARowAnUpdateMovedBeforeTheClusteringConflicts() throws Exception {
+    Manifest v = create(2, 20);
+    Reorder r = new Reorder(v, List.of(0L, 1L), 2, 13);
+    Fragment f1 = r.read.fragments().stream().filter(f -> f.id() == 1).findFirst().orElseThrow();
+    DeletionFile file = DeletionFiles.write(store, 1, r.read.version(), RoaringBitmap.bitmapOf(6), allocator);
+    Manifest updated = table.newCommit(Transaction.update(r.read.version(),
+        List.of(Fragment.fromProto(f1.proto().toBuilder().setDeletionFile(file.proto()).build())), List.of(),
+        List.of(fragment(1)), List.of(), List.of(0), TransactionProtos.Transaction.UpdateMode.REWRITE_ROWS)).commit();
+    Manifest landed = r.commit().commit();
+    assertThat(landed.version()).isEqualTo(updated.version() + 1);
+
+    assertThatThrownBy(() -> Deletes.commit(table, r.read, rows(1, 6), null, allocator))
+        .isInstanceOf(CommitConflictException.class)
+        .hasMessage("This Delete (read version " + r.read.version() + ") deletes row " + ((1L << 32) | 6)
+            + " (fragment 1, offset 6) that a concurrent Update "
+            + "rewrote (by version " + landed.version() + "): " + table.location());
+    // Another row of the same fragment follows the clustering.
+    Manifest after = Deletes.commit(table, r.read, rows(1, 7), null, allocator);
+    assertThat(after.fragments().stream().mapToLong(Fragment::liveRows).sum()).isEqualTo(39);
   }
 }
