@@ -224,4 +224,53 @@ class ConcurrentClusteringTest {
       return s.filter(Files::isRegularFile).map(x -> dir.relativize(x).toString()).sorted().toList();
     }
   }
+
+  @Test
+  void aDeleteByFilterRacingAClusteringFromTwoThreadsLosesNothing() throws Exception {
+    java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(2);
+    try {
+      for (int round = 0; round < 6; round++) {
+        Path at = dir.resolve("r" + round);
+        boolean stable = round % 2 == 1;
+        Dataset ds = ClusterData.deleteSome(ClusterData.create(at, allocator, 1200, 300, stable));
+        String key = stable ? "_rowid" : "id";
+        Map<Long, Map<String, Object>> want = without(byKey(ds, key), ConcurrentClusteringTest::small);
+        java.util.concurrent.CyclicBarrier start = new java.util.concurrent.CyclicBarrier(2);
+        long pause = round * 40L; // shifts which one commits first
+        String by = round % 3 == 0 ? "y" : "x";
+        Dataset reader = Dataset.open(at, allocator); // the delete reads the version before the clustering
+        var delete = pool.submit(() -> {
+          start.await();
+          Thread.sleep(pause);
+          return reader.delete("x < 100 OR a = 3").version();
+        });
+        var cluster = pool.submit(() -> {
+          start.await();
+          return ds.cluster().by(by).targetRowsPerFragment(350).commit().version();
+        });
+        long d = delete.get();
+        long c = cluster.get();
+        assertThat(d).isNotEqualTo(c);
+        Dataset now = Dataset.open(at, allocator);
+        assertThat(byKey(now, key)).as("round %d (delete v%d, clustering v%d)", round, d, c).isEqualTo(want);
+        assertThat(now.countRows("x < 100")).isZero();
+        assertThat(StablePartitionEntry.transitions(now.manifest(), now.store())).hasSize(1);
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  @Test
+  void aDeleteThatReadBeforeTheClusteringLandedFollowsTheMovedRows() {
+    Dataset ds = ClusterData.deleteSome(ClusterData.create(dir, allocator, 1200, 300, true));
+    Map<Long, Map<String, Object>> before = byKey(ds, "_rowid");
+    Dataset stale = Dataset.open(dir, allocator);
+    ClusterResult r = ds.cluster().by("x").targetRowsPerFragment(300).commit();
+    Dataset after = stale.delete("x < 100 OR a = 3"); // scanned the version before the clustering
+
+    assertThat(after.version()).isEqualTo(r.version() + 1);
+    assertThat(byKey(after, "_rowid")).isEqualTo(without(before, ConcurrentClusteringTest::small));
+    assertThat(after.manifest().fragments()).extracting(Fragment::id).containsExactlyElementsOf(r.destinationIds());
+  }
 }
