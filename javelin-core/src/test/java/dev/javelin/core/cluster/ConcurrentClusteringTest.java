@@ -273,4 +273,32 @@ class ConcurrentClusteringTest {
     assertThat(byKey(after, "_rowid")).isEqualTo(without(before, ConcurrentClusteringTest::small));
     assertThat(after.manifest().fragments()).extracting(Fragment::id).containsExactlyElementsOf(r.destinationIds());
   }
+
+  @Test
+  void aClusteringRetriedAfterAnotherOneLandedFoldsADeleteAgainAndLeavesNoStaleDeletionFiles() throws IOException {
+    Dataset ds = ClusterData.create(dir, allocator, 1200, 300, false);
+    Map<Long, Map<String, Object>> before = byKey(ds, "id");
+    AtomicReference<ClusterResult> other = new AtomicReference<>();
+    AtomicReference<Dataset> deleted = new AtomicReference<>();
+    ClusterResult r = ds.cluster().by("x").fragments(List.of(0L, 1L)).targetRowsPerFragment(300)
+        .beforeCommit(once(() -> {
+          other.set(Dataset.open(dir, allocator).cluster().by("y").fragments(List.of(2L, 3L))
+              .targetRowsPerFragment(200).commit());
+          // Touches this clustering's sources and the other one's destinations.
+          deleted.set(Dataset.open(dir, allocator).delete("x < 100 OR a = 3"));
+        })).commit();
+
+    Dataset now = Dataset.open(dir, allocator);
+    assertThat(now.version()).isEqualTo(r.version()).isEqualTo(deleted.get().version() + 1);
+    assertThat(byKey(now, "id")).isEqualTo(without(before, ConcurrentClusteringTest::small));
+    assertThat(StablePartitionEntry.transitions(now.manifest(), now.store())).extracting(
+        StablePartitionTransition::destinations).containsExactly(other.get().destinationIds(), r.destinationIds());
+    Set<String> referenced = new HashSet<>();
+    for (VersionInfo v : now.versions()) {
+      for (Fragment f : now.checkout(v.version()).manifest().fragments()) {
+        f.deletionFile().ifPresent(d -> referenced.add(d.key(f.id())));
+      }
+    }
+    assertThat(files("_deletions")).isNotEmpty().allMatch(referenced::contains);
+  }
 }
