@@ -301,4 +301,25 @@ class ConcurrentClusteringTest {
     }
     assertThat(files("_deletions")).isNotEmpty().allMatch(referenced::contains);
   }
+
+  @Test
+  void aDestinationWhoseEveryRowWasDeletedConcurrentlyStaysReadable() {
+    Dataset ds = ClusterData.create(dir, allocator, 1200, 300, false);
+    Map<Long, Map<String, Object>> before = byKey(ds, "id");
+    ClusterResult r = ds.cluster().by("x").targetRowsPerFragment(100)
+        .beforeCommit(once(() -> Dataset.open(dir, allocator).delete("x < 250"))).commit();
+
+    Dataset now = Dataset.open(dir, allocator);
+    // Range partitioning by x: the first destinations hold only rows with x < 250.
+    assertThat(now.manifest().fragments().get(0).liveRows()).isZero();
+    assertThat(now.manifest().fragments().get(0).physicalRows()).isPositive();
+    assertThat(byKey(now, "id")).isEqualTo(without(before, row -> (Long) row.get("x") < 250));
+    assertThat(now.countRows(null)).isEqualTo(without(before, row -> (Long) row.get("x") < 250).size());
+    // The next delete drops it, as any fragment left without live rows.
+    long some = before.values().stream().mapToLong(row -> (Long) row.get("x")).max().orElseThrow();
+    Dataset later = now.delete("x = " + some);
+    assertThat(later.version()).isEqualTo(now.version() + 1);
+    assertThat(later.manifest().fragments()).allMatch(f -> f.liveRows() > 0);
+    assertThat(r.destinationIds()).hasSize(12);
+  }
 }
