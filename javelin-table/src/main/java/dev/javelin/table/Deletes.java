@@ -21,7 +21,8 @@ import org.roaringbitmap.RoaringBitmap;
 /**
  * Deletes rows by physical position and commits a Delete: one new deletion file per touched
  * fragment (its old deletions merged in), fragments left without live rows dropped. Concurrent
- * deletes of the same fragments are merged by a rebase instead of failing.
+ * deletes of the same fragments are merged by a rebase instead of failing, and rows a concurrent
+ * reordered rewrite moved are deleted at their new addresses.
  */
 public final class Deletes {
   private static final Logger LOG = Logger.getLogger(Deletes.class.getName());
@@ -42,7 +43,8 @@ public final class Deletes {
    * @param predicate recorded in the transaction (null or empty if none)
    * @return the committed manifest, or {@code read} itself if no live row was named (nothing is committed)
    * @throws RowNotFoundException naming an address whose fragment does not exist or that is past its end
-   * @throws CommitConflictException if a concurrent commit rewrote or replaced the rows
+   * @throws CommitConflictException if a concurrent commit rewrote or replaced the rows (rows a
+   *     concurrent reordered rewrite moved are followed through its row map instead)
    */
   public static Manifest commit(Table table, Manifest read, Map<Long, RoaringBitmap> rows, String predicate,
       BufferAllocator allocator) {

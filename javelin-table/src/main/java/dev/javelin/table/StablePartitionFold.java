@@ -9,9 +9,12 @@ import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -177,23 +180,23 @@ public final class StablePartitionFold implements Commit.Rebase {
    *
    * @param rows per old fragment id of {@code rewrite}, physical offsets in it
    */
-  static java.util.Optional<Map<Long, RoaringBitmap>> follow(ObjectStore store, Manifest latest, Transaction rewrite,
+  static Optional<Map<Long, RoaringBitmap>> follow(ObjectStore store, Manifest latest, Transaction rewrite,
       Map<Long, RoaringBitmap> rows, BufferAllocator allocator) throws IOException {
     Set<Long> written = new HashSet<>();
     TransactionProtos.Transaction.Rewrite op = rewrite.proto().getRewrite();
     op.getNewFragmentsList().forEach(f -> written.add(f.getId()));
     op.getGroupsList().forEach(g -> g.getNewFragmentsList().forEach(f -> written.add(f.getId())));
-    Map<StablePartitionTransition, List<Long>> through = new java.util.LinkedHashMap<>();
+    Map<StablePartitionTransition, List<Long>> through = new LinkedHashMap<>();
     List<StablePartitionTransition> all = StablePartitionEntry.transitions(latest, store);
     for (long id : rows.keySet()) {
       StablePartitionTransition t = all.stream()
           .filter(x -> x.sources().stream().anyMatch(s -> s.id() == id)).findFirst().orElse(null);
       if (t == null || !written.containsAll(t.destinations())) {
-        return java.util.Optional.empty();
+        return Optional.empty();
       }
       through.computeIfAbsent(t, k -> new ArrayList<>()).add(id);
     }
-    Map<Long, RoaringBitmap> out = new java.util.TreeMap<>();
+    Map<Long, RoaringBitmap> out = new TreeMap<>();
     for (Map.Entry<StablePartitionTransition, List<Long>> e : through.entrySet()) {
       StablePartitionTransition t = e.getKey();
       RoaringBitmap[] moved = new RoaringBitmap[t.destinations().size()];
@@ -213,7 +216,7 @@ public final class StablePartitionFold implements Commit.Rebase {
         }
       }
     }
-    return java.util.Optional.of(out);
+    return Optional.of(out);
   }
 
   /**

@@ -40,7 +40,10 @@ import org.roaringbitmap.RoaringBitmap;
  * source order into the destinations ({@link PartitionWriter}); the labels go to a row map file;
  * the commit reserves the new ids, checks conservation, and lands a reordered Rewrite (one group:
  * all sources to all destinations) carrying the stable partition transition, so indices keep
- * their bitmaps on the retired source ids instead of being refused.
+ * their bitmaps on the retired source ids instead of being refused. Rows of the sources deleted by
+ * a commit that lands meanwhile (a Delete, or a row-rewriting Update's deletions) are deleted from
+ * the destinations through the row map ({@link StablePartitionFold}); a concurrent clustering of
+ * other fragments makes the commit rebuild the entry on it and retry.
  *
  * <p>Memory: pass 1 holds a few words per live row (address, key, ranks, destination), the
  * price of a global order; pass 2 holds at most one batch per destination of row data.
