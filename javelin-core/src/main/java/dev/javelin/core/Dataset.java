@@ -371,8 +371,8 @@ public final class Dataset {
 
   /**
    * Deletes rows by row address and commits a Delete on the newest version (concurrent deletes of
-   * the same fragments are merged; a concurrent overwrite, restore, or rewrite of those fragments
-   * is a conflict). Addresses of already deleted rows are ignored; a fragment left without live
+   * the same fragments are merged; rows a concurrent clustering moved are deleted where they went;
+   * a concurrent overwrite, restore, or other rewrite of those fragments is a conflict). Addresses of already deleted rows are ignored; a fragment left without live
    * rows is dropped. If no live row is named nothing is committed and this dataset is returned.
    *
    * @return the dataset at the committed version

@@ -42,7 +42,8 @@ final class ConflictRules {
     COMPATIBLE,
     /**
      * It changed deletion files of fragments this transaction changes too: this transaction
-     * must be rebased on it (deletion vectors merged) before it can commit.
+     * must be rebased on it (deletion vectors merged, or for a reordered rewrite folded into its
+     * destinations) before it can commit.
      */
     REBASE,
     /** This transaction cannot commit. */
@@ -122,11 +123,13 @@ final class ConflictRules {
     return Resolution.COMPATIBLE;
   }
 
-  // A delete against changes of the same fragments (Lance's check_delete_txn): a rewrite or data
-  // replacement of one of them conflicts; a delete or update that only changed its deletion file
-  // is merged in by a rebase; one that changed its data files, or an update that removed it,
-  // conflicts. A concurrent delete that removed it deleted every row there, which a rebase
-  // drops from this delete.
+  // A delete against changes of the same fragments (Lance's check_delete_txn): a data replacement
+  // of one of them conflicts; a delete or update that only changed its deletion file is merged in
+  // by a rebase; one that changed its data files, or an update that removed it, conflicts. A
+  // concurrent delete that removed it deleted every row there, which a rebase drops from this
+  // delete. A rewrite of one of them is a rebase too: a reordered one (a clustering) recorded a
+  // row map the rebase follows the deleted rows through; an order-preserving one did not, and the
+  // rebase reports the conflict (the stored transaction does not say which it was).
   private static Resolution checkDelete(Transaction mine, Transaction committed) {
     Map<Long, TableProtos.DataFragment> my = new HashMap<>();
     mine.proto().getDelete().getUpdatedFragmentsList().forEach(f -> my.put(f.getId(), f));
@@ -138,7 +141,7 @@ final class ConflictRules {
         Set<Long> old = new HashSet<>();
         theirs.getRewrite().getOldFragmentsList().forEach(f -> old.add(f.getId()));
         theirs.getRewrite().getGroupsList().forEach(g -> g.getOldFragmentsList().forEach(f -> old.add(f.getId())));
-        return old.stream().anyMatch(touched::contains) ? Resolution.CONFLICT : Resolution.COMPATIBLE;
+        return old.stream().anyMatch(touched::contains) ? Resolution.REBASE : Resolution.COMPATIBLE;
       }
       case DATA_REPLACEMENT: {
         boolean overlap = theirs.getDataReplacement().getReplacementsList().stream()
@@ -233,20 +236,43 @@ final class ConflictRules {
 
   // A rewrite against changes of the fragments it rewrites: any change to their rows or files
   // (delete, update, rewrite, data replacement) would be lost, and an index built over them would
-  // point at rows that moved (Javelin does not remap indices yet).
+  // point at rows that moved (Javelin does not remap indices yet). A reordered rewrite (one made
+  // here, carrying its stable partition) folds deletions of its sources into its destinations
+  // through the row map: a Delete, or a row-rewriting Update that changed only deletion files
+  // (its moved rows' new copies are in fragments of its own), of sources only is a REBASE.
   private static Resolution checkRewrite(Transaction mine, Transaction committed) {
     Set<Long> old = rewrittenIds(mine);
     TransactionProtos.Transaction theirs = committed.proto();
     switch (committed.kind()) {
       case DELETE: {
         var d = theirs.getDelete();
-        return d.getUpdatedFragmentsList().stream().anyMatch(f -> old.contains(f.getId()))
-            || d.getDeletedFragmentIdsList().stream().anyMatch(old::contains) ? Resolution.CONFLICT : Resolution.COMPATIBLE;
+        Set<Long> hit = new HashSet<>();
+        d.getUpdatedFragmentsList().forEach(f -> hit.add(f.getId()));
+        hit.addAll(d.getDeletedFragmentIdsList());
+        hit.retainAll(old);
+        return hit.isEmpty() ? Resolution.COMPATIBLE : foldable(mine, hit) ? Resolution.REBASE : Resolution.CONFLICT;
       }
       case UPDATE: {
         var u = theirs.getUpdate();
-        return u.getUpdatedFragmentsList().stream().anyMatch(f -> old.contains(f.getId()))
-            || u.getRemovedFragmentIdsList().stream().anyMatch(old::contains) ? Resolution.CONFLICT : Resolution.COMPATIBLE;
+        Set<Long> hit = new HashSet<>();
+        u.getUpdatedFragmentsList().forEach(f -> hit.add(f.getId()));
+        hit.addAll(u.getRemovedFragmentIdsList());
+        hit.retainAll(old);
+        if (hit.isEmpty()) {
+          return Resolution.COMPATIBLE;
+        }
+        if (u.getUpdateMode() != TransactionProtos.Transaction.UpdateMode.REWRITE_ROWS || !foldable(mine, hit)) {
+          return Resolution.CONFLICT;
+        }
+        Map<Long, TableProtos.DataFragment> read = new HashMap<>();
+        mine.proto().getRewrite().getGroupsList().forEach(g -> g.getOldFragmentsList().forEach(f -> read.put(f.getId(), f)));
+        for (TableProtos.DataFragment f : u.getUpdatedFragmentsList()) {
+          TableProtos.DataFragment r = read.get(f.getId());
+          if (hit.contains(f.getId()) && (r == null || !sameData(r, f))) {
+            return Resolution.CONFLICT; // values changed, not just rows deleted
+          }
+        }
+        return Resolution.REBASE;
       }
       case REWRITE:
         return rewrittenIds(committed).stream().anyMatch(old::contains) ? Resolution.CONFLICT : Resolution.COMPATIBLE;
@@ -274,6 +300,12 @@ final class ConflictRules {
   private static boolean sameData(TableProtos.DataFragment read, TableProtos.DataFragment theirs) {
     return read.getFilesList().equals(theirs.getFilesList())
         && read.getJavelinOverlaysList().equals(theirs.getJavelinOverlaysList());
+  }
+
+  // Whether a reordered rewrite can fold changes of these fragments: all are its sources.
+  private static boolean foldable(Transaction rewrite, Set<Long> changed) {
+    StablePartition sp = rewrite.stablePartition();
+    return sp != null && sp.sourceIds().containsAll(changed);
   }
 
   private static Set<Long> rewrittenIds(Transaction rewrite) {

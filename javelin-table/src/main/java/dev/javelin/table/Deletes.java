@@ -21,7 +21,8 @@ import org.roaringbitmap.RoaringBitmap;
 /**
  * Deletes rows by physical position and commits a Delete: one new deletion file per touched
  * fragment (its old deletions merged in), fragments left without live rows dropped. Concurrent
- * deletes of the same fragments are merged by a rebase instead of failing.
+ * deletes of the same fragments are merged by a rebase instead of failing, and rows a concurrent
+ * reordered rewrite moved are deleted at their new addresses.
  */
 public final class Deletes {
   private static final Logger LOG = Logger.getLogger(Deletes.class.getName());
@@ -42,7 +43,8 @@ public final class Deletes {
    * @param predicate recorded in the transaction (null or empty if none)
    * @return the committed manifest, or {@code read} itself if no live row was named (nothing is committed)
    * @throws RowNotFoundException naming an address whose fragment does not exist or that is past its end
-   * @throws CommitConflictException if a concurrent commit rewrote or replaced the rows
+   * @throws CommitConflictException if a concurrent commit rewrote or replaced the rows (rows a
+   *     concurrent reordered rewrite moved are followed through its row map instead)
    */
   public static Manifest commit(Table table, Manifest read, Map<Long, RoaringBitmap> rows, String predicate,
       BufferAllocator allocator) {
@@ -119,6 +121,8 @@ public final class Deletes {
    * fragment's deletion vector is now theirs (read from the newest manifest) united with the rows
    * this delete removes, written to a new file. A fragment a concurrent delete dropped needs
    * nothing more. A row a concurrent Update rewrote cannot be deleted here: that is a conflict.
+   * Rows a concurrent reordered rewrite (a clustering) moved are followed through its row map and
+   * deleted where they went; an order-preserving Rewrite of the same fragments is a conflict.
    */
   static final class MergeDeletions implements Commit.Rebase {
     private final Table table;
@@ -150,6 +154,8 @@ public final class Deletes {
       }
       Map<Long, Fragment> now = new HashMap<>();
       latest.fragments().forEach(f -> now.put(f.id(), f));
+      // Fragments holding rows this delete followed through a reordered rewrite.
+      Set<Long> followed = follow(mine, committed, latest, touched);
       TransactionProtos.Transaction.Delete op = mine.proto().getDelete();
       List<TableProtos.DataFragment> updated = new ArrayList<>();
       List<Long> removed = new ArrayList<>();
@@ -167,6 +173,28 @@ public final class Deletes {
           Fragment current = now.get(id);
           if (current == null) {
             continue; // a concurrent delete removed every row
+          }
+          RoaringBitmap theirs = deletedRows(table.store(), current, allocator);
+          RoaringBitmap ours = affected.get(id);
+          if (byUpdate.contains(id) && RoaringBitmap.intersects(theirs, ours)) {
+            long offset = Integer.toUnsignedLong(RoaringBitmap.and(theirs, ours).first());
+            throw TableErrors.rowsConflict(table.location(), mine, latest.version(), id << 32 | offset);
+          }
+          RoaringBitmap merged = RoaringBitmap.or(theirs, ours);
+          if (merged.getLongCardinality() >= current.physicalRows()) {
+            removed.add(id);
+            continue;
+          }
+          DeletionFile file = DeletionFiles.write(table.store(), id, latest.version(), merged, allocator);
+          written.add(file.key(id));
+          updated.add(withDeletions(current, file).proto());
+        }
+        Set<Long> listed = new HashSet<>();
+        op.getUpdatedFragmentsList().forEach(f -> listed.add(f.getId()));
+        for (long id : followed) {
+          Fragment current = now.get(id);
+          if (listed.contains(id) || current == null) {
+            continue; // merged above, or a concurrent delete removed every row
           }
           RoaringBitmap theirs = deletedRows(table.store(), current, allocator);
           RoaringBitmap ours = affected.get(id);
@@ -201,6 +229,89 @@ public final class Deletes {
       } finally {
         if (!done) {
           written.forEach(k -> deleteQuietly(table.store(), k));
+        }
+      }
+    }
+  
+    // Rows of fragments a committed reordered Rewrite retired now live in its destinations: the
+    // rows this delete removes there are moved to their new addresses in affected. Only the
+    // commits judged rebasable reach a rebase, so once one is a Rewrite of our fragments every
+    // commit since our read is walked in order: a later rewrite of a destination is followed
+    // too (or conflicts if it preserved order: no row map), and a row an Update rewrote, before
+    // or after a move, is a conflict as it is without one.
+    private Set<Long> follow(Transaction mine, List<Transaction> committed, Manifest latest, Set<Long> touched) {
+      Set<Long> followed = new HashSet<>();
+      boolean anyRewrite = committed.stream().anyMatch(t -> t.kind() == OperationKind.REWRITE);
+      if (!anyRewrite) {
+        return followed;
+      }
+      try {
+        for (Map.Entry<Long, String> e : table.listVersions().tailMap(mine.readVersion(), false).entrySet()) {
+          if (e.getKey() > latest.version()) {
+            break;
+          }
+          Manifest m = e.getKey() == latest.version() ? latest : table.read(e.getValue());
+          Transaction t = table.transaction(m).orElseThrow(() ->
+              TableErrors.missingTransaction(table.location(), e.getKey()));
+          if (t.kind() == OperationKind.UPDATE) {
+            checkNotUpdated(mine, t, latest);
+            continue;
+          }
+          if (t.kind() != OperationKind.REWRITE) {
+            continue;
+          }
+          Set<Long> old = new HashSet<>();
+          var op = t.proto().getRewrite();
+          op.getOldFragmentsList().forEach(f -> old.add(f.getId()));
+          op.getGroupsList().forEach(g -> g.getOldFragmentsList().forEach(f -> old.add(f.getId())));
+          Map<Long, RoaringBitmap> hit = new TreeMap<>();
+          affected.forEach((id, rows) -> {
+            if (old.contains(id)) {
+              hit.put(id, rows);
+            }
+          });
+          if (hit.isEmpty()) {
+            continue;
+          }
+          Optional<Map<Long, RoaringBitmap>> moved = StablePartitionFold.follow(table.store(), latest, t, hit,
+              allocator);
+          if (moved.isEmpty()) {
+            throw TableErrors.conflict(table.location(), mine, t, e.getKey());
+          }
+          hit.keySet().forEach(affected::remove);
+          moved.get().forEach((id, rows) -> affected.merge(id, rows, (x, y) -> RoaringBitmap.or(x, y)));
+          followed.removeAll(hit.keySet());
+          followed.addAll(moved.get().keySet());
+          touched.addAll(hit.keySet()); // their deletion files in this delete are superseded
+          touched.addAll(moved.get().keySet());
+        }
+      } catch (IOException e) {
+        throw new UncheckedIOException("Could not follow deleted rows through the row map of a concurrent "
+            + "reordered rewrite: " + table.location(), e);
+      }
+      return followed;
+    }
+
+    // A committed row-rewriting Update deleted its rows where they were (its fragment's deletion
+    // file in its transaction): one of them is a row this delete removes, or it removed the fragment.
+    private void checkNotUpdated(Transaction mine, Transaction u, Manifest latest) throws IOException {
+      var op = u.proto().getUpdate();
+      for (long id : op.getRemovedFragmentIdsList()) {
+        RoaringBitmap ours = affected.get(id);
+        if (ours != null && !ours.isEmpty()) {
+          throw TableErrors.rowsConflict(table.location(), mine, latest.version(),
+              id << 32 | Integer.toUnsignedLong(ours.first()));
+        }
+      }
+      for (TableProtos.DataFragment f : op.getUpdatedFragmentsList()) {
+        RoaringBitmap ours = affected.get(f.getId());
+        if (ours == null) {
+          continue;
+        }
+        RoaringBitmap theirs = deletedRows(table.store(), Fragment.fromProto(f), allocator);
+        if (RoaringBitmap.intersects(theirs, ours)) {
+          long offset = Integer.toUnsignedLong(RoaringBitmap.and(theirs, ours).first());
+          throw TableErrors.rowsConflict(table.location(), mine, latest.version(), f.getId() << 32 | offset);
         }
       }
     }

@@ -201,8 +201,10 @@ final class FragmentReplacements {
       g.getOldFragmentsList().forEach(f -> replaced.add(f.getId()));
       g.getNewFragmentsList().forEach(f -> written.add(f.getId()));
     }
-    if (!replaced.equals(sources)) {
-      throw new IllegalArgumentException("The stable partition's sources " + sources + " are not the fragments its "
+    Set<Long> present = new HashSet<>(sources);
+    present.removeAll(sp.goneSources()); // removed concurrently, their rows folded into deletions
+    if (!replaced.equals(present)) {
+      throw new IllegalArgumentException("The stable partition's sources " + present + " are not the fragments its "
           + "groups replace " + replaced + ": " + location);
     }
     Set<Long> destinations = new HashSet<>(sp.transition().destinations());

@@ -22,12 +22,21 @@ public final class StablePartition {
   // The base entry's identity: its uuid (stable for the entry's life) and the version it was
   // last installed at (each commit of a reordered rewrite stamps its own version there).
   private final String baseEntryUuid;
+  // Sources a concurrent commit removed whole, folded into the destinations (StablePartitionFold):
+  // the rewrite no longer replaces them, the transition still names them.
+  private final Set<Long> goneSources;
 
   private StablePartition(TableProtos.IndexMetadata entry, StablePartitionTransition transition,
       String baseEntryUuid) {
+    this(entry, transition, baseEntryUuid, Set.of());
+  }
+
+  private StablePartition(TableProtos.IndexMetadata entry, StablePartitionTransition transition,
+      String baseEntryUuid, Set<Long> goneSources) {
     this.entry = entry;
     this.transition = transition;
     this.baseEntryUuid = baseEntryUuid;
+    this.goneSources = Set.copyOf(goneSources);
   }
 
   private static String identity(TableProtos.IndexMetadata e) {
@@ -94,7 +103,18 @@ public final class StablePartition {
     return StablePartitionEntry.writtenFile(entry).map(List::of).orElse(List.of());
   }
 
-  // The source fragment ids: the old fragments of the reordered groups.
+  /** This stable partition with {@code gone} the sources no longer in the manifest (every row deleted). */
+  StablePartition withGoneSources(Set<Long> gone) {
+    return new StablePartition(entry, transition, baseEntryUuid, gone);
+  }
+
+  // Sources a concurrent commit removed, which the reordered groups no longer list.
+  Set<Long> goneSources() {
+    return goneSources;
+  }
+
+  // The source fragment ids: the transition's sources (the reordered groups' old fragments, and
+  // any gone ones).
   Set<Long> sourceIds() {
     Set<Long> out = new HashSet<>();
     transition.sources().forEach(s -> out.add(s.id()));

@@ -61,6 +61,12 @@ public final class Transaction {
     return new Transaction(rewrite(readVersion, oldGroups, newGroups).proto, null, null, Objects.requireNonNull(sp));
   }
 
+  // A reordered Rewrite rebuilt by a rebase (StablePartitionFold): its new proto, the same or an
+  // updated stable partition.
+  static Transaction reordered(TransactionProtos.Transaction proto, StablePartition sp) {
+    return new Transaction(Objects.requireNonNull(proto), null, null, Objects.requireNonNull(sp));
+  }
+
   /** The stable partition of a reordered Rewrite made in this process, or null. */
   StablePartition stablePartition() {
     return stablePartition;

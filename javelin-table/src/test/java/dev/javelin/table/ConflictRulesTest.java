@@ -146,11 +146,12 @@ class ConflictRulesTest {
   void deleteAgainstARewriteOrReplacementOfItsFragments() {
     var rewrite = TransactionProtos.Transaction.Rewrite.newBuilder();
     rewrite.addGroupsBuilder().addOldFragments(frag(2, "a"));
+    // A rebase follows the rows through a reordered rewrite's row map, or reports the conflict.
     assertThat(ConflictRules.check(myDelete(), with(OperationKind.REWRITE, b -> b.setRewrite(rewrite))))
-        .isEqualTo(CONFLICT);
+        .isEqualTo(REBASE);
     var legacy = TransactionProtos.Transaction.Rewrite.newBuilder().addOldFragments(frag(3, "a"));
     assertThat(ConflictRules.check(myDelete(), with(OperationKind.REWRITE, b -> b.setRewrite(legacy))))
-        .isEqualTo(CONFLICT);
+        .isEqualTo(REBASE);
     var other = TransactionProtos.Transaction.Rewrite.newBuilder();
     other.addGroupsBuilder().addOldFragments(frag(4, "a"));
     assertThat(ConflictRules.check(myDelete(), with(OperationKind.REWRITE, b -> b.setRewrite(other))))

@@ -34,6 +34,7 @@ public final class ClusterBuilder {
   private List<Long> fragmentIds;
   private int batchSize = DEFAULT_BATCH_SIZE;
   private LabelSink labels;
+  private Runnable beforeCommit;
   private PartitionWriter lastWriter;
 
   /** Use {@link Dataset#cluster()}. */
@@ -106,6 +107,12 @@ public final class ClusterBuilder {
     return this;
   }
 
+  /** Runs {@code hook} after each commit attempt's entry is built, before it commits (tests race there). */
+  ClusterBuilder beforeCommit(Runnable hook) {
+    this.beforeCommit = hook;
+    return this;
+  }
+
   /**
    * Rewrites and commits.
    *
@@ -114,15 +121,19 @@ public final class ClusterBuilder {
    * @throws ClusterException if a key column's type cannot be ordered, a fragment is not in this
    *     version, an index covers one of the fragments, or the rows would make more than
    *     {@value Clustering#MAX_DESTINATIONS} destinations
-   * @throws dev.javelin.table.CommitConflictException if a concurrent commit rewrote or removed
-   *     one of the fragments
+   * @throws dev.javelin.table.CommitConflictException if a concurrent commit rewrote one of the
+   *     fragments, changed its values, or removed every one of them. Concurrent deletes of their
+   *     rows (Deletes, and row-rewriting Updates' deletions of the rows they moved) are folded
+   *     into the new fragments' deletion files instead; a concurrent clustering of other
+   *     fragments is kept (both transitions are recorded).
    */
   public ClusterResult commit() {
     if (keys.isEmpty()) {
       throw new IllegalArgumentException("Name the key columns with by(...) before commit(): " + dataset.location());
     }
     Curve c = curve != null ? curve : keys.size() == 1 ? Curve.RANGE : Curve.ZORDER;
-    Clustering run = new Clustering(dataset, keys, c, targetRowsPerFragment, fragmentIds, batchSize, labels);
+    Clustering run = new Clustering(dataset, keys, c, targetRowsPerFragment, fragmentIds, batchSize, labels)
+        .beforeCommit(beforeCommit);
     try {
       return run.execute();
     } finally {

@@ -11,6 +11,7 @@ import dev.javelin.table.Table;
 import dev.javelin.table.ConcurrentRewriteException;
 import dev.javelin.table.StablePartition;
 import dev.javelin.table.StablePartitionEntry;
+import dev.javelin.table.StablePartitionFold;
 import dev.javelin.table.StablePartitionTransition;
 import dev.javelin.table.StablePartitionValidator;
 import dev.javelin.table.Transaction;
@@ -40,7 +41,10 @@ import org.roaringbitmap.RoaringBitmap;
  * source order into the destinations ({@link PartitionWriter}); the labels go to a row map file;
  * the commit reserves the new ids, checks conservation, and lands a reordered Rewrite (one group:
  * all sources to all destinations) carrying the stable partition transition, so indices keep
- * their bitmaps on the retired source ids instead of being refused.
+ * their bitmaps on the retired source ids instead of being refused. Rows of the sources deleted by
+ * a commit that lands meanwhile (a Delete, or a row-rewriting Update's deletions) are deleted from
+ * the destinations through the row map ({@link StablePartitionFold}); a concurrent clustering of
+ * other fragments makes the commit rebuild the entry on it and retry.
  *
  * <p>Memory: pass 1 holds a few words per live row (address, key, ranks, destination), the
  * price of a global order; pass 2 holds at most one batch per destination of row data.
@@ -59,6 +63,8 @@ final class Clustering {
   private final int batchSize;
   private final LabelSink labels;
   private PartitionWriter writer;
+  // Tests: runs after each attempt's entry is built, before its commit (a concurrent writer's slot).
+  private Runnable beforeCommit;
 
   Clustering(Dataset dataset, List<String> keyNames, Curve curve, long target, List<Long> fragmentIds,
       int batchSize, LabelSink labels) {
@@ -69,6 +75,12 @@ final class Clustering {
     this.fragmentIds = fragmentIds;
     this.batchSize = batchSize;
     this.labels = labels;
+  }
+
+  /** Runs {@code hook} after each attempt's entry is built and before it commits (tests race there). */
+  Clustering beforeCommit(Runnable hook) {
+    this.beforeCommit = hook;
+    return this;
   }
 
   PartitionWriter writer() {
@@ -318,7 +330,12 @@ final class Clustering {
       }
       Transaction txn = Transaction.reorderedRewrite(read.version(), List.of(sources), List.of(news), sp);
       try {
-        done = table.newCommit(txn).cleanupOnFailure(sp.writtenFiles()).commit();
+        if (beforeCommit != null) {
+          beforeCommit.run();
+        }
+        // Deletes of source rows committed since the read are folded into the destinations.
+        done = table.newCommit(txn).cleanupOnFailure(sp.writtenFiles())
+            .rebase(new StablePartitionFold(table, dataset.allocator())).commit();
       } catch (ConcurrentRewriteException e) {
         if (attempt >= MAX_ENTRY_RETRIES) {
           keys.forEach(this::deleteQuietly);
