@@ -133,6 +133,16 @@ final class InlineBitpackingDecompressor implements MiniBlockDecompressor, Block
       }
       int n = Math.min(FastLanes.BLOCK, numValues - done);
       if (done + n > from) {
+        int lo0 = Math.max(from, done);
+        int hi0 = Math.min(to, done + n);
+        if (blockKey != key(chunk, block) && hi0 - lo0 <= FEW) {
+          // A take of a few values reads them where they lie instead of unpacking 1,024.
+          appendFew(src, base + pos + wordBytes, w, lo0 - done, hi0 - lo0, out);
+          done += n;
+          pos += blockBytes;
+          block++;
+          continue;
+        }
         if (blockKey != key(chunk, block)) {
           blockKey = -1;
           unpack(src, base + pos + wordBytes, w);
@@ -146,6 +156,23 @@ final class InlineBitpackingDecompressor implements MiniBlockDecompressor, Block
       done += n;
       pos += blockBytes;
       block++;
+    }
+  }
+
+  // Up to this many values of a block not unpacked yet are read one by one.
+  private static final int FEW = 16;
+
+  private void appendFew(byte[] src, int from, int w, int first, int n, FixedValues out) {
+    int at = out.extendValues(n);
+    byte[] dst = out.array();
+    if (bits == 64) {
+      for (int i = 0; i < n; i++) {
+        LONGS.set(dst, at + 8 * i, FastLanes.unpackOne64(src, from, w, first + i));
+      }
+    } else {
+      for (int i = 0; i < n; i++) {
+        INTS.set(dst, at + 4 * i, FastLanes.unpackOne32(src, from, w, first + i));
+      }
     }
   }
 

@@ -29,6 +29,66 @@ public final class FastLanes {
 
   private FastLanes() {}
 
+  // Per lane count (64-bit: 16 lanes, 32-bit: 32 lanes): unpacked index -> row * 1024 + lane, the
+  // inverse of rowBase(row) + lane, so one value can be read without unpacking its block.
+  private static final int[] WHERE_64 = where(16);
+  private static final int[] WHERE_32 = where(32);
+
+  private static int[] where(int lanes) {
+    int[] out = new int[BLOCK];
+    for (int row = 0; row < BLOCK / lanes; row++) {
+      for (int l = 0; l < lanes; l++) {
+        out[rowBase(row) + l] = row * BLOCK + l;
+      }
+    }
+    return out;
+  }
+
+  private static final java.lang.invoke.VarHandle LE_LONGS =
+      java.lang.invoke.MethodHandles.byteArrayViewVarHandle(long[].class, java.nio.ByteOrder.LITTLE_ENDIAN);
+  private static final java.lang.invoke.VarHandle LE_INTS =
+      java.lang.invoke.MethodHandles.byteArrayViewVarHandle(int[].class, java.nio.ByteOrder.LITTLE_ENDIAN);
+
+  /**
+   * Value {@code index} (0..1023, in unpacked order) of a block of 64-bit values packed at
+   * {@code bitWidth} bits whose little-endian packed words start at {@code src[from]}; reads at
+   * most two words. The caller checks that the block's {@code 16 * bitWidth} words are in range.
+   */
+  public static long unpackOne64(byte[] src, int from, int bitWidth, int index) {
+    if (bitWidth == 0) {
+      return 0L;
+    }
+    int w = WHERE_64[index];
+    int row = w >>> 10;
+    int lane = w & (BLOCK - 1);
+    int bit = row * bitWidth;
+    int shift = bit & 63;
+    int word = 16 * (bit >>> 6) + lane;
+    long v = (long) LE_LONGS.get(src, from + 8 * word) >>> shift;
+    if (shift + bitWidth > 64) {
+      v |= (long) LE_LONGS.get(src, from + 8 * (word + 16)) << (64 - shift);
+    }
+    return bitWidth == 64 ? v : v & ((1L << bitWidth) - 1);
+  }
+
+  /** As {@link #unpackOne64} for a block of 32-bit values (32 lanes). */
+  public static int unpackOne32(byte[] src, int from, int bitWidth, int index) {
+    if (bitWidth == 0) {
+      return 0;
+    }
+    int w = WHERE_32[index];
+    int row = w >>> 10;
+    int lane = w & (BLOCK - 1);
+    int bit = row * bitWidth;
+    int shift = bit & 31;
+    int word = 32 * (bit >>> 5) + lane;
+    int v = (int) LE_INTS.get(src, from + 4 * word) >>> shift;
+    if (shift + bitWidth > 32) {
+      v |= (int) LE_INTS.get(src, from + 4 * (word + 32)) << (32 - shift);
+    }
+    return bitWidth == 32 ? v : v & ((1 << bitWidth) - 1);
+  }
+
   /**
    * The number of {@code typeBits}-bit words that one block of {@value #BLOCK} values packs into at
    * {@code bitWidth} bits per value: {@code 1024 * bitWidth / typeBits}.

@@ -67,6 +67,42 @@ class FastLanesTest {
   }
 
   @Test
+  void unpackOneReadsEachValueAsTheWholeBlockUnpacks() {
+    SplittableRandom r = new SplittableRandom(7);
+    for (int w = 0; w <= 64; w++) {
+      long[] values = new long[1024];
+      for (int i = 0; i < 1024; i++) {
+        values[i] = w == 64 ? r.nextLong() : r.nextLong() & ((1L << w) - 1);
+      }
+      long[] packed = new long[16 * w];
+      FastLanes.pack(w, values, 0, packed, 0);
+      java.nio.ByteBuffer bytes = java.nio.ByteBuffer.allocate(8 + 8 * packed.length).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+      bytes.putLong(0);
+      for (long p : packed) {
+        bytes.putLong(p);
+      }
+      for (int i = 0; i < 1024; i++) {
+        assertThat(FastLanes.unpackOne64(bytes.array(), 8, w, i)).as("w=%d i=%d", w, i).isEqualTo(values[i]);
+      }
+    }
+    for (int w = 0; w <= 32; w++) {
+      int[] values = new int[1024];
+      for (int i = 0; i < 1024; i++) {
+        values[i] = w == 32 ? r.nextInt() : r.nextInt() & ((1 << w) - 1);
+      }
+      int[] packed = new int[32 * w];
+      FastLanes.pack(w, values, 0, packed, 0);
+      java.nio.ByteBuffer bytes = java.nio.ByteBuffer.allocate(4 * packed.length).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+      for (int p : packed) {
+        bytes.putInt(p);
+      }
+      for (int i = 0; i < 1024; i++) {
+        assertThat(FastLanes.unpackOne32(bytes.array(), 0, w, i)).as("w=%d i=%d", w, i).isEqualTo(values[i]);
+      }
+    }
+  }
+
+  @Test
   void packedWordsIsBlockTimesWidthOverType() {
     assertThat(FastLanes.packedWords(8, 3)).isEqualTo(384);
     assertThat(FastLanes.packedWords(16, 16)).isEqualTo(1024);
