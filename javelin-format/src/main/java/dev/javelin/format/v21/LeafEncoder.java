@@ -73,7 +73,9 @@ final class LeafEncoder {
     }
     column.addPages(p);
     rowsWritten += page.rows;
-    page = new LeafEntries(path);
+    // The page's buffers are written, so the next page can reuse its arrays (which may back the
+    // encoded buffers): growing fresh tens-of-megabyte arrays for every page cost more than encoding.
+    page.reset();
   }
 
   ColumnMetadata finish(BufferSink sink) throws IOException {
