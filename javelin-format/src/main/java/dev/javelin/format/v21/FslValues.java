@@ -112,6 +112,11 @@ final class FslValues extends LeafValues {
   }
 
   @Override
+  void reserveBytes(long n) {
+    items.reserveBytes(n);
+  }
+
+  @Override
   void reset() {
     items.reset();
     // A null layer means "all valid so far"; start over that way.

@@ -72,8 +72,14 @@ final class LeafEncoder {
     int r = 0;
     while (r < n) {
       int k = rowsToTake(n - r);
+      boolean fresh = page.rows == 0;
       shredder.shred(top, r, r + k, page);
       r += k;
+      if (fresh && r < n) {
+        // Size the page's buffers once from its first rows, up to a full page.
+        long perRow = Math.max(1, page.values.byteSize() / page.rows);
+        page.values.reserveBytes(Math.min(maxPageBytes + maxPageBytes / 8, perRow * (n - r)));
+      }
       if (page.byteSize() >= maxPageBytes || page.size() >= MAX_PAGE_ENTRIES) {
         encodePage();
         if (sink != null) {
