@@ -42,6 +42,8 @@ public final class LanceFileWriter implements AutoCloseable {
   private final List<FieldEncoder> encoders = new ArrayList<>();
   private final List<int[]> fieldColumns = new ArrayList<>();
   private final List<long[]> globalBuffers = new ArrayList<>();
+  private final boolean encodeApart;
+  private ColumnPool pool;
   private long rows;
   private boolean closed;
 
@@ -57,6 +59,11 @@ public final class LanceFileWriter implements AutoCloseable {
       column = mapColumns(f, column);
     }
     this.container = new ContainerWriter(output);
+    boolean apart = options.parallelism() > 1 && encoders.size() > 1;
+    for (FieldEncoder e : encoders) {
+      apart &= e.canEncodeApart();
+    }
+    this.encodeApart = apart;
   }
 
   // Records (field id, column index) the way Lance does: pre-order, −1 for fields with no column.
@@ -131,8 +138,21 @@ public final class LanceFileWriter implements AutoCloseable {
             + want + ": " + output.location());
       }
     }
-    for (int i = 0; i < vectors.size(); i++) {
-      encoders.get(i).append(vectors.get(i), container);
+    if (encodeApart) {
+      // Fields are encoded concurrently, then their pages written in field order: the same bytes
+      // as appending field by field.
+      long[] cost = new long[vectors.size()];
+      for (int i = 0; i < cost.length; i++) {
+        cost[i] = vectors.get(i).getBufferSize();
+      }
+      pool().run(cost, i -> encoders.get(i).encode(vectors.get(i)));
+      for (FieldEncoder e : encoders) {
+        e.writePending(container);
+      }
+    } else {
+      for (int i = 0; i < vectors.size(); i++) {
+        encoders.get(i).append(vectors.get(i), container);
+      }
     }
     rows += batch.getRowCount();
   }
@@ -146,6 +166,13 @@ public final class LanceFileWriter implements AutoCloseable {
     long at = container.write(data);
     globalBuffers.add(new long[] {at, data.remaining()});
     return globalBuffers.size();
+  }
+
+  private ColumnPool pool() {
+    if (pool == null) {
+      pool = new ColumnPool(Math.min(options.parallelism(), encoders.size()));
+    }
+    return pool;
   }
 
   private static boolean sameShape(Field want, Field got) {
@@ -185,6 +212,9 @@ public final class LanceFileWriter implements AutoCloseable {
       return;
     }
     try {
+      if (encodeApart) {
+        pool().run(new long[encoders.size()], i -> encoders.get(i).encodeRest());
+      }
       List<ColumnMetadata> columns = new ArrayList<>();
       for (FieldEncoder e : encoders) {
         columns.addAll(e.finish(container));
@@ -192,19 +222,29 @@ public final class LanceFileWriter implements AutoCloseable {
       FileDescriptor fd = FileDescriptor.newBuilder().setSchema(schema.toProto()).setLength(rows).build();
       container.finish(columns, fd.toByteArray(), globalBuffers, options.version());
       closed = true;
-    } catch (IOException | RuntimeException e) {
+    } catch (IOException | RuntimeException | Error e) {
       abort();
       throw e;
+    } finally {
+      closePool();
     }
   }
 
   /** Stops writing and removes the partial file. Safe to call more than once. */
   public void abort() {
     closed = true;
+    closePool();
     try {
       container.abort();
     } catch (IOException e) {
       throw new UncheckedIOException("Could not remove partial file " + output.location(), e);
+    }
+  }
+
+  private void closePool() {
+    if (pool != null) {
+      pool.close();
+      pool = null;
     }
   }
 }

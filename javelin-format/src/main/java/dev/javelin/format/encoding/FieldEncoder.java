@@ -22,6 +22,33 @@ public interface FieldEncoder {
   void append(FieldVector vector, BufferSink sink) throws IOException;
 
   /**
+   * Whether this encoder supports {@link #encode}, {@link #encodeRest} and {@link #writePending},
+   * which split {@link #append} and {@link #finish} into an encoding step that may run on another
+   * thread (concurrently with other fields' encoders) and a writing step that stays in order.
+   */
+  default boolean canEncodeApart() {
+    return false;
+  }
+
+  /**
+   * As {@link #append}, but full pages are kept in memory until {@link #writePending}. Touches
+   * only this encoder and the (read-only) vector.
+   */
+  default void encode(FieldVector vector) {
+    throw new UnsupportedOperationException("This encoder writes as it encodes");
+  }
+
+  /** Encodes whatever is buffered into pages that wait for {@link #writePending}. */
+  default void encodeRest() {
+    throw new UnsupportedOperationException("This encoder writes as it encodes");
+  }
+
+  /** Writes the pages {@link #encode} and {@link #encodeRest} kept, in the order they were made. */
+  default void writePending(BufferSink sink) throws IOException {
+    throw new UnsupportedOperationException("This encoder writes as it encodes");
+  }
+
+  /**
    * Writes whatever is buffered and returns the metadata of each column, in column order; each
    * page's {@code buffer_offsets} are absolute offsets returned by the sink.
    */

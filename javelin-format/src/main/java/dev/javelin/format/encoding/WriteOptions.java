@@ -11,12 +11,14 @@ public final class WriteOptions {
   private final long maxPageBytes;
   private final boolean dictionaryEncoding;
   private final boolean compression;
+  private final int parallelism;
 
   private WriteOptions(Builder b) {
     this.version = b.version;
     this.maxPageBytes = b.maxPageBytes;
     this.dictionaryEncoding = b.dictionaryEncoding;
     this.compression = b.compression;
+    this.parallelism = b.parallelism;
   }
 
   public static Builder builder() {
@@ -50,11 +52,22 @@ public final class WriteOptions {
     return compression;
   }
 
+  /**
+   * How many threads may encode a 2.1 file's columns at once; 1 encodes on the writing thread.
+   * Defaults to the number of processors, as lance-core's writer does. The file's bytes do not
+   * depend on it. Above 1, a batch's encoded pages are held in memory until the whole batch is
+   * encoded, then written in the order one thread would have written them.
+   */
+  public int parallelism() {
+    return parallelism;
+  }
+
   public static final class Builder {
     private LanceFileVersion version = LanceFileVersion.V2_1;
     private long maxPageBytes = DEFAULT_MAX_PAGE_BYTES;
     private boolean dictionaryEncoding = true;
     private boolean compression = true;
+    private int parallelism = Runtime.getRuntime().availableProcessors();
 
     private Builder() {}
 
@@ -79,6 +92,15 @@ public final class WriteOptions {
     /** See {@link WriteOptions#compression()}. */
     public Builder compression(boolean enabled) {
       this.compression = enabled;
+      return this;
+    }
+
+    /** See {@link WriteOptions#parallelism()}. */
+    public Builder parallelism(int threads) {
+      if (threads < 1) {
+        throw new IllegalArgumentException("parallelism must be at least 1, got " + threads);
+      }
+      this.parallelism = threads;
       return this;
     }
 

@@ -14,12 +14,13 @@ final class ByteBuilder {
     return size;
   }
 
+  /**
+   * Empties the builder, keeping its array: the next page of the column needs as much, and
+   * regrowing tens of megabytes by doubling for every page cost more than encoding it. (All of a
+   * file's columns fill such a page at once anyway, so keeping it does not raise peak memory.)
+   */
   void clear() {
     size = 0;
-    if (bytes.length > (1 << 20)) {
-      // A finished page may have been large; do not keep its memory for the next one.
-      bytes = new byte[64];
-    }
   }
 
   private void ensure(long extra) {
@@ -58,8 +59,11 @@ final class ByteBuilder {
     return bytes;
   }
 
-  /** A little-endian buffer over a copy of the bytes, for writing out. */
+  /**
+   * A little-endian buffer over the bytes, for writing out; it shares the array (no copy), so the
+   * builder must not change until the buffer is written.
+   */
   ByteBuffer toBuffer() {
-    return ByteBuffer.wrap(Arrays.copyOf(bytes, size)).order(ByteOrder.LITTLE_ENDIAN);
+    return ByteBuffer.wrap(bytes, 0, size).slice().order(ByteOrder.LITTLE_ENDIAN);
   }
 }

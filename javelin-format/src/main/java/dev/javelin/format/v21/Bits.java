@@ -108,11 +108,45 @@ final class Bits {
 
   void addFrom(ArrowBuf src, long from, long n) {
     ensureBits(size + n);
-    for (long i = 0; i < n; i++) {
+    long i = 0;
+    if ((from & 7) == 0 && (size & 7) == 0) {
+      // Byte-aligned on both sides: whole bytes in one copy, the tail bit by bit.
+      int bytes = (int) (n >>> 3);
+      src.getBytes(from >>> 3, data, (int) (size >>> 3), bytes);
+      i = (long) bytes * 8;
+    }
+    for (; i < n; i++) {
       long b = from + i;
       setAt(size + i, (src.getByte(b >>> 3) & (1 << (b & 7))) != 0);
     }
     size += n;
+  }
+
+  /** Whether bits [from, from + n) of {@code src} are all set; reads whole words where it can. */
+  static boolean allSet(ArrowBuf src, long from, long n) {
+    long i = from;
+    long end = from + n;
+    for (; i < end && (i & 7) != 0; i++) {
+      if ((src.getByte(i >>> 3) & (1 << (i & 7))) == 0) {
+        return false;
+      }
+    }
+    for (; end - i >= 64; i += 64) {
+      if (src.getLong(i >>> 3) != -1L) {
+        return false;
+      }
+    }
+    for (; end - i >= 8; i += 8) {
+      if (src.getByte(i >>> 3) != (byte) 0xFF) {
+        return false;
+      }
+    }
+    for (; i < end; i++) {
+      if ((src.getByte(i >>> 3) & (1 << (i & 7))) == 0) {
+        return false;
+      }
+    }
+    return true;
   }
 
   void addFrom(Bits src, long from, long n) {

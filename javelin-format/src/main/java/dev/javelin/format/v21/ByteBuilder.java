@@ -135,8 +135,11 @@ final class ByteBuilder {
     }
   }
 
-  /** A little-endian buffer over a copy of the contents. */
+  /**
+   * A little-endian buffer over the contents, sharing the array (no copy: pages are tens of
+   * megabytes); the builder must not be changed while the buffer is in use.
+   */
   ByteBuffer toBuffer() {
-    return ByteBuffer.wrap(Arrays.copyOf(data, size)).order(ByteOrder.LITTLE_ENDIAN);
+    return ByteBuffer.wrap(data, 0, size).slice().order(ByteOrder.LITTLE_ENDIAN);
   }
 }

@@ -78,6 +78,13 @@ final class FixedValues extends LeafValues {
     count = 0;
   }
 
+  @Override
+  void reserveBytes(long n) {
+    if (bits != 1) {
+      bytes.ensureRoom(Math.min(n, Integer.MAX_VALUE / 2));
+    }
+  }
+
   /** Makes room for {@code n} more values, so appends do not regrow the buffer. */
   void reserve(long n) {
     if (bits != 1) {

@@ -41,6 +41,14 @@ final class FlatEncoder implements MiniBlockValueEncoder, PerValueEncoder {
   }
 
   @Override
+  public java.nio.ByteBuffer contiguous(int count) {
+    if (values.bits % 8 != 0 || count != values.count()) {
+      return null;
+    }
+    return java.nio.ByteBuffer.wrap(values.array(), 0, count * (values.bits / 8)).slice();
+  }
+
+  @Override
   public void write(int index, ByteBuilder out) {
     values.writeValue(out, index);
   }

@@ -83,6 +83,15 @@ final class FslEncoder implements MiniBlockValueEncoder, PerValueEncoder {
   }
 
   @Override
+  public java.nio.ByteBuffer contiguous(int count) {
+    if (layersWithValidity != 0 || count != values.count() || values.type.bitsPerItem % 8 != 0) {
+      return null;
+    }
+    long bytes = (long) count * values.type.itemsPerValue * (values.type.bitsPerItem / 8);
+    return java.nio.ByteBuffer.wrap(values.items.array(), 0, (int) bytes).slice();
+  }
+
+  @Override
   public void write(int index, ByteBuilder out) {
     for (int l = 0; l < values.layers(); l++) {
       if (values.validity[l] != null) {

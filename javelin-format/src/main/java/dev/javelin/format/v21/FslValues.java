@@ -59,14 +59,7 @@ final class FslValues extends LeafValues {
   void appendValidity(int l, ArrowBuf buf, long from, long n) {
     Bits b = validity[l];
     if (b == null) {
-      boolean anyNull = false;
-      for (long i = from; i < from + n; i++) {
-        if ((buf.getByte(i >>> 3) & (1 << (i & 7))) == 0) {
-          anyNull = true;
-          break;
-        }
-      }
-      if (!anyNull) {
+      if (Bits.allSet(buf, from, n)) {
         return;
       }
       b = validity[l] = new Bits();
@@ -116,6 +109,11 @@ final class FslValues extends LeafValues {
       }
     }
     count += n;
+  }
+
+  @Override
+  void reserveBytes(long n) {
+    items.reserveBytes(n);
   }
 
   @Override

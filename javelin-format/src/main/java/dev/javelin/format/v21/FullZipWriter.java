@@ -30,6 +30,13 @@ final class FullZipWriter {
     boolean useDef = bitsDef > 0;
     int numEntries = (hasRep || useDef) ? page.size() : numValues;
     boolean needIndex = hasRep || values.isVariable();
+    if (cwBytes == 0 && !needIndex) {
+      // Fixed-width values and nothing between them: the data buffer is the values themselves.
+      java.nio.ByteBuffer whole = values.contiguous(numValues);
+      if (whole != null) {
+        return new EncodedPage(List.of(whole), layout(page, layers, values, bitsRep, bitsDef, hasRep, numValues));
+      }
+    }
 
     ByteBuilder data = new ByteBuilder((int) Math.min(Integer.MAX_VALUE / 2, page.byteSize() + (long) cwBytes * numEntries + 64));
     long[] rowStarts = needIndex ? new long[(int) page.rows + 1] : null;
@@ -68,6 +75,11 @@ final class FullZipWriter {
       }
       buffers.add(idx.toBuffer());
     }
+    return new EncodedPage(buffers, layout(page, layers, values, bitsRep, bitsDef, hasRep, numValues));
+  }
+
+  private static PageLayout layout(LeafEntries page, RepDefLayers layers, PerValueEncoder values, int bitsRep,
+      int bitsDef, boolean hasRep, int numValues) {
     FullZipLayout.Builder layout = FullZipLayout.newBuilder()
         .setBitsRep(bitsRep)
         .setBitsDef(bitsDef)
@@ -80,6 +92,6 @@ final class FullZipWriter {
     } else {
       layout.setBitsPerValue(values.bits());
     }
-    return new EncodedPage(buffers, PageLayout.newBuilder().setFullZipLayout(layout).build());
+    return PageLayout.newBuilder().setFullZipLayout(layout).build();
   }
 }

@@ -17,6 +17,12 @@ abstract class LeafValues {
   /** Appends placeholder values for null items. */
   abstract void appendNulls(int n);
 
+  /**
+   * Makes room for about {@code bytes} more bytes of values, so a writer filling a page of known
+   * size does not regrow (and copy) its buffers many times; a hint, which may do nothing.
+   */
+  void reserveBytes(long bytes) {}
+
   /** Empties the container, keeping its buffers so a reader can refill it without regrowing them. */
   abstract void reset();
 

@@ -16,4 +16,13 @@ interface PerValueEncoder {
 
   /** Fixed: writes the value (any value, nulls included). Variable: the length and bytes. */
   void write(int index, ByteBuilder out);
+
+  /**
+   * Values [0, count) written back to back, as one buffer sharing the encoder's storage, when
+   * the encoder holds them that way already; null otherwise. Lets a full-zip page with no
+   * control words skip copying its values one by one.
+   */
+  default java.nio.ByteBuffer contiguous(int count) {
+    return null;
+  }
 }

@@ -33,6 +33,32 @@ final class V21FieldEncoder implements FieldEncoder {
   }
 
   @Override
+  public boolean canEncodeApart() {
+    return true;
+  }
+
+  @Override
+  public void encode(FieldVector vector) {
+    for (LeafEncoder l : leaves) {
+      l.encode(vector);
+    }
+  }
+
+  @Override
+  public void encodeRest() {
+    for (LeafEncoder l : leaves) {
+      l.encodeRest();
+    }
+  }
+
+  @Override
+  public void writePending(BufferSink sink) throws IOException {
+    for (LeafEncoder l : leaves) {
+      l.writePending(sink);
+    }
+  }
+
+  @Override
   public List<ColumnMetadata> finish(BufferSink sink) throws IOException {
     List<ColumnMetadata> out = new ArrayList<>();
     for (LeafEncoder l : leaves) {

@@ -127,6 +127,11 @@ final class VarValues extends LeafValues {
   }
 
   @Override
+  void reserveBytes(long n) {
+    data.ensureRoom(Math.min(n, Integer.MAX_VALUE / 2));
+  }
+
+  @Override
   void reset() {
     data.reset();
     count = 0;
