@@ -31,6 +31,9 @@ import org.lance.schema.SqlExpressions;
  * copy made (untimed) in a temporary directory.
  */
 public final class DatasetProfile {
+  /** Scan threads for Javelin (system property {@code parallelism}; default: the scan's own default). */
+  private static final int PARALLELISM = Integer.getInteger("parallelism", 0);
+
   private DatasetProfile() {}
 
   public static void main(String[] args) throws Exception {
@@ -95,7 +98,11 @@ public final class DatasetProfile {
 
   private static long scan(Dataset javelin, org.lance.Dataset lance, String filter) throws Exception {
     if (javelin != null) {
-      try (ArrowReader r = javelin.newScan().filter(filter).batchSize(8192).build()) {
+      var scan = javelin.newScan().filter(filter).batchSize(8192);
+      if (PARALLELISM > 0) {
+        scan.parallelism(PARALLELISM);
+      }
+      try (ArrowReader r = scan.build()) {
         return drain(r);
       }
     }
