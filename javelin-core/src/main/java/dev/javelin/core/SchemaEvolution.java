@@ -18,7 +18,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
-import org.apache.arrow.vector.UInt8Vector;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -37,8 +36,6 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * written and leaves the dataset at its version.
  */
 final class SchemaEvolution {
-  /** Threads decoding the existing columns a computed column reads. */
-  private static final int READ_THREADS = Math.max(2, Runtime.getRuntime().availableProcessors());
   private final Dataset ds;
   private final String location;
 
@@ -176,52 +173,39 @@ final class SchemaEvolution {
     List<Fragment> fragments = ds.manifest().fragments();
     Schema target = new LanceSchema(added, Map.of()).toArrow();
     ColumnWriters writers = new ColumnWriters(added);
-    // Fragments are decoded ahead on other threads (batches come in scan order, as a sequential
-    // read makes them); each batch's _rowaddr says which fragment it belongs to. The function
-    // itself runs here, one batch at a time, in order.
-    int columns = readFields.size();
-    try (ArrowReader in = new ParallelScanReader(ds.store(), location, fragments, readFields, batchSize,
-        List.of(DatasetReader.Meta.ROW_ADDR), false, READ_THREADS, ds.allocator())) {
-      int frag = -1;
-      DeletedSlots slots = null;
-      while (in.loadNextBatch()) {
-        VectorSchemaRoot batch = in.getVectorSchemaRoot();
-        long fragmentId = ((UInt8Vector) batch.getVector(columns)).get(0) >>> 32;
-        while (frag < 0 || fragments.get(frag).id() != fragmentId) {
-          if (frag >= 0) {
-            writers.finish(frag, fragments);
-          }
-          frag++;
-          slots = slots(fragments.get(frag));
-        }
-        VectorSchemaRoot input = reads.isEmpty()
-            ? new VectorSchemaRoot(List.of(), List.of(), batch.getRowCount())
-            : new VectorSchemaRoot(batch.getFieldVectors().subList(0, columns));
-        input.setRowCount(batch.getRowCount());
-        VectorSchemaRoot result = compute.apply(input);
-        try {
-          if (result == null) {
-            throw new IllegalStateException("The column function returned no batch: " + location);
-          }
-          if (result.getRowCount() != input.getRowCount()) {
-            throw new ColumnLengthMismatchException("The column function returned " + result.getRowCount()
-                + " rows for a batch of " + input.getRowCount() + " (columns " + names(added) + "): "
-                + location, added.get(0).name(), input.getRowCount(), result.getRowCount());
-          }
-          VectorSchemaRoot view = view(result, SchemaCheck.align(target, result.getSchema(), location));
-          // New values line up with physical rows: deleted slots are filled in.
-          try (VectorSchemaRoot wide = DeletedSlots.widen(view, slots.next(view.getRowCount()), ds.allocator())) {
-            VectorSchemaRoot rows = wide == null ? view : wide;
-            writers.write(frag, rows, 0, rows.getRowCount(), fragments);
-          }
-        } finally {
-          if (result != null && result != input) {
-            result.close();
+    try {
+      for (int frag = 0; frag < fragments.size(); frag++) {
+        DeletedSlots slots = slots(fragments.get(frag));
+        try (ArrowReader in = new DatasetReader(ds.store(), location, List.of(fragments.get(frag)), readFields,
+            batchSize, ds.allocator())) {
+          while (in.loadNextBatch()) {
+            VectorSchemaRoot input = in.getVectorSchemaRoot();
+            if (reads.isEmpty()) {
+              input = new VectorSchemaRoot(List.of(), List.of(), input.getRowCount());
+            }
+            VectorSchemaRoot result = compute.apply(input);
+            try {
+              if (result == null) {
+                throw new IllegalStateException("The column function returned no batch: " + location);
+              }
+              if (result.getRowCount() != input.getRowCount()) {
+                throw new ColumnLengthMismatchException("The column function returned " + result.getRowCount()
+                    + " rows for a batch of " + input.getRowCount() + " (columns " + names(added) + "): "
+                    + location, added.get(0).name(), input.getRowCount(), result.getRowCount());
+              }
+              VectorSchemaRoot view = view(result, SchemaCheck.align(target, result.getSchema(), location));
+              // New values line up with physical rows: deleted slots are filled in.
+              try (VectorSchemaRoot wide = DeletedSlots.widen(view, slots.next(view.getRowCount()), ds.allocator())) {
+                VectorSchemaRoot rows = wide == null ? view : wide;
+                writers.write(frag, rows, 0, rows.getRowCount(), fragments);
+              }
+            } finally {
+              if (result != null && result != input) {
+                result.close();
+              }
+            }
           }
         }
-      }
-      // The rest (and fragments without live rows) are checked complete by finish.
-      for (frag = Math.max(frag, 0); frag < fragments.size(); frag++) {
         writers.finish(frag, fragments);
       }
       return writers.commit(added);
