@@ -31,9 +31,6 @@ import org.lance.schema.SqlExpressions;
  * copy made (untimed) in a temporary directory.
  */
 public final class DatasetProfile {
-  /** Scan threads for Javelin (system property {@code parallelism}; default: the scan's own default). */
-  private static final int PARALLELISM = Integer.getInteger("parallelism", 0);
-
   private DatasetProfile() {}
 
   public static void main(String[] args) throws Exception {
@@ -104,11 +101,7 @@ public final class DatasetProfile {
 
   private static long scan(Dataset javelin, org.lance.Dataset lance, String filter) throws Exception {
     if (javelin != null) {
-      var scan = javelin.newScan().filter(filter).batchSize(8192);
-      if (PARALLELISM > 0) {
-        scan.parallelism(PARALLELISM);
-      }
-      try (ArrowReader r = scan.build()) {
+      try (ArrowReader r = javelin.newScan().filter(filter).batchSize(8192).build()) {
         return drain(r);
       }
     }

@@ -28,15 +28,13 @@ import org.apache.arrow.vector.util.TransferPair;
  * the same boundaries, decoded on a few threads. The fragments are cut into units (a fragment's
  * physical rows, a whole number of batches at a time); up to {@code parallelism + 1} units are
  * decoded at once, each by a {@link DatasetReader} over its row range, and their batches are handed
- * over in unit order. Memory stays bounded: a unit holds about {@link #UNIT_BYTES} bytes (by the
- * schema's estimated row width; between {@link #UNIT_BATCHES} batches and {@link #UNIT_ROWS} rows),
- * so at most that many times the window are in flight. Large units keep the per-unit cost (opening
- * the file streams, locating pages) small next to the decoding. A fragment's files are opened once for all its units and closed after its last one.
+ * over in unit order. Memory stays bounded: a unit holds at most {@link #UNIT_BATCHES} batches (or
+ * {@link #UNIT_ROWS} rows when batches are small), so at most that many times the window are in
+ * flight. A fragment's files are opened once for all its units and closed after its last one.
  */
 final class ParallelScanReader extends ArrowReader {
   static final int UNIT_BATCHES = 4;
-  static final int UNIT_ROWS = 128 * 1024;
-  static final long UNIT_BYTES = 8L << 20;
+  static final int UNIT_ROWS = 32 * 1024;
   private static final Object DONE = new Object();
   private static final AtomicInteger THREADS = new AtomicInteger();
 
@@ -64,8 +62,8 @@ final class ParallelScanReader extends ArrowReader {
   ParallelScanReader(ObjectStore store, String location, List<Fragment> fragments, List<LanceField> fields,
       int batchSize, List<DatasetReader.Meta> metas, boolean stableRowIds, int parallelism,
       BufferAllocator allocator) {
-    this(store, location, fragments, fields, batchSize, metas, stableRowIds, parallelism,
-        unitRows(batchSize, fields), null, null, allocator);
+    this(store, location, fragments, fields, batchSize, metas, stableRowIds, parallelism, unitRows(batchSize),
+        null, null, allocator);
   }
 
   /**
@@ -78,8 +76,8 @@ final class ParallelScanReader extends ArrowReader {
   ParallelScanReader(ObjectStore store, String location, List<Fragment> fragments, List<LanceField> fields,
       int batchSize, List<DatasetReader.Meta> metas, boolean stableRowIds, int parallelism,
       BoundExpression filter, int[] outputs, BufferAllocator allocator) {
-    this(store, location, fragments, fields, batchSize, metas, stableRowIds, parallelism,
-        unitRows(batchSize, fields), filter, outputs, allocator);
+    this(store, location, fragments, fields, batchSize, metas, stableRowIds, parallelism, unitRows(batchSize),
+        filter, outputs, allocator);
   }
 
   ParallelScanReader(ObjectStore store, String location, List<Fragment> fragments, List<LanceField> fields,
@@ -128,39 +126,8 @@ final class ParallelScanReader extends ArrowReader {
     }
   }
 
-  /** Rows per unit: a whole number of batches, at least {@link #UNIT_BATCHES}, about {@link #UNIT_BYTES}. */
-  static long unitRows(int batchSize, List<LanceField> fields) {
-    long rowBytes = 8; // the meta columns, or a row's share of the bookkeeping
-    for (LanceField f : fields) {
-      rowBytes += estimatedBytes(f.toArrow());
-    }
-    long rows = Math.min(UNIT_ROWS, Math.max(1, UNIT_BYTES / rowBytes));
-    return (long) batchSize * Math.max(UNIT_BATCHES, rows / batchSize);
-  }
-
-  // A rough width of one value: exact for fixed-width types, a guess for variable-width ones.
-  private static long estimatedBytes(org.apache.arrow.vector.types.pojo.Field f) {
-    org.apache.arrow.vector.types.pojo.ArrowType t = f.getType();
-    long children = 0;
-    for (org.apache.arrow.vector.types.pojo.Field c : f.getChildren()) {
-      children += estimatedBytes(c);
-    }
-    if (t instanceof org.apache.arrow.vector.types.pojo.ArrowType.FixedSizeList l) {
-      return l.getListSize() * children;
-    }
-    if (t instanceof org.apache.arrow.vector.types.pojo.ArrowType.FixedSizeBinary b) {
-      return b.getByteWidth();
-    }
-    if (t instanceof org.apache.arrow.vector.types.pojo.ArrowType.Int
-        || t instanceof org.apache.arrow.vector.types.pojo.ArrowType.FloatingPoint
-        || t instanceof org.apache.arrow.vector.types.pojo.ArrowType.Bool) {
-      return 8;
-    }
-    if (t instanceof org.apache.arrow.vector.types.pojo.ArrowType.Struct) {
-      return children;
-    }
-    // Strings, binaries, lists (guess a few items) and the rest.
-    return 32 + 4 * children;
+  static long unitRows(int batchSize) {
+    return (long) batchSize * Math.max(UNIT_BATCHES, (UNIT_ROWS + batchSize - 1) / batchSize);
   }
 
   /** One fragment, opened by the first of its units to run and closed after the last. */
