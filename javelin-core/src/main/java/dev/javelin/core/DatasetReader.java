@@ -280,9 +280,26 @@ final class DatasetReader extends ArrowReader {
         UInt8Vector col = new UInt8Vector(metaField(m.column), allocator);
         made.add(col);
         col.allocateNew(count);
-        for (int i = 0; i < count; i++) {
-          long row = start + (keep == null ? i : keep[i]);
-          col.set(i, metaValue(m, row));
+        // Computed into an array and stored in bulk: a checked set per row costs more than the values.
+        long[] values = new long[count];
+        if (m == Meta.ROW_ADDR || (m == Meta.ROW_ID && rowIds == null)) {
+          long base = fragmentId << 32;
+          for (int i = 0; i < count; i++) {
+            values[i] = base | (start + (keep == null ? i : keep[i]));
+          }
+        } else {
+          for (int i = 0; i < count; i++) {
+            values[i] = metaValue(m, start + (keep == null ? i : keep[i]));
+          }
+        }
+        if (count > 0) {
+          col.getDataBuffer().nioBuffer(0, count * 8).order(java.nio.ByteOrder.LITTLE_ENDIAN).asLongBuffer().put(values);
+          // Every row is valid; bits past the last row stay clear.
+          org.apache.arrow.memory.ArrowBuf validity = col.getValidityBuffer();
+          validity.setOne(0, count / 8);
+          if (count % 8 != 0) {
+            validity.setByte(count / 8, (1 << (count % 8)) - 1);
+          }
         }
         col.setValueCount(count);
         vectors.add(col);

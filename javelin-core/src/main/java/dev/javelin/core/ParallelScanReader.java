@@ -1,5 +1,7 @@
 package dev.javelin.core;
 
+import dev.javelin.core.expr.BoundExpression;
+import dev.javelin.format.Gather;
 import dev.javelin.format.schema.LanceField;
 import dev.javelin.table.Fragment;
 import dev.javelin.table.io.ObjectStore;
@@ -43,6 +45,11 @@ final class ParallelScanReader extends ArrowReader {
   private final List<DatasetReader.Meta> metas;
   private final boolean stableRowIds;
   private final Schema schema;
+  // Whether the unfiltered batches would have no column (then there are no batches at all).
+  private final boolean noColumns;
+  // Applied by the workers to each decoded batch (see the filtering constructor); null: none.
+  private final BoundExpression filter;
+  private final int[] outputs;
   private final int window;
   private final List<Unit> units = new ArrayList<>();
   private final List<Slot> slots = new ArrayList<>();
@@ -56,14 +63,36 @@ final class ParallelScanReader extends ArrowReader {
       int batchSize, List<DatasetReader.Meta> metas, boolean stableRowIds, int parallelism,
       BufferAllocator allocator) {
     this(store, location, fragments, fields, batchSize, metas, stableRowIds, parallelism, unitRows(batchSize),
+        null, null, allocator);
+  }
+
+  /**
+   * Also filters on the worker threads: each decoded batch keeps only the rows for which
+   * {@code filter} is TRUE and only the {@code outputs} columns (indices into the unfiltered
+   * batch's columns, as {@link FilteredReader} takes them); batches left without rows are dropped.
+   * Rows and their order are those of a {@link FilteredReader} over the unfiltered reader, but the
+   * filter (and the copy of the selected rows) runs in parallel with the decoding.
+   */
+  ParallelScanReader(ObjectStore store, String location, List<Fragment> fragments, List<LanceField> fields,
+      int batchSize, List<DatasetReader.Meta> metas, boolean stableRowIds, int parallelism,
+      BoundExpression filter, int[] outputs, BufferAllocator allocator) {
+    this(store, location, fragments, fields, batchSize, metas, stableRowIds, parallelism, unitRows(batchSize),
+        filter, outputs, allocator);
+  }
+
+  ParallelScanReader(ObjectStore store, String location, List<Fragment> fragments, List<LanceField> fields,
+      int batchSize, List<DatasetReader.Meta> metas, boolean stableRowIds, int parallelism, long unitRows,
+      BufferAllocator allocator) {
+    this(store, location, fragments, fields, batchSize, metas, stableRowIds, parallelism, unitRows, null, null,
         allocator);
   }
 
   /** @param unitRows rows per unit, a multiple of {@code batchSize} (so batches are the sequential ones) */
   ParallelScanReader(ObjectStore store, String location, List<Fragment> fragments, List<LanceField> fields,
       int batchSize, List<DatasetReader.Meta> metas, boolean stableRowIds, int parallelism, long unitRows,
-      BufferAllocator allocator) {
+      BoundExpression filter, int[] outputs, BufferAllocator allocator) {
     super(allocator);
+    this.filter = filter;
     this.store = store;
     this.location = location;
     this.fields = fields;
@@ -71,8 +100,21 @@ final class ParallelScanReader extends ArrowReader {
     this.metas = List.copyOf(metas);
     this.stableRowIds = stableRowIds;
     this.window = parallelism + 1;
-    // Same schema as the sequential reader's.
-    this.schema = DatasetReader.schemaOf(fields, metas);
+    // Same schema as the sequential reader's (then only the outputs, when filtering).
+    Schema all = DatasetReader.schemaOf(fields, metas);
+    this.noColumns = all.getFields().isEmpty();
+    if (outputs == null) {
+      outputs = new int[all.getFields().size()];
+      for (int i = 0; i < outputs.length; i++) {
+        outputs[i] = i;
+      }
+    }
+    this.outputs = outputs.clone();
+    List<org.apache.arrow.vector.types.pojo.Field> kept = new ArrayList<>();
+    for (int c : this.outputs) {
+      kept.add(all.getFields().get(c));
+    }
+    this.schema = new Schema(kept);
     for (Fragment f : fragments) {
       Slot slot = new Slot(f);
       slots.add(slot);
@@ -145,8 +187,18 @@ final class ParallelScanReader extends ArrowReader {
           DatasetReader.Opened o = slot.get();
           try (DatasetReader r = new DatasetReader(o, start, end, batchSize, allocator)) {
             while (!closed && r.loadNextBatch()) {
-              // Move the buffers out of the reader's root (same schema as ours), which it refills.
-              out.add(Batch.takeFrom(r.getVectorSchemaRoot(), allocator));
+              VectorSchemaRoot root = r.getVectorSchemaRoot();
+              if (filter == null) {
+                // Move the buffers out of the reader's root, which it refills.
+                out.add(Batch.takeFrom(root, outputs, allocator));
+                continue;
+              }
+              int[] selected = filter.select(root);
+              if (selected.length == root.getRowCount()) {
+                out.add(Batch.takeFrom(root, outputs, allocator));
+              } else if (selected.length > 0) {
+                out.add(Batch.gather(root, outputs, selected, allocator));
+              }
             }
           }
         }
@@ -183,15 +235,32 @@ final class ParallelScanReader extends ArrowReader {
       this.rows = rows;
     }
 
-    static Batch takeFrom(VectorSchemaRoot root, BufferAllocator allocator) {
-      List<FieldVector> from = root.getFieldVectors();
-      FieldVector[] vectors = new FieldVector[from.size()];
+    static Batch takeFrom(VectorSchemaRoot root, int[] columns, BufferAllocator allocator) {
+      FieldVector[] vectors = new FieldVector[columns.length];
       for (int i = 0; i < vectors.length; i++) {
-        TransferPair tp = from.get(i).getTransferPair(allocator);
+        TransferPair tp = root.getVector(columns[i]).getTransferPair(allocator);
         tp.transfer();
         vectors[i] = (FieldVector) tp.getTo();
       }
       return new Batch(vectors, root.getRowCount());
+    }
+
+    // Copies rows `idx` of the columns into new vectors.
+    static Batch gather(VectorSchemaRoot root, int[] columns, int[] idx, BufferAllocator allocator) {
+      FieldVector[] vectors = new FieldVector[columns.length];
+      try {
+        for (int i = 0; i < vectors.length; i++) {
+          vectors[i] = Gather.gather(root.getVector(columns[i]), idx, allocator);
+        }
+      } catch (RuntimeException e) {
+        for (FieldVector v : vectors) {
+          if (v != null) {
+            v.close();
+          }
+        }
+        throw e;
+      }
+      return new Batch(vectors, idx.length);
     }
 
     // Moves the vectors into `root`, of the same schema.
@@ -217,7 +286,7 @@ final class ParallelScanReader extends ArrowReader {
   @Override
   public boolean loadNextBatch() throws IOException {
     ensureInitialized();
-    if (schema.getFields().isEmpty()) {
+    if (noColumns) {
       return false;
     }
     while (true) {

@@ -243,7 +243,26 @@ public final class ScanBuilder {
     if (bound == null && offset == 0 && limit < 0 && inReaderOrder) {
       return reader(out, metas, null);
     }
-    ArrowReader inner = reader(read, metas, bound == null ? null : indexed());
+    IndexedScan indexed = bound == null ? null : indexed();
+    if (bound != null && indexed == null && parallelism > 1 && outputs.length > 0) {
+      // The filter runs on the decoding threads; only the offset and limit are left to apply.
+      ArrowReader filtered = new ParallelScanReader(dataset.store(), dataset.location(), fragmentsToScan(), read,
+          batchSize, metas, dataset.hasStableRowIds(), parallelism, bound, outputs, allocator);
+      if (offset == 0 && limit < 0) {
+        return filtered;
+      }
+      int[] all = new int[outputs.length];
+      for (int i = 0; i < all.length; i++) {
+        all[i] = i;
+      }
+      try {
+        return new FilteredReader(filtered, null, all, offset, limit, allocator);
+      } catch (IOException | RuntimeException e) {
+        closeQuietly(filtered, e);
+        throw asUnchecked(e);
+      }
+    }
+    ArrowReader inner = reader(read, metas, indexed);
     try {
       return new FilteredReader(inner, bound, outputs, offset, limit, allocator);
     } catch (IOException | RuntimeException e) {
@@ -331,13 +350,17 @@ public final class ScanBuilder {
     if (indexed != null && metas.equals(DatasetReader.metas(rowId, rowAddr))) {
       return indexed.reader(dataset, fragments, fields, rowId, rowAddr, batchSize, allocator);
     }
-    List<dev.javelin.table.Fragment> frags = fragments != null ? fragments : dataset.manifest().fragments();
+    List<dev.javelin.table.Fragment> frags = fragmentsToScan();
     if (parallelism > 1) {
       return new ParallelScanReader(dataset.store(), dataset.location(), frags,
           fields, batchSize, metas, dataset.hasStableRowIds(), parallelism, allocator);
     }
     return new DatasetReader(dataset.store(), dataset.location(), frags,
         fields, batchSize, metas, dataset.hasStableRowIds(), allocator);
+  }
+
+  private List<dev.javelin.table.Fragment> fragmentsToScan() {
+    return fragments != null ? fragments : dataset.manifest().fragments();
   }
 
   private static void closeQuietly(ArrowReader r, Exception cause) {

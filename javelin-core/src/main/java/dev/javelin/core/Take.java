@@ -137,16 +137,22 @@ final class Take {
     FieldVector[][] sources = new FieldVector[fragments.size()][];
     List<FieldVector> out = new ArrayList<>();
     try {
+      // Each fragment's rows, in the order asked (one pass over the rows, not one per fragment).
+      int[] counts = new int[fragments.size()];
+      for (int i = 0; i < offsets.length; i++) {
+        counts[fragOf[i]]++;
+      }
+      long[][] rowsOf = new long[fragments.size()][];
       for (int frag = 0; frag < fragments.size(); frag++) {
-        List<Long> rows = new ArrayList<>();
-        for (int i = 0; i < offsets.length; i++) {
-          if (fragOf[i] == frag) {
-            rows.add(rowOf[i]);
-          }
-        }
-        if (!rows.isEmpty()) {
-          sources[frag] = takeFromFragment(ds, fragments.get(frag), fields,
-              rows.stream().mapToLong(Long::longValue).toArray(), opened, allocator);
+        rowsOf[frag] = new long[counts[frag]];
+        counts[frag] = 0;
+      }
+      for (int i = 0; i < offsets.length; i++) {
+        rowsOf[fragOf[i]][counts[fragOf[i]]++] = rowOf[i];
+      }
+      for (int frag = 0; frag < fragments.size(); frag++) {
+        if (rowsOf[frag].length > 0) {
+          sources[frag] = takeFromFragment(ds, fragments.get(frag), fields, rowsOf[frag], opened, allocator);
         }
       }
       // Gather buffer by buffer: Arrow's copyFromSafe cannot copy every nesting.

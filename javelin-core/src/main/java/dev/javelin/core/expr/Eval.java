@@ -70,6 +70,11 @@ abstract class Eval {
 
     @Override
     Values eval(VectorSchemaRoot batch) {
+      return eval(batch, null);
+    }
+
+    @Override
+    Values eval(VectorSchemaRoot batch, boolean[] only) {
       int n = batch.getRowCount();
       FieldVector v = batch.getVector(path.get(0));
       if (v == null) {
@@ -83,7 +88,7 @@ abstract class Eval {
         }
         v = (FieldVector) s.getChild(path.get(k));
       }
-      Values out = read(v, n);
+      Values out = read(v, n, only);
       out.nulls = Values.orNulls(out.nulls, parentNulls);
       return out;
     }
@@ -99,7 +104,7 @@ abstract class Eval {
       return nulls;
     }
 
-    private Values read(FieldVector v, int n) {
+    private Values read(FieldVector v, int n, boolean[] only) {
       Values out = new Values(kind, n);
       out.nulls = nullsOf(v, n);
       switch (kind) {
@@ -113,9 +118,11 @@ abstract class Eval {
           }
           out.bools = bools;
         }
+        // Only the rows that matter are copied (a selective AND's right side needs few).
         case STRING -> out.strings = v instanceof LargeVarCharVector lv
-            ? new Values.Strings(lv.getOffsetBuffer(), lv.getDataBuffer(), true, n)
-            : new Values.Strings(((VarCharVector) v).getOffsetBuffer(), ((VarCharVector) v).getDataBuffer(), false, n);
+            ? new Values.Strings(lv.getOffsetBuffer(), lv.getDataBuffer(), true, n, only)
+            : new Values.Strings(((VarCharVector) v).getOffsetBuffer(), ((VarCharVector) v).getDataBuffer(), false, n,
+                only);
         default -> { } // OTHER: only the null mask is used
       }
       return out;

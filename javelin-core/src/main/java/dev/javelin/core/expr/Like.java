@@ -58,8 +58,17 @@ final class Like {
     int len = s.length(i);
     byte[] bytes = s.bytes();
     if (prefix != null) {
-      return len >= prefix.length
-          && Arrays.equals(bytes, start, start + prefix.length, prefix, 0, prefix.length);
+      // Prefixes are short: a plain loop beats Arrays.equals' range checks per row.
+      byte[] p = prefix;
+      if (len < p.length) {
+        return false;
+      }
+      for (int k = 0; k < p.length; k++) {
+        if (bytes[start + k] != p[k]) {
+          return false;
+        }
+      }
+      return true;
     }
     return matches(bytes, start, start + len);
   }

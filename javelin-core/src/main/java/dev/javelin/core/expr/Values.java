@@ -54,8 +54,47 @@ final class Values {
     private final byte[] bytes;
     final byte[] constant;
 
-    /** The first {@code n} rows of a vector's offset and data buffers. */
-    Strings(ArrowBuf offsets, ArrowBuf data, boolean large, int n) {
+    /**
+     * The first {@code n} rows of a vector's offset and data buffers; with {@code only} given, just
+     * the rows where it is true (the others read as empty strings).
+     */
+    Strings(ArrowBuf offsets, ArrowBuf data, boolean large, int n, boolean[] only) {
+      if (only != null) {
+        long[] at = new long[n + 1];
+        if (large) {
+          for (int i = 0; i <= n; i++) {
+            at[i] = offsets.getLong((long) i * 8);
+          }
+        } else if (n > 0) {
+          int[] ints = new int[n + 1];
+          offsets.nioBuffer(0, (n + 1) * 4).order(ByteOrder.LITTLE_ENDIAN).asIntBuffer().get(ints);
+          for (int i = 0; i <= n; i++) {
+            at[i] = ints[i];
+          }
+        }
+        int[] offs = new int[n + 1];
+        long total = 0;
+        for (int i = 0; i < n; i++) {
+          if (only[i]) {
+            total += at[i + 1] - at[i];
+            if (total > Integer.MAX_VALUE - 16) {
+              throw new IllegalStateException("A batch holds more than 2 GiB of string data: " + total + " bytes");
+            }
+          }
+          offs[i + 1] = (int) total;
+        }
+        byte[] b = new byte[(int) total];
+        for (int i = 0; i < n; i++) {
+          int len = offs[i + 1] - offs[i];
+          if (len > 0) {
+            data.getBytes(at[i], b, offs[i], len);
+          }
+        }
+        this.offsets = offs;
+        this.bytes = b;
+        this.constant = null;
+        return;
+      }
       long first = n == 0 ? 0 : offsetAt(offsets, large, 0);
       long last = n == 0 ? 0 : offsetAt(offsets, large, n);
       if (last - first > Integer.MAX_VALUE - 16) {
