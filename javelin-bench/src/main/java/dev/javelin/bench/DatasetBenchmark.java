@@ -209,7 +209,7 @@ public class DatasetBenchmark {
 
   @Benchmark
   @BenchmarkMode(Mode.SingleShotTime)
-  @Warmup(iterations = 2)
+  @Warmup(iterations = 5)
   @Measurement(iterations = 5)
   public long create(Empty e) throws Exception {
     if (impl.equals("javelin")) {
@@ -273,8 +273,10 @@ public class DatasetBenchmark {
 
   @Benchmark
   @BenchmarkMode(Mode.SingleShotTime)
-  @Warmup(iterations = 2)
-  @Measurement(iterations = 5)
+  // Single shots need many warm-up runs before the JIT has compiled the path (lance-core, native,
+  // is at speed from its second run); with 2 the measurement was mostly interpreter time.
+  @Warmup(iterations = 12)
+  @Measurement(iterations = 8)
   public long delete10Percent(Copy c) throws Exception {
     if (impl.equals("javelin")) {
       return c.javelin.delete(DELETE_FILTER).version();
@@ -285,8 +287,10 @@ public class DatasetBenchmark {
 
   @Benchmark
   @BenchmarkMode(Mode.SingleShotTime)
-  @Warmup(iterations = 2)
-  @Measurement(iterations = 5)
+  // Single shots need many warm-up runs before the JIT has compiled the path (lance-core, native,
+  // is at speed from its second run); with 2 the measurement was mostly interpreter time.
+  @Warmup(iterations = 12)
+  @Measurement(iterations = 8)
   public long addColumnFromExpression(Copy c) throws Exception {
     if (impl.equals("javelin")) {
       Field field = Field.nullable(NEW_COLUMN, new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE));
