@@ -136,12 +136,20 @@ class ClusteredDatasetCompatTest {
       assertThat(o.kind()).as(o.toString()).isEqualTo(Kind.OK);
       assertThat(o.entry()).as(o.toString()).isEqualTo(EntryState.ABSENT);
     });
-    assertThat(out.get(Op.DESCRIBE).message()).startsWith("described=[id_idx:BTREE];");
+    assertThat(out.get(Op.DESCRIBE).message()).startsWith("described=[id_idx:BTree];");
     assertThat(out.get(Op.LIST_INDEXES).message()).startsWith("indexes=[id_idx];");
     assertThat(out.get(Op.INDEXED_COUNT).message()).startsWith("rows=139 count=139;");
     assertThat(out.get(Op.STATS_REAL).message()).startsWith("num_indexed_rows=" + live + ";");
     assertThat(out.get(Op.CHECKOUT_OLD).message()).startsWith("old rows=" + live
         + " indexes=[__lance_stable_partition, id_idx];");
+
+    // The table in docs/stable-partition-lance-compat.md comes from this file.
+    StringBuilder md = new StringBuilder("| operation | before settle | after settle |\n|---|---|---|\n");
+    for (Op op : Op.values()) {
+      md.append("| ").append(op).append(" | ").append(before.get(op).cell()).append(" | ")
+          .append(out.containsKey(op) ? out.get(op).cell() : "n/a (no entry)").append(" |\n");
+    }
+    java.nio.file.Files.writeString(Path.of("target", "clustered-compat.md"), md.toString());
 
     // In process: lance-core's scans and BTree-filtered scans equal Javelin's, row by row.
     assertSameAnswers(after, true);
