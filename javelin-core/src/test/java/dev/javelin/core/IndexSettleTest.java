@@ -223,6 +223,85 @@ class IndexSettleTest {
   }
 
   @Test
+  void aConcurrentClusteringMakesSettlingStartAgainOnTheNewestVersion() {
+    Dataset ds = IndexTranslationTest.indexed(data.create(3000, 1000, false));
+    ds.cluster().by("a").fragments(List.of(0L, 1L)).targetRowsPerFragment(1000).commit();
+    Dataset other = Dataset.open(dir, allocator);
+    Dataset settling = Dataset.open(new InterleavingStore(dir, 1, () ->
+        other.checkoutLatest().cluster().by("x").fragments(List.of(2L)).targetRowsPerFragment(1000).commit()),
+        allocator);
+    long before = settling.version();
+    IndexSettleResult s = settling.settleIndices();
+    assertThat(s.transitionsDropped()).isEqualTo(2); // the concurrent clustering's transition too
+    assertThat(s.dataset().version()).isEqualTo(before + 3); // its reserve and rewrite, then the settle
+    assertThat(StablePartitionEntry.find(s.dataset().manifest())).isEmpty();
+    IndexTranslationTest.assertIndexedEqualsScan(Dataset.open(dir, allocator));
+  }
+
+  @Test
+  void settlingGivesUpAfterThreeConflictsAndLeavesNoFileBehind() throws IOException {
+    Dataset ds = IndexTranslationTest.indexed(data.create(6000, 1000, false));
+    ds.cluster().by("a").fragments(List.of(0L, 1L)).targetRowsPerFragment(1000).commit();
+    Dataset other = Dataset.open(dir, allocator);
+    long[] next = {2};
+    Dataset settling = Dataset.open(new InterleavingStore(dir, 3, () ->
+        other.checkoutLatest().cluster().by("x").fragments(List.of(next[0]++)).targetRowsPerFragment(1000)
+            .commit()), allocator);
+    List<String> indexFiles = new ArrayList<>();
+    assertThatThrownBy(settling::settleIndices).isInstanceOf(CommitConflictException.class)
+        .hasMessageContaining("conflicts with the Rewrite committed as version");
+    Dataset latest = Dataset.open(dir, allocator);
+    assertThat(IndexCoverage.transitions(latest)).hasSize(4);
+    // Every file under _indices/ belongs to an index or the entry of the newest version.
+    try (Stream<Path> files = Files.walk(dir.resolve("_indices"))) {
+      files.filter(Files::isRegularFile).forEach(f -> indexFiles.add(dir.resolve("_indices").relativize(f)
+          .getName(0).toString()));
+    }
+    assertThat(latest.manifest().indices().stream().map(StablePartitionEntry::uuid).toList())
+        .containsAll(indexFiles.stream().distinct().toList());
+    IndexTranslationTest.assertIndexedEqualsScan(latest);
+  }
+
+  @Test
+  void transitionsAnIndexJavelinCannotRemapAnswersThroughAreKept() throws IOException {
+    Dataset ds = IndexTranslationTest.indexed(data.create(3000, 1000, false));
+    // An inverted index (which Javelin neither reads nor remaps) over fragments 0 and 1.
+    TableProtos.IndexMetadata inverted = TableProtos.IndexMetadata.newBuilder()
+        .setUuid(TableProtos.UUID.newBuilder().setUuid(dev.javelin.table.IndexUuids.toBytes(
+            java.util.UUID.randomUUID().toString())))
+        .setName("s_fts").addFields(3).setDatasetVersion(ds.version())
+        .setFragmentBitmap(dev.javelin.table.IndexBitmaps.write(org.roaringbitmap.RoaringBitmap.bitmapOf(0, 1)))
+        .setIndexDetails(com.google.protobuf.Any.newBuilder().setTypeUrl("/lance.index.pb.InvertedIndexDetails"))
+        .setIndexVersion(0).build();
+    ds.table().newCommit(Transaction.createIndex(ds.version(), List.of(inverted), List.of())).commit();
+    ClusterResult first = ds.checkoutLatest().cluster().by("a").fragments(List.of(0L, 1L))
+        .targetRowsPerFragment(1000).commit();
+    ClusterResult second = first.dataset().cluster().by("x").fragments(List.of(2L)).targetRowsPerFragment(1000)
+        .commit();
+    StablePartitionTransition kept = IndexCoverage.transitions(second.dataset()).get(0);
+    IndexSettleResult s = second.dataset().settleIndices();
+    assertThat(s.remapped()).containsExactly("x_idx", "a_idx", "s_idx");
+    assertThat(s.transitionsDropped()).isEqualTo(1);
+    assertThat(s.transitionsKept()).isEqualTo(1);
+    Dataset after = s.dataset();
+    TableProtos.IndexMetadata entry = StablePartitionEntry.find(after.manifest()).orElseThrow();
+    assertThat(StablePartitionEntry.uuid(entry))
+        .isEqualTo(StablePartitionEntry.uuid(StablePartitionEntry.find(second.dataset().manifest()).orElseThrow()));
+    assertThat(entry.getDatasetVersion()).isEqualTo(after.version());
+    assertThat(StablePartitionEntry.transitions(entry, after.store())).containsExactly(kept);
+    assertThat(DatasetIndexes.fragmentBitmap(entry, after.location()).toArray()).containsExactly(0, 1);
+    assertThat(index(after, "s_fts").throughRowMaps()).containsExactlyElementsOf(first.destinationIds());
+    assertThat(index(after, "x_idx").throughRowMaps()).isEmpty();
+    IndexTranslationTest.assertIndexedEqualsScan(after);
+    // Nothing more to do until that index goes.
+    assertThat(after.settleIndices().unchanged()).isTrue();
+    IndexSettleResult last = after.dropIndex("s_fts").settleIndices();
+    assertThat(last.transitionsDropped()).isEqualTo(1);
+    assertThat(last.remapped()).isEmpty();
+    assertThat(StablePartitionEntry.find(last.dataset().manifest())).isEmpty();
+  }
+
+  @Test
   void aConcurrentAppendCommitsUnderASettle() {
     Dataset ds = IndexTranslationTest.indexed(data.create(2000, 1000, false));
     Dataset clustered = ds.cluster().by("a").targetRowsPerFragment(1000).commit().dataset();
