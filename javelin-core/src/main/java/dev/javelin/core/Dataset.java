@@ -703,8 +703,10 @@ public final class Dataset {
    * through their row maps onto the destination fragments, then drops the stable partition
    * transitions no index answers through any more, and the {@code __lance_stable_partition} entry
    * when none is left: afterwards queries need no row map, and lance-core 7.0.0 sees no unknown
-   * entry (see docs/stable-partition-lance-compat.md). One commit; starts again on the newest
-   * version when a concurrent rewrite conflicts (up to 3 attempts, then the conflict is thrown).
+   * entry (see docs/stable-partition-lance-compat.md). Settles the newest version, in one commit;
+   * starts again on the newest version when a concurrent rewrite conflicts (up to 3 attempts, then
+   * the {@link dev.javelin.table.CommitConflictException} is thrown). Memory: eight bytes per row
+   * of the rewrites' source fragments while an index is remapped.
    *
    * @return what was remapped and dropped, with the dataset at the version committed
    */

@@ -99,10 +99,16 @@ final class IndexSettler {
       List<TableProtos.IndexMetadata> added = new ArrayList<>();
       List<TableProtos.IndexMetadata> removed = new ArrayList<>(toRemap);
       List<String> names = new ArrayList<>();
+      java.util.Map<List<StablePartitionTransition>, TransitionAddressMap> maps = new java.util.HashMap<>();
       for (int k = 0; k < toRemap.size(); k++) {
         TableProtos.IndexMetadata old = toRemap.get(k);
         IndexCoverage c = coverages.get(k);
-        TransitionAddressMap map = new TransitionAddressMap(ds.store(), c.through(), allocator);
+        // Indices built together answer through the same transitions: one map serves them all.
+        TransitionAddressMap map = maps.get(c.through());
+        if (map == null) {
+          map = new TransitionAddressMap(ds.store(), c.through(), allocator);
+          maps.put(c.through(), map);
+        }
         RewrittenIndex r = remapper.remap(ds.store(), List.of(old), map, allocator, ds.location()).get(0);
         // The transitions' sources are retired and every row they held now has an address in a
         // destination (or none): the new bitmap names the destinations instead.
