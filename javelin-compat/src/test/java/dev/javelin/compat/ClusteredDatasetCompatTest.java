@@ -186,6 +186,33 @@ class ClusteredDatasetCompatTest {
     assertSameAnswers(settled, false);
   }
 
+  @Test
+  void afterLanceCompactsAClusteredDatasetJavelinsAnswersStillEqualScans() throws Exception {
+    Path path = dir.resolve("ds");
+    ClusterResult r = clustered(path);
+    try (org.lance.Dataset lance = org.lance.Dataset.open(path.toString(), allocator)) {
+      lance.compact(org.lance.compaction.CompactionOptions.builder().withTargetRowsPerFragment(1_000_000).build());
+    }
+    Dataset ds = Dataset.open(path, allocator);
+    // lance-core compacts by index coverage as it sees it: fragments 4 and 5 (in id_idx's bitmap,
+    // which it remaps) into one, the destinations (not in it) into another.
+    assertThat(ds.manifest().fragments()).hasSize(2);
+    // The merged destinations are no index's now: Javelin scans them (correct, as lance-core does).
+    ScanPlan plan = ds.explain("id < 40");
+    assertThat(plan.indexedFragments()).hasSize(1);
+    assertThat(plan.scannedFragments()).hasSize(1);
+    for (String f : FILTERS) {
+      assertThat(javelinIds(ds, f, true)).as(f).isEqualTo(javelinIds(ds, f, false));
+      assertThat(ds.countRows(f)).as(f).isEqualTo(javelinIds(ds, f, false).size());
+    }
+    assertSameAnswers(ds, false);
+    // The transition's destinations are retired now; settling still drops the entry.
+    IndexSettleResult s = ds.settleIndices();
+    assertThat(StablePartitionEntry.find(s.dataset().manifest())).isEmpty();
+    assertSameAnswers(s.dataset(), false);
+    assertThat(r.destinationIds()).isNotEmpty();
+  }
+
   // lance-core's full scan equals Javelin's row by row; lance-core's index-using filtered scans equal
   // Javelin's index-using ones (sorted by id); with allIndexed, lance-core sees no unindexed row.
   void assertSameAnswers(Dataset ds, boolean allIndexed) throws Exception {
