@@ -22,8 +22,10 @@ import picocli.CommandLine.Option;
       "temporary directory (or --dir), then runs 'file write', 'file info' and",
       "'file read' on them, and follows a dataset made of them through its life:",
       "create, filtered scan, delete, add and drop columns, versions, time travel,",
-      "tag and restore, a BTree index answering a filter, and a column repack after",
-      "backfills that keeps the index answering. Each command is printed before its output.",
+      "tag and restore, a BTree index answering a filter, a column repack after",
+      "backfills that keeps the index answering, and a clustering by a column whose",
+      "moved rows the index finds through a row map until it is settled. Each command",
+      "is printed before its output.",
       ""
     })
 final class DemoCommand extends BaseCommand {
@@ -51,7 +53,7 @@ final class DemoCommand extends BaseCommand {
       SampleData.writeArrow(arrow, allocator, ROWS);
     }
 
-    say("Javelin reads and writes Lance files in pure Java. A tour in thirteen steps.");
+    say("Javelin reads and writes Lance files in pure Java. A tour in fourteen steps.");
     say("");
     say("1. " + ROWS + " sample rows are in an Arrow IPC file, " + arrow + ":");
     say("   id int64, name utf8, score float64, vector fixed_size_list<float32, 4>,");
@@ -119,7 +121,13 @@ final class DemoCommand extends BaseCommand {
         new String[] {"13. Repack each fragment's columns into one file; rows, row addresses and the index stay:"},
         new String[] {"compact", ds, "--scope", "repack", "--max-data-files-per-fragment", "1"},
         new String[] {"layout", ds},
-        new String[] {"scan", ds, "--filter", "id BETWEEN 40 AND 44", "--columns", "id,name,score2", "--explain"});
+        new String[] {"scan", ds, "--filter", "id BETWEEN 40 AND 44", "--columns", "id,name,score2", "--explain"},
+        new String[] {"14. Cluster rows by score: they move to new fragments, and the id index, built before,",
+            "    finds them through the clustering's row map; settling remaps the index onto them:"},
+        new String[] {"cluster", ds, "--by", "score", "--target-rows-per-fragment", "100"},
+        new String[] {"scan", ds, "--filter", "id BETWEEN 40 AND 44", "--columns", "id,name,score", "--explain"},
+        new String[] {"index", "settle", ds},
+        new String[] {"scan", ds, "--filter", "id BETWEEN 40 AND 44", "--columns", "id,name,score", "--explain"});
     if (code != 0) {
       return code;
     }
@@ -131,12 +139,15 @@ final class DemoCommand extends BaseCommand {
     return ExitCodes.OK;
   }
 
-  // Alternates explanations (say) and commands (run); stops at the first failing command.
+  // Alternates explanations (say; an item whose first line starts "N. ") and commands (run); stops at
+  // the first failing command.
   private int steps(String[]... items) {
     for (String[] item : items) {
-      if (item.length == 1) {
+      if (item.length == 1 || item[0].matches("\\d+\\. .*")) {
         say("");
-        say(item[0]);
+        for (String line : item) {
+          say(line);
+        }
       } else {
         int code = run(item);
         if (code != 0) {

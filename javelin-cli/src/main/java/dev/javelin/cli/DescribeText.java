@@ -1,11 +1,18 @@
 package dev.javelin.cli;
 
 import dev.javelin.core.Dataset;
+import dev.javelin.core.IndexInfo;
 import dev.javelin.table.DataFile;
 import dev.javelin.table.FeatureFlags;
 import dev.javelin.table.Fragment;
 import dev.javelin.table.Manifest;
+import dev.javelin.table.StablePartitionEntry;
+import dev.javelin.table.StablePartitionTransition;
 import dev.javelin.table.proto.TableProtos;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
@@ -81,10 +88,53 @@ final class DescribeText {
     if (m.indices().isEmpty()) {
       b.append("  (none)\n");
     }
+    Map<String, IndexInfo> infos = new java.util.HashMap<>();
+    for (IndexInfo i : ds.indices()) {
+      infos.put(i.name(), i);
+    }
     for (TableProtos.IndexMetadata idx : m.indices()) {
-      b.append("  ").append(idx.getName()).append("  fields ").append(idx.getFieldsList()).append('\n');
+      b.append("  ").append(idx.getName()).append("  fields ").append(idx.getFieldsList());
+      if (idx.getName().equals(StablePartitionEntry.NAME)) {
+        transitions(b, ds);
+        continue;
+      }
+      IndexInfo info = infos.get(idx.getName());
+      List<Long> direct = new ArrayList<>();
+      List<Long> unindexed = new ArrayList<>();
+      for (Fragment f : m.fragments()) {
+        if (info.fragments().contains(f.id())) {
+          direct.add(f.id());
+        } else if (!info.throughRowMaps().contains(f.id())) {
+          unindexed.add(f.id());
+        }
+      }
+      b.append("  direct ").append(direct);
+      if (!info.throughRowMaps().isEmpty()) {
+        b.append("  through row maps ").append(info.throughRowMaps());
+      }
+      if (!unindexed.isEmpty()) {
+        b.append("  unindexed ").append(unindexed);
+      }
+      b.append('\n');
     }
     return b.toString();
+  }
+
+  // The reordered rewrites recorded in the stable partition entry, oldest first.
+  private static void transitions(StringBuilder b, Dataset ds) {
+    List<StablePartitionTransition> ts;
+    try {
+      ts = StablePartitionEntry.transitions(ds.manifest(), ds.store());
+    } catch (IOException e) {
+      throw new UncheckedIOException("Reading the " + StablePartitionEntry.NAME + " entry failed: " + ds.location(), e);
+    }
+    b.append("  ").append(ts.size()).append(ts.size() == 1 ? " transition" : " transitions").append(":\n");
+    for (StablePartitionTransition t : ts) {
+      List<Long> sources = new ArrayList<>();
+      t.sources().forEach(s -> sources.add(s.id()));
+      b.append("    read v").append(t.datasetVersion()).append("  ").append(sources).append(" -> ")
+          .append(t.destinations()).append("  row map ").append(t.rowMapPath()).append('\n');
+    }
   }
 
   private static String flags(long flags) {

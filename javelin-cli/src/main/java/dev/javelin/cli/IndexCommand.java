@@ -20,13 +20,13 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-/** {@code javelin index}: create, list, describe, drop and optimize a dataset's indices. */
+/** {@code javelin index}: create, list, describe, drop, optimize and settle a dataset's indices. */
 @Command(
     name = "index",
-    header = "Create, list, describe, drop and optimize a dataset's indices.",
+    header = "Create, list, describe, drop, optimize and settle indices.",
     synopsisSubcommandLabel = "COMMAND",
     subcommands = {IndexCommand.Create.class, IndexCommand.ListIndices.class, IndexCommand.Describe.class,
-        IndexCommand.Drop.class, IndexCommand.Optimize.class})
+        IndexCommand.Drop.class, IndexCommand.Optimize.class, IndexCommand.Settle.class})
 final class IndexCommand implements Callable<Integer> {
   @Spec
   CommandSpec spec;
@@ -244,6 +244,44 @@ final class IndexCommand implements Callable<Integer> {
         } else {
           err().println("Optimized indices: version " + next.version());
         }
+      }
+      return ExitCodes.OK;
+    }
+  }
+
+  /** {@code javelin index settle}. */
+  @Command(name = "settle", header = "Remap indices onto clustered fragments; drop row maps.",
+      description = {
+        "Indices built before 'javelin cluster' answer for the moved rows through row maps.",
+        "This remaps them onto the new fragments, then drops the row maps no index needs,",
+        "and the __lance_stable_partition entry with the last: older Lance readers",
+        "(lance-core 7.0.0) then see only indices they know. Cleanup removes the row map",
+        "files once no kept version needs them.",
+        ""
+      })
+  static final class Settle extends BaseCommand {
+    @Parameters(index = "0", paramLabel = "URI", description = "The dataset: a directory or file: URI.")
+    String uri;
+
+    @Override
+    public Integer call() {
+      try (BufferAllocator allocator = new RootAllocator()) {
+        Dataset ds = open(uri, allocator);
+        dev.javelin.core.IndexSettleResult r = ds.settleIndices();
+        if (r.unchanged()) {
+          err().println("Nothing to settle: version " + r.dataset().version());
+          return ExitCodes.OK;
+        }
+        StringBuilder b = new StringBuilder("Settled indices: ");
+        b.append(r.remapped().isEmpty() ? "none remapped" : "remapped " + String.join(", ", r.remapped()));
+        b.append("; dropped ").append(r.transitionsDropped())
+            .append(r.transitionsDropped() == 1 ? " transition" : " transitions");
+        if (r.transitionsKept() == 0) {
+          b.append(", no row map left");
+        } else {
+          b.append(", kept ").append(r.transitionsKept()).append(" for indices Javelin cannot remap");
+        }
+        err().println(b.append(": version ").append(r.dataset().version()));
       }
       return ExitCodes.OK;
     }

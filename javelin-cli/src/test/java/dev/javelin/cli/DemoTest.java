@@ -48,6 +48,22 @@ class DemoTest extends CliTestBase {
       assertThat(r.out).contains(RowWritersTest.render(OutputFormat.TABLE, picked));
     }
 
+    // Step 14: clustering moves the rows; the index finds them through the row map, then settles.
+    String explain = "$ javelin scan " + ds + " --filter 'id BETWEEN 40 AND 44' --columns id,name,score --explain\n"
+        + "filter: id BETWEEN 40 AND 44\n"
+        + "index: id_idx (btree on id) answers id BETWEEN 40 AND 44\n";
+    assertThat(r.err).contains("$ javelin cluster " + ds + " --by score --target-rows-per-fragment 100\n"
+        + "Clustered fragments [0, 1, 2] by score into [3, 4, 5] (300 rows moved): version 11\n"
+        + "Answering through row maps: id_idx ('javelin index settle' remaps them)\n\n"
+        + explain
+        + "  through row maps for fragments: [3, 4, 5]\n"
+        + "fragments from index: 3 [3, 4, 5], rows from index: 5\n"
+        + "fragments scanned: 0 []\n(5 rows)\n\n"
+        + "$ javelin index settle " + ds + "\n"
+        + "Settled indices: remapped id_idx; dropped 1 transition, no row map left: version 12\n\n"
+        + explain
+        + "fragments from index: 3 [3, 4, 5], rows from index: 5\n"
+        + "fragments scanned: 0 []\n(5 rows)\n\n");
     // Run again into the same directory: the files are replaced, not refused.
     Result again = run("demo", "--dir", dir.toString());
     assertThat(again.code).as(again.toString()).isEqualTo(0);

@@ -97,8 +97,11 @@ final class LanceToleranceChecks {
   /** How an operation ended. */
   enum Kind { OK, ERROR, ABORTED }
 
-  /** What became of the entry in the newest manifest after the operation. */
-  enum EntryState { CARRIED, CHANGED, DROPPED }
+  /**
+   * What became of the entry in the newest manifest after the operation ({@code ABSENT}: there was
+   * none before and there is none after, e.g. a settled dataset).
+   */
+  enum EntryState { CARRIED, CHANGED, DROPPED, ABSENT }
 
   /**
    * One operation's outcome: {@code message} is the result summary (OK), the error's message (ERROR) or
@@ -117,6 +120,7 @@ final class LanceToleranceChecks {
         case CARRIED -> "";
         case CHANGED -> "; entry changed (" + entryChange + ")";
         case DROPPED -> "; entry dropped";
+        case ABSENT -> "";
       };
       String f = missingFiles.isEmpty() ? "" : "; deleted " + String.join(",", missingFiles);
       return base + e + f;
@@ -134,10 +138,17 @@ final class LanceToleranceChecks {
 
   private LanceToleranceChecks() {}
 
-  /** Runs {@code ops} on copies of the target's dataset under {@code work}; one outcome per operation. */
-  static Map<Op, Outcome> run(Target t, List<Op> ops, Path work) {
-    TableProtos.IndexMetadata entry = entry(t.dataset(), t.entryName()).orElseThrow(
-        () -> new IllegalArgumentException("No entry " + t.entryName() + " in " + t.dataset()));
+  /**
+   * Runs {@code ops} on copies of the target's dataset under {@code work}; one outcome per operation.
+   * The target's entry must exist unless {@code entryMayBeAbsent} (then, without one, each outcome's
+   * entry is ABSENT, or CHANGED if an operation made one).
+   */
+  static Map<Op, Outcome> run(Target t, List<Op> ops, Path work, boolean entryMayBeAbsent) {
+    Optional<TableProtos.IndexMetadata> before = entry(t.dataset(), t.entryName());
+    if (before.isEmpty() && !entryMayBeAbsent) {
+      throw new IllegalArgumentException("No entry " + t.entryName() + " in " + t.dataset());
+    }
+    TableProtos.IndexMetadata entry = before.orElse(null);
     List<Path> copies = new ArrayList<>();
     for (Op op : ops) {
       Path copy = work.resolve(op.name().toLowerCase());
@@ -155,9 +166,10 @@ final class LanceToleranceChecks {
       Kind kind = Kind.valueOf(r[0]);
       Optional<TableProtos.IndexMetadata> after = kind == Kind.ABORTED ? safeEntry(copies.get(i), t.entryName())
           : entry(copies.get(i), t.entryName());
-      EntryState state = after.isEmpty() ? EntryState.DROPPED
+      EntryState state = after.isEmpty() ? (entry == null ? EntryState.ABSENT : EntryState.DROPPED)
           : after.get().equals(entry) ? EntryState.CARRIED : EntryState.CHANGED;
-      String change = after.isPresent() && state == EntryState.CHANGED ? diff(entry, after.get()) : "";
+      String change = after.isPresent() && state == EntryState.CHANGED
+          ? (entry == null ? "appeared" : diff(entry, after.get())) : "";
       List<String> missing = new ArrayList<>();
       for (String f : t.watchedFiles()) {
         if (!Files.exists(copies.get(i).resolve(f))) {
@@ -167,6 +179,11 @@ final class LanceToleranceChecks {
       out.put(ops.get(i), new Outcome(ops.get(i), kind, r[1], state, change, missing));
     }
     return out;
+  }
+
+  /** As {@link #run(Target, List, Path, boolean)}, the entry required. */
+  static Map<Op, Outcome> run(Target t, List<Op> ops, Path work) {
+    return run(t, ops, work, false);
   }
 
   /** The index entry named {@code name} in the newest manifest of {@code dataset}, if any. */

@@ -698,6 +698,22 @@ public final class Dataset {
     return new dev.javelin.core.cluster.ClusterBuilder(this);
   }
 
+  /**
+   * Remaps every index that answers for rows moved by reordered rewrites ({@link #cluster()})
+   * through their row maps onto the destination fragments, then drops the stable partition
+   * transitions no index answers through any more, and the {@code __lance_stable_partition} entry
+   * when none is left: afterwards queries need no row map, and lance-core 7.0.0 sees no unknown
+   * entry (see docs/stable-partition-lance-compat.md). Settles the newest version, in one commit;
+   * starts again on the newest version when a concurrent rewrite conflicts (up to 3 attempts, then
+   * the {@link dev.javelin.table.CommitConflictException} is thrown). Memory: eight bytes per row
+   * of the rewrites' source fragments while an index is remapped.
+   *
+   * @return what was remapped and dropped, with the dataset at the version committed
+   */
+  public IndexSettleResult settleIndices() {
+    return IndexSettler.settle(this);
+  }
+
   /** How each fragment's columns are spread over data files, from the manifest alone. */
   public dev.javelin.core.compaction.ColumnLayoutStats columnLayoutStats() {
     return dev.javelin.core.compaction.ColumnLayoutStats.of(manifest);

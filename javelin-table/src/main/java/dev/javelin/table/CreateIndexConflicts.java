@@ -26,6 +26,12 @@ final class CreateIndexConflicts {
         return hasFragReuse(op) && committed.proto().getCreateIndex().getNewIndicesList().stream()
             .anyMatch(i -> i.getName().equals(FRAG_REUSE_INDEX_NAME));
       case REWRITE: {
+        // The stable partition entry keeps its uuid, so removing or replacing it by uuid would
+        // silently drop a transition a concurrent reordered rewrite added (whose Rewrite looks
+        // like any other once committed): redo on the new version.
+        if (touchesStablePartition(op)) {
+          return true;
+        }
         // Rows the new index covers may have moved; an index without a bitmap covers unknown ones.
         Set<Long> covered = new HashSet<>();
         for (TableProtos.IndexMetadata i : op.getNewIndicesList()) {
@@ -52,6 +58,11 @@ final class CreateIndexConflicts {
       default:
         return false;
     }
+  }
+
+  private static boolean touchesStablePartition(TransactionProtos.Transaction.CreateIndex op) {
+    return op.getNewIndicesList().stream().anyMatch(i -> i.getName().equals(StablePartitionEntry.NAME))
+        || op.getRemovedIndicesList().stream().anyMatch(i -> i.getName().equals(StablePartitionEntry.NAME));
   }
 
   private static boolean hasFragReuse(TransactionProtos.Transaction.CreateIndex op) {

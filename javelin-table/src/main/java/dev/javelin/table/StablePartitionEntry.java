@@ -100,6 +100,31 @@ public final class StablePartitionEntry {
       all.addAll(transitions(existing, store));
     }
     all.add(transition);
+    String uuid = existing != null ? IndexUuids.toText(existing.getUuid().getUuid()) : newUuid;
+    return build(all, uuid, version, store, fieldId);
+  }
+
+  /**
+   * {@code existing} holding only {@code keep} (a sublist of its transitions, in order), under the
+   * same uuid and field: what is left when indices no longer need the other transitions
+   * ({@code Dataset.settleIndices()}). Spills large details as {@link #append} does.
+   *
+   * @param version the version to stamp (the one the commit expects to make): a new stamp gives the
+   *     entry a new identity, so a reordered rewrite that read the old entry is rejected as stale
+   *     rather than splicing the dropped transitions back
+   * @throws IllegalArgumentException if {@code keep} is empty (drop the entry instead)
+   */
+  public static TableProtos.IndexMetadata retain(TableProtos.IndexMetadata existing,
+      List<StablePartitionTransition> keep, long version, ObjectStore store) throws IOException {
+    if (keep.isEmpty()) {
+      throw new IllegalArgumentException("An entry keeping no transition is dropped, not rewritten: "
+          + store.location());
+    }
+    return build(keep, uuid(existing), version, store, existing.getFields(0));
+  }
+
+  private static TableProtos.IndexMetadata build(List<StablePartitionTransition> all, String uuid, long version,
+      ObjectStore store, int fieldId) throws IOException {
     TableProtos.StablePartitionDetails.InlineContent.Builder inline =
         TableProtos.StablePartitionDetails.InlineContent.newBuilder();
     RoaringBitmap sources = new RoaringBitmap();
@@ -107,7 +132,6 @@ public final class StablePartitionEntry {
       inline.addTransitions(t.toProto());
       t.sources().forEach(s -> sources.add((int) s.id()));
     }
-    String uuid = existing != null ? IndexUuids.toText(existing.getUuid().getUuid()) : newUuid;
     TableProtos.StablePartitionDetails details =
         TableProtos.StablePartitionDetails.newBuilder().setInline(inline).build();
     byte[] bytes = details.toByteArray();

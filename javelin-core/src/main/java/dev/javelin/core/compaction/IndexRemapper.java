@@ -19,15 +19,20 @@ import org.apache.arrow.memory.BufferAllocator;
 /**
  * Remaps the indices covering rewritten fragments (as Lance's {@code IndexRemapper}): each is
  * copied under a new uuid with its row addresses passed through the rewrite's address map. Only
- * BTree indices can be remapped; the fragment reuse system index is never remapped.
+ * BTree and IVF_PQ indices can be remapped; the fragment reuse system index is never remapped.
+ * Public because index settling ({@code Dataset.settleIndices()}) remaps through reordered
+ * rewrites' row maps with the same code; not an API for applications.
  */
-final class IndexRemapper {
+public final class IndexRemapper {
   static final String FRAG_REUSE_INDEX_NAME = "__lance_frag_reuse";
 
   private final List<String> written = new ArrayList<>();
 
+  /** A remapper that has written nothing yet. */
+  public IndexRemapper() {}
+
   /** The keys of the index files written so far (to delete if the commit fails). */
-  List<String> written() {
+  public List<String> written() {
     return written;
   }
 
@@ -61,7 +66,7 @@ final class IndexRemapper {
   }
 
   /** Writes a remapped copy of every index of {@code indices} and says how to swap it in. */
-  List<RewrittenIndex> remap(ObjectStore store, List<TableProtos.IndexMetadata> indices, RowAddressMap map,
+  public List<RewrittenIndex> remap(ObjectStore store, List<TableProtos.IndexMetadata> indices, RowAddressMap map,
       BufferAllocator allocator, String location) {
     List<RewrittenIndex> out = new ArrayList<>();
     for (TableProtos.IndexMetadata i : indices) {
