@@ -194,6 +194,21 @@ class BinaryRepackTest {
     assertThat(after.manifest().fragments().get(0).files()).anySatisfy(f -> assertThat(f.fields()).containsExactly(s, b));
   }
 
+  @Test
+  void binaryRepackKeepsOverlaysShadowingTheBase() {
+    // As when re-encoding: the base pages are copied and the overlay keeps its newer values.
+    Dataset ds = backfilled(LanceFileVersion.V2_1);
+    ds = ds.updateOverlay("id >= 120 AND id < 140", java.util.Map.of("a", "-a")).dataset();
+    List<List<String>> before = Data.rows(ds);
+    var overlays = ds.manifest().fragments().get(1).overlays();
+    assertThat(overlays).isNotEmpty();
+    Dataset after = ds.compact(repack(CompactionMode.FORCE_BINARY_COPY));
+    assertThat(Data.fileCounts(after)).containsExactly(1, 1, 1);
+    assertThat(after.manifest().fragments().get(1).overlays()).isEqualTo(overlays);
+    assertThat(Data.rows(after)).isEqualTo(before);
+    assertThat(after.countRows("a < 0")).isEqualTo(ds.countRows("a < 0")).isPositive();
+  }
+
   /** Rewrites a data file in place with the same rows and an extra global buffer, which zip refuses. */
   private void addGlobalBuffer(Path file) throws Exception {
     Path tmp = file.resolveSibling("tmp.lance.part");
