@@ -180,6 +180,25 @@ class BinaryRepackTest {
     assertThat(after.compact(repack(CompactionMode.FORCE_BINARY_COPY)).version()).isEqualTo(after.version());
   }
 
+  @ParameterizedTest
+  @CsvSource({"V2_0", "V2_1"})
+  void binaryRepackLeavesADroppedColumnBehind(LanceFileVersion v) {
+    // Zip a and b into one file, then drop a: that file still holds a's pages, which the next
+    // repack must not copy.
+    Dataset ds = backfilled(v);
+    ds = ds.compact(CompactionOptions.builder().scope(CompactionScope.REPACK_COLUMNS)
+        .columnGroups(List.of(List.of("a", "b"))).mode(CompactionMode.FORCE_BINARY_COPY).build());
+    assertThat(Data.fileCounts(ds)).containsExactly(3, 3, 3);
+    int a = ds.schema().field("a").orElseThrow().id();
+    ds = ds.dropColumns("a");
+    List<List<String>> before = Data.rows(ds);
+    Dataset after = ds.compact(repack(CompactionMode.FORCE_BINARY_COPY));
+    assertThat(Data.fileCounts(after)).containsExactly(1, 1, 1);
+    DataFile f = after.manifest().fragments().get(0).files().get(0);
+    assertThat(f.fields()).doesNotContain(a, DataFile.TOMBSTONE);
+    assertThat(Data.rows(after)).isEqualTo(before);
+  }
+
   @Test
   void binaryRepackTakesSomeColumnsOfAFile() {
     // Groups {s, b}: s leaves the id,s file, which stays; the zipped file takes one of its columns.
