@@ -38,7 +38,7 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * data files. Javelin runs with its defaults (tasks on as many threads as processors, as
  * lance-core). Times (medians, each run on a fresh copy; copying is not timed):
  * <ul>
- *   <li>Javelin column repack (re-encode) to one file per fragment;
+ *   <li>Javelin column repack to one file per fragment, re-encoding and by binary copy (zip);
  *   <li>lance-core 7.0.0's {@code compact} rewriting all fragments (target above the row count);
  *   <li>Javelin's own fragment rewrite of the same, re-encoding and by binary copy;
  *   <li>full scan and take of 1,000 random rows after the repack, against the same rows written
@@ -79,6 +79,8 @@ public final class CompactionBenchmark {
           .targetRowsPerFragment(rows * 2L).build();
       Path work = root.resolve("work");
       double tRepack = timed(backfilled, work, runs, p -> Dataset.open(p, allocator).compact(repack));
+      double tRepackCopy = timed(backfilled, work, runs, p -> Dataset.open(p, allocator)
+          .compact(repack.toBuilder().mode(CompactionMode.FORCE_BINARY_COPY).build()));
       double tLance = timed(backfilled, work, runs, p -> {
         try (org.lance.Dataset l = org.lance.Dataset.open(p.toString(), allocator)) {
           l.compact(org.lance.compaction.CompactionOptions.builder().withTargetRowsPerFragment(rows * 2L).build());
@@ -89,6 +91,7 @@ public final class CompactionBenchmark {
           .compact(rewrite.toBuilder().mode(CompactionMode.FORCE_BINARY_COPY).build()));
       System.out.printf(Locale.ROOT, "%-46s %10s %8s%n", "operation", "median ms", "vs lance");
       row("javelin repack (re-encode, 8 -> 1 file)", tRepack, tLance);
+      row("javelin repack (binary copy, 8 -> 1 file)", tRepackCopy, tLance);
       row("lance-core compact (full rewrite)", tLance, tLance);
       row("javelin fragment rewrite (re-encode)", tRewrite, tLance);
       row("javelin fragment rewrite (binary copy)", tCopy, tLance);

@@ -58,8 +58,8 @@ final class CompactCommand extends BaseCommand {
   Long targetRows;
 
   @Option(names = "--mode", paramLabel = "MODE", defaultValue = "reencode",
-      description = "How rewrites write data: reencode, or binary-copy (copy encoded pages when the "
-          + "fragments allow it, else reencode).")
+      description = "How rewrites and repacks write data: reencode, or binary-copy (copy encoded pages "
+          + "when the files allow it, else reencode).")
   String mode;
 
   @Option(names = "--dry-run", description = "Print the plan and stop.")

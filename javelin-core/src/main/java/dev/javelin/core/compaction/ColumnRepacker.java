@@ -2,12 +2,16 @@ package dev.javelin.core.compaction;
 
 import dev.javelin.core.Dataset;
 import dev.javelin.format.LanceFileReader;
+import dev.javelin.format.LanceFileZip;
+import dev.javelin.format.UnsupportedFormatException;
+import dev.javelin.format.io.InputFile;
 import dev.javelin.format.ReadOptions;
 import dev.javelin.format.schema.LanceField;
 import dev.javelin.format.schema.LanceSchema;
 import dev.javelin.table.DataFile;
 import dev.javelin.table.Fragment;
 import dev.javelin.table.Manifest;
+import dev.javelin.table.io.ObjectInfo;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -16,6 +20,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.UUID;
+import java.util.logging.Logger;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowReader;
@@ -25,9 +31,14 @@ import org.apache.arrow.vector.types.pojo.Field;
  * Executes a column repack: for each planned file, reads the base values of its columns from the
  * files holding them, batch by batch over every physical row (deleted rows included, so the new
  * file lines up with the fragment), and writes them to one new file. Columns keep their field ids
- * and the shape their old file gave them. Deletes what it wrote if any file fails.
+ * and the shape their old file gave them. Deletes what it wrote if any file fails. Under a
+ * binary-copy mode the new files are instead zipped from the old ones page by page ({@link
+ * LanceFileZip}); if that is impossible, TRY_BINARY_COPY re-encodes (logging why) and
+ * FORCE_BINARY_COPY fails.
  */
 final class ColumnRepacker {
+  private static final Logger LOG = Logger.getLogger(ColumnRepacker.class.getName());
+
   private ColumnRepacker() {}
 
   static CompactionResult execute(Dataset at, CompactionTask task) {
@@ -41,6 +52,35 @@ final class ColumnRepacker {
     FragmentColumns fc = new FragmentColumns(fragment, m.schema().fields());
     Set<Integer> live = new HashSet<>();
     m.schema().flatten().forEach(f -> live.add(f.id()));
+    CompactionMode mode = task.options().mode();
+    if (mode != CompactionMode.REENCODE) {
+      NewFiles copies = new NewFiles(at.store(), m.fileVersion());
+      String why;
+      try {
+        List<DataFile> out = new ArrayList<>();
+        for (List<Integer> planned : task.repackFiles()) {
+          out.add(zipOne(at, fc, planned, live, copies));
+        }
+        return new CompactionResult(TaskKind.REPACK_COLUMNS, task.readVersion(), task.fragmentIds(), List.of(), out,
+            copies.keys());
+      } catch (UnsupportedFormatException e) {
+        copies.deleteAll();
+        why = e.getMessage();
+      } catch (IOException | RuntimeException e) {
+        copies.deleteAll();
+        if (e instanceof IOException io) {
+          throw new UncheckedIOException("Binary repack of fragment " + fragment.id() + " failed: " + at.location(),
+              io);
+        }
+        throw (RuntimeException) e;
+      }
+      if (mode == CompactionMode.FORCE_BINARY_COPY) {
+        throw new CompactionException("The columns of fragment " + fragment.id() + " cannot be binary copied (" + why
+            + ") and the mode is FORCE_BINARY_COPY: " + at.location());
+      }
+      LOG.info("Repack of fragment " + fragment.id() + " re-encodes: its columns cannot be binary copied (" + why
+          + "): " + at.location());
+    }
     NewFiles files = new NewFiles(at.store(), m.fileVersion());
     List<DataFile> out = new ArrayList<>();
     try {
@@ -58,9 +98,8 @@ final class ColumnRepacker {
     }
   }
 
-  private static DataFile writeOne(Dataset at, FragmentColumns fc, List<Integer> columns, Set<Integer> live,
-      NewFiles files, int batchSize) throws IOException {
-    // Which old file holds each column's values, and the column as that file has it.
+  // Which old file holds each column's values (the column is taken as that file has it).
+  private static Map<DataFile, List<Integer>> sources(Dataset at, FragmentColumns fc, List<Integer> columns) {
     Map<DataFile, List<Integer>> bySource = new LinkedHashMap<>();
     for (int c : columns) {
       List<DataFile> h = fc.holders.get(c);
@@ -70,6 +109,64 @@ final class ColumnRepacker {
       }
       bySource.computeIfAbsent(h.get(0), k -> new ArrayList<>()).add(c);
     }
+    return bySource;
+  }
+
+  /**
+   * Writes one planned file by copying its columns' encoded pages ({@link LanceFileZip}). Whole
+   * top-level fields are copied, so a struct keeps its children; children the schema dropped are
+   * recorded as tombstones, as the re-encoding path does.
+   *
+   * @throws UnsupportedFormatException if the files cannot be zipped
+   */
+  private static DataFile zipOne(Dataset at, FragmentColumns fc, List<Integer> columns, Set<Integer> live,
+      NewFiles files) throws IOException {
+    Map<DataFile, List<Integer>> bySource = sources(at, fc, columns);
+    List<DataFile> order = new ArrayList<>(bySource.keySet());
+    List<LanceFileZip.Pick> picks = new ArrayList<>();
+    for (int c : columns) {
+      picks.add(new LanceFileZip.Pick(order.indexOf(fc.holders.get(c).get(0)), c));
+    }
+    for (DataFile d : order) {
+      if (d.hasBaseId()) {
+        throw new UnsupportedFormatException(d.path(), "Binary repack reads data files of this dataset's base only");
+      }
+    }
+    List<InputFile> in = new ArrayList<>();
+    try {
+      for (DataFile d : order) {
+        in.add(at.store().open("data/" + d.path()));
+      }
+      String name = UUID.randomUUID() + ".lance";
+      String key = "data/" + name;
+      files.track(key);
+      LanceFileZip.Result r = LanceFileZip.zip(in, picks, at.store().newOutputFile(key));
+      if (r.rows() != fc.fragment.physicalRows()) {
+        throw new CompactionException("Data files " + order.stream().map(DataFile::path).toList() + " have "
+            + r.rows() + " rows but fragment " + fc.fragment.id() + " has " + fc.fragment.physicalRows() + ": "
+            + at.location());
+      }
+      long size = 0;
+      for (ObjectInfo o : at.store().list(key)) {
+        if (o.key().equals(key)) {
+          size = o.size();
+        }
+      }
+      List<int[]> fields = new ArrayList<>();
+      for (int[] p : r.fieldColumnIndices()) {
+        fields.add(new int[] {live.contains(p[0]) ? p[0] : DataFile.TOMBSTONE, p[1]});
+      }
+      return DataFile.of(name, fields, r.version(), size);
+    } finally {
+      for (InputFile f : in) {
+        f.close();
+      }
+    }
+  }
+
+  private static DataFile writeOne(Dataset at, FragmentColumns fc, List<Integer> columns, Set<Integer> live,
+      NewFiles files, int batchSize) throws IOException {
+    Map<DataFile, List<Integer>> bySource = sources(at, fc, columns);
     List<LanceFileReader> readers = new ArrayList<>();
     List<ArrowReader> streams = new ArrayList<>();
     try {

@@ -45,9 +45,9 @@ public final class DefaultCompactionPlanner implements CompactionPlanner {
       }
     }
     boolean repackTriggers = options.maxDataFilesPerFragment().isPresent() || options.columnGroups() != null;
-    // Repacks re-encode, so a run that must binary copy plans none (as Lance).
-    if (options.scope() != CompactionScope.REWRITE_FRAGMENTS && repackTriggers
-        && options.mode() != CompactionMode.FORCE_BINARY_COPY) {
+    // Unlike Lance, whose repacks always re-encode, a repack can binary copy (ColumnRepacker), so
+    // FORCE_BINARY_COPY plans repacks too.
+    if (options.scope() != CompactionScope.REWRITE_FRAGMENTS && repackTriggers) {
       Integer maxFiles = options.maxDataFilesPerFragment().isPresent()
           ? options.maxDataFilesPerFragment().getAsInt() : null;
       for (Fragment f : m.fragments()) {
