@@ -53,6 +53,17 @@ final class ByteBuilder {
     return at;
   }
 
+  /**
+   * Sets the size after the caller wrote into the array directly (having made room with
+   * {@link #ensureRoom}); {@code size} must not pass the array.
+   */
+  void setSize(int size) {
+    if (size < 0 || size > data.length) {
+      throw new IllegalArgumentException("Size " + size + " outside an array of " + data.length);
+    }
+    this.size = size;
+  }
+
   void ensureRoom(long extra) {
     long need = size + extra;
     if (need > data.length) {

@@ -9,14 +9,22 @@ import java.nio.ByteBuffer;
  * them out (in a mini-block chunk: n + 1 offsets from the buffer's start, then the bytes; in a
  * full-zip page: one value's codes), and each expands through the page's symbol table
  * ({@link FsstDecoder}). A code expands to at most 8 bytes, which bounds the output.
+ *
+ * <p>A chunk decodes straight into the output's byte array and end offsets (no copy after the
+ * decode): room for its worst case is made first, which keeps the hot loop free of size checks.
  */
 final class FsstDecompressor implements MiniBlockDecompressor, VariablePerValueDecompressor {
+  /**
+   * Chunks larger than this (only format 2.2's large chunks can be) decode through a builder
+   * that measures values near its bound instead of reserving 8 bytes per compressed byte.
+   */
+  private static final int DIRECT_CHUNK_BYTES = 1 << 22;
+
   private final FsstDecoder decoder;
   private final int offsetBits;
   /**
-   * Reused for every chunk or value (cleared first): its arrays grow to the largest chunk once
-   * instead of per chunk. Its bound is no limit: a code expands to at most 8 bytes, so a chunk's
-   * output is bounded by its input, and the values are copied out before the next decode.
+   * For values decoded one by one and for huge chunks: reused (cleared first) so its arrays grow
+   * once; the values are copied out before the next decode.
    */
   private BinaryValues.Builder scratch;
 
@@ -34,9 +42,18 @@ final class FsstDecompressor implements MiniBlockDecompressor, VariablePerValueD
   public void decode(ByteBuffer[] buffers, int numValues, LeafValues out) {
     ByteBuffer chunk = buffers[0];
     int size = chunk.limit();
-    BinaryValues.Builder b = scratch(numValues, 3 * size);
-    decoder.decode(chunk, offsetBits, numValues, chunk, b);
-    append(b, (VarValues) out);
+    VarValues v = (VarValues) out;
+    if (!chunk.hasArray() || size > DIRECT_CHUNK_BYTES) {
+      BinaryValues.Builder b = scratch(numValues, 3 * size);
+      decoder.decode(chunk, offsetBits, numValues, chunk, b);
+      append(b, v);
+      return;
+    }
+    int pos = (int) v.dataSize();
+    v.reserveDirect(numValues, FsstDecoder.worstCaseBytes(size));
+    int end = decoder.decodeChunk(chunk.array(), chunk.arrayOffset(), size, offsetBits, numValues, v.data(), pos,
+        v.endsArray(), v.count());
+    v.commit(numValues, end);
   }
 
   @Override

@@ -56,6 +56,8 @@ final class MiniBlockPageDecoder extends PageDecoder {
 
   private int cachedIndex = -1;
   private Chunk cached;
+  /** A flat chunk's values container no chunk uses any more, for the next partial chunk. */
+  private LeafValues spare;
 
   /** A decoded chunk: its levels (as canonical codes) and values. */
   private static final class Chunk {
@@ -135,6 +137,7 @@ final class MiniBlockPageDecoder extends PageDecoder {
     dictionary = null;
     cachedIndex = -1;
     cached = null;
+    spare = null;
   }
 
   private void loadMeta() throws IOException {
@@ -313,7 +316,8 @@ final class MiniBlockPageDecoder extends PageDecoder {
       return;
     }
     long start = chunkOffset[first];
-    ByteBuffer buf = readBuffer(1, start, chunkOffset[c1 + 1] - start);
+    // Everything decoded from buf is copied out of it, so the column's read buffer can be reused.
+    ByteBuffer buf = readReused(1, start, chunkOffset[c1 + 1] - start);
     for (int c = first; c <= c1; c++) {
       int base = (int) (chunkOffset[c] - start);
       int len = (int) (chunkOffset[c + 1] - chunkOffset[c]);
@@ -334,6 +338,7 @@ final class MiniBlockPageDecoder extends PageDecoder {
         Chunk ch = decode(c, buf, base, len, out.values);
         out.addLevels(null, ch.codes, 0, chunkItems[c]);
         if (c == c1) {
+          recycle(cached);
           cachedIndex = -1;
           cached = null;
         }
@@ -341,10 +346,24 @@ final class MiniBlockPageDecoder extends PageDecoder {
         Chunk ch = decode(c, buf, base, len, null);
         appendPart(ch, c, a, b, out);
         if (c == c1) {
+          if (cached != ch) {
+            recycle(cached);
+          }
           cachedIndex = c;
           cached = ch;
+        } else {
+          recycle(ch);
         }
       }
+    }
+  }
+
+  // Keeps a flat chunk's values container for the next partial chunk, so a scan whose batches
+  // split chunks does not build (and grow) a new one per batch.
+  private void recycle(Chunk ch) {
+    if (ch != null && ch.values != null && dictionary == null && repDecoder == null) {
+      spare = ch.values;
+      ch.values = null;
     }
   }
 
@@ -513,7 +532,7 @@ final class MiniBlockPageDecoder extends PageDecoder {
     if (first <= c1) {
       long start = chunkOffset[first];
       long end = chunkOffset[c1 + 1];
-      ByteBuffer buf = readBuffer(1, start, end - start);
+      ByteBuffer buf = readReused(1, start, end - start);
       for (int c = first; c <= c1; c++) {
         out[c - c0] = decode(c, buf, (int) (chunkOffset[c] - start), (int) (chunkOffset[c + 1] - chunkOffset[c]), null);
       }
@@ -623,7 +642,13 @@ final class MiniBlockPageDecoder extends PageDecoder {
       return;
     }
     if (dictionary == null) {
-      ch.values = LeafValues.create(path.type);
+      if (spare != null) {
+        ch.values = spare;
+        spare = null;
+        ch.values.reset();
+      } else {
+        ch.values = LeafValues.create(path.type);
+      }
       if (ch.values instanceof FixedValues f) {
         f.reserve(items); // one allocation, not a doubling series
       }

@@ -6,6 +6,7 @@ import dev.javelin.format.encoding.ColumnSource;
 import dev.javelin.format.proto.File2Protos.ColumnMetadata;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 
 /**
  * Reads rows of one page of a leaf column into {@link LeafEntries}. One subclass per layout.
@@ -75,6 +76,55 @@ abstract class PageDecoder {
           + bufferSizes[buffer] + " bytes)");
     }
     return source.read(column, page, bufferOffsets[buffer] + offset, length);
+  }
+
+  /**
+   * Reads like {@link #readBuffer} but into this thread's read buffer, which the thread's next
+   * such read refills: for callers that copy all they decode out of the bytes before returning
+   * (and read nothing else meanwhile). Scans read many small runs of chunks; this saves a fresh,
+   * zeroed array per run.
+   */
+  ByteBuffer readReused(int buffer, long offset, long length) throws IOException {
+    if (buffer >= bufferSizes.length) {
+      throw corrupt("has no buffer " + buffer);
+    }
+    if (offset < 0 || length < 0 || offset + length > bufferSizes[buffer]) {
+      throw corrupt("read of bytes " + offset + "+" + length + " passes the end of buffer " + buffer + " ("
+          + bufferSizes[buffer] + " bytes)");
+    }
+    if (length > Integer.MAX_VALUE - 64) {
+      throw corrupt("buffer range " + (bufferOffsets[buffer] + offset) + "+" + length + " is invalid");
+    }
+    ByteBuffer b = ReadBuffer.get((int) length);
+    source.readInto(column, page, bufferOffsets[buffer] + offset, b);
+    b.flip();
+    return b;
+  }
+
+  /**
+   * Each thread's reusable read buffer. A thread keeps at most {@link #KEEP} bytes: a larger
+   * read gets an array of its own, so an idle thread never pins a huge buffer.
+   */
+  static final class ReadBuffer {
+    static final int KEEP = 4 << 20;
+    private static final ThreadLocal<ReadBuffer> MINE = ThreadLocal.withInitial(ReadBuffer::new);
+    private ByteBuffer buffer = ByteBuffer.allocate(0);
+
+    private ReadBuffer() {}
+
+    // A little-endian buffer, cleared, with exactly n bytes remaining.
+    static ByteBuffer get(int n) {
+      if (n > KEEP) {
+        return ByteBuffer.allocate(n).order(ByteOrder.LITTLE_ENDIAN);
+      }
+      ReadBuffer r = MINE.get();
+      if (r.buffer.capacity() < n) {
+        int grown = (int) Math.min(KEEP, Math.max(n, 2L * r.buffer.capacity()));
+        r.buffer = ByteBuffer.allocate(grown).order(ByteOrder.LITTLE_ENDIAN);
+      }
+      r.buffer.clear().limit(n);
+      return r.buffer;
+    }
   }
 
   CorruptFileException corrupt(String what) {

@@ -97,6 +97,30 @@ final class VarValues extends LeafValues {
   }
 
   /**
+   * Makes room for {@code n} more values of at most {@code bytes} bytes in all, for a decoder that
+   * writes them into {@link #data()} and {@link #endsArray()} directly and then calls
+   * {@link #commit}.
+   */
+  void reserveDirect(int n, long bytes) {
+    data.ensureRoom(bytes);
+    ensureEnds(n);
+  }
+
+  /** The end offsets array (see {@link #reserveDirect}); the first {@link #count()} are meaningful. */
+  long[] endsArray() {
+    return ends;
+  }
+
+  /**
+   * Counts {@code n} values written directly after the last (their ends in {@link #endsArray()}),
+   * the data now ending at {@code dataEnd}.
+   */
+  void commit(int n, int dataEnd) {
+    data.setSize(dataEnd);
+    count += n;
+  }
+
+  /**
    * Appends rows [from, to) of an Arrow (large) variable-width vector, given its offset and data
    * buffers: their bytes are one contiguous range.
    */

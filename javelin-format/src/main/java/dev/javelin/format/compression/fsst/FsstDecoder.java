@@ -25,6 +25,9 @@ public final class FsstDecoder {
   private static final VarHandle LONG_LE = MethodHandles.byteArrayViewVarHandle(long[].class,
       ByteOrder.LITTLE_ENDIAN);
 
+  private static final VarHandle INT_LE = MethodHandles.byteArrayViewVarHandle(int[].class,
+      ByteOrder.LITTLE_ENDIAN);
+
   private static final int GROUP_BYTES = 1 << 16;
 
   private final FsstSymbolTable table;
@@ -160,6 +163,108 @@ public final class FsstDecoder {
     out.ensureValues(1);
     out.offsets[out.count + 1] = off + len;
     run(src, off, 1, out);
+  }
+
+  /**
+   * The most output bytes {@link #decodeChunk} may touch for a chunk of {@code chunkBytes}
+   * compressed bytes: every compressed byte may stand for an 8-byte symbol, and the last symbol
+   * is stored as a whole word.
+   */
+  public static long worstCaseBytes(int chunkBytes) {
+    return 8L * chunkBytes + 8;
+  }
+
+  /**
+   * Decodes the {@code numValues} values of one mini-block chunk straight into a caller's array,
+   * with no intermediate copy. The chunk is {@code src[start, start + length)}: it begins with
+   * {@code numValues + 1} offsets of {@code bitsPerOffset} bits counted from the chunk's start,
+   * and value {@code k} is the codes between offsets {@code k} and {@code k + 1}. The decoded
+   * values go back to back into {@code dst} from {@code pos}, and the end of value {@code k}
+   * (a position in {@code dst}) into {@code ends[endsAt + k]}.
+   *
+   * <p>The caller makes room first: {@code dst} must have at least
+   * {@link #worstCaseBytes worstCaseBytes(length)} bytes from {@code pos}, and {@code ends} room
+   * for the values. On failure nothing the caller counts has changed (bytes past {@code pos} and
+   * entries of {@code ends} may have been written).
+   *
+   * @param bitsPerOffset 32 (unsigned) or 64
+   * @return the position in {@code dst} after the last value
+   * @throws IllegalArgumentException if the chunk is malformed: offsets that do not fit, go
+   *     backwards or point outside the chunk; a code the table lacks; an escape with no byte
+   */
+  public int decodeChunk(byte[] src, int start, int length, int bitsPerOffset, int numValues, byte[] dst, int pos,
+      long[] ends, int endsAt) {
+    if (bitsPerOffset != 32 && bitsPerOffset != 64) {
+      throw new IllegalArgumentException("FSST offsets must be 32 or 64 bits, not " + bitsPerOffset);
+    }
+    if (numValues < 0) {
+      throw new IllegalArgumentException("Negative number of values: " + numValues);
+    }
+    if (start < 0 || length < 0 || start > src.length - length) {
+      throw new IllegalArgumentException("Bad FSST chunk range: offset " + start + ", length " + length
+          + ", array of " + src.length);
+    }
+    if (pos < 0 || dst.length - pos < worstCaseBytes(length) || endsAt < 0 || ends.length - endsAt < numValues) {
+      throw new IllegalArgumentException("No room to decode an FSST chunk of " + length + " bytes and " + numValues
+          + " values");
+    }
+    int width = bitsPerOffset / 8;
+    if ((numValues + 1L) * width > length) {
+      throw new IllegalArgumentException("FSST data has " + numValues + " values but room for only "
+          + (length / width) + " offsets of " + bitsPerOffset + " bits");
+    }
+    long first = chunkOffset(src, start, width, 0, length);
+    if (raw) {
+      long last = first;
+      for (int k = 0; k < numValues; k++) {
+        long e = chunkOffset(src, start, width, k + 1, length);
+        if (e < last) {
+          throw new IllegalArgumentException("FSST offsets go backwards at value " + k + ": " + last + " then " + e);
+        }
+        ends[endsAt + k] = pos + (e - first);
+        last = e;
+      }
+      System.arraycopy(src, start + (int) first, dst, pos, (int) (last - first));
+      return pos + (int) (last - first);
+    }
+    final long[] syms = symbols;
+    final int[] lens = lengths;
+    int in = start + (int) first;
+    int o = pos;
+    for (int k = 0; k < numValues; k++) {
+      long e = chunkOffset(src, start, width, k + 1, length);
+      int end = start + (int) e;
+      if (end < in) {
+        throw new IllegalArgumentException("FSST offsets go backwards at value " + k + ": " + (in - start)
+            + " then " + e);
+      }
+      // The hot loop: one word store per code, advancing by the symbol's length.
+      while (in < end) {
+        int code = src[in++] & 0xFF;
+        int len = lens[code];
+        if (len != 0) {
+          LONG_LE.set(dst, o, syms[code]);
+          o += len;
+        } else if (code == FsstSymbolTable.ESCAPE && in < end) {
+          dst[o++] = src[in++];
+        } else {
+          throw badCode(k, code);
+        }
+      }
+      ends[endsAt + k] = o;
+    }
+    return o;
+  }
+
+  // Offset i of a chunk's offsets, checked to lie within the chunk's length.
+  private static long chunkOffset(byte[] src, int start, int width, int i, int length) {
+    long v = width == 4 ? Integer.toUnsignedLong((int) INT_LE.get(src, start + 4 * i))
+        : (long) LONG_LE.get(src, start + 8 * i);
+    if (v < 0 || v > length) {
+      throw new IllegalArgumentException("FSST offset " + i + " is " + Long.toUnsignedString(v)
+          + ", outside the " + length + " chunk bytes");
+    }
+    return v;
   }
 
   private static long readOffset(ByteBuffer ob, int op, int width, int i, int dataLen) {

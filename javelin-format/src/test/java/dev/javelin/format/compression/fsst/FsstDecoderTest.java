@@ -1,5 +1,6 @@
 package dev.javelin.format.compression.fsst;
 
+import static java.nio.charset.StandardCharsets.ISO_8859_1;
 import static java.nio.charset.StandardCharsets.US_ASCII;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -274,6 +275,107 @@ class FsstDecoderTest {
     assertThat(new String(out.value(10_000), US_ASCII)).isEqualTo("world!!!world!!!hello");
     assertThat(out.value(10_001)).containsExactly((byte) 10_001, ' ');
     assertThat(out.dataLength()).isEqualTo(n / 2 * 21 + n / 2 * 2);
+  }
+
+  /** decodeChunk into a fresh array with room, starting at {@code pos}; returns the values as strings. */
+  private static List<String> decodeChunk(FsstDecoder d, ByteBuffer c, int bits, int n, int pos) {
+    byte[] src = new byte[c.remaining() + 5];
+    c.get(0, src, 5, c.remaining());
+    byte[] dst = new byte[pos + (int) FsstDecoder.worstCaseBytes(c.remaining())];
+    long[] ends = new long[n + 2];
+    int end = d.decodeChunk(src, 5, c.remaining(), bits, n, dst, pos, ends, 2);
+    List<String> out = new ArrayList<>();
+    long start = pos;
+    for (int i = 0; i < n; i++) {
+      out.add(new String(dst, (int) start, (int) (ends[2 + i] - start), ISO_8859_1));
+      start = ends[2 + i];
+    }
+    assertThat(end).isEqualTo(n == 0 ? pos : (int) ends[1 + n]);
+    return out;
+  }
+
+  @Test
+  void decodesChunksStraightIntoTheCallersArray() {
+    for (int bits : new int[] {32, 64}) {
+      ByteBuffer c = chunk(bits, codes(0, 1), codes(), codes(ESC, 'Q', 4), codes(3, 3, 2));
+      assertThat(decodeChunk(decoder, c, bits, 4, 7)).containsExactly("hello", "", "Qx", "world!!!world!!! ");
+    }
+    ByteBuffer raw = chunk(32, ascii("plain"), ascii(""), ascii("text~"));
+    assertThat(decodeChunk(new FsstDecoder(FsstSymbolTable.raw()), raw, 32, 3, 1)).containsExactly("plain", "", "text~");
+    assertThat(decodeChunk(decoder, chunk(32), 32, 0, 3)).isEmpty();
+    FsstDecoder lance = new FsstDecoder(FsstSymbolTable.parse(LanceSamples.table()));
+    byte[][] values = Arrays.stream(LanceSamples.COMPRESSED).map(HexFormat.of()::parseHex).toArray(byte[][]::new);
+    List<String> out = decodeChunk(lance, chunk(32, values), 32, values.length, 0);
+    for (int i = 0; i < values.length; i++) {
+      assertThat(out.get(i)).isEqualTo(LanceSamples.value(i));
+    }
+  }
+
+  @Test
+  void rejectsMalformedChunks() {
+    // A symbol table that lies (codes past its symbols), an escape ending a value, offsets that
+    // go backwards or past the chunk, more values than the chunk has room for, no room to write.
+    ByteBuffer badCode = chunk(32, codes(0), codes(0, 7));
+    assertThatThrownBy(() -> decodeChunk(decoder, badCode, 32, 2, 0)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("FSST value 1 uses code 7 but the symbol table has 5 symbols");
+    ByteBuffer escape = chunk(32, codes(0, ESC), codes(1));
+    assertThatThrownBy(() -> decodeChunk(decoder, escape, 32, 2, 0)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("FSST value 0 ends with an escape code and no byte to escape");
+    ByteBuffer backwards = ByteBuffer.allocate(16).order(ByteOrder.LITTLE_ENDIAN).putInt(12).putInt(14).putInt(13)
+        .putInt(0).flip();
+    assertThatThrownBy(() -> decodeChunk(decoder, backwards, 32, 2, 0)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("FSST offsets go backwards at value 1: 14 then 13");
+    ByteBuffer past = ByteBuffer.allocate(12).order(ByteOrder.LITTLE_ENDIAN).putInt(8).putInt(13).putInt(0).flip();
+    assertThatThrownBy(() -> decodeChunk(decoder, past, 32, 1, 0)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("FSST offset 1 is 13, outside the 12 chunk bytes");
+    ByteBuffer huge = ByteBuffer.allocate(16).order(ByteOrder.LITTLE_ENDIAN).putLong(0).putLong(-1).flip();
+    assertThatThrownBy(() -> decodeChunk(decoder, huge, 64, 1, 0)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("FSST offset 1 is 18446744073709551615, outside the 16 chunk bytes");
+    assertThatThrownBy(() -> decodeChunk(decoder, chunk(32, codes(0)), 32, 5, 0))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("FSST data has 5 values but room for only 2 offsets of 32 bits");
+    assertThatThrownBy(() -> decoder.decodeChunk(new byte[9], 0, 9, 32, 1, new byte[79], 0, new long[1], 0))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("No room to decode an FSST chunk of 9 bytes and 1 values");
+    assertThatThrownBy(() -> decoder.decodeChunk(new byte[9], 2, 9, 32, 1, new byte[100], 0, new long[1], 0))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("Bad FSST chunk range: offset 2, length 9, array of 9");
+  }
+
+  /** decodeChunk agrees with the builder-based decode on random tables and codes, errors included. */
+  @Property(tries = 200)
+  void chunkDecodeAgreesWithBuilderDecode(@ForAll @Size(max = 255) List<@Size(min = 1, max = 8) byte[]> symbols,
+      @ForAll @Size(max = 40) List<@Size(max = 30) byte[]> values) {
+    FsstDecoder d = new FsstDecoder(FsstSymbolTable.of(symbols.toArray(new byte[0][])));
+    byte[][] vals = values.stream().map(v -> {
+      byte[] c = v.clone();
+      for (int i = 0; i < c.length; i++) {
+        int code = c[i] & 0xFF;
+        if (code != ESC && !symbols.isEmpty() && code % 16 != 0) {
+          c[i] = (byte) (code % symbols.size());
+        }
+      }
+      return c;
+    }).toArray(byte[][]::new);
+    ByteBuffer c = chunk(32, vals);
+    String expected;
+    try {
+      BinaryValues v = d.decode(c, 32, vals.length, c, Integer.MAX_VALUE);
+      List<String> all = new ArrayList<>();
+      for (int i = 0; i < v.count(); i++) {
+        all.add(new String(v.value(i), ISO_8859_1));
+      }
+      expected = String.join("|", all);
+    } catch (IllegalArgumentException e) {
+      expected = "error";
+    }
+    String actual;
+    try {
+      actual = String.join("|", decodeChunk(d, c, 32, vals.length, 3));
+    } catch (IllegalArgumentException e) {
+      actual = "error";
+    }
+    assertThat(actual).isEqualTo(expected);
   }
 
   /** Decoding agrees with a plain reference decoder on random tables and random codes. */
