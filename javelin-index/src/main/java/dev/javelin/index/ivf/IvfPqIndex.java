@@ -19,6 +19,8 @@ public final class IvfPqIndex {
   private final int[] lengths;
   private final long[] rowIds;
   private final byte[] codes;
+  // The largest partition, which sizes a search's distance buffer.
+  private final int maxLength;
 
   private IvfPqIndex(IvfPqFiles.Contents c) {
     this.model = c.model();
@@ -26,6 +28,11 @@ public final class IvfPqIndex {
     this.lengths = c.lengths();
     this.rowIds = c.rowIds();
     this.codes = c.codes();
+    int max = 0;
+    for (int n : lengths) {
+      max = Math.max(max, n);
+    }
+    this.maxLength = max;
   }
 
   /**
@@ -100,9 +107,13 @@ public final class IvfPqIndex {
     long[] probed = nearest.result().rowIds();
     int m = model.pq.m;
     TopK top = new TopK(k);
-    float[] table = dot ? model.pq.distanceTable(q) : null;
-    float[] residual = new float[dim];
-    float[] dist = new float[0];
+    Scratch s = SCRATCH.get().ensure(m, dim, maxLength);
+    float[] table = s.table;
+    if (dot) {
+      model.pq.distanceTable(q, table, s.tableScratch);
+    }
+    float[] residual = s.residual;
+    float[] dist = s.dist;
     float scale = model.distanceType == DistanceType.COSINE ? 0.5f : 1f;
     float shift = dot ? 1f : 0f;
     for (long part : probed) {
@@ -112,24 +123,14 @@ public final class IvfPqIndex {
         continue;
       }
       if (!dot) {
+        // With residuals the table depends on the partition's centroid (as in Lance).
         for (int i = 0; i < dim; i++) {
           residual[i] = q[i] - model.centroids[c * dim + i];
         }
-        table = model.pq.distanceTable(residual);
+        model.pq.distanceTable(residual, table, s.tableScratch);
       }
-      if (dist.length < n) {
-        dist = new float[n];
-      }
-      java.util.Arrays.fill(dist, 0, n, 0f);
+      adc(table, (int) offsets[c], n, m, dist);
       int base = (int) offsets[c];
-      // Codes are transposed: sub-vector j of the partition's rows is one run of n bytes.
-      for (int j = 0; j < m; j++) {
-        int run = base * m + j * n;
-        int t = j * ProductQuantizer.CENTROIDS;
-        for (int i = 0; i < n; i++) {
-          dist[i] += table[t + (codes[run + i] & 0xFF)];
-        }
-      }
       for (int i = 0; i < n; i++) {
         float d = shift + scale * dist[i];
         if (d <= top.bound()) {
@@ -141,6 +142,66 @@ public final class IvfPqIndex {
       }
     }
     return top.result();
+  }
+
+  /**
+   * Sums the table entries of the {@code n} rows of the partition at row {@code base} into
+   * {@code dist[0..n)}. Codes are transposed: sub-vector j of the partition's rows is one run of
+   * n bytes. Each row's sum runs over the sub-vectors in order (j = 0, 1, ...), as Lance's does;
+   * four at a time keeps the running sum in a register.
+   */
+  private void adc(float[] table, int base, int n, int m, float[] dist) {
+    int first = base * m;
+    int j = 0;
+    java.util.Arrays.fill(dist, 0, n, 0f);
+    for (; j + 3 < m; j += 4) {
+      int r0 = first + j * n;
+      int r1 = r0 + n;
+      int r2 = r1 + n;
+      int r3 = r2 + n;
+      int t0 = j * ProductQuantizer.CENTROIDS;
+      int t1 = t0 + ProductQuantizer.CENTROIDS;
+      int t2 = t1 + ProductQuantizer.CENTROIDS;
+      int t3 = t2 + ProductQuantizer.CENTROIDS;
+      for (int i = 0; i < n; i++) {
+        float d = dist[i];
+        d += table[t0 + (codes[r0 + i] & 0xFF)];
+        d += table[t1 + (codes[r1 + i] & 0xFF)];
+        d += table[t2 + (codes[r2 + i] & 0xFF)];
+        d += table[t3 + (codes[r3 + i] & 0xFF)];
+        dist[i] = d;
+      }
+    }
+    for (; j < m; j++) {
+      int r = first + j * n;
+      int t = j * ProductQuantizer.CENTROIDS;
+      for (int i = 0; i < n; i++) {
+        dist[i] += table[t + (codes[r + i] & 0xFF)];
+      }
+    }
+  }
+
+  // Per-thread buffers of a search, so that the common path allocates nothing per partition.
+  private static final ThreadLocal<Scratch> SCRATCH = ThreadLocal.withInitial(Scratch::new);
+
+  private static final class Scratch {
+    float[] table = new float[0];
+    final float[] tableScratch = new float[3 * ProductQuantizer.CENTROIDS];
+    float[] residual = new float[0];
+    float[] dist = new float[0];
+
+    Scratch ensure(int m, int dim, int rows) {
+      if (table.length < m * ProductQuantizer.CENTROIDS) {
+        table = new float[m * ProductQuantizer.CENTROIDS];
+      }
+      if (residual.length < dim) {
+        residual = new float[dim];
+      }
+      if (dist.length < rows) {
+        dist = new float[rows];
+      }
+      return this;
+    }
   }
 
   /**
