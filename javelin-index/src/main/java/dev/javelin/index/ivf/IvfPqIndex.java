@@ -4,6 +4,10 @@ import dev.javelin.index.BTreeIndex;
 import dev.javelin.index.RowAddressMap;
 import dev.javelin.table.io.ObjectStore;
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.ForkJoinTask;
 import java.util.function.LongPredicate;
 import org.apache.arrow.memory.BufferAllocator;
 
@@ -21,6 +25,8 @@ public final class IvfPqIndex {
   private final byte[] codes;
   // The largest partition, which sizes a search's distance buffer.
   private final int maxLength;
+  // Below this many rows to scan, a search stays on the caller's thread (forking costs more).
+  private static final long PARALLEL_ROWS = 65_536;
 
   private IvfPqIndex(IvfPqFiles.Contents c) {
     this.model = c.model();
@@ -82,7 +88,8 @@ public final class IvfPqIndex {
    * of it, which is {@code 1 - cos} for unit vectors; {@code 1 - a·b} for DOT).
    *
    * @param accept which row ids may be returned (null: all); rejected rows are skipped before they
-   *     take a place in the top k, which is what a prefilter needs
+   *     take a place in the top k, which is what a prefilter needs; a large search calls it from
+   *     several threads at once
    * @throws VectorIndexException if the query's length is not the index's dimension
    */
   public Neighbors search(float[] query, int k, int nprobes, LongPredicate accept) {
@@ -105,6 +112,34 @@ public final class IvfPqIndex {
       nearest.offer(d, c);
     }
     long[] probed = nearest.result().rowIds();
+    long rows = 0;
+    for (long c : probed) {
+      rows += lengths[(int) c];
+    }
+    int workers = Math.min(probed.length, Runtime.getRuntime().availableProcessors());
+    if (workers < 2 || rows < PARALLEL_ROWS) {
+      return scan(q, probed, 0, 1, k, accept).result();
+    }
+    // Like Lance, a large search runs its partitions on several threads: each keeps its own k
+    // nearest, and since (distance, row id) orders rows totally, the k nearest of their union
+    // are exactly the k nearest of a single pass. Partitions are dealt round-robin, so each
+    // thread gets a share of the nearest (the largest, for clustered data) ones.
+    List<ForkJoinTask<TopK>> tasks = new ArrayList<>();
+    for (int w = 1; w < workers; w++) {
+      int first = w;
+      tasks.add(ForkJoinPool.commonPool().submit(() -> scan(q, probed, first, workers, k, accept)));
+    }
+    TopK top = scan(q, probed, 0, workers, k, accept);
+    for (ForkJoinTask<TopK> t : tasks) {
+      top.offerAll(t.join());
+    }
+    return top.result();
+  }
+
+  // The k nearest accepted rows of partitions probed[first], probed[first + step], ...
+  private TopK scan(float[] q, long[] probed, int first, int step, int k, LongPredicate accept) {
+    int dim = model.dim;
+    boolean dot = model.distanceType == DistanceType.DOT;
     int m = model.pq.m;
     TopK top = new TopK(k);
     Scratch s = SCRATCH.get().ensure(m, dim, maxLength);
@@ -116,8 +151,8 @@ public final class IvfPqIndex {
     float[] dist = s.dist;
     float scale = model.distanceType == DistanceType.COSINE ? 0.5f : 1f;
     float shift = dot ? 1f : 0f;
-    for (long part : probed) {
-      int c = (int) part;
+    for (int at = first; at < probed.length; at += step) {
+      int c = (int) probed[at];
       int n = lengths[c];
       if (n == 0) {
         continue;
@@ -129,8 +164,8 @@ public final class IvfPqIndex {
         }
         model.pq.distanceTable(residual, table, s.tableScratch);
       }
-      adc(table, (int) offsets[c], n, m, dist);
       int base = (int) offsets[c];
+      adc(table, base, n, m, dist);
       for (int i = 0; i < n; i++) {
         float d = shift + scale * dist[i];
         if (d <= top.bound()) {
@@ -141,7 +176,7 @@ public final class IvfPqIndex {
         }
       }
     }
-    return top.result();
+    return top;
   }
 
   /**
