@@ -93,6 +93,11 @@ public final class IvfPqIndex {
    * @throws VectorIndexException if the query's length is not the index's dimension
    */
   public Neighbors search(float[] query, int k, int nprobes, LongPredicate accept) {
+    return search(query, k, nprobes, accept, PARALLEL_ROWS);
+  }
+
+  /** {@link #search}, on several threads once the probed partitions hold {@code parallelRows} rows. */
+  Neighbors search(float[] query, int k, int nprobes, LongPredicate accept, long parallelRows) {
     int dim = model.dim;
     if (query.length != dim) {
       throw new VectorIndexException("Query has " + query.length + " dimensions but the index has " + dim);
@@ -117,7 +122,7 @@ public final class IvfPqIndex {
       rows += lengths[(int) c];
     }
     int workers = Math.min(probed.length, Runtime.getRuntime().availableProcessors());
-    if (workers < 2 || rows < PARALLEL_ROWS) {
+    if (workers < 2 || rows < parallelRows) {
       return scan(q, probed, 0, 1, k, accept).result();
     }
     // Like Lance, a large search runs its partitions on several threads: each keeps its own k
