@@ -341,14 +341,18 @@ public final class VectorQuery {
   private Neighbors refine(Neighbors candidates, LanceField field, DistanceType dt) {
     int dim = query.length;
     FlatSearch exact = new FlatSearch(query, dt, candidates.size());
-    try (VectorSchemaRoot rows = ds.takeRows(candidates.rowIds(), List.of(field.name()))) {
+    // In address order the take reads the file in order and need not reorder the rows; the
+    // result does not depend on the order (ties are broken by row id).
+    long[] ids = candidates.rowIds().clone();
+    Arrays.sort(ids);
+    try (VectorSchemaRoot rows = ds.takeRows(ids, List.of(field.name()))) {
       FixedSizeListVector v = (FixedSizeListVector) rows.getVector(0);
       float[] buf = new float[rows.getRowCount() * dim];
       VectorColumn.copy(v, dim, rows.getRowCount(), buf);
       int k2 = 0;
       for (int i = 0; i < rows.getRowCount(); i++) {
         if (!v.isNull(i)) {
-          exact.add(buf, (k2++) * dim, candidates.rowIds()[i]);
+          exact.add(buf, (k2++) * dim, ids[i]);
         }
       }
     }

@@ -4,6 +4,10 @@ import dev.javelin.index.BTreeIndex;
 import dev.javelin.index.RowAddressMap;
 import dev.javelin.table.io.ObjectStore;
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.ForkJoinTask;
 import java.util.function.LongPredicate;
 import org.apache.arrow.memory.BufferAllocator;
 
@@ -19,6 +23,10 @@ public final class IvfPqIndex {
   private final int[] lengths;
   private final long[] rowIds;
   private final byte[] codes;
+  // The largest partition, which sizes a search's distance buffer.
+  private final int maxLength;
+  // Below this many rows to scan, a search stays on the caller's thread (forking costs more).
+  private static final long PARALLEL_ROWS = 65_536;
 
   private IvfPqIndex(IvfPqFiles.Contents c) {
     this.model = c.model();
@@ -26,6 +34,11 @@ public final class IvfPqIndex {
     this.lengths = c.lengths();
     this.rowIds = c.rowIds();
     this.codes = c.codes();
+    int max = 0;
+    for (int n : lengths) {
+      max = Math.max(max, n);
+    }
+    this.maxLength = max;
   }
 
   /**
@@ -75,10 +88,16 @@ public final class IvfPqIndex {
    * of it, which is {@code 1 - cos} for unit vectors; {@code 1 - a·b} for DOT).
    *
    * @param accept which row ids may be returned (null: all); rejected rows are skipped before they
-   *     take a place in the top k, which is what a prefilter needs
+   *     take a place in the top k, which is what a prefilter needs; a large search calls it from
+   *     several threads at once
    * @throws VectorIndexException if the query's length is not the index's dimension
    */
   public Neighbors search(float[] query, int k, int nprobes, LongPredicate accept) {
+    return search(query, k, nprobes, accept, PARALLEL_ROWS);
+  }
+
+  /** {@link #search}, on several threads once the probed partitions hold {@code parallelRows} rows. */
+  Neighbors search(float[] query, int k, int nprobes, LongPredicate accept, long parallelRows) {
     int dim = model.dim;
     if (query.length != dim) {
       throw new VectorIndexException("Query has " + query.length + " dimensions but the index has " + dim);
@@ -98,38 +117,60 @@ public final class IvfPqIndex {
       nearest.offer(d, c);
     }
     long[] probed = nearest.result().rowIds();
+    long rows = 0;
+    for (long c : probed) {
+      rows += lengths[(int) c];
+    }
+    int workers = Math.min(probed.length, Runtime.getRuntime().availableProcessors());
+    if (workers < 2 || rows < parallelRows) {
+      return scan(q, probed, 0, 1, k, accept).result();
+    }
+    // Like Lance, a large search runs its partitions on several threads: each keeps its own k
+    // nearest, and since (distance, row id) orders rows totally, the k nearest of their union
+    // are exactly the k nearest of a single pass. Partitions are dealt round-robin, so each
+    // thread gets a share of the nearest (the largest, for clustered data) ones.
+    List<ForkJoinTask<TopK>> tasks = new ArrayList<>();
+    for (int w = 1; w < workers; w++) {
+      int first = w;
+      tasks.add(ForkJoinPool.commonPool().submit(() -> scan(q, probed, first, workers, k, accept)));
+    }
+    TopK top = scan(q, probed, 0, workers, k, accept);
+    for (ForkJoinTask<TopK> t : tasks) {
+      top.offerAll(t.join());
+    }
+    return top.result();
+  }
+
+  // The k nearest accepted rows of partitions probed[first], probed[first + step], ...
+  private TopK scan(float[] q, long[] probed, int first, int step, int k, LongPredicate accept) {
+    int dim = model.dim;
+    boolean dot = model.distanceType == DistanceType.DOT;
     int m = model.pq.m;
     TopK top = new TopK(k);
-    float[] table = dot ? model.pq.distanceTable(q) : null;
-    float[] residual = new float[dim];
-    float[] dist = new float[0];
+    Scratch s = SCRATCH.get().ensure(m, dim, maxLength);
+    float[] table = s.table;
+    if (dot) {
+      model.pq.distanceTable(q, table, s.tableScratch);
+    }
+    float[] residual = s.residual;
+    float[] dist = s.dist;
     float scale = model.distanceType == DistanceType.COSINE ? 0.5f : 1f;
     float shift = dot ? 1f : 0f;
-    for (long part : probed) {
-      int c = (int) part;
+    for (int at = first; at < probed.length; at += step) {
+      int c = (int) probed[at];
       int n = lengths[c];
       if (n == 0) {
         continue;
       }
       if (!dot) {
+        // With residuals the table depends on the partition's centroid (as in Lance).
         for (int i = 0; i < dim; i++) {
           residual[i] = q[i] - model.centroids[c * dim + i];
         }
-        table = model.pq.distanceTable(residual);
+        model.pq.distanceTable(residual, table, s.tableScratch);
       }
-      if (dist.length < n) {
-        dist = new float[n];
-      }
-      java.util.Arrays.fill(dist, 0, n, 0f);
       int base = (int) offsets[c];
-      // Codes are transposed: sub-vector j of the partition's rows is one run of n bytes.
-      for (int j = 0; j < m; j++) {
-        int run = base * m + j * n;
-        int t = j * ProductQuantizer.CENTROIDS;
-        for (int i = 0; i < n; i++) {
-          dist[i] += table[t + (codes[run + i] & 0xFF)];
-        }
-      }
+      adc(table, base, n, m, dist);
       for (int i = 0; i < n; i++) {
         float d = shift + scale * dist[i];
         if (d <= top.bound()) {
@@ -140,7 +181,67 @@ public final class IvfPqIndex {
         }
       }
     }
-    return top.result();
+    return top;
+  }
+
+  /**
+   * Sums the table entries of the {@code n} rows of the partition at row {@code base} into
+   * {@code dist[0..n)}. Codes are transposed: sub-vector j of the partition's rows is one run of
+   * n bytes. Each row's sum runs over the sub-vectors in order (j = 0, 1, ...), as Lance's does;
+   * four at a time keeps the running sum in a register.
+   */
+  private void adc(float[] table, int base, int n, int m, float[] dist) {
+    int first = base * m;
+    int j = 0;
+    java.util.Arrays.fill(dist, 0, n, 0f);
+    for (; j + 3 < m; j += 4) {
+      int r0 = first + j * n;
+      int r1 = r0 + n;
+      int r2 = r1 + n;
+      int r3 = r2 + n;
+      int t0 = j * ProductQuantizer.CENTROIDS;
+      int t1 = t0 + ProductQuantizer.CENTROIDS;
+      int t2 = t1 + ProductQuantizer.CENTROIDS;
+      int t3 = t2 + ProductQuantizer.CENTROIDS;
+      for (int i = 0; i < n; i++) {
+        float d = dist[i];
+        d += table[t0 + (codes[r0 + i] & 0xFF)];
+        d += table[t1 + (codes[r1 + i] & 0xFF)];
+        d += table[t2 + (codes[r2 + i] & 0xFF)];
+        d += table[t3 + (codes[r3 + i] & 0xFF)];
+        dist[i] = d;
+      }
+    }
+    for (; j < m; j++) {
+      int r = first + j * n;
+      int t = j * ProductQuantizer.CENTROIDS;
+      for (int i = 0; i < n; i++) {
+        dist[i] += table[t + (codes[r + i] & 0xFF)];
+      }
+    }
+  }
+
+  // Per-thread buffers of a search, so that the common path allocates nothing per partition.
+  private static final ThreadLocal<Scratch> SCRATCH = ThreadLocal.withInitial(Scratch::new);
+
+  private static final class Scratch {
+    float[] table = new float[0];
+    final float[] tableScratch = new float[3 * ProductQuantizer.CENTROIDS];
+    float[] residual = new float[0];
+    float[] dist = new float[0];
+
+    Scratch ensure(int m, int dim, int rows) {
+      if (table.length < m * ProductQuantizer.CENTROIDS) {
+        table = new float[m * ProductQuantizer.CENTROIDS];
+      }
+      if (residual.length < dim) {
+        residual = new float[dim];
+      }
+      if (dist.length < rows) {
+        dist = new float[rows];
+      }
+      return this;
+    }
   }
 
   /**

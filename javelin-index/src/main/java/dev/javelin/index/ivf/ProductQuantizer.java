@@ -86,14 +86,28 @@ final class ProductQuantizer {
    */
   float[] distanceTable(float[] q) {
     float[] table = new float[m * CENTROIDS];
+    distanceTable(q, table, new float[3 * CENTROIDS]);
+    return table;
+  }
+
+  /**
+   * {@link #distanceTable(float[])} into {@code table} ({@code m * 256} floats), with
+   * {@code scratch} of at least {@code 3 * 256} floats: no allocation, for the per-partition
+   * tables of a search.
+   */
+  void distanceTable(float[] q, float[] table, float[] scratch) {
+    if (!dot) {
+      for (int j = 0; j < m; j++) {
+        VectorMath.l2sTransposed(q, j * subDim, subDim, codebookT, j * CENTROIDS * subDim, CENTROIDS, table,
+            j * CENTROIDS, scratch);
+      }
+      return;
+    }
     for (int j = 0; j < m; j++) {
       for (int c = 0; c < CENTROIDS; c++) {
         int at = j * CENTROIDS + c;
-        table[at] = dot
-            ? -VectorMath.dot(q, j * subDim, codebook, at * subDim, subDim)
-            : VectorMath.l2(q, j * subDim, codebook, at * subDim, subDim);
+        table[at] = -VectorMath.dot(q, j * subDim, codebook, at * subDim, subDim);
       }
     }
-    return table;
   }
 }

@@ -59,6 +59,13 @@ final class TopK {
     }
   }
 
+  /** Offers every pair {@code other} kept. */
+  void offerAll(TopK other) {
+    for (int i = 0; i < other.size; i++) {
+      offer(other.dist[i], other.ids[i]);
+    }
+  }
+
   // Ties go by id so that results are deterministic.
   private boolean worse(int a, int b) {
     return dist[a] > dist[b] || (dist[a] == dist[b] && ids[a] > ids[b]);

@@ -66,6 +66,38 @@ final class VectorMath {
     }
   }
 
+  /**
+   * Squared L2 distances of one vector to {@code k} vectors stored transposed (as in
+   * {@link #dotsTransposed}), into {@code out[outOff..outOff+k)}, each equal bit for bit to
+   * {@link #l2}: the same four partial sums, added in the same order, but one lane per vector,
+   * which the JIT vectorises. {@code scratch} holds at least {@code 3 * k} floats.
+   */
+  static void l2sTransposed(float[] x, int off, int dim, float[] t, int tOff, int k, float[] out, int outOff,
+      float[] scratch) {
+    java.util.Arrays.fill(out, outOff, outOff + k, 0f);
+    java.util.Arrays.fill(scratch, 0, 3 * k, 0f);
+    int i = 0;
+    for (; i + 3 < dim; i += 4) {
+      accumulate(x[off + i], t, tOff + i * k, k, out, outOff);
+      accumulate(x[off + i + 1], t, tOff + (i + 1) * k, k, scratch, 0);
+      accumulate(x[off + i + 2], t, tOff + (i + 2) * k, k, scratch, k);
+      accumulate(x[off + i + 3], t, tOff + (i + 3) * k, k, scratch, 2 * k);
+    }
+    for (; i < dim; i++) {
+      accumulate(x[off + i], t, tOff + i * k, k, out, outOff);
+    }
+    for (int c = 0; c < k; c++) {
+      out[outOff + c] = (out[outOff + c] + scratch[c]) + (scratch[k + c] + scratch[2 * k + c]);
+    }
+  }
+
+  private static void accumulate(float xi, float[] t, int base, int k, float[] s, int sOff) {
+    for (int c = 0; c < k; c++) {
+      float d = xi - t[base + c];
+      s[sOff + c] += d * d;
+    }
+  }
+
   /** {@code rows} vectors of length {@code dim} (row-major) transposed to {@code [dim][rows]}. */
   static float[] transpose(float[] v, int vOff, int rows, int dim) {
     float[] t = new float[rows * dim];

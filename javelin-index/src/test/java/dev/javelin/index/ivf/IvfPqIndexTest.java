@@ -114,6 +114,31 @@ class IvfPqIndexTest {
   }
 
   @Test
+  void searchOnSeveralThreadsFindsExactlyWhatOneThreadFinds() throws Exception {
+    int rows = 8000;
+    float[] v = data(rows, true, 4);
+    for (DistanceType dt : DistanceType.values()) {
+      IvfPqIndex index = build(v, rows, IvfPqParams.of(16, 8, dt).withIterations(10, 5), "p" + dt);
+      Random r = new Random(8);
+      for (int q = 0; q < 10; q++) {
+        float[] query = new float[DIM];
+        int base = r.nextInt(rows);
+        for (int j = 0; j < DIM; j++) {
+          query[j] = v[base * DIM + j] + (float) r.nextGaussian() * 0.1f;
+        }
+        java.util.function.LongPredicate odd = id -> (id & 1) == 1;
+        for (java.util.function.LongPredicate accept : java.util.List.of(id -> true, odd)) {
+          Neighbors one = index.search(query, 50, 12, accept, Long.MAX_VALUE);
+          Neighbors many = index.search(query, 50, 12, accept, 0);
+          assertThat(many.size()).isEqualTo(50);
+          assertThat(many.rowIds()).as("%s query %d", dt, q).containsExactly(one.rowIds());
+          assertThat(many.distances()).containsExactly(one.distances());
+        }
+      }
+    }
+  }
+
+  @Test
   void cosineAndDot() throws Exception {
     int rows = 6000;
     float[] v = data(rows, true, 3);
