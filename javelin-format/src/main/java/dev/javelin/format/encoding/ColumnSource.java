@@ -18,13 +18,26 @@ public final class ColumnSource {
   private final LanceFileVersion version;
   private final List<ColumnMetadata> columns;
   private final long numRows;
+  private final PageCache pages;
   private int next;
 
   public ColumnSource(InputFile file, LanceFileVersion version, List<ColumnMetadata> columns, long numRows) {
+    this(file, version, columns, numRows, null);
+  }
+
+  /** With {@code pages} (null for none), where decoders find and keep the file's page metadata. */
+  public ColumnSource(InputFile file, LanceFileVersion version, List<ColumnMetadata> columns, long numRows,
+      PageCache pages) {
     this.file = file;
     this.version = version;
     this.columns = columns;
     this.numRows = numRows;
+    this.pages = pages;
+  }
+
+  /** The file's page metadata cache, or null when its readers share none. */
+  public PageCache pageCache() {
+    return pages;
   }
 
   public LanceFileVersion version() {

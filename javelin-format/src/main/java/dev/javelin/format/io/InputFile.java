@@ -16,6 +16,14 @@ public interface InputFile extends Closeable {
   long length() throws IOException;
 
   /**
+   * When the file was last modified, in milliseconds since the epoch, or -1 when unknown. With
+   * the length, it tells a cache of file metadata that a file was replaced under the same name.
+   */
+  default long lastModified() throws IOException {
+    return -1;
+  }
+
+  /**
    * Reads exactly {@code length} bytes starting at {@code position}.
    *
    * @return a little-endian heap buffer positioned at 0 with {@code length} bytes remaining
