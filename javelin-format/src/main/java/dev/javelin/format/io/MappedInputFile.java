@@ -22,24 +22,31 @@ public final class MappedInputFile implements InputFile {
 
   private final Path path;
   private final long length;
+  private final int segment;
   private final MappedByteBuffer[] segments;
 
-  private MappedInputFile(Path path, long length, MappedByteBuffer[] segments) {
+  private MappedInputFile(Path path, long length, int segment, MappedByteBuffer[] segments) {
     this.path = path;
     this.length = length;
+    this.segment = segment;
     this.segments = segments;
   }
 
   /** Maps a whole file (read-only). */
   public static MappedInputFile open(Path path) throws IOException {
+    return open(path, SEGMENT);
+  }
+
+  /** Maps a file in segments of {@code segment} bytes (small ones let tests cross segments). */
+  static MappedInputFile open(Path path, int segment) throws IOException {
     try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ)) {
       long length = channel.size();
-      MappedByteBuffer[] segments = new MappedByteBuffer[(int) ((length + SEGMENT - 1) / SEGMENT)];
+      MappedByteBuffer[] segments = new MappedByteBuffer[(int) ((length + segment - 1) / segment)];
       for (int i = 0; i < segments.length; i++) {
-        long at = (long) i * SEGMENT;
-        segments[i] = channel.map(FileChannel.MapMode.READ_ONLY, at, Math.min(SEGMENT, length - at));
+        long at = (long) i * segment;
+        segments[i] = channel.map(FileChannel.MapMode.READ_ONLY, at, Math.min(segment, length - at));
       }
-      return new MappedInputFile(path, length, segments);
+      return new MappedInputFile(path, length, segment, segments);
     }
   }
 
@@ -72,8 +79,8 @@ public final class MappedInputFile implements InputFile {
     }
     long pos = position;
     while (dst.hasRemaining()) {
-      ByteBuffer seg = segments[(int) (pos / SEGMENT)];
-      int at = (int) (pos % SEGMENT);
+      ByteBuffer seg = segments[(int) (pos / segment)];
+      int at = (int) (pos % segment);
       int n = Math.min(dst.remaining(), seg.capacity() - at);
       dst.put(seg.slice(at, n));
       pos += n;
@@ -85,8 +92,8 @@ public final class MappedInputFile implements InputFile {
     long pos = position;
     int done = 0;
     while (done < len) {
-      ByteBuffer seg = segments[(int) (pos / SEGMENT)];
-      int at = (int) (pos % SEGMENT);
+      ByteBuffer seg = segments[(int) (pos / segment)];
+      int at = (int) (pos % segment);
       int n = Math.min(len - done, seg.capacity() - at);
       seg.get(at, dst, off + done, n);
       pos += n;
