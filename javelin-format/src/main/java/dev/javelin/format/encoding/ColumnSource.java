@@ -105,6 +105,25 @@ public final class ColumnSource {
   }
 
   /**
+   * As {@link #read}, but may return a read-only view of the file's mapped memory (no array; see
+   * {@link InputFile#view}), for decoders that read a few values of a large range.
+   */
+  public ByteBuffer view(int column, int page, long position, long length) throws IOException {
+    if (position < 0 || length < 0 || length > Integer.MAX_VALUE - 64) {
+      throw corrupt(column, page, "buffer range " + position + "+" + length + " is invalid");
+    }
+    try {
+      if (position + length > file.length()) {
+        throw corrupt(column, page, "buffer range " + position + "+" + length
+            + " passes the end of the file (" + file.length() + " bytes)");
+      }
+      return file.view(position, (int) length);
+    } catch (EOFException e) {
+      throw new CorruptFileException(file.location(), "column " + column + " page " + page + ": " + e.getMessage(), e);
+    }
+  }
+
+  /**
    * Reads {@code dst.remaining()} bytes of a buffer of a column's page into {@code dst}, with the
    * checks of {@link #read}.
    */

@@ -32,6 +32,18 @@ public interface InputFile extends Closeable {
   ByteBuffer read(long position, int length) throws IOException;
 
   /**
+   * The bytes [position, position + length), as {@link #read} returns them, or as a read-only
+   * little-endian view of memory the file is mapped to (no array; valid as long as the file
+   * object is reachable), where reading a few bytes of a large range costs no copy of the rest.
+   * The default reads.
+   *
+   * @throws java.io.EOFException if the range passes the end of the file
+   */
+  default ByteBuffer view(long position, int length) throws IOException {
+    return read(position, length);
+  }
+
+  /**
    * Reads exactly {@code dst.remaining()} bytes starting at {@code position} into {@code dst},
    * advancing its position. Lets a reader fill an Arrow buffer (through its NIO view) without an
    * intermediate copy; the default reads through {@link #read(long, int)}.

@@ -69,6 +69,17 @@ public final class MappedInputFile implements InputFile {
   }
 
   @Override
+  public ByteBuffer view(long position, int len) throws IOException {
+    check(position, len);
+    int at = (int) (position % segment);
+    MappedByteBuffer seg = segments[(int) (position / segment)];
+    if (len > seg.capacity() - at) {
+      return read(position, len); // spans two segments
+    }
+    return seg.slice(at, len).asReadOnlyBuffer().order(ByteOrder.LITTLE_ENDIAN);
+  }
+
+  @Override
   public void readFully(long position, ByteBuffer dst) throws IOException {
     int len = dst.remaining();
     check(position, len);

@@ -376,7 +376,11 @@ final class MiniBlockPageDecoder extends PageDecoder {
       return;
     }
     long start = chunkOffset[first];
-    ByteBuffer buf = readBuffer(1, start, chunkOffset[c1 + 1] - start);
+    // A few values of one chunk (a take) are read where they lie when the file is mapped; other
+    // reads decode whole chunks from a copy of their bytes.
+    boolean fewOfOneChunk = blocks != null && first == c1 && (a > itemStart[c1] || b < itemStart[c1 + 1]);
+    ByteBuffer buf = fewOfOneChunk ? viewBuffer(1, start, chunkOffset[c1 + 1] - start)
+        : readBuffer(1, start, chunkOffset[c1 + 1] - start);
     for (int c = first; c <= c1; c++) {
       int base = (int) (chunkOffset[c] - start);
       int len = (int) (chunkOffset[c + 1] - chunkOffset[c]);

@@ -77,6 +77,18 @@ abstract class PageDecoder {
     return source.read(column, page, bufferOffsets[buffer] + offset, length);
   }
 
+  /** As {@link #readBuffer}, possibly as a view of mapped memory ({@link ColumnSource#view}). */
+  ByteBuffer viewBuffer(int buffer, long offset, long length) throws IOException {
+    if (buffer >= bufferSizes.length) {
+      throw corrupt("has no buffer " + buffer);
+    }
+    if (offset < 0 || length < 0 || offset + length > bufferSizes[buffer]) {
+      throw corrupt("read of bytes " + offset + "+" + length + " passes the end of buffer " + buffer + " ("
+          + bufferSizes[buffer] + " bytes)");
+    }
+    return source.view(column, page, bufferOffsets[buffer] + offset, length);
+  }
+
   CorruptFileException corrupt(String what) {
     return source.corrupt(column, page, what);
   }
