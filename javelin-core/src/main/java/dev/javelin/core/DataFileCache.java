@@ -19,16 +19,17 @@ import org.apache.arrow.memory.BufferAllocator;
 
 /**
  * The parsed metadata of data files (footer, column metadata, schema) and the page metadata their
- * decoders load (page layouts, mini-block chunk tables), shared by the takes of a process, like
- * Lance's session file metadata cache: a take opens the file (a cheap file handle) but does not
- * parse it again. Only metadata is kept, never data pages, and all of it on the heap: an evicted
- * entry holds no file handle or Arrow memory and is simply dropped (readers still using it keep
- * it alive). Local files are also mapped into memory ({@link MappedInputFile}: no file handle, no
- * system call per read, the operating system's page cache holds the bytes), since a take makes
- * a small read per chunk it touches. Data files are immutable and uniquely named, but an entry is still checked against the
- * file's length and modification time, so a file replaced under the same name (a dataset deleted
- * and copied back) is parsed anew. Bounded by {@value #MAX_FILES} files and about
- * {@value #MAX_BYTES} bytes, least recently used first out. Thread-safe.
+ * decoders load (page layouts, mini-block chunk tables), shared by the takes of a process like
+ * Lance's session file metadata cache, so a take of a few rows does not parse its files again.
+ * Only metadata is kept, never data pages, and all of it on the heap: an evicted entry holds no
+ * file handle or Arrow memory and is simply dropped (readers still using it keep it alive). Local
+ * files are read mapped into memory ({@link MappedInputFile}: no file handle, no system call per
+ * read; the operating system's page cache holds the bytes), since a take makes one small read per
+ * chunk it touches; other stores' files are opened per take. Data files are immutable and
+ * uniquely named, but an entry is still checked against the file's length and modification time,
+ * so a file replaced under the same name (a dataset deleted and copied back) is parsed anew.
+ * Bounded by {@value #MAX_FILES} files and about {@value #MAX_BYTES} bytes, least recently used
+ * first out. Thread-safe.
  */
 final class DataFileCache {
   static final int MAX_FILES = 1024;
@@ -89,13 +90,15 @@ final class DataFileCache {
       String id = store.location() + "#" + key;
       long length = file.length();
       long modified = file.lastModified();
-      Entry e = modified < 0 ? null : get(id, length, modified);
+      if (modified < 0) {
+        // A store that cannot date its files cannot tell a replaced file: nothing is kept.
+        return LanceFileReader.open(file, FileMetadata.read(file), null, allocator);
+      }
+      Entry e = get(id, length, modified);
       if (e == null) {
         // Parsed outside the lock, so a slow read does not hold up other files.
         e = new Entry(FileMetadata.read(file), length, modified, null);
-        if (modified >= 0) {
-          put(id, e);
-        }
+        put(id, e);
       }
       return LanceFileReader.open(file, e.metadata, e.pages, allocator);
     } catch (IOException | RuntimeException ex) {
@@ -115,10 +118,12 @@ final class DataFileCache {
     Entry e = get(id, length, modified);
     if (e == null) {
       MappedInputFile file = MappedInputFile.open(path);
+      FileMetadata metadata = FileMetadata.read(file);
       if (file.length() != length) {
-        throw new IOException("Data file " + path + " changed while being opened");
+        // Replaced between the two looks (never done to data files): read it, keep nothing.
+        return LanceFileReader.open(file, metadata, null, allocator);
       }
-      e = new Entry(FileMetadata.read(file), length, modified, file);
+      e = new Entry(metadata, length, modified, file);
       put(id, e);
     }
     return LanceFileReader.open(e.mapped, e.metadata, e.pages, allocator);

@@ -3,7 +3,14 @@ package dev.javelin.core;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.javelin.format.LanceFileVersion;
+import dev.javelin.format.io.InputFile;
+import dev.javelin.format.io.OutputFile;
 import dev.javelin.table.DataFile;
+import dev.javelin.table.io.LocalObjectStore;
+import dev.javelin.table.io.ObjectInfo;
+import dev.javelin.table.io.ObjectStore;
+import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,6 +22,7 @@ import java.util.Random;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.LongStream;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.BigIntVector;
@@ -154,5 +162,102 @@ class DataFileCacheTest {
     }
     // The cache keeps only heap metadata: everything taken is the caller's, freed when closed.
     assertThat(allocator.getAllocatedMemory()).isZero();
+  }
+
+  /** A local store seen through another class (not mapped); its files' dates are hidden or not. */
+  static final class ForwardingStore implements ObjectStore {
+    final LocalObjectStore local;
+    final boolean dated;
+    final AtomicInteger dataOpens = new AtomicInteger();
+
+    ForwardingStore(Path root, boolean dated) {
+      this.local = new LocalObjectStore(root);
+      this.dated = dated;
+    }
+
+    @Override
+    public String location() {
+      return local.location() + (dated ? "#dated" : "#undated");
+    }
+
+    @Override
+    public List<ObjectInfo> list(String prefix) throws IOException {
+      return local.list(prefix);
+    }
+
+    @Override
+    public InputFile open(String key) throws IOException {
+      InputFile in = local.open(key);
+      if (key.startsWith("data/")) {
+        dataOpens.incrementAndGet();
+      }
+      if (dated) {
+        return in;
+      }
+      return new InputFile() {
+        @Override
+        public String location() {
+          return in.location();
+        }
+
+        @Override
+        public long length() throws IOException {
+          return in.length();
+        }
+
+        @Override
+        public ByteBuffer read(long position, int length) throws IOException {
+          return in.read(position, length);
+        }
+
+        @Override
+        public void close() throws IOException {
+          in.close();
+        }
+      };
+    }
+
+    @Override
+    public void put(String key, byte[] data) throws IOException {
+      local.put(key, data);
+    }
+
+    @Override
+    public void putIfAbsent(String key, byte[] data) throws IOException {
+      local.putIfAbsent(key, data);
+    }
+
+    @Override
+    public OutputFile newOutputFile(String key) {
+      return local.newOutputFile(key);
+    }
+
+    @Override
+    public void delete(String key) throws IOException {
+      local.delete(key);
+    }
+
+    @Override
+    public boolean exists(String key) throws IOException {
+      return local.exists(key);
+    }
+  }
+
+  @Test
+  void otherStoresOpenTheFilePerTakeAndKeepMetadataOnlyForDatedFiles() throws Exception {
+    write(dir.resolve("f"), 1, 2_000);
+    long[] take = {1, 2_001, 4_002, 10};
+    for (boolean dated : new boolean[] {true, false}) {
+      ForwardingStore store = new ForwardingStore(dir.resolve("f"), dated);
+      Dataset ds = Dataset.open(store, allocator);
+      DataFileCache.clear(); // so that earlier tests' files do not count or get evicted here
+      for (int round = 0; round < 2; round++) {
+        try (VectorSchemaRoot got = ds.takeRows(new long[] {1, 1L << 32 | 1, 2L << 32 | 2, 10}, null)) {
+          assertThat(rows(got)).as("dated %s", dated).isEqualTo(expected(take, 1));
+        }
+      }
+      assertThat(store.dataOpens.get()).as("dated %s", dated).isEqualTo(6);
+      assertThat(DataFileCache.size()).as("dated %s", dated).isEqualTo(dated ? 3 : 0);
+    }
   }
 }
