@@ -107,6 +107,15 @@ final class FragmentFiles {
     return LanceFileReader.open(store.open("data/" + part.file.path()), allocator);
   }
 
+  /**
+   * Opens a part's data file with its metadata from {@link DataFileCache} (parsed once per
+   * process), for reads of a few rows, where parsing it would be much of the work. The caller
+   * closes it.
+   */
+  static LanceFileReader openCached(ObjectStore store, Part part, BufferAllocator allocator) throws IOException {
+    return DataFileCache.open(store, "data/" + part.file.path(), allocator);
+  }
+
   /** The names the file itself uses for the part's field ids (files are matched by id, not name). */
   static List<String> columnNames(LanceFileReader reader, Part part, String location) {
     List<String> names = new ArrayList<>();

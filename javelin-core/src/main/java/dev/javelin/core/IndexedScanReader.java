@@ -126,7 +126,7 @@ final class IndexedScanReader extends ArrowReader {
         if (part.rowsOnly) {
           continue;
         }
-        try (LanceFileReader reader = FragmentFiles.open(store, part, allocator)) {
+        try (LanceFileReader reader = FragmentFiles.openCached(store, part, allocator)) {
           VectorSchemaRoot got = reader.take(rows, FragmentFiles.columnNames(reader, part, location));
           opened.add(got);
           for (var e : part.outputs.entrySet()) {

@@ -218,7 +218,7 @@ final class Take {
     FieldVector[] cols = new FieldVector[fields.size()];
     List<FragmentFiles.Part> parts = FragmentFiles.plan(fragment, fields, ds.location());
     for (FragmentFiles.Part part : parts) {
-      try (LanceFileReader reader = FragmentFiles.open(ds.store(), part, allocator)) {
+      try (LanceFileReader reader = FragmentFiles.openCached(ds.store(), part, allocator)) {
         VectorSchemaRoot got = reader.take(rows, FragmentFiles.columnNames(reader, part, ds.location()));
         opened.add(got);
         for (var e : part.outputs.entrySet()) {

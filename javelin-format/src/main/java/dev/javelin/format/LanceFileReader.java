@@ -4,6 +4,7 @@ import dev.javelin.format.container.FileMetadata;
 import dev.javelin.format.encoding.ColumnSource;
 import dev.javelin.format.encoding.EncodingStrategy;
 import dev.javelin.format.encoding.FieldDecoder;
+import dev.javelin.format.encoding.PageCache;
 import dev.javelin.format.encoding.RowRanges;
 import dev.javelin.format.io.InputFile;
 import dev.javelin.format.io.LocalInputFile;
@@ -35,11 +36,13 @@ public final class LanceFileReader implements AutoCloseable {
   private final FileMetadata metadata;
   private final EncodingStrategy strategy;
   private final int[] firstColumn;
+  private final PageCache pages;
 
-  private LanceFileReader(InputFile file, BufferAllocator allocator, FileMetadata metadata) {
+  private LanceFileReader(InputFile file, BufferAllocator allocator, FileMetadata metadata, PageCache pages) {
     this.file = file;
     this.allocator = allocator;
     this.metadata = metadata;
+    this.pages = pages;
     this.strategy = EncodingStrategy.forVersion(metadata.version());
     List<LanceField> fields = metadata.schema().fields();
     this.firstColumn = new int[fields.size()];
@@ -58,11 +61,21 @@ public final class LanceFileReader implements AutoCloseable {
    */
   public static LanceFileReader open(InputFile file, BufferAllocator allocator) throws IOException {
     try {
-      return new LanceFileReader(file, allocator, FileMetadata.read(file));
+      return new LanceFileReader(file, allocator, FileMetadata.read(file), null);
     } catch (IOException | RuntimeException e) {
       file.close();
       throw e;
     }
+  }
+
+  /**
+   * Opens a file whose metadata was read before (by an earlier reader of the same, unchanged
+   * file), skipping the metadata reads; its decoders find and keep page metadata in
+   * {@code pages} (may be null). The reader takes ownership of the file.
+   */
+  public static LanceFileReader open(InputFile file, FileMetadata metadata, PageCache pages,
+      BufferAllocator allocator) {
+    return new LanceFileReader(file, allocator, metadata, pages);
   }
 
   /** Opens a local file. */
@@ -208,7 +221,7 @@ public final class LanceFileReader implements AutoCloseable {
       }
     }
     List<FieldDecoder> out = new ArrayList<>();
-    ColumnSource source = new ColumnSource(file, metadata.version(), metadata.columns(), metadata.numRows());
+    ColumnSource source = new ColumnSource(file, metadata.version(), metadata.columns(), metadata.numRows(), pages);
     for (int idx : picked) {
       source.seek(firstColumn[idx]);
       try {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.javelin.format.encoding.WriteOptions;
+import dev.javelin.format.io.MappedInputFile;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -90,8 +91,8 @@ class BlockTakeTest {
   @EnumSource(value = LanceFileVersion.class, names = {"V2_0", "V2_1"})
   void takesAndScansMatchTheWholeScan(LanceFileVersion version) throws Exception {
     Path file = write(version);
+    List<List<Object>> all = new ArrayList<>();
     try (LanceFileReader r = LanceFileReader.open(file, allocator)) {
-      List<List<Object>> all = new ArrayList<>();
       try (ArrowReader in = r.read(ReadOptions.builder().batchSize(ROWS).build())) {
         while (in.loadNextBatch()) {
           all.addAll(rows(in.getVectorSchemaRoot()));
@@ -108,24 +109,32 @@ class BlockTakeTest {
         }
         assertThat(got).as("batch size %d", batch).isEqualTo(all.subList(17, ROWS - 5));
       }
-      Random random = new Random(3);
-      for (int round = 0; round < 20; round++) {
-        long[] take = new long[1 + random.nextInt(300)];
-        for (int i = 0; i < take.length; i++) {
-          // Some close together (same block), some repeated, some scattered.
-          take[i] = i > 0 && random.nextBoolean() ? Math.min(ROWS - 1, take[i - 1] + random.nextInt(3))
-              : random.nextInt(ROWS);
+      checkTakes(r, all);
+    }
+    // The same takes from the file mapped into memory, where few values are read in place.
+    try (LanceFileReader mapped = LanceFileReader.open(MappedInputFile.open(file), allocator)) {
+      checkTakes(mapped, all);
+    }
+  }
+
+  private static void checkTakes(LanceFileReader r, List<List<Object>> all) throws Exception {
+    Random random = new Random(3);
+    for (int round = 0; round < 20; round++) {
+      long[] take = new long[1 + random.nextInt(300)];
+      for (int i = 0; i < take.length; i++) {
+        // Some close together (same block), some repeated, some scattered.
+        take[i] = i > 0 && random.nextBoolean() ? Math.min(ROWS - 1, take[i - 1] + random.nextInt(3))
+            : random.nextInt(ROWS);
+      }
+      if (round % 2 == 0) {
+        Arrays.sort(take);
+      }
+      try (VectorSchemaRoot got = r.take(take, null)) {
+        List<List<Object>> want = new ArrayList<>();
+        for (long t : take) {
+          want.add(all.get((int) t));
         }
-        if (round % 2 == 0) {
-          Arrays.sort(take);
-        }
-        try (VectorSchemaRoot got = r.take(take, null)) {
-          List<List<Object>> want = new ArrayList<>();
-          for (long t : take) {
-            want.add(all.get((int) t));
-          }
-          assertThat(rows(got)).isEqualTo(want);
-        }
+        assertThat(rows(got)).isEqualTo(want);
       }
     }
   }

@@ -18,13 +18,26 @@ public final class ColumnSource {
   private final LanceFileVersion version;
   private final List<ColumnMetadata> columns;
   private final long numRows;
+  private final PageCache pages;
   private int next;
 
   public ColumnSource(InputFile file, LanceFileVersion version, List<ColumnMetadata> columns, long numRows) {
+    this(file, version, columns, numRows, null);
+  }
+
+  /** With {@code pages} (null for none), where decoders find and keep the file's page metadata. */
+  public ColumnSource(InputFile file, LanceFileVersion version, List<ColumnMetadata> columns, long numRows,
+      PageCache pages) {
     this.file = file;
     this.version = version;
     this.columns = columns;
     this.numRows = numRows;
+    this.pages = pages;
+  }
+
+  /** The file's page metadata cache, or null when its readers share none. */
+  public PageCache pageCache() {
+    return pages;
   }
 
   public LanceFileVersion version() {
@@ -86,6 +99,25 @@ public final class ColumnSource {
             + " passes the end of the file (" + file.length() + " bytes)");
       }
       return file.read(position, (int) length);
+    } catch (EOFException e) {
+      throw new CorruptFileException(file.location(), "column " + column + " page " + page + ": " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * As {@link #read}, but may return a read-only view of the file's mapped memory (no array; see
+   * {@link InputFile#view}), for decoders that read a few values of a large range.
+   */
+  public ByteBuffer view(int column, int page, long position, long length) throws IOException {
+    if (position < 0 || length < 0 || length > Integer.MAX_VALUE - 64) {
+      throw corrupt(column, page, "buffer range " + position + "+" + length + " is invalid");
+    }
+    try {
+      if (position + length > file.length()) {
+        throw corrupt(column, page, "buffer range " + position + "+" + length
+            + " passes the end of the file (" + file.length() + " bytes)");
+      }
+      return file.view(position, (int) length);
     } catch (EOFException e) {
       throw new CorruptFileException(file.location(), "column " + column + " page " + page + ": " + e.getMessage(), e);
     }

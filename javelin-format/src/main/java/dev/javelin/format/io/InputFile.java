@@ -16,12 +16,32 @@ public interface InputFile extends Closeable {
   long length() throws IOException;
 
   /**
+   * When the file was last modified, in milliseconds since the epoch, or -1 when unknown. With
+   * the length, it tells a cache of file metadata that a file was replaced under the same name.
+   */
+  default long lastModified() throws IOException {
+    return -1;
+  }
+
+  /**
    * Reads exactly {@code length} bytes starting at {@code position}.
    *
    * @return a little-endian heap buffer positioned at 0 with {@code length} bytes remaining
    * @throws java.io.EOFException if the range passes the end of the file
    */
   ByteBuffer read(long position, int length) throws IOException;
+
+  /**
+   * The bytes [position, position + length), as {@link #read} returns them, or as a read-only
+   * little-endian view of memory the file is mapped to (no array; valid as long as the file
+   * object is reachable), where reading a few bytes of a large range costs no copy of the rest.
+   * The default reads.
+   *
+   * @throws java.io.EOFException if the range passes the end of the file
+   */
+  default ByteBuffer view(long position, int length) throws IOException {
+    return read(position, length);
+  }
 
   /**
    * Reads exactly {@code dst.remaining()} bytes starting at {@code position} into {@code dst},

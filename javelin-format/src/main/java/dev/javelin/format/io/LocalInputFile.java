@@ -37,6 +37,11 @@ public final class LocalInputFile implements InputFile {
   }
 
   @Override
+  public long lastModified() throws IOException {
+    return java.nio.file.Files.getLastModifiedTime(path).toMillis();
+  }
+
+  @Override
   public ByteBuffer read(long position, int len) throws IOException {
     if (position < 0 || len < 0 || position + len > length) {
       throw new EOFException(

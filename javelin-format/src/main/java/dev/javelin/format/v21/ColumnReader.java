@@ -5,6 +5,7 @@ import com.google.protobuf.InvalidProtocolBufferException;
 import dev.javelin.format.CorruptFileException;
 import dev.javelin.format.UnsupportedFormatException;
 import dev.javelin.format.encoding.ColumnSource;
+import dev.javelin.format.encoding.PageCache;
 import dev.javelin.format.encoding.RowRanges;
 import dev.javelin.format.proto.Encodings21.PageLayout;
 import dev.javelin.format.proto.File2Protos.ColumnMetadata;
@@ -64,7 +65,21 @@ final class ColumnReader {
     }
   }
 
+  // Parsed once per file when its readers share a page cache (layouts are immutable messages).
   private static PageLayout layout(ColumnSource source, int column, int p, Encoding enc) {
+    PageCache cache = source.pageCache();
+    long key = PageCache.key(column, p, 1);
+    if (cache != null && cache.get(key) instanceof PageLayout cached) {
+      return cached;
+    }
+    PageLayout layout = parseLayout(source, column, p, enc);
+    if (cache != null) {
+      cache.put(key, layout, 64L + 2L * layout.getSerializedSize());
+    }
+    return layout;
+  }
+
+  private static PageLayout parseLayout(ColumnSource source, int column, int p, Encoding enc) {
     if (!enc.hasDirect()) {
       throw new UnsupportedFormatException(source.location(), "Column " + column + " page " + p
           + ": only direct page encodings are supported, not " + enc.getLocationCase());

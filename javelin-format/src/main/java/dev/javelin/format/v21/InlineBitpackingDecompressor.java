@@ -109,8 +109,10 @@ final class InlineBitpackingDecompressor implements MiniBlockDecompressor, Block
       throw new BadDataException("values " + from + ".." + to + " of a chunk of " + numValues);
     }
     int wordBytes = bits / 8;
-    byte[] src = buffer.array();
-    int base = buffer.arrayOffset();
+    // A buffer without an array is a view of a mapped file: values are read where they lie.
+    boolean array = buffer.hasArray();
+    byte[] src = array ? buffer.array() : null;
+    int base = array ? buffer.arrayOffset() : 0;
     int size = buffer.limit();
     ensureScratch();
     int pos = 0;
@@ -137,7 +139,11 @@ final class InlineBitpackingDecompressor implements MiniBlockDecompressor, Block
         int hi0 = Math.min(to, done + n);
         if (blockKey != key(chunk, block) && hi0 - lo0 <= FEW) {
           // A take of a few values reads them where they lie instead of unpacking 1,024.
-          appendFew(src, base + pos + wordBytes, w, lo0 - done, hi0 - lo0, out);
+          if (array) {
+            appendFew(src, base + pos + wordBytes, w, lo0 - done, hi0 - lo0, out);
+          } else {
+            appendFew(buffer, pos + wordBytes, w, lo0 - done, hi0 - lo0, out);
+          }
           done += n;
           pos += blockBytes;
           block++;
@@ -145,7 +151,11 @@ final class InlineBitpackingDecompressor implements MiniBlockDecompressor, Block
         }
         if (blockKey != key(chunk, block)) {
           blockKey = -1;
-          unpack(src, base + pos + wordBytes, w);
+          if (array) {
+            unpack(src, base + pos + wordBytes, w);
+          } else {
+            unpack(buffer, pos + wordBytes, w);
+          }
           blockKey = key(chunk, block);
           blockValues = n;
         }
@@ -173,6 +183,37 @@ final class InlineBitpackingDecompressor implements MiniBlockDecompressor, Block
       for (int i = 0; i < n; i++) {
         INTS.set(dst, at + 4 * i, FastLanes.unpackOne32(src, from, w, first + i));
       }
+    }
+  }
+
+  // As appendFew, from a little-endian buffer with no array.
+  private void appendFew(ByteBuffer src, int from, int w, int first, int n, FixedValues out) {
+    int at = out.extendValues(n);
+    byte[] dst = out.array();
+    if (bits == 64) {
+      for (int i = 0; i < n; i++) {
+        LONGS.set(dst, at + 8 * i, FastLanes.unpackOne64(src, from, w, first + i));
+      }
+    } else {
+      for (int i = 0; i < n; i++) {
+        INTS.set(dst, at + 4 * i, FastLanes.unpackOne32(src, from, w, first + i));
+      }
+    }
+  }
+
+  // As unpack, from a little-endian buffer with no array.
+  private void unpack(ByteBuffer src, int from, int w) {
+    int words = FastLanes.packedWords(bits, w);
+    if (bits == 64) {
+      for (int i = 0; i < words; i++) {
+        packedLongs[i] = src.getLong(from + 8 * i);
+      }
+      FastLanes.unpack(w, packedLongs, 0, longs, 0);
+    } else {
+      for (int i = 0; i < words; i++) {
+        packedInts[i] = src.getInt(from + 4 * i);
+      }
+      FastLanes.unpack(w, packedInts, 0, ints, 0);
     }
   }
 

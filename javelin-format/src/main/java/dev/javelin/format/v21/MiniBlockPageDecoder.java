@@ -1,6 +1,7 @@
 package dev.javelin.format.v21;
 
 import dev.javelin.format.encoding.ColumnSource;
+import dev.javelin.format.encoding.PageCache;
 import dev.javelin.format.proto.Encodings21.MiniBlockLayout;
 import dev.javelin.format.proto.File2Protos.ColumnMetadata;
 import java.io.IOException;
@@ -140,10 +141,72 @@ final class MiniBlockPageDecoder extends PageDecoder {
     spare = null;
   }
 
+  /**
+   * A page's metadata as {@link #loadMeta} loads it, shared through the file's
+   * {@link PageCache} by the decoders of every reader of the file. Never modified.
+   */
+  private static final class Meta {
+    final int numChunks;
+    final int[] chunkItems;
+    final long[] itemStart;
+    final long[] chunkOffset;
+    final long[] firstRow;
+    final long[] starts;
+    final boolean[] preamble;
+    final boolean[] trailer;
+    final LeafValues dictionary;
+
+    Meta(MiniBlockPageDecoder d) {
+      this.numChunks = d.numChunks;
+      this.chunkItems = d.chunkItems;
+      this.itemStart = d.itemStart;
+      this.chunkOffset = d.chunkOffset;
+      this.firstRow = d.firstRow;
+      this.starts = d.starts;
+      this.preamble = d.preamble;
+      this.trailer = d.trailer;
+      this.dictionary = d.dictionary;
+    }
+
+    long bytes() {
+      long b = 64 + 4L * numChunks + 16L * (numChunks + 1);
+      if (firstRow != null) {
+        b += 18L * numChunks;
+      }
+      return b + (dictionary == null ? 0 : dictionary.byteSize() + 64);
+    }
+
+    void applyTo(MiniBlockPageDecoder d) {
+      d.chunkItems = chunkItems;
+      d.itemStart = itemStart;
+      d.chunkOffset = chunkOffset;
+      d.firstRow = firstRow;
+      d.starts = starts;
+      d.preamble = preamble;
+      d.trailer = trailer;
+      d.dictionary = dictionary;
+      d.numChunks = numChunks;
+    }
+  }
+
   private void loadMeta() throws IOException {
     if (numChunks >= 0) {
       return;
     }
+    PageCache cache = source.pageCache();
+    long key = PageCache.key(column, page, 0);
+    if (cache != null && cache.get(key) instanceof Meta m) {
+      m.applyTo(this);
+      return;
+    }
+    loadMetaFromFile();
+    if (cache != null) {
+      Meta m = new Meta(this);
+      cache.put(key, m, m.bytes());
+    }
+  }
+
+  private void loadMetaFromFile() throws IOException {
     long metaSize = bufferSizes[0];
     int wordBytes = largeChunks ? 4 : 2;
     if (metaSize % wordBytes != 0 || metaSize == 0) {
@@ -316,8 +379,12 @@ final class MiniBlockPageDecoder extends PageDecoder {
       return;
     }
     long start = chunkOffset[first];
-    // Everything decoded from buf is copied out of it, so the column's read buffer can be reused.
-    ByteBuffer buf = readReused(1, start, chunkOffset[c1 + 1] - start);
+    // A few values of one chunk (a take) are read where they lie when the file is mapped; other
+    // reads decode whole chunks from the thread's reused read buffer (everything decoded from it
+    // is copied out before the next read).
+    boolean fewOfOneChunk = blocks != null && first == c1 && (a > itemStart[c1] || b < itemStart[c1 + 1]);
+    ByteBuffer buf = fewOfOneChunk ? viewBuffer(1, start, chunkOffset[c1 + 1] - start)
+        : readReused(1, start, chunkOffset[c1 + 1] - start);
     for (int c = first; c <= c1; c++) {
       int base = (int) (chunkOffset[c] - start);
       int len = (int) (chunkOffset[c + 1] - chunkOffset[c]);

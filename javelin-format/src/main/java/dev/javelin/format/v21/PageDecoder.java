@@ -68,13 +68,7 @@ abstract class PageDecoder {
 
   /** Reads bytes [offset, offset + length) of page buffer {@code buffer}, checking its bounds. */
   ByteBuffer readBuffer(int buffer, long offset, long length) throws IOException {
-    if (buffer >= bufferSizes.length) {
-      throw corrupt("has no buffer " + buffer);
-    }
-    if (offset < 0 || length < 0 || offset + length > bufferSizes[buffer]) {
-      throw corrupt("read of bytes " + offset + "+" + length + " passes the end of buffer " + buffer + " ("
-          + bufferSizes[buffer] + " bytes)");
-    }
+    checkRange(buffer, offset, length);
     return source.read(column, page, bufferOffsets[buffer] + offset, length);
   }
 
@@ -85,13 +79,7 @@ abstract class PageDecoder {
    * zeroed array per run.
    */
   ByteBuffer readReused(int buffer, long offset, long length) throws IOException {
-    if (buffer >= bufferSizes.length) {
-      throw corrupt("has no buffer " + buffer);
-    }
-    if (offset < 0 || length < 0 || offset + length > bufferSizes[buffer]) {
-      throw corrupt("read of bytes " + offset + "+" + length + " passes the end of buffer " + buffer + " ("
-          + bufferSizes[buffer] + " bytes)");
-    }
+    checkRange(buffer, offset, length);
     if (length > Integer.MAX_VALUE - 64) {
       throw corrupt("buffer range " + (bufferOffsets[buffer] + offset) + "+" + length + " is invalid");
     }
@@ -124,6 +112,22 @@ abstract class PageDecoder {
       }
       r.buffer.clear().limit(n);
       return r.buffer;
+    }
+  }
+
+  /** As {@link #readBuffer}, possibly as a view of mapped memory ({@link ColumnSource#view}). */
+  ByteBuffer viewBuffer(int buffer, long offset, long length) throws IOException {
+    checkRange(buffer, offset, length);
+    return source.view(column, page, bufferOffsets[buffer] + offset, length);
+  }
+
+  private void checkRange(int buffer, long offset, long length) {
+    if (buffer >= bufferSizes.length) {
+      throw corrupt("has no buffer " + buffer);
+    }
+    if (offset < 0 || length < 0 || offset + length > bufferSizes[buffer]) {
+      throw corrupt("read of bytes " + offset + "+" + length + " passes the end of buffer " + buffer + " ("
+          + bufferSizes[buffer] + " bytes)");
     }
   }
 

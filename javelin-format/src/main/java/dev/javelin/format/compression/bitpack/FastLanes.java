@@ -90,6 +90,45 @@ public final class FastLanes {
   }
 
   /**
+   * As {@link #unpackOne64(byte[], int, int, int)}, reading the packed words (little-endian) from
+   * a buffer at absolute byte offset {@code from}, for buffers with no array (mapped files).
+   */
+  public static long unpackOne64(java.nio.ByteBuffer src, int from, int bitWidth, int index) {
+    if (bitWidth == 0) {
+      return 0L;
+    }
+    int w = WHERE_64[index];
+    int row = w >>> 10;
+    int lane = w & (BLOCK - 1);
+    int bit = row * bitWidth;
+    int shift = bit & 63;
+    int word = 16 * (bit >>> 6) + lane;
+    long v = src.getLong(from + 8 * word) >>> shift;
+    if (shift + bitWidth > 64) {
+      v |= src.getLong(from + 8 * (word + 16)) << (64 - shift);
+    }
+    return bitWidth == 64 ? v : v & ((1L << bitWidth) - 1);
+  }
+
+  /** As {@link #unpackOne32(byte[], int, int, int)}, from a little-endian buffer. */
+  public static int unpackOne32(java.nio.ByteBuffer src, int from, int bitWidth, int index) {
+    if (bitWidth == 0) {
+      return 0;
+    }
+    int w = WHERE_32[index];
+    int row = w >>> 10;
+    int lane = w & (BLOCK - 1);
+    int bit = row * bitWidth;
+    int shift = bit & 31;
+    int word = 32 * (bit >>> 5) + lane;
+    int v = src.getInt(from + 4 * word) >>> shift;
+    if (shift + bitWidth > 32) {
+      v |= src.getInt(from + 4 * (word + 32)) << (32 - shift);
+    }
+    return bitWidth == 32 ? v : v & ((1 << bitWidth) - 1);
+  }
+
+  /**
    * The number of {@code typeBits}-bit words that one block of {@value #BLOCK} values packs into at
    * {@code bitWidth} bits per value: {@code 1024 * bitWidth / typeBits}.
    *
