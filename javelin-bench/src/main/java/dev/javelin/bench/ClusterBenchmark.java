@@ -52,9 +52,12 @@ import org.apache.arrow.vector.types.pojo.Schema;
  *       ({@code useIndex(false)}: what a reader that cannot translate does) and the same query after
  *       {@code settleIndices()}; IVF_PQ nearest through translation and after settling;
  *   <li>bytes read by {@code k BETWEEN a AND b} (about 1% of rows) before and after clustering,
- *       counted under the object store. Javelin's filtered scan has no fragment pruning by
- *       statistics (no zone maps), so this is the index-driven range query: before clustering
- *       its rows are spread over every fragment's pages, after it they are contiguous.
+ *       counted under the object store (not memory-mapped, as a remote store): bytes requested,
+ *       and distinct bytes (the union of the ranges read per file). Javelin's filtered scan has no
+ *       fragment pruning by statistics (no zone maps), so the target is judged on the index-driven
+ *       range query: before clustering its rows are spread over every fragment's pages, after it
+ *       they are contiguous. Its take reads a chunk per row, so requested bytes count shared
+ *       chunks again; distinct bytes are what a reader that keeps what it fetched reads.
  * </ol>
  * Usage: {@code ClusterBenchmark [rows] [runs]}; data under {@link BenchData#dir()}.
  */
