@@ -65,6 +65,11 @@ final class PartitionWriter implements AutoCloseable {
       }
       if (s.buffer == null) {
         s.buffer = VectorSchemaRoot.create(batch.getSchema(), allocator);
+        // Sized for the rows it will take, so row-by-row copies do not regrow its buffers.
+        long rows = Math.min(batchSize, counts[d] - s.written);
+        for (org.apache.arrow.vector.FieldVector v : s.buffer.getFieldVectors()) {
+          v.setInitialCapacity((int) rows);
+        }
         s.buffer.allocateNew();
       }
       for (int c = 0; c < columns; c++) {

@@ -137,13 +137,15 @@ final class InlineBitpackingDecompressor implements MiniBlockDecompressor, Block
       if (done + n > from) {
         int lo0 = Math.max(from, done);
         int hi0 = Math.min(to, done + n);
-        if (blockKey != key(chunk, block) && hi0 - lo0 <= FEW) {
-          // A take of a few values reads them where they lie instead of unpacking 1,024.
+        if (blockKey != key(chunk, block) && hi0 - lo0 <= FEW && fewKey != key(chunk, block)) {
+          // A take of a few values reads them where they lie instead of unpacking 1,024; a second
+          // take from the same block (a dense take) unpacks it, so the rest need no read at all.
           if (array) {
             appendFew(src, base + pos + wordBytes, w, lo0 - done, hi0 - lo0, out);
           } else {
             appendFew(buffer, pos + wordBytes, w, lo0 - done, hi0 - lo0, out);
           }
+          fewKey = key(chunk, block);
           done += n;
           pos += blockBytes;
           block++;
@@ -171,6 +173,8 @@ final class InlineBitpackingDecompressor implements MiniBlockDecompressor, Block
 
   // Up to this many values of a block not unpacked yet are read one by one.
   private static final int FEW = 16;
+  // The block a few values were last read from without unpacking it; -1 for none.
+  private long fewKey = -1;
 
   private void appendFew(byte[] src, int from, int w, int first, int n, FixedValues out) {
     int at = out.extendValues(n);
