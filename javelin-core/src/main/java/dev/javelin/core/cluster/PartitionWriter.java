@@ -15,6 +15,7 @@ import java.util.UUID;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 
 /**
@@ -38,6 +39,8 @@ final class PartitionWriter implements AutoCloseable {
   private final List<String> keys = new ArrayList<>();
   private long buffered;
   private long peakBuffered;
+  // Per destination, while a batch is routed: its row count, then its next position (else 0).
+  private int[] perDestination;
 
   /** {@code counts[d]}: how many rows destination d receives in all (each at least one). */
   PartitionWriter(ObjectStore store, LanceSchema schema, LanceFileVersion version, BufferAllocator allocator,
@@ -56,32 +59,66 @@ final class PartitionWriter implements AutoCloseable {
 
   /** Routes the rows of {@code batch}: row j goes to destination {@code dest[first + j]}. */
   void accept(VectorSchemaRoot batch, int[] dest, int first) throws IOException {
+    int n = batch.getRowCount();
     int columns = batch.getFieldVectors().size();
-    for (int j = 0; j < batch.getRowCount(); j++) {
+    // Group the batch's rows by destination (a stable counting sort), then copy column by column:
+    // row-by-row copies across all columns were the cost of this pass.
+    if (perDestination == null) {
+      perDestination = new int[slots.length];
+    }
+    int[] touched = new int[Math.min(n, slots.length)];
+    int nTouched = 0;
+    for (int j = 0; j < n; j++) {
       int d = dest[first + j];
+      if (perDestination[d]++ == 0) {
+        touched[nTouched++] = d;
+      }
+    }
+    int[] starts = new int[nTouched + 1];
+    for (int t = 0; t < nTouched; t++) {
+      starts[t + 1] = starts[t] + perDestination[touched[t]];
+      perDestination[touched[t]] = starts[t]; // now the next free position of its rows
+    }
+    int[] rows = new int[n];
+    for (int j = 0; j < n; j++) {
+      rows[perDestination[dest[first + j]]++] = j;
+    }
+    for (int t = 0; t < nTouched; t++) {
+      int d = touched[t];
+      perDestination[d] = 0;
       Slot s = slots[d];
-      if (s.file != null) {
-        throw new IllegalStateException("Destination " + d + " got more than its " + counts[d] + " rows");
-      }
-      if (s.buffer == null) {
-        s.buffer = VectorSchemaRoot.create(batch.getSchema(), allocator);
-        // Sized for the rows it will take, so row-by-row copies do not regrow its buffers.
-        long rows = Math.min(batchSize, counts[d] - s.written);
-        for (org.apache.arrow.vector.FieldVector v : s.buffer.getFieldVectors()) {
-          v.setInitialCapacity((int) rows);
+      int pos = starts[t];
+      int end = starts[t + 1];
+      while (pos < end) {
+        int k = Math.min(end - pos, batchSize - s.buffered);
+        if (s.file != null || s.written + s.buffered + k > counts[d]) {
+          throw new IllegalStateException("Destination " + d + " got more than its " + counts[d] + " rows");
         }
-        s.buffer.allocateNew();
-      }
-      for (int c = 0; c < columns; c++) {
-        s.buffer.getVector(c).copyFromSafe(j, s.buffered, batch.getVector(c));
-      }
-      s.buffered++;
-      buffered++;
-      peakBuffered = Math.max(peakBuffered, buffered);
-      if (s.buffered == batchSize || s.written + s.buffered == counts[d]) {
-        flush(s);
-        if (s.written == counts[d]) {
-          finish(s);
+        if (s.buffer == null) {
+          s.buffer = VectorSchemaRoot.create(batch.getSchema(), allocator);
+          // Sized for the rows it will take, so the copies do not regrow its buffers.
+          long size = Math.min(batchSize, counts[d] - s.written);
+          for (FieldVector v : s.buffer.getFieldVectors()) {
+            v.setInitialCapacity((int) size);
+          }
+          s.buffer.allocateNew();
+        }
+        for (int c = 0; c < columns; c++) {
+          FieldVector to = s.buffer.getVector(c);
+          FieldVector from = batch.getVector(c);
+          for (int i = 0; i < k; i++) {
+            to.copyFromSafe(rows[pos + i], s.buffered + i, from);
+          }
+        }
+        s.buffered += k;
+        buffered += k;
+        peakBuffered = Math.max(peakBuffered, buffered);
+        pos += k;
+        if (s.buffered == batchSize || s.written + s.buffered == counts[d]) {
+          flush(s);
+          if (s.written == counts[d]) {
+            finish(s);
+          }
         }
       }
     }
