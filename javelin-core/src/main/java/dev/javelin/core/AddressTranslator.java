@@ -141,8 +141,21 @@ final class AddressTranslator {
         throw new dev.javelin.format.CorruptFileException(map.location(), "Row map holds " + map.rows()
             + " rows but transition sources " + t.sources() + " need position " + positions[order[n - 1]]);
       }
-      int[] labels = new int[RowMapReader.CHUNK];
-      long[] ranks = new long[RowMapReader.CHUNK];
+      // Sized for the widest span asked (one position for a point lookup), not a whole chunk:
+      // zeroing two chunk-sized arrays per query was most of a point query's translation cost.
+      int widest = 0;
+      for (int j = 0; j < n; ) {
+        long first = positions[order[j]];
+        long chunk = first / RowMapReader.CHUNK;
+        int end = j;
+        while (end < n && positions[order[end]] / RowMapReader.CHUNK == chunk) {
+          end++;
+        }
+        widest = (int) Math.max(widest, positions[order[end - 1]] - first + 1);
+        j = end;
+      }
+      int[] labels = new int[widest];
+      long[] ranks = new long[widest];
       int j = 0;
       while (j < n) {
         long first = positions[order[j]];
