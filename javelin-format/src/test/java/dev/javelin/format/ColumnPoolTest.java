@@ -15,12 +15,25 @@ class ColumnPoolTest {
   void runsEveryFieldOnce() throws Exception {
     Set<Integer> seen = ConcurrentHashMap.newKeySet();
     Set<String> threads = ConcurrentHashMap.newKeySet();
+    Thread caller = Thread.currentThread();
     try (ColumnPool pool = new ColumnPool(3)) {
       for (int round = 0; round < 5; round++) {
         seen.clear();
+        // Workers wait (boundedly) until the caller has run a field, so that the caller's share
+        // of the work does not depend on how fast the workers start.
+        java.util.concurrent.CountDownLatch callerRan = new java.util.concurrent.CountDownLatch(1);
         pool.run(new long[] {5, 1, 9, 0, 3, 3, 7}, i -> {
           assertThat(seen.add(i)).as("field %s once", i).isTrue();
           threads.add(Thread.currentThread().getName());
+          if (Thread.currentThread() == caller) {
+            callerRan.countDown();
+          } else {
+            try {
+              callerRan.await(2, java.util.concurrent.TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+              Thread.currentThread().interrupt();
+            }
+          }
         });
         assertThat(seen).containsExactlyInAnyOrder(0, 1, 2, 3, 4, 5, 6);
       }
