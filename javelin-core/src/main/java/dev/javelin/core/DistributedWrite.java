@@ -303,12 +303,6 @@ public final class DistributedWrite {
   }
 
   private static void deleteQuietly(ObjectStore store, List<String> keys) {
-    for (String k : keys) {
-      try {
-        store.delete(k);
-      } catch (IOException | RuntimeException e) {
-        // Best effort: an unreferenced file is harmless and cleanup removes it.
-      }
-    }
+    store.deleteQuietly(keys, "distributed write");
   }
 }

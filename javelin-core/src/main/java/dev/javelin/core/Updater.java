@@ -31,8 +31,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Function;
-import java.util.logging.Level;
-import java.util.logging.Logger;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.UInt8Vector;
@@ -60,7 +58,6 @@ import org.roaringbitmap.RoaringBitmap;
  * overwritten or restored meanwhile. A failure deletes every file written.
  */
 final class Updater {
-  private static final Logger LOG = Logger.getLogger(Updater.class.getName());
   /** How many times a conflicting update is redone on the newest version (Lance's default). */
   static final int CONFLICT_RETRIES = 10;
 
@@ -569,10 +566,6 @@ final class Updater {
   }
 
   private static void deleteQuietly(ObjectStore store, String key) {
-    try {
-      store.delete(key);
-    } catch (IOException | RuntimeException e) {
-      LOG.log(Level.WARNING, "Could not delete " + key + " of a failed update in " + store.location(), e);
-    }
+    store.deleteQuietly(List.of(key), "update");
   }
 }

@@ -268,10 +268,6 @@ public final class Commit {
   }
 
   private void deleteQuietly(String key) {
-    try {
-      table.store().delete(key);
-    } catch (IOException | RuntimeException e) {
-      LOG.log(Level.WARNING, "Could not delete " + key + " of a failed commit in " + table.location(), e);
-    }
+    table.store().deleteQuietly(List.of(key), "commit");
   }
 }

@@ -13,8 +13,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.logging.Level;
-import java.util.logging.Logger;
 import org.apache.arrow.memory.BufferAllocator;
 import org.roaringbitmap.RoaringBitmap;
 
@@ -25,7 +23,6 @@ import org.roaringbitmap.RoaringBitmap;
  * reordered rewrite moved are deleted at their new addresses.
  */
 public final class Deletes {
-  private static final Logger LOG = Logger.getLogger(Deletes.class.getName());
 
   private Deletes() {}
 
@@ -109,11 +106,7 @@ public final class Deletes {
   }
 
   private static void deleteQuietly(ObjectStore store, String key) {
-    try {
-      store.delete(key);
-    } catch (IOException | RuntimeException e) {
-      LOG.log(Level.WARNING, "Could not delete " + key + " of a failed delete in " + store.location(), e);
-    }
+    store.deleteQuietly(List.of(key), "delete");
   }
 
   /**

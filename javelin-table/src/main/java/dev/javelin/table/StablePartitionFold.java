@@ -16,8 +16,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.logging.Level;
-import java.util.logging.Logger;
 import org.apache.arrow.memory.BufferAllocator;
 import org.roaringbitmap.PeekableIntIterator;
 import org.roaringbitmap.RoaringBitmap;
@@ -37,7 +35,6 @@ import org.roaringbitmap.RoaringBitmap;
  * changes only when they leave the values as read).
  */
 public final class StablePartitionFold implements Commit.Rebase {
-  private static final Logger LOG = Logger.getLogger(StablePartitionFold.class.getName());
 
   private final Table table;
   private final BufferAllocator allocator;
@@ -250,10 +247,6 @@ public final class StablePartitionFold implements Commit.Rebase {
   }
 
   private void deleteQuietly(String key) {
-    try {
-      table.store().delete(key);
-    } catch (IOException | RuntimeException e) {
-      LOG.log(Level.WARNING, "Could not delete " + key + " of a failed fold in " + table.location(), e);
-    }
+    table.store().deleteQuietly(List.of(key), "fold");
   }
 }

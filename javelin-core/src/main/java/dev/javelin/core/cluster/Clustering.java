@@ -349,11 +349,7 @@ final class Clustering {
   }
 
   private void deleteQuietly(String key) {
-    try {
-      dataset.store().delete(key);
-    } catch (IOException e) {
-      // Left for cleanup, which removes files no version references.
-    }
+    dataset.store().deleteQuietly(List.of(key), "clustering");
   }
 
   /** Sends the labels to the row map file, and to a test's sink when there is one. */

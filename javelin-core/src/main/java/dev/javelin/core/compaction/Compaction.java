@@ -19,8 +19,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.logging.Level;
-import java.util.logging.Logger;
 import org.roaringbitmap.RoaringBitmap;
 
 /**
@@ -33,7 +31,6 @@ import org.roaringbitmap.RoaringBitmap;
  * if the repack commit fails, the rewrite stays committed and the repacks can be planned again.
  */
 public final class Compaction {
-  private static final Logger LOG = Logger.getLogger(Compaction.class.getName());
 
   private Compaction() {}
 
@@ -280,12 +277,6 @@ public final class Compaction {
   }
 
   private static void deleteQuietly(Dataset dataset, List<String> keys) {
-    for (String k : keys) {
-      try {
-        dataset.store().delete(k);
-      } catch (IOException | RuntimeException e) {
-        LOG.log(Level.WARNING, "Could not delete " + k + " of a failed compaction in " + dataset.location(), e);
-      }
-    }
+    dataset.store().deleteQuietly(keys, "compaction");
   }
 }
