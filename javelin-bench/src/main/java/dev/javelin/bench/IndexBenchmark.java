@@ -25,7 +25,8 @@ import org.lance.ipc.ScanOptions;
 /**
  * BTree equality and range queries on 10M int64 rows: Javelin's indexed scan against Javelin's
  * full scan with the same filter, and against lance-core 7.0.0's indexed filtered scan of the same
- * dataset (and index). Run it with {@code bench/main IndexBenchmark}. The dataset
+ * dataset (and index). Run it with {@code bench/main IndexBenchmark}
+ * ({@code -Djavelin.bench.warmup=N}: untimed runs before each timed indexed series, 200 by default). The dataset
  * (written by Javelin, indexed by Javelin) is created once under {@code -Djavelin.bench.dir}
  * (default {@code bench-data}) and reused. Times are medians of timed runs after warm-up runs.
  *
@@ -36,6 +37,12 @@ import org.lance.ipc.ScanOptions;
 public final class IndexBenchmark {
   static final long ROWS = Long.getLong("javelin.bench.rows", 10_000_000L);
   static final int BATCH = 1 << 16;
+  /**
+   * Untimed runs before the timed ones of each indexed query (Javelin's and lance-core's alike):
+   * enough for the JIT to compile the take path, whose per-fragment code runs only ten times a
+   * query; with a handful of runs the median times the interpreter and C1 code.
+   */
+  static final int WARMUP = Integer.getInteger("javelin.bench.warmup", 200);
   static final Schema SCHEMA = new Schema(List.of(
       new Field("id", FieldType.notNullable(new ArrowType.Int(64, true)), null),
       new Field("v", FieldType.notNullable(new ArrowType.Int(64, true)), null)));
@@ -70,11 +77,11 @@ public final class IndexBenchmark {
           long want = javelin(ds, filter, false);
           check(filter, want, javelin(ds, filter, true), lance(lance, filter));
           System.out.println(ds.explain(filter).describe().strip());
-          double planOnly = median(() -> ds.explain(filter).rowsFromIndex(), 5, 30);
+          double planOnly = median(() -> ds.explain(filter).rowsFromIndex(), WARMUP, 30);
           System.out.printf("plan (index search) %.3f ms%n", planOnly);
-          double indexed = median(() -> javelin(ds, filter, true), 5, 30);
+          double indexed = median(() -> javelin(ds, filter, true), WARMUP, 30);
           double full = median(() -> javelin(ds, filter, false), 2, 5);
-          double peer = median(() -> lance(lance, filter), 5, 30);
+          double peer = median(() -> lance(lance, filter), WARMUP, 30);
           System.out.printf("%-32s rows %5d  javelin indexed %8.3f ms  javelin full scan %9.1f ms (x%.0f)  "
               + "lance-core indexed %8.3f ms (javelin/lance speed x%.2f)%n", filter, want, indexed, full,
               full / indexed, peer, peer / indexed);

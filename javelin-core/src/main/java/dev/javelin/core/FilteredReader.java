@@ -56,6 +56,9 @@ final class FilteredReader extends ArrowReader {
       VectorSchemaRoot in = inner.getVectorSchemaRoot();
       int rows = in.getRowCount();
       int[] selected = filter == null ? null : filter.select(in);
+      if (selected != null && selected.length == rows) {
+        selected = null; // every row passed (indexed scans read only candidates): nothing to gather
+      }
       int count = selected == null ? rows : selected.length;
       // Offset and limit count rows that passed the filter, in scan order.
       int from = (int) Math.min(toSkip, count);

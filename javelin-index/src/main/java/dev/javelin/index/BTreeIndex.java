@@ -110,13 +110,31 @@ public final class BTreeIndex implements AutoCloseable {
       for (Object v : query.values()) {
         literals.add(keys.literal(valueField, v, allocator));
       }
-      Roaring64NavigableMap out = new Roaring64NavigableMap();
       List<Integer> pages = candidatePages(query, literals);
-      readPages(pages, true, (values, ids, i) -> {
-        if (matches(query, literals, values, i)) {
-          out.addLong(ids.get(i));
+      long[][] found = {new long[64]};
+      int[] count = {0};
+      readPageRoots(pages, true, page -> {
+        ValueVector values = page.getVector("values");
+        UInt8Vector ids = (UInt8Vector) page.getVector("ids");
+        int rows = page.getRowCount();
+        int[] span = sortedSpan(query, literals, values, rows);
+        for (int i = span == null ? 0 : span[0]; i < (span == null ? rows : span[1]); i++) {
+          if (span != null || matches(query, literals, values, i)) {
+            if (count[0] == found[0].length) {
+              found[0] = java.util.Arrays.copyOf(found[0], found[0].length * 2);
+            }
+            found[0][count[0]++] = ids.get(i);
+          }
         }
       });
+      // Added in address order: the map adds a run of one fragment's rows far faster than rows
+      // that alternate between fragments (as value order has them).
+      long[] sorted = java.util.Arrays.copyOf(found[0], count[0]);
+      java.util.Arrays.sort(sorted);
+      Roaring64NavigableMap out = new Roaring64NavigableMap();
+      for (long id : sorted) {
+        out.addLong(id);
+      }
       return out;
     } finally {
       literals.forEach(FieldVector::close);
@@ -125,6 +143,50 @@ public final class BTreeIndex implements AutoCloseable {
 
   private interface RowConsumer {
     void accept(ValueVector values, UInt8Vector ids, int i) throws IOException;
+  }
+
+  private interface PageConsumer {
+    void accept(VectorSchemaRoot page) throws IOException;
+  }
+
+  /**
+   * The rows [from, to) of a page that match the query, found by binary search, or null when the
+   * page must be checked row by row: only integer keys (whose order is plain, so the page is in
+   * {@link Keys#compareValues} order), pages without nulls, and one-interval queries.
+   */
+  private int[] sortedSpan(ScalarQuery q, List<FieldVector> lit, ValueVector values, int rows) {
+    if (!(keys instanceof Keys.Integral) || values.getNullCount() > 0) {
+      return null;
+    }
+    switch (q.kind()) {
+      case EQUALS:
+        return new int[] {firstAbove(values, rows, lit.get(0), false), firstAbove(values, rows, lit.get(0), true)};
+      case LESS: return new int[] {0, firstAbove(values, rows, lit.get(0), false)};
+      case LESS_OR_EQUAL: return new int[] {0, firstAbove(values, rows, lit.get(0), true)};
+      case GREATER: return new int[] {firstAbove(values, rows, lit.get(0), true), rows};
+      case GREATER_OR_EQUAL: return new int[] {firstAbove(values, rows, lit.get(0), false), rows};
+      case BETWEEN: {
+        int from = firstAbove(values, rows, lit.get(0), false);
+        return new int[] {from, Math.max(from, firstAbove(values, rows, lit.get(1), true))};
+      }
+      default: return null;
+    }
+  }
+
+  // In a sorted page: the first row whose value is > the literal (orEqual) or >= it (not orEqual).
+  private int firstAbove(ValueVector values, int rows, FieldVector literal, boolean orEqual) {
+    int lo = 0;
+    int hi = rows;
+    while (lo < hi) {
+      int mid = (lo + hi) >>> 1;
+      int c = keys.compareValues(values, mid, literal, 0);
+      if (c < 0 || (orEqual && c == 0)) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
+    }
+    return lo;
   }
 
   private boolean matches(ScalarQuery q, List<FieldVector> lit, ValueVector values, int i) {
@@ -217,6 +279,11 @@ public final class BTreeIndex implements AutoCloseable {
    * with {@code cache}, pages come from and go to the page cache.
    */
   private void readPages(List<Integer> pages, boolean cache, RowConsumer consumer) throws IOException {
+    readPageRoots(pages, cache, b -> consume(b, consumer));
+  }
+
+  // As readPages, handing over whole pages.
+  private void readPageRoots(List<Integer> pages, boolean cache, PageConsumer consumer) throws IOException {
     if (pages.isEmpty()) {
       return;
     }
@@ -230,7 +297,7 @@ public final class BTreeIndex implements AutoCloseable {
       VectorSchemaRoot hit = cache ? pageCache.get(first) : null;
       if (hit != null) {
         k++;
-        consume(hit, consumer);
+        consumer.accept(hit);
         continue;
       }
       int last = first;
@@ -251,9 +318,9 @@ public final class BTreeIndex implements AutoCloseable {
             // Batches start at page boundaries and hold one page each.
             VectorSchemaRoot kept = keep(b);
             put(page, kept);
-            consume(kept, consumer);
+            consumer.accept(kept);
           } else {
-            consume(b, consumer);
+            consumer.accept(b);
           }
           page++;
         }

@@ -104,6 +104,11 @@ public final class ColumnSource {
     }
   }
 
+  /** Whether {@link #view} gives views of mapped memory rather than copies. */
+  public boolean mapped() {
+    return file.mapped();
+  }
+
   /**
    * As {@link #read}, but may return a read-only view of the file's mapped memory (no array; see
    * {@link InputFile#view}), for decoders that read a few values of a large range.

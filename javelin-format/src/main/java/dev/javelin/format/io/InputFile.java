@@ -43,6 +43,11 @@ public interface InputFile extends Closeable {
     return read(position, length);
   }
 
+  /** Whether {@link #view} returns views of mapped memory (so a view costs no read). */
+  default boolean mapped() {
+    return false;
+  }
+
   /**
    * Reads exactly {@code dst.remaining()} bytes starting at {@code position} into {@code dst},
    * advancing its position. Lets a reader fill an Arrow buffer (through its NIO view) without an

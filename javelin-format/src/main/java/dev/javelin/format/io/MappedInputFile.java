@@ -80,6 +80,11 @@ public final class MappedInputFile implements InputFile {
   }
 
   @Override
+  public boolean mapped() {
+    return true;
+  }
+
+  @Override
   public void readFully(long position, ByteBuffer dst) throws IOException {
     int len = dst.remaining();
     check(position, len);

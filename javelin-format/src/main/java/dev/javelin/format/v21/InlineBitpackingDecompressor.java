@@ -27,6 +27,11 @@ final class InlineBitpackingDecompressor implements MiniBlockDecompressor, Block
     this.bits = bits;
   }
 
+  /** The width of the values: 8, 16, 32 or 64 bits. */
+  int bits() {
+    return bits;
+  }
+
   @Override
   public int numBuffers() {
     return 1;
@@ -114,7 +119,6 @@ final class InlineBitpackingDecompressor implements MiniBlockDecompressor, Block
     byte[] src = array ? buffer.array() : null;
     int base = array ? buffer.arrayOffset() : 0;
     int size = buffer.limit();
-    ensureScratch();
     int pos = 0;
     int done = 0;
     int block = 0;
@@ -137,15 +141,21 @@ final class InlineBitpackingDecompressor implements MiniBlockDecompressor, Block
       if (done + n > from) {
         int lo0 = Math.max(from, done);
         int hi0 = Math.min(to, done + n);
-        if (blockKey != key(chunk, block) && hi0 - lo0 <= FEW && fewKey != key(chunk, block)) {
-          // A take of a few values reads them where they lie instead of unpacking 1,024; a second
-          // take from the same block (a dense take) unpacks it, so the rest need no read at all.
+        long k = key(chunk, block);
+        if (k != fewKey) {
+          fewKey = k;
+          fewTaken = 0;
+        }
+        if (blockKey != k && hi0 - lo0 <= FEW && fewTaken < FEW_PER_BLOCK) {
+          // A take of a few values reads them where they lie instead of unpacking 1,024; once a
+          // take has read many from the same block (a dense take), it unpacks it, so the rest need
+          // no bit arithmetic at all. Unpacking costs about as much as reading some dozens.
           if (array) {
             appendFew(src, base + pos + wordBytes, w, lo0 - done, hi0 - lo0, out);
           } else {
             appendFew(buffer, pos + wordBytes, w, lo0 - done, hi0 - lo0, out);
           }
-          fewKey = key(chunk, block);
+          fewTaken += hi0 - lo0;
           done += n;
           pos += blockBytes;
           block++;
@@ -153,6 +163,7 @@ final class InlineBitpackingDecompressor implements MiniBlockDecompressor, Block
         }
         if (blockKey != key(chunk, block)) {
           blockKey = -1;
+          ensureScratch(); // only now: a take of a few values needs no 16 KiB of scratch
           if (array) {
             unpack(src, base + pos + wordBytes, w);
           } else {
@@ -173,8 +184,11 @@ final class InlineBitpackingDecompressor implements MiniBlockDecompressor, Block
 
   // Up to this many values of a block not unpacked yet are read one by one.
   private static final int FEW = 16;
-  // The block a few values were last read from without unpacking it; -1 for none.
+  // Values read one by one from a block before a take unpacks it instead.
+  private static final int FEW_PER_BLOCK = 32;
+  // The block a few values were last read from without unpacking it (-1 for none), and how many.
   private long fewKey = -1;
+  private int fewTaken;
 
   private void appendFew(byte[] src, int from, int w, int first, int n, FixedValues out) {
     int at = out.extendValues(n);

@@ -1,5 +1,6 @@
 package dev.javelin.format.v21;
 
+import dev.javelin.format.compression.bitpack.FastLanes;
 import dev.javelin.format.encoding.ColumnSource;
 import dev.javelin.format.encoding.PageCache;
 import dev.javelin.format.proto.Encodings21.MiniBlockLayout;
@@ -48,6 +49,8 @@ final class MiniBlockPageDecoder extends PageDecoder {
   private int numChunks = -1;
   private int[] chunkItems;
   private long[] itemStart;
+  /** log2 of the item count of every chunk but the last (which holds no more), or -1. */
+  private int chunkShift = -1;
   private long[] chunkOffset;
   private long[] firstRow;
   private long[] starts;
@@ -130,6 +133,7 @@ final class MiniBlockPageDecoder extends PageDecoder {
     numChunks = -1;
     chunkItems = null;
     itemStart = null;
+    chunkShift = -1;
     chunkOffset = null;
     firstRow = null;
     starts = null;
@@ -149,6 +153,7 @@ final class MiniBlockPageDecoder extends PageDecoder {
     final int numChunks;
     final int[] chunkItems;
     final long[] itemStart;
+    final int chunkShift;
     final long[] chunkOffset;
     final long[] firstRow;
     final long[] starts;
@@ -160,6 +165,7 @@ final class MiniBlockPageDecoder extends PageDecoder {
       this.numChunks = d.numChunks;
       this.chunkItems = d.chunkItems;
       this.itemStart = d.itemStart;
+      this.chunkShift = d.chunkShift;
       this.chunkOffset = d.chunkOffset;
       this.firstRow = d.firstRow;
       this.starts = d.starts;
@@ -179,6 +185,7 @@ final class MiniBlockPageDecoder extends PageDecoder {
     void applyTo(MiniBlockPageDecoder d) {
       d.chunkItems = chunkItems;
       d.itemStart = itemStart;
+      d.chunkShift = chunkShift;
       d.chunkOffset = chunkOffset;
       d.firstRow = firstRow;
       d.starts = starts;
@@ -271,6 +278,7 @@ final class MiniBlockPageDecoder extends PageDecoder {
     }
     this.chunkItems = items;
     this.itemStart = iStart;
+    this.chunkShift = uniformShift(items);
     this.chunkOffset = offs;
     this.numChunks = chunks;
   }
@@ -344,22 +352,96 @@ final class MiniBlockPageDecoder extends PageDecoder {
     this.trailer = trail;
   }
 
+  // When every chunk but the last holds the same power of two of items (as writers make them),
+  // a chunk is found by a shift instead of a search.
+  private static int uniformShift(int[] items) {
+    int n = items.length;
+    if (n == 0 || Integer.bitCount(items[0]) != 1) {
+      return -1;
+    }
+    for (int c = 1; c < n - 1; c++) {
+      if (items[c] != items[0]) {
+        return -1;
+      }
+    }
+    return n > 1 && items[n - 1] > items[0] ? -1 : Integer.numberOfTrailingZeros(items[0]);
+  }
+
   @Override
   void doRead(long[] rs, long[] re, int count, LeafEntries out) throws IOException {
     loadMeta();
-    for (int i = 0; i < count; i++) {
-      if (repDecoder == null) {
-        readFlat(rs[i], re[i], out);
-      } else {
+    if (repDecoder != null) {
+      for (int i = 0; i < count; i++) {
         readRepeated(rs[i], re[i], out);
       }
+      return;
     }
+    // A take of scattered rows from a mapped file: one view of the whole chunk buffer serves every
+    // row, and the rows' bytes are touched first, all at once, so their cache misses overlap
+    // instead of being waited for one by one while decoding.
+    ByteBuffer page = null;
+    InlineBitpackingDecompressor blocks = blockwise(out);
+    if (blocks != null && count > 1 && source.mapped() && bufferSizes[1] <= Integer.MAX_VALUE - 64) {
+      page = viewBuffer(1, 0, bufferSizes[1]);
+      if (page.hasArray()) {
+        page = null; // not mapped after all (a segment boundary): read per row as before
+      } else {
+        touch(rs, re, count, page, blocks.bits());
+      }
+    }
+    for (int i = 0; i < count; i++) {
+      readFlat(rs[i], re[i], out, page);
+    }
+  }
+
+  /** Where {@link #touch} leaves what it read, so the reads are not optimised away. */
+  private long touched;
+
+  // Reads the chunk header and the first value word of each short row range of a page without
+  // levels, of one bit-packed block per chunk. Only reads: a malformed chunk is skipped here and
+  // reported when it is decoded.
+  private void touch(long[] rs, long[] re, int count, ByteBuffer page, int bits) {
+    int limit = page.limit();
+    if (limit < 16) {
+      return;
+    }
+    int[] at = new int[count];
+    for (int i = 0; i < count; i++) {
+      at[i] = (int) Math.min(chunkOffset[chunkOfItem(rs[i])], limit - 16);
+    }
+    long acc = 0;
+    for (int i = 0; i < count; i++) {
+      acc += page.getLong(at[i]);
+    }
+    int sizeBytes = largeChunks ? 4 : 2;
+    int values = (int) pad8(2 + sizeBytes); // one value buffer: it starts here in the chunk
+    int wordBytes = bits / 8;
+    for (int i = 0; i < count; i++) {
+      int c = chunkOfItem(rs[i]);
+      long item = rs[i] - itemStart[c];
+      if (re[i] - rs[i] > 4 || item >= FastLanes.BLOCK) {
+        continue;
+      }
+      int widthAt = at[i] + values;
+      if (widthAt + wordBytes > limit) {
+        continue;
+      }
+      long w = PageDecoder.unsigned(page, widthAt, wordBytes);
+      if (w <= 0 || w > bits) {
+        continue;
+      }
+      long p = (long) widthAt + wordBytes + FastLanes.byteOfOne(bits, (int) w, (int) item);
+      if (p + 8 <= limit) {
+        acc += page.getLong((int) p);
+      }
+    }
+    touched += acc;
   }
 
   // Without lists a row is a value: find the chunks by value counts.
   // Chunks wholly inside the rows are decoded straight into the output (no copy); the others into
   // a chunk of their own, of which the last is kept for the next request.
-  private void readFlat(long a, long b, LeafEntries out) throws IOException {
+  private void readFlat(long a, long b, LeafEntries out, ByteBuffer page) throws IOException {
     int c0 = chunkOfItem(a);
     int c1 = chunkOfItem(b - 1);
     int first = c0;
@@ -383,8 +465,14 @@ final class MiniBlockPageDecoder extends PageDecoder {
     // reads decode whole chunks from the thread's reused read buffer (everything decoded from it
     // is copied out before the next read).
     boolean fewOfOneChunk = blocks != null && first == c1 && (a > itemStart[c1] || b < itemStart[c1 + 1]);
-    ByteBuffer buf = fewOfOneChunk ? viewBuffer(1, start, chunkOffset[c1 + 1] - start)
-        : readReused(1, start, chunkOffset[c1 + 1] - start);
+    ByteBuffer buf;
+    if (fewOfOneChunk && page != null) {
+      buf = page;
+      start = 0;
+    } else {
+      buf = fewOfOneChunk ? viewBuffer(1, start, chunkOffset[c1 + 1] - start)
+          : readReused(1, start, chunkOffset[c1 + 1] - start);
+    }
     for (int c = first; c <= c1; c++) {
       int base = (int) (chunkOffset[c] - start);
       int len = (int) (chunkOffset[c + 1] - chunkOffset[c]);
@@ -478,6 +566,9 @@ final class MiniBlockPageDecoder extends PageDecoder {
   }
 
   private int chunkOfItem(long item) {
+    if (chunkShift >= 0) {
+      return (int) Math.min(item >>> chunkShift, numChunks - 1);
+    }
     int lo = 0;
     int hi = numChunks - 1;
     while (lo < hi) {

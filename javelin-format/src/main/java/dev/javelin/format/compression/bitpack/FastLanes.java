@@ -71,6 +71,23 @@ public final class FastLanes {
     return bitWidth == 64 ? v : v & ((1L << bitWidth) - 1);
   }
 
+  /**
+   * The byte offset, from the start of a block's packed words, of the first word that
+   * {@link #unpackOne64} (64-bit values) or {@link #unpackOne32} (32-bit values) reads for value
+   * {@code index}; 0 for width 0. Lets a reader touch many values' memory before decoding them.
+   */
+  public static int byteOfOne(int typeBits, int bitWidth, int index) {
+    if (bitWidth == 0) {
+      return 0;
+    }
+    int w = typeBits == 64 ? WHERE_64[index] : WHERE_32[index];
+    int row = w >>> 10;
+    int lane = w & (BLOCK - 1);
+    int bit = row * bitWidth;
+    int word = (BLOCK / typeBits) * (bit / typeBits) + lane;
+    return word * (typeBits / 8);
+  }
+
   /** As {@link #unpackOne64} for a block of 32-bit values (32 lanes). */
   public static int unpackOne32(byte[] src, int from, int bitWidth, int index) {
     if (bitWidth == 0) {
