@@ -53,7 +53,8 @@ final class KMeans {
 
   /**
    * Writes each row's nearest centroid into {@code out} and returns the summed distance (squared
-   * L2, or minus the inner product for DOT). Runs on the common pool for large inputs.
+   * L2, or minus the inner product for DOT). Runs on the caller's fork-join pool (the common pool
+   * unless called from another) for large inputs; the result does not depend on the thread count.
    */
   static double assign(float[] data, int rows, int dim, float[] centroids, int k, boolean dot, int[] out) {
     float[] norms = new float[k];
@@ -68,7 +69,10 @@ final class KMeans {
       range = range.parallel();
     }
     float[] t = VectorMath.transpose(centroids, 0, k, dim);
-    return range.mapToDouble(b -> {
+    // Each block's loss is kept and they are summed in block order afterwards, so the total (which
+    // decides when training stops) is the same bit for bit on any number of threads.
+    double[] losses = new double[blocks];
+    range.forEach(b -> {
       double loss = 0;
       float[] ips = new float[k];
       int end = Math.min(rows, (b + 1) * BLOCK);
@@ -88,8 +92,13 @@ final class KMeans {
         out[r] = best;
         loss += dot ? bestScore : bestScore + VectorMath.dot(data, off, data, off, dim);
       }
-      return loss;
-    }).sum();
+      losses[b] = loss;
+    });
+    double total = 0;
+    for (double l : losses) {
+      total += l;
+    }
+    return total;
   }
 
   private static void update(float[] data, int rows, int dim, float[] centroids, int k, int[] assignment,

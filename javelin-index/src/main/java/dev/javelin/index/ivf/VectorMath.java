@@ -51,13 +51,29 @@ final class VectorMath {
 
   /**
    * Inner products of one vector with {@code k} vectors stored transposed ({@code t[i * k + c]}
-   * is coordinate i of vector c), into {@code out[0..k)}. The inner loop is an axpy over
-   * independent lanes, which the JIT turns into SIMD code (a dot product's running sum would not
-   * be vectorised).
+   * is coordinate i of vector c), into {@code out[0..k)}. The inner loop runs over independent
+   * lanes, which the JIT turns into SIMD code (a dot product's running sum would not be
+   * vectorised); it takes four coordinates a pass, so each lane of {@code out} is loaded and
+   * stored once per four multiply-adds instead of once per one (k-means assignment, the bulk of
+   * an index build, spends its time here).
    */
   static void dotsTransposed(float[] x, int off, int dim, float[] t, int tOff, int k, float[] out) {
     java.util.Arrays.fill(out, 0, k, 0f);
-    for (int i = 0; i < dim; i++) {
+    int i = 0;
+    for (; i + 3 < dim; i += 4) {
+      float x0 = x[off + i];
+      float x1 = x[off + i + 1];
+      float x2 = x[off + i + 2];
+      float x3 = x[off + i + 3];
+      int b0 = tOff + i * k;
+      int b1 = b0 + k;
+      int b2 = b1 + k;
+      int b3 = b2 + k;
+      for (int c = 0; c < k; c++) {
+        out[c] += (x0 * t[b0 + c] + x1 * t[b1 + c]) + (x2 * t[b2 + c] + x3 * t[b3 + c]);
+      }
+    }
+    for (; i < dim; i++) {
       float xi = x[off + i];
       int base = tOff + i * k;
       for (int c = 0; c < k; c++) {

@@ -114,6 +114,37 @@ class IvfPqIndexTest {
   }
 
   @Test
+  void buildsOnOneAndSeveralThreadsWriteTheSameBytes() throws Exception {
+    int rows = 8000;
+    float[] v = data(rows, true, 6);
+    LocalObjectStore store = new LocalObjectStore(dir);
+    for (DistanceType dt : DistanceType.values()) {
+      // Large enough that k-means assignment and encoding run in parallel (KMeans, add).
+      IvfPqParams params = IvfPqParams.of(16, 8, dt).withIterations(10, 5).withSeed(99);
+      for (int threads : new int[] {1, 4}) {
+        java.util.concurrent.ForkJoinPool pool = new java.util.concurrent.ForkJoinPool(threads);
+        try {
+          // Parallel streams started in a pool's task run on that pool.
+          pool.submit(() -> {
+            IvfPqBuilder b = new IvfPqBuilder(DIM, params);
+            b.train(v, rows);
+            b.add(v, rows, ids(rows));
+            b.write(store, "_indices/" + dt + threads, allocator);
+            return null;
+          }).get();
+        } finally {
+          pool.shutdown();
+        }
+      }
+      for (String file : new String[] {"index.idx", "auxiliary.idx"}) {
+        assertThat(java.nio.file.Files.readAllBytes(dir.resolve("_indices/" + dt + "4/" + file)))
+            .as("%s %s", dt, file)
+            .isEqualTo(java.nio.file.Files.readAllBytes(dir.resolve("_indices/" + dt + "1/" + file)));
+      }
+    }
+  }
+
+  @Test
   void searchOnSeveralThreadsFindsExactlyWhatOneThreadFinds() throws Exception {
     int rows = 8000;
     float[] v = data(rows, true, 4);

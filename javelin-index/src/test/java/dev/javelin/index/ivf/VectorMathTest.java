@@ -31,6 +31,34 @@ class VectorMathTest {
   }
 
   @Test
+  void transposedDotsEqualInnerProducts() {
+    Random r = new Random(7);
+    // Dimensions below, at and past multiples of the four coordinates a pass takes.
+    for (int dim = 1; dim <= 17; dim++) {
+      int k = 37;
+      float[] x = new float[dim + 3];
+      float[] vs = new float[k * dim];
+      for (int i = 0; i < x.length; i++) {
+        x[i] = (float) r.nextGaussian();
+      }
+      for (int i = 0; i < vs.length; i++) {
+        vs[i] = (float) r.nextGaussian();
+      }
+      float[] t = VectorMath.transpose(vs, 0, k, dim);
+      float[] out = new float[k];
+      VectorMath.dotsTransposed(x, 3, dim, t, 0, k, out);
+      for (int c = 0; c < k; c++) {
+        double want = 0;
+        for (int i = 0; i < dim; i++) {
+          want += (double) x[3 + i] * vs[c * dim + i];
+        }
+        assertThat((double) out[c]).as("dim %d vector %d", dim, c)
+            .isCloseTo(want, org.assertj.core.data.Offset.offset(1e-4));
+      }
+    }
+  }
+
+  @Test
   void l2DistanceTableEqualsPerEntryDistances() {
     Random r = new Random(6);
     int dim = 24;
