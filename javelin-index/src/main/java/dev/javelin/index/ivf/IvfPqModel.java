@@ -11,7 +11,7 @@ final class IvfPqModel {
   final float[] centroids;
   final float[] centroidNorms;
   // [dim][partitions], for the SIMD-friendly assignment loop.
-  final float[] centroidsT;
+  final float[][] centroidsT;
   final ProductQuantizer pq;
   final DistanceType distanceType;
   final double loss;

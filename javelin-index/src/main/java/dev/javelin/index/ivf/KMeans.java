@@ -68,7 +68,7 @@ final class KMeans {
     if ((long) rows * k * dim > 4_000_000L) {
       range = range.parallel();
     }
-    float[] t = VectorMath.transpose(centroids, 0, k, dim);
+    float[][] t = VectorMath.transpose(centroids, 0, k, dim);
     // Each block's loss is kept and they are summed in block order afterwards, so the total (which
     // decides when training stops) is the same bit for bit on any number of threads.
     double[] losses = new double[blocks];

@@ -17,8 +17,9 @@ final class ProductQuantizer {
   final float[] codebook;
   // DOT compares by inner product; L2 and cosine (normalised data) by squared L2.
   final boolean dot;
-  // Each sub-vector's centroids transposed, [subDim][256], one block per sub-vector.
-  final float[] codebookT;
+  // Each sub-vector's centroids transposed, [subDim][256], one block of rows per sub-vector:
+  // row j * subDim + i is coordinate i of sub-vector j's 256 centroids.
+  final float[][] codebookT;
 
   ProductQuantizer(int dim, int m, float[] codebook, boolean dot) {
     this.dim = dim;
@@ -26,10 +27,10 @@ final class ProductQuantizer {
     this.subDim = dim / m;
     this.codebook = codebook;
     this.dot = dot;
-    this.codebookT = new float[codebook.length];
+    this.codebookT = new float[m * subDim][];
     for (int j = 0; j < m; j++) {
-      float[] t = VectorMath.transpose(codebook, j * CENTROIDS * subDim, CENTROIDS, subDim);
-      System.arraycopy(t, 0, codebookT, j * CENTROIDS * subDim, t.length);
+      float[][] t = VectorMath.transpose(codebook, j * CENTROIDS * subDim, CENTROIDS, subDim);
+      System.arraycopy(t, 0, codebookT, j * subDim, subDim);
     }
   }
 
@@ -68,7 +69,7 @@ final class ProductQuantizer {
       int base = j * CENTROIDS;
       int best = 0;
       float bestScore = Float.MAX_VALUE;
-      VectorMath.dotsTransposed(v, off + j * subDim, subDim, codebookT, base * subDim, CENTROIDS, scratch);
+      VectorMath.dotsTransposed(v, off + j * subDim, subDim, codebookT, j * subDim, CENTROIDS, scratch);
       for (int c = 0; c < CENTROIDS; c++) {
         float score = norms[base + c] - 2 * scratch[c];
         if (score < bestScore) {
@@ -98,7 +99,7 @@ final class ProductQuantizer {
   void distanceTable(float[] q, float[] table, float[] scratch) {
     if (!dot) {
       for (int j = 0; j < m; j++) {
-        VectorMath.l2sTransposed(q, j * subDim, subDim, codebookT, j * CENTROIDS * subDim, CENTROIDS, table,
+        VectorMath.l2sTransposed(q, j * subDim, subDim, codebookT, j * subDim, CENTROIDS, table,
             j * CENTROIDS, scratch);
       }
       return;

@@ -50,14 +50,15 @@ final class VectorMath {
   }
 
   /**
-   * Inner products of one vector with {@code k} vectors stored transposed ({@code t[i * k + c]}
+   * Inner products of one vector with {@code k} vectors stored transposed ({@code t[tRow + i][c]}
    * is coordinate i of vector c), into {@code out[0..k)}. The inner loop runs over independent
-   * lanes, which the JIT turns into SIMD code (a dot product's running sum would not be
-   * vectorised); it takes four coordinates a pass, so each lane of {@code out} is loaded and
-   * stored once per four multiply-adds instead of once per one (k-means assignment, the bulk of
-   * an index build, spends its time here).
+   * lanes at the same index of separate arrays, which the JIT turns into SIMD code (a dot
+   * product's running sum would not be vectorised, nor, measured on JDK 17, a loop reading one
+   * array at an offset from where it writes another: so one array per coordinate, not one flat
+   * array). Four coordinates a pass: each lane of {@code out} is loaded and stored once per four
+   * multiply-adds. K-means assignment, the bulk of an index build, spends its time here.
    */
-  static void dotsTransposed(float[] x, int off, int dim, float[] t, int tOff, int k, float[] out) {
+  static void dotsTransposed(float[] x, int off, int dim, float[][] t, int tRow, int k, float[] out) {
     java.util.Arrays.fill(out, 0, k, 0f);
     int i = 0;
     for (; i + 3 < dim; i += 4) {
@@ -65,19 +66,19 @@ final class VectorMath {
       float x1 = x[off + i + 1];
       float x2 = x[off + i + 2];
       float x3 = x[off + i + 3];
-      int b0 = tOff + i * k;
-      int b1 = b0 + k;
-      int b2 = b1 + k;
-      int b3 = b2 + k;
+      float[] t0 = t[tRow + i];
+      float[] t1 = t[tRow + i + 1];
+      float[] t2 = t[tRow + i + 2];
+      float[] t3 = t[tRow + i + 3];
       for (int c = 0; c < k; c++) {
-        out[c] += (x0 * t[b0 + c] + x1 * t[b1 + c]) + (x2 * t[b2 + c] + x3 * t[b3 + c]);
+        out[c] += (x0 * t0[c] + x1 * t1[c]) + (x2 * t2[c] + x3 * t3[c]);
       }
     }
     for (; i < dim; i++) {
       float xi = x[off + i];
-      int base = tOff + i * k;
+      float[] ti = t[tRow + i];
       for (int c = 0; c < k; c++) {
-        out[c] += xi * t[base + c];
+        out[c] += xi * ti[c];
       }
     }
   }
@@ -88,38 +89,41 @@ final class VectorMath {
    * {@link #l2}: the same four partial sums, added in the same order, but one lane per vector,
    * which the JIT vectorises. {@code scratch} holds at least {@code 3 * k} floats.
    */
-  static void l2sTransposed(float[] x, int off, int dim, float[] t, int tOff, int k, float[] out, int outOff,
+  static void l2sTransposed(float[] x, int off, int dim, float[][] t, int tRow, int k, float[] out, int outOff,
       float[] scratch) {
     java.util.Arrays.fill(out, outOff, outOff + k, 0f);
     java.util.Arrays.fill(scratch, 0, 3 * k, 0f);
     int i = 0;
     for (; i + 3 < dim; i += 4) {
-      accumulate(x[off + i], t, tOff + i * k, k, out, outOff);
-      accumulate(x[off + i + 1], t, tOff + (i + 1) * k, k, scratch, 0);
-      accumulate(x[off + i + 2], t, tOff + (i + 2) * k, k, scratch, k);
-      accumulate(x[off + i + 3], t, tOff + (i + 3) * k, k, scratch, 2 * k);
+      accumulate(x[off + i], t[tRow + i], k, out, outOff);
+      accumulate(x[off + i + 1], t[tRow + i + 1], k, scratch, 0);
+      accumulate(x[off + i + 2], t[tRow + i + 2], k, scratch, k);
+      accumulate(x[off + i + 3], t[tRow + i + 3], k, scratch, 2 * k);
     }
     for (; i < dim; i++) {
-      accumulate(x[off + i], t, tOff + i * k, k, out, outOff);
+      accumulate(x[off + i], t[tRow + i], k, out, outOff);
     }
     for (int c = 0; c < k; c++) {
       out[outOff + c] = (out[outOff + c] + scratch[c]) + (scratch[k + c] + scratch[2 * k + c]);
     }
   }
 
-  private static void accumulate(float xi, float[] t, int base, int k, float[] s, int sOff) {
+  private static void accumulate(float xi, float[] t, int k, float[] s, int sOff) {
     for (int c = 0; c < k; c++) {
-      float d = xi - t[base + c];
+      float d = xi - t[c];
       s[sOff + c] += d * d;
     }
   }
 
-  /** {@code rows} vectors of length {@code dim} (row-major) transposed to {@code [dim][rows]}. */
-  static float[] transpose(float[] v, int vOff, int rows, int dim) {
-    float[] t = new float[rows * dim];
+  /**
+   * {@code rows} vectors of length {@code dim} (row-major from {@code v[vOff]}) transposed to
+   * {@code [dim][rows]}, one array per coordinate (see {@link #dotsTransposed}).
+   */
+  static float[][] transpose(float[] v, int vOff, int rows, int dim) {
+    float[][] t = new float[dim][rows];
     for (int r = 0; r < rows; r++) {
       for (int i = 0; i < dim; i++) {
-        t[i * rows + r] = v[vOff + r * dim + i];
+        t[i][r] = v[vOff + r * dim + i];
       }
     }
     return t;

@@ -19,7 +19,7 @@ class VectorMathTest {
       for (int i = 0; i < vs.length; i++) {
         vs[i] = (float) r.nextGaussian() * 3;
       }
-      float[] t = VectorMath.transpose(vs, 0, k, dim);
+      float[][] t = VectorMath.transpose(vs, 0, k, dim);
       float[] out = new float[k + 2];
       VectorMath.l2sTransposed(x, 3, dim, t, 0, k, out, 2, new float[3 * k]);
       for (int c = 0; c < k; c++) {
@@ -44,7 +44,7 @@ class VectorMathTest {
       for (int i = 0; i < vs.length; i++) {
         vs[i] = (float) r.nextGaussian();
       }
-      float[] t = VectorMath.transpose(vs, 0, k, dim);
+      float[][] t = VectorMath.transpose(vs, 0, k, dim);
       float[] out = new float[k];
       VectorMath.dotsTransposed(x, 3, dim, t, 0, k, out);
       for (int c = 0; c < k; c++) {
