@@ -219,8 +219,92 @@ public final class BTreeIndex implements AutoCloseable {
     return keys.compareValues(values, i, literal, 0);
   }
 
+  // The pages' min and max as sorted long keys, when every page has both (no nulls) and they
+  // never decrease; null otherwise, or before the first query that could use them.
+  private long[] minKeys;
+  private long[] maxKeys;
+  private boolean keysChecked;
+
+  // Pages [first, last] whose range meets [lo, hi] by binary search over the pages' sorted keys
+  // (lo/hi null: unbounded), or null when the lookup does not allow it.
+  private List<Integer> sortedCandidates(FieldVector lo, boolean loInclusive, FieldVector hi, boolean hiInclusive) {
+    if (!keysChecked) {
+      keysChecked = true;
+      FieldVector min = lookup.getVector("min");
+      FieldVector max = lookup.getVector("max");
+      int n = pageCount();
+      if (keys.hasLongKeys() && min.getNullCount() == 0 && max.getNullCount() == 0) {
+        long[] mins = new long[n];
+        long[] maxs = new long[n];
+        boolean sorted = true;
+        for (int p = 0; p < n && sorted; p++) {
+          mins[p] = keys.longKey(min, p);
+          maxs[p] = keys.longKey(max, p);
+          sorted = mins[p] <= maxs[p] && (p == 0 || (mins[p - 1] <= mins[p] && maxs[p - 1] <= maxs[p]));
+        }
+        if (sorted) {
+          minKeys = mins;
+          maxKeys = maxs;
+        }
+      }
+    }
+    if (minKeys == null) {
+      return null;
+    }
+    int n = minKeys.length;
+    int first = 0;
+    if (lo != null) {
+      // The first page whose max reaches lo.
+      long l = keys.longKey(lo, 0);
+      int a = 0;
+      int b = n;
+      while (a < b) {
+        int mid = (a + b) >>> 1;
+        if (maxKeys[mid] < l || (!loInclusive && maxKeys[mid] == l)) {
+          a = mid + 1;
+        } else {
+          b = mid;
+        }
+      }
+      first = a;
+    }
+    int end = n;
+    if (hi != null) {
+      // The first page whose min passes hi.
+      long h = keys.longKey(hi, 0);
+      int a = first;
+      int b = n;
+      while (a < b) {
+        int mid = (a + b) >>> 1;
+        if (minKeys[mid] < h || (hiInclusive && minKeys[mid] == h)) {
+          a = mid + 1;
+        } else {
+          b = mid;
+        }
+      }
+      end = a;
+    }
+    List<Integer> out = new ArrayList<>();
+    for (int p = first; p < end; p++) {
+      out.add(p);
+    }
+    return out;
+  }
+
   /** Pages whose value range can hold a match, in order. */
   private List<Integer> candidatePages(ScalarQuery q, List<FieldVector> lit) {
+    List<Integer> fast = switch (q.kind()) {
+      case EQUALS -> sortedCandidates(lit.get(0), true, lit.get(0), true);
+      case LESS -> sortedCandidates(null, false, lit.get(0), false);
+      case LESS_OR_EQUAL -> sortedCandidates(null, false, lit.get(0), true);
+      case GREATER -> sortedCandidates(lit.get(0), false, null, false);
+      case GREATER_OR_EQUAL -> sortedCandidates(lit.get(0), true, null, false);
+      case BETWEEN -> sortedCandidates(lit.get(0), true, lit.get(1), true);
+      default -> null;
+    };
+    if (fast != null) {
+      return fast;
+    }
     FieldVector min = lookup.getVector("min");
     FieldVector max = lookup.getVector("max");
     UInt4Vector nullCounts = (UInt4Vector) lookup.getVector("null_count");
