@@ -127,19 +127,51 @@ public final class BTreeIndex implements AutoCloseable {
           }
         }
       });
-      // Added in address order: the map adds a run of one fragment's rows far faster than rows
-      // that alternate between fragments (as value order has them).
-      long[] sorted = java.util.Arrays.copyOf(found[0], count[0]);
-      java.util.Arrays.sort(sorted);
-      Roaring64NavigableMap out = new Roaring64NavigableMap();
-      for (long id : sorted) {
-        out.addLong(id);
-      }
-      return out;
+      return toMap(found[0], count[0]);
     } finally {
       literals.forEach(FieldVector::close);
     }
   }
+
+  // The map of the first n ids, added one fragment (high half) at a time: the map adds a run of
+  // one fragment's rows far faster than rows that alternate between fragments, as value order
+  // has them. Few fragments are picked out by passes over the ids; many by sorting them.
+  private static Roaring64NavigableMap toMap(long[] ids, int n) {
+    Roaring64NavigableMap out = new Roaring64NavigableMap();
+    int[] highs = new int[8];
+    int h = 0;
+    for (int i = 0; i < n && h <= MAX_PASSES; i++) {
+      int hi = (int) (ids[i] >>> 32);
+      int j = 0;
+      while (j < h && highs[j] != hi) {
+        j++;
+      }
+      if (j == h) {
+        if (h == highs.length) {
+          highs = java.util.Arrays.copyOf(highs, 2 * h);
+        }
+        highs[h++] = hi;
+      }
+    }
+    if (h > MAX_PASSES) {
+      long[] sorted = java.util.Arrays.copyOf(ids, n);
+      java.util.Arrays.sort(sorted);
+      for (long id : sorted) {
+        out.addLong(id);
+      }
+      return out;
+    }
+    for (int j = 0; j < h; j++) {
+      for (int i = 0; i < n; i++) {
+        if ((int) (ids[i] >>> 32) == highs[j]) {
+          out.addLong(ids[i]);
+        }
+      }
+    }
+    return out;
+  }
+
+  private static final int MAX_PASSES = 32;
 
   private interface RowConsumer {
     void accept(ValueVector values, UInt8Vector ids, int i) throws IOException;
