@@ -25,9 +25,9 @@ import org.lance.ipc.ScanOptions;
 /**
  * BTree equality and range queries on 10M int64 rows: Javelin's indexed scan against Javelin's
  * full scan with the same filter, and against lance-core 7.0.0's indexed filtered scan of the same
- * dataset (and index). Run it with {@code bench/main IndexBenchmark}
- * ({@code -Djavelin.bench.warmup=N}: untimed runs before each timed indexed series, 200 by default). The dataset
- * (written by Javelin, indexed by Javelin) is created once under {@code -Djavelin.bench.dir}
+ * dataset (and index). Run it with {@code bench/main IndexBenchmark} ({@code
+ * -Djavelin.bench.warmup=N}: untimed runs before each timed indexed series, 200 by default). The
+ * dataset (written by Javelin, indexed by Javelin) is created once under {@code -Djavelin.bench.dir}
  * (default {@code bench-data}) and reused. Times are medians of timed runs after warm-up runs.
  *
  * {@code -Djavelin.bench.profile=eq|range} only repeats one indexed query (for a profiler).
