@@ -125,6 +125,8 @@ final class FixedCompression {
       }
       c.addBlock(width(or, 8));
     }
+    // RLE wins only below both other costs: stop counting runs once it cannot.
+    long limit = Math.min(c.bitpack, c.flat);
     int run = 1;
     for (int i = 1; i < count; i++) {
       if (v[i] == v[i - 1]) {
@@ -132,6 +134,9 @@ final class FixedCompression {
       } else {
         c.addRun(run);
         run = 1;
+        if (c.rle >= limit) {
+          return c;
+        }
       }
     }
     c.addRun(run);
@@ -148,6 +153,8 @@ final class FixedCompression {
       }
       c.addBlock(width(or, 16));
     }
+    // RLE wins only below both other costs: stop counting runs once it cannot.
+    long limit = Math.min(c.bitpack, c.flat);
     int run = 1;
     for (int i = 1; i < count; i++) {
       if (v[i] == v[i - 1]) {
@@ -155,6 +162,9 @@ final class FixedCompression {
       } else {
         c.addRun(run);
         run = 1;
+        if (c.rle >= limit) {
+          return c;
+        }
       }
     }
     c.addRun(run);
@@ -171,6 +181,8 @@ final class FixedCompression {
       }
       c.addBlock(width(or, 32));
     }
+    // RLE wins only below both other costs: stop counting runs once it cannot.
+    long limit = Math.min(c.bitpack, c.flat);
     int run = 1;
     for (int i = 1; i < count; i++) {
       if (v[i] == v[i - 1]) {
@@ -178,6 +190,9 @@ final class FixedCompression {
       } else {
         c.addRun(run);
         run = 1;
+        if (c.rle >= limit) {
+          return c;
+        }
       }
     }
     c.addRun(run);
@@ -194,6 +209,8 @@ final class FixedCompression {
       }
       c.addBlock(width(or, 64));
     }
+    // RLE wins only below both other costs: stop counting runs once it cannot.
+    long limit = Math.min(c.bitpack, c.flat);
     int run = 1;
     for (int i = 1; i < count; i++) {
       if (v[i] == v[i - 1]) {
@@ -201,6 +218,9 @@ final class FixedCompression {
       } else {
         c.addRun(run);
         run = 1;
+        if (c.rle >= limit) {
+          return c;
+        }
       }
     }
     c.addRun(run);

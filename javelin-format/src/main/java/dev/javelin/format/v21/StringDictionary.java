@@ -123,8 +123,12 @@ final class StringDictionary {
     byte[] registers = new byte[m];
     byte[] data = values.data();
     int n = values.count();
+    long[] ends = values.endsArray();
+    int s = 0;
     for (int i = 0; i < n; i++) {
-      int h = hash(data, (int) values.start(i), (int) values.end(i));
+      int e = (int) ends[i];
+      int h = hash(data, s, e);
+      s = e;
       int j = h >>> (32 - HLL_BITS);
       int rank = Integer.numberOfLeadingZeros(h << HLL_BITS | 1 << (HLL_BITS - 1)) + 1;
       if (rank > registers[j]) {
@@ -147,11 +151,14 @@ final class StringDictionary {
     return estimate;
   }
 
+  private static final java.lang.invoke.VarHandle LE_INT = java.lang.invoke.MethodHandles.byteArrayViewVarHandle(
+      int[].class, java.nio.ByteOrder.LITTLE_ENDIAN);
+
   private static int hash(byte[] d, int s, int e) {
     int h = 0x9747b28c ^ (e - s);
     int i = s;
     for (; i + 4 <= e; i += 4) {
-      int k = (d[i] & 0xFF) | (d[i + 1] & 0xFF) << 8 | (d[i + 2] & 0xFF) << 16 | d[i + 3] << 24;
+      int k = (int) LE_INT.get(d, i);
       k *= 0xcc9e2d51;
       k = Integer.rotateLeft(k, 15) * 0x1b873593;
       h = Integer.rotateLeft(h ^ k, 13) * 5 + 0xe6546b64;

@@ -12,6 +12,10 @@ import dev.javelin.format.proto.Encodings21.CompressiveEncoding;
 final class VariableEncoder implements MiniBlockValueEncoder, PerValueEncoder {
   // Lance pads the chunk's values buffer with 'H'.
   private static final byte PAD = 72;
+  private static final java.lang.invoke.VarHandle LE_INT = java.lang.invoke.MethodHandles.byteArrayViewVarHandle(
+      int[].class, java.nio.ByteOrder.LITTLE_ENDIAN);
+  private static final java.lang.invoke.VarHandle LE_LONG = java.lang.invoke.MethodHandles.byteArrayViewVarHandle(
+      long[].class, java.nio.ByteOrder.LITTLE_ENDIAN);
   private final VarValues values;
   private final BinaryValues binary;
   private final int w;
@@ -66,16 +70,29 @@ final class VariableEncoder implements MiniBlockValueEncoder, PerValueEncoder {
     int n = to - from;
     long base = start(from);
     long first = (long) (n + 1) * w;
-    ByteBuilder b = new ByteBuilder(bufferSizes(from, to)[0]);
-    for (int i = 0; i <= n; i++) {
-      long off = first + start(from + i) - base;
-      b.appendUnsigned(off, w);
+    byte[] out = new byte[bufferSizes(from, to)[0]];
+    // Offsets written straight into the exact-size buffer: this runs for every chunk of a page.
+    int pos = 0;
+    if (w == 4) {
+      for (int i = 0; i <= n; i++, pos += 4) {
+        LE_INT.set(out, pos, (int) (first + start(from + i) - base));
+      }
+    } else if (w == 8) {
+      for (int i = 0; i <= n; i++, pos += 8) {
+        LE_LONG.set(out, pos, first + start(from + i) - base);
+      }
+    } else {
+      ByteBuilder b = new ByteBuilder(out.length);
+      for (int i = 0; i <= n; i++) {
+        b.appendUnsigned(first + start(from + i) - base, w);
+      }
+      System.arraycopy(b.array(), 0, out, 0, b.size());
+      pos = b.size();
     }
-    b.append(data(), (int) base, (int) (start(to) - base));
-    b.padTo(w, PAD);
-    byte[] out = b.array();
-    // Sized exactly by bufferSizes: no copy needed then.
-    return new byte[][] {out.length == b.size() ? out : java.util.Arrays.copyOf(out, b.size())};
+    int len = (int) (start(to) - base);
+    System.arraycopy(data(), (int) base, out, pos, len);
+    java.util.Arrays.fill(out, pos + len, out.length, PAD);
+    return new byte[][] {out};
   }
 
   @Override
