@@ -67,12 +67,22 @@ final class VariableEncoder implements MiniBlockValueEncoder, PerValueEncoder {
 
   @Override
   public byte[][] encode(int from, int to) {
+    ByteBuilder b = new ByteBuilder(bufferSizes(from, to)[0]);
+    writeChunk(from, to, 0, b);
+    byte[] a = b.array();
+    return new byte[][] {a.length == b.size() ? a : java.util.Arrays.copyOf(a, b.size())};
+  }
+
+  @Override
+  public void writeChunk(int from, int to, int buffer, ByteBuilder b) {
     int n = to - from;
     long base = start(from);
     long first = (long) (n + 1) * w;
-    byte[] out = new byte[bufferSizes(from, to)[0]];
-    // Offsets written straight into the exact-size buffer: this runs for every chunk of a page.
-    int pos = 0;
+    int size = bufferSizes(from, to)[0];
+    int at = b.extend(size);
+    byte[] out = b.array();
+    // Offsets written straight into place: this runs for every chunk of a page.
+    int pos = at;
     if (w == 4) {
       for (int i = 0; i <= n; i++, pos += 4) {
         LE_INT.set(out, pos, (int) (first + start(from + i) - base));
@@ -82,17 +92,16 @@ final class VariableEncoder implements MiniBlockValueEncoder, PerValueEncoder {
         LE_LONG.set(out, pos, first + start(from + i) - base);
       }
     } else {
-      ByteBuilder b = new ByteBuilder(out.length);
       for (int i = 0; i <= n; i++) {
-        b.appendUnsigned(first + start(from + i) - base, w);
+        long v = first + start(from + i) - base;
+        for (int k = 0; k < w; k++) {
+          out[pos++] = (byte) (v >>> (8 * k));
+        }
       }
-      System.arraycopy(b.array(), 0, out, 0, b.size());
-      pos = b.size();
     }
     int len = (int) (start(to) - base);
     System.arraycopy(data(), (int) base, out, pos, len);
-    java.util.Arrays.fill(out, pos + len, out.length, PAD);
-    return new byte[][] {out};
+    java.util.Arrays.fill(out, pos + len, at + size, PAD);
   }
 
   @Override

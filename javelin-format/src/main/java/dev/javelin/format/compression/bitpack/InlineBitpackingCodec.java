@@ -154,6 +154,103 @@ public final class InlineBitpackingCodec {
     return chunks(data, widths, 64, len);
   }
 
+  private static final java.lang.invoke.VarHandle LE_LONGS = java.lang.invoke.MethodHandles.byteArrayViewVarHandle(
+      long[].class, ByteOrder.LITTLE_ENDIAN);
+  private static final java.lang.invoke.VarHandle LE_INTS = java.lang.invoke.MethodHandles.byteArrayViewVarHandle(
+      int[].class, ByteOrder.LITTLE_ENDIAN);
+
+  /**
+   * As {@link #encode(long[], int, int)} for {@code len} 64-bit values stored little-endian from
+   * byte 0 of {@code le}, with the bit width of each chunk already computed by the caller (it
+   * chose this encoding by them): the page is packed chunk by chunk, never copied whole into a
+   * {@code long[]}.
+   *
+   * @throws IllegalArgumentException if {@code le} is too short or a width is not its chunk's
+   */
+  public static MiniBlockChunks encode64(byte[] le, int len, int[] widths) {
+    Checks.range(WHAT, le.length / 8, 0, len);
+    int n = numChunks(len);
+    checkWidths(widths, n, 64);
+    long total = 0;
+    for (int c = 0; c < n; c++) {
+      total += chunkBytes(64, widths[c]);
+    }
+    byte[] data = new byte[Checks.byteSize(WHAT, total, 1)];
+    long[] block = new long[FastLanes.BLOCK];
+    long[] packed = new long[FastLanes.BLOCK];
+    int pos = 0;
+    for (int c = 0; c < n; c++) {
+      int m = chunkLen(len, c);
+      int base = 8 * c * FastLanes.BLOCK;
+      long or = 0;
+      for (int i = 0; i < m; i++) {
+        long v = (long) LE_LONGS.get(le, base + 8 * i);
+        block[i] = v;
+        or |= v;
+      }
+      java.util.Arrays.fill(block, m, FastLanes.BLOCK, 0L);
+      int w = widths[c];
+      if (64 - Long.numberOfLeadingZeros(or) != w) {
+        throw new IllegalArgumentException("Chunk " + c + " needs " + (64 - Long.numberOfLeadingZeros(or))
+            + " bits, not the " + w + " given");
+      }
+      LE_LONGS.set(data, pos, (long) w);
+      pos += 8;
+      FastLanes.pack(w, block, 0, packed, 0);
+      for (int k = 0, words = FastLanes.packedWords(64, w); k < words; k++, pos += 8) {
+        LE_LONGS.set(data, pos, packed[k]);
+      }
+    }
+    return chunks(data, widths, 64, len);
+  }
+
+  /** As {@link #encode64} for 32-bit values. */
+  public static MiniBlockChunks encode32(byte[] le, int len, int[] widths) {
+    Checks.range(WHAT, le.length / 4, 0, len);
+    int n = numChunks(len);
+    checkWidths(widths, n, 32);
+    long total = 0;
+    for (int c = 0; c < n; c++) {
+      total += chunkBytes(32, widths[c]);
+    }
+    byte[] data = new byte[Checks.byteSize(WHAT, total, 1)];
+    int[] block = new int[FastLanes.BLOCK];
+    int[] packed = new int[FastLanes.BLOCK];
+    int pos = 0;
+    for (int c = 0; c < n; c++) {
+      int m = chunkLen(len, c);
+      int base = 4 * c * FastLanes.BLOCK;
+      int or = 0;
+      for (int i = 0; i < m; i++) {
+        int v = (int) LE_INTS.get(le, base + 4 * i);
+        block[i] = v;
+        or |= v;
+      }
+      java.util.Arrays.fill(block, m, FastLanes.BLOCK, 0);
+      int w = widths[c];
+      if (32 - Integer.numberOfLeadingZeros(or) != w) {
+        throw new IllegalArgumentException("Chunk " + c + " needs " + (32 - Integer.numberOfLeadingZeros(or))
+            + " bits, not the " + w + " given");
+      }
+      LE_INTS.set(data, pos, w);
+      pos += 4;
+      FastLanes.pack(w, block, 0, packed, 0);
+      for (int k = 0, words = FastLanes.packedWords(32, w); k < words; k++, pos += 4) {
+        LE_INTS.set(data, pos, packed[k]);
+      }
+    }
+    return chunks(data, widths, 32, len);
+  }
+
+  private static void checkWidths(int[] widths, int n, int typeBits) {
+    if (widths.length != n) {
+      throw new IllegalArgumentException("Need " + n + " chunk widths, got " + widths.length);
+    }
+    for (int w : widths) {
+      Checks.bitWidth(WHAT, w, typeBits);
+    }
+  }
+
   private static int numChunks(int len) {
     return (len + FastLanes.BLOCK - 1) / FastLanes.BLOCK;
   }
