@@ -154,11 +154,6 @@ public final class InlineBitpackingCodec {
     return chunks(data, widths, 64, len);
   }
 
-  private static final java.lang.invoke.VarHandle LE_LONGS = java.lang.invoke.MethodHandles.byteArrayViewVarHandle(
-      long[].class, ByteOrder.LITTLE_ENDIAN);
-  private static final java.lang.invoke.VarHandle LE_INTS = java.lang.invoke.MethodHandles.byteArrayViewVarHandle(
-      int[].class, ByteOrder.LITTLE_ENDIAN);
-
   /**
    * As {@link #encode(long[], int, int)} for {@code len} 64-bit values stored little-endian from
    * byte 0 of {@code le}, with the bit width of each chunk already computed by the caller (it
@@ -176,30 +171,22 @@ public final class InlineBitpackingCodec {
       total += chunkBytes(64, widths[c]);
     }
     byte[] data = new byte[Checks.byteSize(WHAT, total, 1)];
+    java.nio.LongBuffer src = ByteBuffer.wrap(le).order(ByteOrder.LITTLE_ENDIAN).asLongBuffer();
+    java.nio.LongBuffer dst = ByteBuffer.wrap(data).order(ByteOrder.LITTLE_ENDIAN).asLongBuffer();
     long[] block = new long[FastLanes.BLOCK];
     long[] packed = new long[FastLanes.BLOCK];
-    int pos = 0;
     for (int c = 0; c < n; c++) {
       int m = chunkLen(len, c);
-      int base = 8 * c * FastLanes.BLOCK;
-      long or = 0;
-      for (int i = 0; i < m; i++) {
-        long v = (long) LE_LONGS.get(le, base + 8 * i);
-        block[i] = v;
-        or |= v;
-      }
+      src.get(c * FastLanes.BLOCK, block, 0, m);
       java.util.Arrays.fill(block, m, FastLanes.BLOCK, 0L);
       int w = widths[c];
-      if (64 - Long.numberOfLeadingZeros(or) != w) {
-        throw new IllegalArgumentException("Chunk " + c + " needs " + (64 - Long.numberOfLeadingZeros(or))
-            + " bits, not the " + w + " given");
+      int need = FastLanes.bitWidth(block, 0, m);
+      if (need != w) {
+        throw new IllegalArgumentException("Chunk " + c + " needs " + need + " bits, not the " + w + " given");
       }
-      LE_LONGS.set(data, pos, (long) w);
-      pos += 8;
+      dst.put(w);
       FastLanes.pack(w, block, 0, packed, 0);
-      for (int k = 0, words = FastLanes.packedWords(64, w); k < words; k++, pos += 8) {
-        LE_LONGS.set(data, pos, packed[k]);
-      }
+      dst.put(packed, 0, FastLanes.packedWords(64, w));
     }
     return chunks(data, widths, 64, len);
   }
@@ -214,30 +201,22 @@ public final class InlineBitpackingCodec {
       total += chunkBytes(32, widths[c]);
     }
     byte[] data = new byte[Checks.byteSize(WHAT, total, 1)];
+    java.nio.IntBuffer src = ByteBuffer.wrap(le).order(ByteOrder.LITTLE_ENDIAN).asIntBuffer();
+    java.nio.IntBuffer dst = ByteBuffer.wrap(data).order(ByteOrder.LITTLE_ENDIAN).asIntBuffer();
     int[] block = new int[FastLanes.BLOCK];
     int[] packed = new int[FastLanes.BLOCK];
-    int pos = 0;
     for (int c = 0; c < n; c++) {
       int m = chunkLen(len, c);
-      int base = 4 * c * FastLanes.BLOCK;
-      int or = 0;
-      for (int i = 0; i < m; i++) {
-        int v = (int) LE_INTS.get(le, base + 4 * i);
-        block[i] = v;
-        or |= v;
-      }
+      src.get(c * FastLanes.BLOCK, block, 0, m);
       java.util.Arrays.fill(block, m, FastLanes.BLOCK, 0);
       int w = widths[c];
-      if (32 - Integer.numberOfLeadingZeros(or) != w) {
-        throw new IllegalArgumentException("Chunk " + c + " needs " + (32 - Integer.numberOfLeadingZeros(or))
-            + " bits, not the " + w + " given");
+      int need = FastLanes.bitWidth(block, 0, m);
+      if (need != w) {
+        throw new IllegalArgumentException("Chunk " + c + " needs " + need + " bits, not the " + w + " given");
       }
-      LE_INTS.set(data, pos, w);
-      pos += 4;
+      dst.put(w);
       FastLanes.pack(w, block, 0, packed, 0);
-      for (int k = 0, words = FastLanes.packedWords(32, w); k < words; k++, pos += 4) {
-        LE_INTS.set(data, pos, packed[k]);
-      }
+      dst.put(packed, 0, FastLanes.packedWords(32, w));
     }
     return chunks(data, widths, 32, len);
   }
