@@ -36,7 +36,8 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * Compaction of a backfilled dataset: {@code rows} rows (default 1M) of id, name, score in
  * fragments of 250,000 rows, then 7 int64 columns added one at a time, so every fragment has 8
  * data files. Javelin runs with its defaults (tasks on as many threads as processors, as
- * lance-core). Times (medians, each run on a fresh copy; copying is not timed):
+ * lance-core). Times (medians, each run on a fresh copy, the operations in turns; copying is not
+ * timed):
  * <ul>
  *   <li>Javelin column repack to one file per fragment, re-encoding and by binary copy (zip);
  *   <li>lance-core 7.0.0's {@code compact} rewriting all fragments (target above the row count);
@@ -78,17 +79,21 @@ public final class CompactionBenchmark {
       CompactionOptions rewrite = CompactionOptions.builder().scope(CompactionScope.REWRITE_FRAGMENTS)
           .targetRowsPerFragment(rows * 2L).build();
       Path work = root.resolve("work");
-      double tRepack = timed(backfilled, work, runs, p -> Dataset.open(p, allocator).compact(repack));
-      double tRepackCopy = timed(backfilled, work, runs, p -> Dataset.open(p, allocator)
-          .compact(repack.toBuilder().mode(CompactionMode.FORCE_BINARY_COPY).build()));
-      double tLance = timed(backfilled, work, runs, p -> {
-        try (org.lance.Dataset l = org.lance.Dataset.open(p.toString(), allocator)) {
-          l.compact(org.lance.compaction.CompactionOptions.builder().withTargetRowsPerFragment(rows * 2L).build());
-        }
-      });
-      double tRewrite = timed(backfilled, work, runs, p -> Dataset.open(p, allocator).compact(rewrite));
-      double tCopy = timed(backfilled, work, runs, p -> Dataset.open(p, allocator)
-          .compact(rewrite.toBuilder().mode(CompactionMode.FORCE_BINARY_COPY).build()));
+      double[] t = timedInTurns(backfilled, work, runs, List.of(
+          p -> Dataset.open(p, allocator).compact(repack),
+          p -> Dataset.open(p, allocator).compact(repack.toBuilder().mode(CompactionMode.FORCE_BINARY_COPY).build()),
+          p -> {
+            try (org.lance.Dataset l = org.lance.Dataset.open(p.toString(), allocator)) {
+              l.compact(org.lance.compaction.CompactionOptions.builder().withTargetRowsPerFragment(rows * 2L).build());
+            }
+          },
+          p -> Dataset.open(p, allocator).compact(rewrite),
+          p -> Dataset.open(p, allocator).compact(rewrite.toBuilder().mode(CompactionMode.FORCE_BINARY_COPY).build())));
+      double tRepack = t[0];
+      double tRepackCopy = t[1];
+      double tLance = t[2];
+      double tRewrite = t[3];
+      double tCopy = t[4];
       System.out.printf(Locale.ROOT, "%-46s %10s %8s%n", "operation", "median ms", "vs lance");
       row("javelin repack (re-encode, 8 -> 1 file)", tRepack, tLance);
       row("javelin repack (binary copy, 8 -> 1 file)", tRepackCopy, tLance);
@@ -102,21 +107,21 @@ public final class CompactionBenchmark {
       Dataset repacked = Dataset.open(work, allocator).compact(repack);
       Dataset one = Dataset.open(single, allocator);
       long[] offsets = new Random(7).longs(1000, 0, rows).sorted().toArray();
-      // Both warmed up first, then measured alternately, so JIT and page cache favour neither.
+      // Both warmed up first, so JIT and page cache favour neither.
       for (int i = 0; i < WARMUP * 2; i++) {
         scan(repacked);
         scan(one);
         repacked.take(offsets).close();
         one.take(offsets).close();
       }
-      double scanRepacked = median(runs * 3, () -> scan(repacked));
-      double scanSingle = median(runs * 3, () -> scan(one));
-      double takeRepacked = median(runs * 6, () -> repacked.take(offsets).close());
-      double takeSingle = median(runs * 6, () -> one.take(offsets).close());
-      scanRepacked = Math.min(scanRepacked, median(runs * 3, () -> scan(repacked)));
-      takeRepacked = Math.min(takeRepacked, median(runs * 6, () -> repacked.take(offsets).close()));
-      scanSingle = Math.min(scanSingle, median(runs * 3, () -> scan(one)));
-      takeSingle = Math.min(takeSingle, median(runs * 6, () -> one.take(offsets).close()));
+      // Measured alternately (A, B, A, B...): a change of load then hits both the same way. (The
+      // two datasets' files are byte for byte the same here, so only noise can part them.)
+      double[] scans = alternate(runs * 6, () -> scan(repacked), () -> scan(one));
+      double[] takes = alternate(runs * 12, () -> repacked.take(offsets).close(), () -> one.take(offsets).close());
+      double scanRepacked = scans[0];
+      double scanSingle = scans[1];
+      double takeRepacked = takes[0];
+      double takeSingle = takes[1];
       System.out.printf(Locale.ROOT, "%-46s %10s %8s%n", "read", "median ms", "ratio");
       row("scan, repacked (1 file per fragment)", scanRepacked, scanSingle);
       row("scan, written with 1 file per fragment", scanSingle, scanSingle);
@@ -139,30 +144,42 @@ public final class CompactionBenchmark {
     System.out.printf(Locale.ROOT, "%-46s %10.0f %8.2fx%n", name, ms, ms / base);
   }
 
-  private static double timed(Path source, Path work, int runs, Op op) throws Exception {
-    double[] t = new double[runs + WARMUP];
-    for (int i = 0; i < t.length; i++) { // the first runs warm the JIT up
-      DatasetBenchData.deleteTree(work);
-      DatasetBenchData.copyTree(source, work);
-      long start = System.nanoTime();
-      op.run(work);
-      t[i] = (System.nanoTime() - start) / 1e6;
+  // Medians of each op, run in turns (op 1, op 2, ..., op 1, ...) on fresh copies, so a change of
+  // load or a JIT still compiling hits them all alike; the first rounds warm the JIT up.
+  private static double[] timedInTurns(Path source, Path work, int runs, List<Op> ops) throws Exception {
+    double[][] t = new double[ops.size()][runs];
+    for (int i = -WARMUP; i < runs; i++) {
+      for (int k = 0; k < ops.size(); k++) {
+        DatasetBenchData.deleteTree(work);
+        DatasetBenchData.copyTree(source, work);
+        long start = System.nanoTime();
+        ops.get(k).run(work);
+        if (i >= 0) {
+          t[k][i] = (System.nanoTime() - start) / 1e6;
+        }
+      }
     }
     DatasetBenchData.deleteTree(work);
-    return medianOf(Arrays.copyOfRange(t, WARMUP, t.length));
+    double[] out = new double[ops.size()];
+    for (int k = 0; k < out.length; k++) {
+      out[k] = medianOf(t[k]);
+    }
+    return out;
   }
 
-  private static double median(int runs, Read r) throws Exception {
-    for (int i = 0; i < WARMUP; i++) {
-      r.run();
-    }
-    double[] t = new double[runs];
+  // Medians of a and b, run in turns.
+  private static double[] alternate(int runs, Read a, Read b) throws Exception {
+    double[] ta = new double[runs];
+    double[] tb = new double[runs];
     for (int i = 0; i < runs; i++) {
       long start = System.nanoTime();
-      r.run();
-      t[i] = (System.nanoTime() - start) / 1e6;
+      a.run();
+      ta[i] = (System.nanoTime() - start) / 1e6;
+      start = System.nanoTime();
+      b.run();
+      tb[i] = (System.nanoTime() - start) / 1e6;
     }
-    return medianOf(t);
+    return new double[] {medianOf(ta), medianOf(tb)};
   }
 
   private static double medianOf(double[] t) {

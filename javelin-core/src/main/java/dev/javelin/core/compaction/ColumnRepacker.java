@@ -194,7 +194,7 @@ final class ColumnRepacker {
       for (int c : columns) {
         fields.add(shape.get(c));
       }
-      NewFiles.Writer w = files.create(new LanceSchema(fields, Map.of()));
+      NewFiles.Writer w = files.create(new LanceSchema(fields, Map.of()), fc.fragment.physicalRows());
       while (true) {
         int rows = -1;
         boolean more = false;

@@ -80,12 +80,16 @@ final class FragmentRewriter {
       VectorSchemaRoot root = r.getVectorSchemaRoot();
       NewFiles.Writer w = null;
       long bytes = 0;
+      long left = 0; // live rows not yet written, to size the next file's buffers
+      for (Fragment f : fragments) {
+        left += f.liveRows();
+      }
       while (r.loadNextBatch()) {
         int rows = root.getRowCount();
         int done = 0;
         while (done < rows) {
           if (w == null) {
-            w = files.create(m.schema());
+            w = files.create(m.schema(), Math.min(o.targetRowsPerFragment(), left));
             bytes = 0;
           }
           long room = o.targetRowsPerFragment() - w.writer.numRows();
@@ -97,6 +101,7 @@ final class FragmentRewriter {
             }
           }
           done += n;
+          left -= n;
           boolean full = w.writer.numRows() >= o.targetRowsPerFragment()
               || (o.maxBytesPerFile().isPresent() && bytes >= o.maxBytesPerFile().getAsLong());
           if (full) {

@@ -31,11 +31,19 @@ final class NewFiles {
 
   /** A writer of a new file; {@link #finish} it. Its name is {@code writer.location()}'s last part. */
   Writer create(LanceSchema schema) throws IOException {
+    return create(schema, 0);
+  }
+
+  /**
+   * As {@link #create(LanceSchema)}, for about {@code expectedRows} rows (0: unknown): the writer
+   * sizes its page buffers once from it (see {@link WriteOptions#expectedRows()}).
+   */
+  Writer create(LanceSchema schema, long expectedRows) throws IOException {
     String name = UUID.randomUUID() + ".lance";
     String key = "data/" + name;
     keys.add(key);
     LanceFileWriter w = LanceFileWriter.create(store.newOutputFile(key), schema,
-        WriteOptions.builder().version(version).build());
+        WriteOptions.builder().version(version).expectedRows(Math.max(0, expectedRows)).build());
     open.add(w);
     return new Writer(name, w);
   }

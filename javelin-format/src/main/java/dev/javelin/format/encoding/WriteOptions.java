@@ -12,6 +12,7 @@ public final class WriteOptions {
   private final boolean dictionaryEncoding;
   private final boolean compression;
   private final int parallelism;
+  private final long expectedRows;
 
   private WriteOptions(Builder b) {
     this.version = b.version;
@@ -19,6 +20,7 @@ public final class WriteOptions {
     this.dictionaryEncoding = b.dictionaryEncoding;
     this.compression = b.compression;
     this.parallelism = b.parallelism;
+    this.expectedRows = b.expectedRows;
   }
 
   public static Builder builder() {
@@ -62,12 +64,22 @@ public final class WriteOptions {
     return parallelism;
   }
 
+  /**
+   * How many rows the caller expects to write (0, the default: unknown). A hint only: 2.1 encoders
+   * size their page buffers from it once instead of regrowing them batch by batch. The file's
+   * bytes do not depend on it, and writing more or fewer rows is fine.
+   */
+  public long expectedRows() {
+    return expectedRows;
+  }
+
   public static final class Builder {
     private LanceFileVersion version = LanceFileVersion.V2_1;
     private long maxPageBytes = DEFAULT_MAX_PAGE_BYTES;
     private boolean dictionaryEncoding = true;
     private boolean compression = true;
     private int parallelism = Runtime.getRuntime().availableProcessors();
+    private long expectedRows;
 
     private Builder() {}
 
@@ -101,6 +113,15 @@ public final class WriteOptions {
         throw new IllegalArgumentException("parallelism must be at least 1, got " + threads);
       }
       this.parallelism = threads;
+      return this;
+    }
+
+    /** See {@link WriteOptions#expectedRows()}. */
+    public Builder expectedRows(long rows) {
+      if (rows < 0) {
+        throw new IllegalArgumentException("expectedRows must not be negative, got " + rows);
+      }
+      this.expectedRows = rows;
       return this;
     }
 

@@ -42,16 +42,24 @@ final class FixedCompression {
             : c.pick() == Pick.BITPACK ? bitpack(InlineBitpackingCodec.encode(v, 0, count), 16) : null;
       }
       case 32: {
-        int[] v = new int[count];
-        buf.asIntBuffer().get(v);
-        return choose(v, count);
+        // Costed and bit-packed straight from the page's bytes: a copy of the page as an int[]
+        // (megabytes, per column per file) is made only for RLE.
+        Costs c = costs32(raw, count);
+        if (c.pick() == Pick.RLE) {
+          int[] v = new int[count];
+          buf.asIntBuffer().get(v);
+          return rle(RleCodec.encode(v, 0, count), 32);
+        }
+        return c.pick() == Pick.BITPACK ? bitpack(InlineBitpackingCodec.encode32(raw, count, c.widths), 32) : null;
       }
       case 64: {
-        long[] v = new long[count];
-        buf.asLongBuffer().get(v);
-        Costs c = costs64(v, count);
-        return c.pick() == Pick.RLE ? rle(RleCodec.encode(v, 0, count), 64)
-            : c.pick() == Pick.BITPACK ? bitpack(InlineBitpackingCodec.encode(v, 0, count), 64) : null;
+        Costs c = costs64(raw, count);
+        if (c.pick() == Pick.RLE) {
+          long[] v = new long[count];
+          buf.asLongBuffer().get(v);
+          return rle(RleCodec.encode(v, 0, count), 64);
+        }
+        return c.pick() == Pick.BITPACK ? bitpack(InlineBitpackingCodec.encode64(raw, count, c.widths), 64) : null;
       }
       default:
         return null;
@@ -82,12 +90,17 @@ final class FixedCompression {
     RLE
   }
 
-  /** The byte cost of each encoding for one page. */
+  /**
+   * The byte cost of each encoding for one page. RLE's is exact only when RLE is the cheapest:
+   * counting its runs stops once it cannot be.
+   */
   static final class Costs {
     final int bits;
     final long flat;
     long bitpack;
     long rle;
+    /** The bit width of each 1024-value block, when costed from bytes. */
+    int[] widths;
 
     Costs(int bits, int count) {
       this.bits = bits;
@@ -125,6 +138,8 @@ final class FixedCompression {
       }
       c.addBlock(width(or, 8));
     }
+    // RLE wins only below both other costs: stop counting runs once it cannot.
+    long limit = Math.min(c.bitpack, c.flat);
     int run = 1;
     for (int i = 1; i < count; i++) {
       if (v[i] == v[i - 1]) {
@@ -132,6 +147,9 @@ final class FixedCompression {
       } else {
         c.addRun(run);
         run = 1;
+        if (c.rle >= limit) {
+          return c;
+        }
       }
     }
     c.addRun(run);
@@ -148,6 +166,8 @@ final class FixedCompression {
       }
       c.addBlock(width(or, 16));
     }
+    // RLE wins only below both other costs: stop counting runs once it cannot.
+    long limit = Math.min(c.bitpack, c.flat);
     int run = 1;
     for (int i = 1; i < count; i++) {
       if (v[i] == v[i - 1]) {
@@ -155,6 +175,9 @@ final class FixedCompression {
       } else {
         c.addRun(run);
         run = 1;
+        if (c.rle >= limit) {
+          return c;
+        }
       }
     }
     c.addRun(run);
@@ -171,6 +194,8 @@ final class FixedCompression {
       }
       c.addBlock(width(or, 32));
     }
+    // RLE wins only below both other costs: stop counting runs once it cannot.
+    long limit = Math.min(c.bitpack, c.flat);
     int run = 1;
     for (int i = 1; i < count; i++) {
       if (v[i] == v[i - 1]) {
@@ -178,6 +203,80 @@ final class FixedCompression {
       } else {
         c.addRun(run);
         run = 1;
+        if (c.rle >= limit) {
+          return c;
+        }
+      }
+    }
+    c.addRun(run);
+    return c;
+  }
+
+  private static final java.lang.invoke.VarHandle LE_LONGS = java.lang.invoke.MethodHandles.byteArrayViewVarHandle(
+      long[].class, ByteOrder.LITTLE_ENDIAN);
+  private static final java.lang.invoke.VarHandle LE_INTS = java.lang.invoke.MethodHandles.byteArrayViewVarHandle(
+      int[].class, ByteOrder.LITTLE_ENDIAN);
+
+  /** As {@link #costs64(long[], int)} for values stored little-endian in {@code raw}; keeps the block widths. */
+  static Costs costs64(byte[] raw, int count) {
+    Costs c = new Costs(64, count);
+    c.widths = new int[(count + BLOCK - 1) / BLOCK];
+    for (int s = 0, b = 0; s < count; s += BLOCK, b++) {
+      int e = Math.min(count, s + BLOCK);
+      long or = 0;
+      for (int i = s; i < e; i++) {
+        or |= (long) LE_LONGS.get(raw, 8 * i);
+      }
+      c.widths[b] = width(or, 64);
+      c.addBlock(c.widths[b]);
+    }
+    long limit = Math.min(c.bitpack, c.flat);
+    int run = 1;
+    long prev = (long) LE_LONGS.get(raw, 0);
+    for (int i = 1; i < count; i++) {
+      long v = (long) LE_LONGS.get(raw, 8 * i);
+      if (v == prev) {
+        run++;
+      } else {
+        c.addRun(run);
+        run = 1;
+        prev = v;
+        if (c.rle >= limit) {
+          return c;
+        }
+      }
+    }
+    c.addRun(run);
+    return c;
+  }
+
+  /** As {@link #costs32(int[], int)} for values stored little-endian in {@code raw}; keeps the block widths. */
+  static Costs costs32(byte[] raw, int count) {
+    Costs c = new Costs(32, count);
+    c.widths = new int[(count + BLOCK - 1) / BLOCK];
+    for (int s = 0, b = 0; s < count; s += BLOCK, b++) {
+      int e = Math.min(count, s + BLOCK);
+      long or = 0;
+      for (int i = s; i < e; i++) {
+        or |= (int) LE_INTS.get(raw, 4 * i) & 0xFFFFFFFFL;
+      }
+      c.widths[b] = width(or, 32);
+      c.addBlock(c.widths[b]);
+    }
+    long limit = Math.min(c.bitpack, c.flat);
+    int run = 1;
+    int prev = (int) LE_INTS.get(raw, 0);
+    for (int i = 1; i < count; i++) {
+      int v = (int) LE_INTS.get(raw, 4 * i);
+      if (v == prev) {
+        run++;
+      } else {
+        c.addRun(run);
+        run = 1;
+        prev = v;
+        if (c.rle >= limit) {
+          return c;
+        }
       }
     }
     c.addRun(run);
@@ -194,6 +293,8 @@ final class FixedCompression {
       }
       c.addBlock(width(or, 64));
     }
+    // RLE wins only below both other costs: stop counting runs once it cannot.
+    long limit = Math.min(c.bitpack, c.flat);
     int run = 1;
     for (int i = 1; i < count; i++) {
       if (v[i] == v[i - 1]) {
@@ -201,6 +302,9 @@ final class FixedCompression {
       } else {
         c.addRun(run);
         run = 1;
+        if (c.rle >= limit) {
+          return c;
+        }
       }
     }
     c.addRun(run);

@@ -31,6 +31,16 @@ final class FlatEncoder implements MiniBlockValueEncoder, PerValueEncoder {
   }
 
   @Override
+  public void writeChunk(int from, int to, int b, ByteBuilder out) {
+    if (values.bits % 8 == 0) {
+      int w = values.bits / 8;
+      out.append(values.array(), from * w, (to - from) * w);
+    } else {
+      MiniBlockValueEncoder.super.writeChunk(from, to, b, out);
+    }
+  }
+
+  @Override
   public boolean isVariable() {
     return false;
   }

@@ -23,6 +23,8 @@ final class LeafEncoder {
   private final LeafPath path;
   private final long maxPageBytes;
   private final boolean compress;
+  // Rows the file is expected to get (0: unknown), to size a page's buffers once.
+  private final long expectedRows;
   private final Shredder shredder;
   private final ColumnMetadata.Builder column = ColumnMetadata.newBuilder().setEncoding(Protos21.columnEncoding());
   private final ArrayDeque<Pending> pending = new ArrayDeque<>();
@@ -46,7 +48,12 @@ final class LeafEncoder {
   }
 
   LeafEncoder(LeafPath path, long maxPageBytes, boolean compress) {
+    this(path, maxPageBytes, compress, 0);
+  }
+
+  LeafEncoder(LeafPath path, long maxPageBytes, boolean compress, long expectedRows) {
     this.path = path;
+    this.expectedRows = expectedRows;
     this.maxPageBytes = maxPageBytes;
     this.compress = compress;
     this.shredder = new Shredder(path);
@@ -75,10 +82,15 @@ final class LeafEncoder {
       boolean fresh = page.rows == 0;
       shredder.shred(top, r, r + k, page);
       r += k;
-      if (fresh && r < n) {
-        // Size the page's buffers once from its first rows, up to a full page.
+      // Rows still to come: this batch's, or the file's when the caller said how many.
+      long coming = Math.max(n - r, expectedRows - rowsEncoded - page.rows);
+      if (fresh && coming > 0) {
+        // Size the page's buffers once from its first rows, up to a full page: regrowing a
+        // buffer of megabytes batch by batch copies it again each time.
         long perRow = Math.max(1, page.values.byteSize() / page.rows);
-        page.values.reserveBytes(Math.min(maxPageBytes + maxPageBytes / 8, perRow * (n - r)));
+        long bytes = Math.min(maxPageBytes + maxPageBytes / 8, perRow * coming);
+        page.values.reserveBytes(bytes);
+        page.reserveRows(Math.min(coming, bytes / perRow + 1));
       }
       if (page.byteSize() >= maxPageBytes || page.size() >= MAX_PAGE_ENTRIES) {
         encodePage();

@@ -36,6 +36,20 @@ final class LeafEntries {
     return size;
   }
 
+  /**
+   * Makes room for about {@code moreRows} more rows like the ones held (at least one), a hint from
+   * a writer that knows how many rows a page will get.
+   */
+  void reserveRows(long moreRows) {
+    if (rows <= 0 || moreRows <= 0) {
+      return;
+    }
+    values.reserveValues((long) ((double) values.count() / rows * moreRows));
+    if (rep != null) {
+      rep.reserve((long) ((double) size / rows * moreRows));
+    }
+  }
+
   boolean hasCodes() {
     return codes != null;
   }

@@ -23,6 +23,9 @@ abstract class LeafValues {
    */
   void reserveBytes(long bytes) {}
 
+  /** Makes room for about {@code n} more values besides their bytes (offsets); a hint, like {@link #reserveBytes}. */
+  void reserveValues(long n) {}
+
   /** Empties the container, keeping its buffers so a reader can refill it without regrowing them. */
   abstract void reset();
 

@@ -18,4 +18,13 @@ interface MiniBlockValueEncoder {
 
   /** The buffers of a chunk holding values [from, to). */
   byte[][] encode(int from, int to);
+
+  /**
+   * Appends buffer {@code b} of the chunk holding values [from, to), exactly
+   * {@code bufferSizes(from, to)[b]} bytes; encoders that can write in place avoid the copy.
+   */
+  default void writeChunk(int from, int to, int b, ByteBuilder out) {
+    byte[] x = encode(from, to)[b];
+    out.append(x, 0, x.length);
+  }
 }

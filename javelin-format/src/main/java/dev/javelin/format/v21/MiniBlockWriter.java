@@ -205,7 +205,17 @@ final class MiniBlockWriter {
     boolean hasRep = lv.rep != null;
     boolean hasDef = lv.def != null;
     int numBuffers = values.numBuffers();
-    ByteBuilder data = new ByteBuilder(Math.max(64, (int) Math.min(Integer.MAX_VALUE / 2, page.byteSize() / 2 + 64)));
+    // The chunks' exact total, so the page is one allocation and never regrown (pages are megabytes).
+    long total = 0;
+    int[] sizes = new int[numBuffers];
+    for (int c = 0; c < chunks.size(); c++) {
+      int[] ch = chunks.get(c);
+      for (int b = 0; b < numBuffers; b++) {
+        sizes[b] = values.bufferSize(c, b);
+      }
+      total += Math.max(0, lv.chunkSize(lv.any ? ch[3] - ch[2] : 0, sizes));
+    }
+    ByteBuilder data = new ByteBuilder((int) Math.min(Integer.MAX_VALUE / 2, total));
     ByteBuilder meta = new ByteBuilder(2 * chunks.size());
     for (int c = 0; c < chunks.size(); c++) {
       int[] ch = chunks.get(c);
@@ -266,20 +276,10 @@ final class MiniBlockWriter {
   private static final class Planned implements ChunkedValues {
     private final MiniBlockValueEncoder values;
     private final List<int[]> chunks;
-    private int cached = -1;
-    private byte[][] bufs;
 
     Planned(MiniBlockValueEncoder values, List<int[]> chunks) {
       this.values = values;
       this.chunks = chunks;
-    }
-
-    private byte[][] chunk(int c) {
-      if (cached != c) {
-        bufs = values.encode(chunks.get(c)[0], chunks.get(c)[1]);
-        cached = c;
-      }
-      return bufs;
     }
 
     @Override
@@ -304,13 +304,17 @@ final class MiniBlockWriter {
 
     @Override
     public int bufferSize(int c, int b) {
-      return chunk(c)[b].length;
+      return values.bufferSizes(chunks.get(c)[0], chunks.get(c)[1])[b];
     }
 
     @Override
     public void writeBuffer(int c, int b, ByteBuilder out) {
-      byte[] x = chunk(c)[b];
-      out.append(x, 0, x.length);
+      int before = out.size();
+      values.writeChunk(chunks.get(c)[0], chunks.get(c)[1], b, out);
+      if (out.size() - before != bufferSize(c, b)) {
+        throw new IllegalStateException("Buffer " + b + " of chunk " + c + " has " + (out.size() - before)
+            + " bytes, not the " + bufferSize(c, b) + " its encoder announced");
+      }
     }
   }
 

@@ -32,6 +32,11 @@ final class ShortBuilder {
     size = 0;
   }
 
+  /** Makes room for {@code extra} more values (a sizing hint from the writer). */
+  void reserve(long extra) {
+    ensureRoom((int) Math.min(extra, Integer.MAX_VALUE / 4));
+  }
+
   private void ensureRoom(int extra) {
     long need = (long) size + extra;
     if (need > data.length) {

@@ -129,8 +129,17 @@ final class Shredder {
       out.rep.add(firstRep);
       out.rep.addRepeated(restRep, n - 1);
     }
+    ArrowBuf bitmap;
     if (mask != 0) {
       out.addCodes(mask, n);
+    } else if ((bitmap = ValidityRuns.bitmap(v, to)) != null) {
+      int i = from;
+      while (i < to) {
+        boolean valid = ValidityRuns.valid(bitmap, i);
+        int j = ValidityRuns.runEnd(bitmap, i + 1, to, valid);
+        out.addCodes(valid ? 0 : Codes.nullAt(0), j - i);
+        i = j;
+      }
     } else {
       int i = from;
       while (i < to) {
@@ -166,17 +175,28 @@ final class Shredder {
       out.appendNulls(to - from);
       return;
     }
-    boolean noNulls = v.getNullCount() == 0;
+    ArrowBuf bitmap = ValidityRuns.bitmap(v, to);
     int i = from;
     while (i < to) {
-      if (!noNulls && v.isNull(i)) {
+      if (bitmap != null) {
+        boolean valid = ValidityRuns.valid(bitmap, i);
+        int j = ValidityRuns.runEnd(bitmap, i + 1, to, valid);
+        if (valid) {
+          out.appendRun(data, offsets, large, i, j);
+        } else {
+          out.appendNulls(j - i);
+        }
+        i = j;
+        continue;
+      }
+      if (v.isNull(i)) {
         out.appendNulls(1);
         i++;
         continue;
       }
       // A run of non-null values is copied at once: their bytes are contiguous in the vector.
       int j = i + 1;
-      while (j < to && (noNulls || !v.isNull(j))) {
+      while (j < to && !v.isNull(j)) {
         j++;
       }
       out.appendRun(data, offsets, large, i, j);

@@ -52,7 +52,7 @@ final class StringDictionary {
     // Counting exactly costs a hash table probe per value; a page of mostly distinct values (the
     // usual case for names, ids, text) is rejected first by an estimate that only hashes. The
     // margin is far beyond the estimate's error (about 1.6%), so the outcome is the exact rule's.
-    if (estimateDistinct(values) > maxCard * 1.25 + 64) {
+    if (estimateDistinct(values, maxCard * 1.25 + 64) > maxCard * 1.25 + 64) {
       return null;
     }
     int cap = Integer.highestOneBit((int) Math.min(1 << 29, Math.max(16, maxCard * 2))) << 1;
@@ -119,39 +119,79 @@ final class StringDictionary {
 
   /** HyperLogLog estimate of the number of distinct values (2^12 registers). */
   static double estimateDistinct(VarValues values) {
+    return estimateDistinct(values, Double.POSITIVE_INFINITY);
+  }
+
+  // Values hashed between looks at the estimate so far.
+  private static final int LOOK_EVERY = 1 << 14;
+
+  /**
+   * As {@link #estimateDistinct(VarValues)}, but may stop early with an estimate over
+   * {@code enough} once the values seen so far have one: the raw HyperLogLog estimate only grows
+   * as registers do, and over 2.5 times the register count it is the estimate, so the whole
+   * page's would be over too: the dictionary decision is the same.
+   */
+  static double estimateDistinct(VarValues values, double enough) {
     int m = 1 << HLL_BITS;
     byte[] registers = new byte[m];
     byte[] data = values.data();
     int n = values.count();
+    long[] ends = values.endsArray();
+    boolean look = enough > 2.5 * m;
+    int s = 0;
     for (int i = 0; i < n; i++) {
-      int h = hash(data, (int) values.start(i), (int) values.end(i));
+      int e = (int) ends[i];
+      int h = hash(data, s, e);
+      s = e;
       int j = h >>> (32 - HLL_BITS);
       int rank = Integer.numberOfLeadingZeros(h << HLL_BITS | 1 << (HLL_BITS - 1)) + 1;
       if (rank > registers[j]) {
         registers[j] = (byte) rank;
       }
+      if (look && (i + 1) % LOOK_EVERY == 0 && i + 1 < n) {
+        // The raw estimate only grows with the registers, and above 2.5m it is the estimate.
+        double sofar = raw(registers);
+        if (sofar > enough) {
+          return sofar;
+        }
+      }
     }
+    return estimate(registers);
+  }
+
+  private static double raw(byte[] registers) {
+    int m = registers.length;
     double sum = 0;
-    int zeros = 0;
     for (byte r : registers) {
       sum += 1.0 / (1L << r);
+    }
+    double alpha = 0.7213 / (1 + 1.079 / m);
+    return alpha * m * (double) m / sum;
+  }
+
+  private static double estimate(byte[] registers) {
+    int m = registers.length;
+    int zeros = 0;
+    for (byte r : registers) {
       if (r == 0) {
         zeros++;
       }
     }
-    double alpha = 0.7213 / (1 + 1.079 / m);
-    double estimate = alpha * m * (double) m / sum;
+    double estimate = raw(registers);
     if (estimate <= 2.5 * m && zeros > 0) {
       estimate = m * Math.log((double) m / zeros);
     }
     return estimate;
   }
 
+  private static final java.lang.invoke.VarHandle LE_INT = java.lang.invoke.MethodHandles.byteArrayViewVarHandle(
+      int[].class, java.nio.ByteOrder.LITTLE_ENDIAN);
+
   private static int hash(byte[] d, int s, int e) {
     int h = 0x9747b28c ^ (e - s);
     int i = s;
     for (; i + 4 <= e; i += 4) {
-      int k = (d[i] & 0xFF) | (d[i + 1] & 0xFF) << 8 | (d[i + 2] & 0xFF) << 16 | d[i + 3] << 24;
+      int k = (int) LE_INT.get(d, i);
       k *= 0xcc9e2d51;
       k = Integer.rotateLeft(k, 15) * 0x1b873593;
       h = Integer.rotateLeft(h ^ k, 13) * 5 + 0xe6546b64;

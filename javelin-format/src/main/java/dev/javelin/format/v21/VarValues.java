@@ -156,6 +156,11 @@ final class VarValues extends LeafValues {
   }
 
   @Override
+  void reserveValues(long n) {
+    ensureEnds((int) Math.min(n, Integer.MAX_VALUE / 16));
+  }
+
+  @Override
   void reset() {
     data.reset();
     count = 0;

@@ -12,6 +12,10 @@ import dev.javelin.format.proto.Encodings21.CompressiveEncoding;
 final class VariableEncoder implements MiniBlockValueEncoder, PerValueEncoder {
   // Lance pads the chunk's values buffer with 'H'.
   private static final byte PAD = 72;
+  private static final java.lang.invoke.VarHandle LE_INT = java.lang.invoke.MethodHandles.byteArrayViewVarHandle(
+      int[].class, java.nio.ByteOrder.LITTLE_ENDIAN);
+  private static final java.lang.invoke.VarHandle LE_LONG = java.lang.invoke.MethodHandles.byteArrayViewVarHandle(
+      long[].class, java.nio.ByteOrder.LITTLE_ENDIAN);
   private final VarValues values;
   private final BinaryValues binary;
   private final int w;
@@ -63,19 +67,41 @@ final class VariableEncoder implements MiniBlockValueEncoder, PerValueEncoder {
 
   @Override
   public byte[][] encode(int from, int to) {
+    ByteBuilder b = new ByteBuilder(bufferSizes(from, to)[0]);
+    writeChunk(from, to, 0, b);
+    byte[] a = b.array();
+    return new byte[][] {a.length == b.size() ? a : java.util.Arrays.copyOf(a, b.size())};
+  }
+
+  @Override
+  public void writeChunk(int from, int to, int buffer, ByteBuilder b) {
     int n = to - from;
     long base = start(from);
     long first = (long) (n + 1) * w;
-    ByteBuilder b = new ByteBuilder(bufferSizes(from, to)[0]);
-    for (int i = 0; i <= n; i++) {
-      long off = first + start(from + i) - base;
-      b.appendUnsigned(off, w);
-    }
-    b.append(data(), (int) base, (int) (start(to) - base));
-    b.padTo(w, PAD);
+    int size = bufferSizes(from, to)[0];
+    int at = b.extend(size);
     byte[] out = b.array();
-    // Sized exactly by bufferSizes: no copy needed then.
-    return new byte[][] {out.length == b.size() ? out : java.util.Arrays.copyOf(out, b.size())};
+    // Offsets written straight into place: this runs for every chunk of a page.
+    int pos = at;
+    if (w == 4) {
+      for (int i = 0; i <= n; i++, pos += 4) {
+        LE_INT.set(out, pos, (int) (first + start(from + i) - base));
+      }
+    } else if (w == 8) {
+      for (int i = 0; i <= n; i++, pos += 8) {
+        LE_LONG.set(out, pos, first + start(from + i) - base);
+      }
+    } else {
+      for (int i = 0; i <= n; i++) {
+        long v = first + start(from + i) - base;
+        for (int k = 0; k < w; k++) {
+          out[pos++] = (byte) (v >>> (8 * k));
+        }
+      }
+    }
+    int len = (int) (start(to) - base);
+    System.arraycopy(data(), (int) base, out, pos, len);
+    java.util.Arrays.fill(out, pos + len, at + size, PAD);
   }
 
   @Override

@@ -154,6 +154,82 @@ public final class InlineBitpackingCodec {
     return chunks(data, widths, 64, len);
   }
 
+  /**
+   * As {@link #encode(long[], int, int)} for {@code len} 64-bit values stored little-endian from
+   * byte 0 of {@code le}, with the bit width of each chunk already computed by the caller (it
+   * chose this encoding by them): the page is packed chunk by chunk, never copied whole into a
+   * {@code long[]}.
+   *
+   * @throws IllegalArgumentException if {@code le} is too short or a width is not its chunk's
+   */
+  public static MiniBlockChunks encode64(byte[] le, int len, int[] widths) {
+    Checks.range(WHAT, le.length / 8, 0, len);
+    int n = numChunks(len);
+    checkWidths(widths, n, 64);
+    long total = 0;
+    for (int c = 0; c < n; c++) {
+      total += chunkBytes(64, widths[c]);
+    }
+    byte[] data = new byte[Checks.byteSize(WHAT, total, 1)];
+    java.nio.LongBuffer src = ByteBuffer.wrap(le).order(ByteOrder.LITTLE_ENDIAN).asLongBuffer();
+    java.nio.LongBuffer dst = ByteBuffer.wrap(data).order(ByteOrder.LITTLE_ENDIAN).asLongBuffer();
+    long[] block = new long[FastLanes.BLOCK];
+    long[] packed = new long[FastLanes.BLOCK];
+    for (int c = 0; c < n; c++) {
+      int m = chunkLen(len, c);
+      src.get(c * FastLanes.BLOCK, block, 0, m);
+      java.util.Arrays.fill(block, m, FastLanes.BLOCK, 0L);
+      int w = widths[c];
+      int need = FastLanes.bitWidth(block, 0, m);
+      if (need != w) {
+        throw new IllegalArgumentException("Chunk " + c + " needs " + need + " bits, not the " + w + " given");
+      }
+      dst.put(w);
+      FastLanes.pack(w, block, 0, packed, 0);
+      dst.put(packed, 0, FastLanes.packedWords(64, w));
+    }
+    return chunks(data, widths, 64, len);
+  }
+
+  /** As {@link #encode64} for 32-bit values. */
+  public static MiniBlockChunks encode32(byte[] le, int len, int[] widths) {
+    Checks.range(WHAT, le.length / 4, 0, len);
+    int n = numChunks(len);
+    checkWidths(widths, n, 32);
+    long total = 0;
+    for (int c = 0; c < n; c++) {
+      total += chunkBytes(32, widths[c]);
+    }
+    byte[] data = new byte[Checks.byteSize(WHAT, total, 1)];
+    java.nio.IntBuffer src = ByteBuffer.wrap(le).order(ByteOrder.LITTLE_ENDIAN).asIntBuffer();
+    java.nio.IntBuffer dst = ByteBuffer.wrap(data).order(ByteOrder.LITTLE_ENDIAN).asIntBuffer();
+    int[] block = new int[FastLanes.BLOCK];
+    int[] packed = new int[FastLanes.BLOCK];
+    for (int c = 0; c < n; c++) {
+      int m = chunkLen(len, c);
+      src.get(c * FastLanes.BLOCK, block, 0, m);
+      java.util.Arrays.fill(block, m, FastLanes.BLOCK, 0);
+      int w = widths[c];
+      int need = FastLanes.bitWidth(block, 0, m);
+      if (need != w) {
+        throw new IllegalArgumentException("Chunk " + c + " needs " + need + " bits, not the " + w + " given");
+      }
+      dst.put(w);
+      FastLanes.pack(w, block, 0, packed, 0);
+      dst.put(packed, 0, FastLanes.packedWords(32, w));
+    }
+    return chunks(data, widths, 32, len);
+  }
+
+  private static void checkWidths(int[] widths, int n, int typeBits) {
+    if (widths.length != n) {
+      throw new IllegalArgumentException("Need " + n + " chunk widths, got " + widths.length);
+    }
+    for (int w : widths) {
+      Checks.bitWidth(WHAT, w, typeBits);
+    }
+  }
+
   private static int numChunks(int len) {
     return (len + FastLanes.BLOCK - 1) / FastLanes.BLOCK;
   }
