@@ -4,6 +4,7 @@ import dev.javelin.format.Gather;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BaseFixedWidthVector;
+import org.apache.arrow.vector.BaseVariableWidthVector;
 import org.apache.arrow.vector.BitVector;
 import org.apache.arrow.vector.BitVectorHelper;
 import org.apache.arrow.vector.FieldVector;
@@ -11,8 +12,9 @@ import org.apache.arrow.vector.complex.FixedSizeListVector;
 
 /**
  * Gathers chosen rows of a batch column into a new vector, for the pieces a clustering hands to
- * its destinations. Fixed-width columns and fixed-size lists of fixed-width values (vector
- * embeddings) are copied a row at a time as one block of bytes; {@link Gather} handles the rest.
+ * its destinations. Fixed-width columns, fixed-size lists of fixed-width values (vector
+ * embeddings), strings and binaries are copied a row at a time as one block of bytes into buffers
+ * sized once; {@link Gather} handles the rest.
  * Gather expands a fixed-size list into one index per child value, which for a 16-float vector
  * column wrote 128 bytes of indices per row: the largest cost of routing rows.
  */
@@ -60,7 +62,44 @@ final class PieceGather {
         throw e;
       }
     }
+    if (src instanceof BaseVariableWidthVector vw) {
+      return gatherVariable(vw, idx, allocator);
+    }
     return Gather.gather(src, idx, allocator);
+  }
+
+  // Strings and binaries: sized once for the rows' bytes, then each value copied as one block.
+  private static FieldVector gatherVariable(BaseVariableWidthVector src, int[] idx, BufferAllocator allocator) {
+    ArrowBuf offsets = src.getOffsetBuffer();
+    long bytes = 0;
+    for (int i : idx) {
+      bytes += offsets.getInt((i + 1L) * 4) - offsets.getInt(i * 4L);
+    }
+    BaseVariableWidthVector dst = (BaseVariableWidthVector) src.getField().createVector(allocator);
+    try {
+      dst.allocateNew(Math.max(bytes, 1), Math.max(idx.length, 1));
+      ArrowBuf from = src.getDataBuffer();
+      ArrowBuf to = dst.getDataBuffer();
+      ArrowBuf toOffsets = dst.getOffsetBuffer();
+      int at = 0;
+      toOffsets.setInt(0, 0);
+      for (int i = 0; i < idx.length; i++) {
+        int start = offsets.getInt(idx[i] * 4L);
+        int len = offsets.getInt((idx[i] + 1L) * 4) - start;
+        if (len > 0) {
+          to.setBytes(at, from, start, len);
+        }
+        at += len;
+        toOffsets.setInt((i + 1L) * 4, at);
+      }
+      copyValidity(src, idx, dst.getValidityBuffer());
+      dst.setLastSet(idx.length - 1);
+      dst.setValueCount(idx.length);
+      return dst;
+    } catch (RuntimeException e) {
+      dst.close();
+      throw e;
+    }
   }
 
   private static FieldVector allocate(FieldVector src, int n, BufferAllocator allocator) {

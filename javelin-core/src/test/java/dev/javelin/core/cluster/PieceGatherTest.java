@@ -113,7 +113,24 @@ class PieceGatherTest {
   }
 
   @Test
-  void otherColumnsTakeTheGeneralGather() {
+  void emptyStringsAndBinaries() {
+    try (VarCharVector s = new VarCharVector("s", allocator);
+        org.apache.arrow.vector.VarBinaryVector b = new org.apache.arrow.vector.VarBinaryVector("b", allocator)) {
+      s.allocateNew();
+      b.allocateNew();
+      for (int i = 0; i < N; i++) {
+        s.setSafe(i, new byte[0]);
+        b.setSafe(i, new byte[i % 3]);
+      }
+      s.setValueCount(N);
+      b.setValueCount(N);
+      assertSameAsGather(s);
+      assertSameAsGather(b);
+    }
+  }
+
+  @Test
+  void stringsWithNulls() {
     try (VarCharVector s = new VarCharVector("s", allocator)) {
       s.allocateNew();
       for (int i = 0; i < N; i++) {
@@ -125,6 +142,22 @@ class PieceGatherTest {
       }
       s.setValueCount(N);
       assertSameAsGather(s);
+    }
+  }
+
+  @Test
+  void otherColumnsTakeTheGeneralGather() {
+    try (org.apache.arrow.vector.BitVector bits = new org.apache.arrow.vector.BitVector("b", allocator)) {
+      bits.allocateNew(N);
+      for (int i = 0; i < N; i++) {
+        if (i % 6 == 0) {
+          bits.setNull(i);
+        } else {
+          bits.set(i, i % 4 == 1 ? 1 : 0);
+        }
+      }
+      bits.setValueCount(N);
+      assertSameAsGather(bits);
     }
   }
 
