@@ -47,10 +47,11 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * <ol>
  *   <li>{@code cluster().by("k")} against a plain fragment rewrite of the same fragments
  *       ({@code compact} with {@code REWRITE_FRAGMENTS}, target 100,001 rows so every fragment is
- *       a candidate; about as many fragments come out), each on a fresh copy;
+ *       a candidate; about as many fragments come out), each on a fresh copy, in turns;
  *   <li>after clustering: {@code k = x} through the BTree's row-map translation, the degraded path
  *       ({@code useIndex(false)}: what a reader that cannot translate does) and the same query after
- *       {@code settleIndices()}; IVF_PQ nearest through translation and after settling;
+ *       {@code settleIndices()}; IVF_PQ nearest through translation and after settling (translated
+ *       and settled queries run in turns);
  *   <li>bytes read by {@code k BETWEEN a AND b} (about 1% of rows) before and after clustering,
  *       counted under the object store (not memory-mapped, as a remote store): bytes requested,
  *       and distinct bytes (the union of the ranges read per file). Javelin's filtered scan has no
@@ -89,12 +90,15 @@ public final class ClusterBenchmark {
       CompactionOptions plain = CompactionOptions.builder().scope(CompactionScope.REWRITE_FRAGMENTS)
           .targetRowsPerFragment(PER_FRAGMENT + 1).build();
       long[] outFragments = new long[2];
-      double tCluster = timed(base, work, runs, p -> outFragments[0] = Dataset.open(p, allocator).cluster().by("k")
-          .targetRowsPerFragment(PER_FRAGMENT).commit().dataset().manifest().fragments().size());
-      double tPlain = timed(base, work, runs, p -> outFragments[1] = Dataset.open(p, allocator).compact(plain)
-          .manifest().fragments().size());
-      double tPlainDeferred = timed(base, work, runs, p -> Dataset.open(p, allocator)
-          .compact(plain.toBuilder().deferIndexRemap(true).build()));
+      // In turns (cluster, plain, deferred, cluster, ...), so load that comes and goes falls on all three.
+      double[] t = timed(base, work, runs,
+          p -> outFragments[0] = Dataset.open(p, allocator).cluster().by("k").targetRowsPerFragment(PER_FRAGMENT)
+              .commit().dataset().manifest().fragments().size(),
+          p -> outFragments[1] = Dataset.open(p, allocator).compact(plain).manifest().fragments().size(),
+          p -> Dataset.open(p, allocator).compact(plain.toBuilder().deferIndexRemap(true).build()));
+      double tCluster = t[0];
+      double tPlain = t[1];
+      double tPlainDeferred = t[2];
       System.out.printf(Locale.ROOT, "%-58s %10s%n", "rewrite (fresh copy each run)", "median ms");
       System.out.printf(Locale.ROOT, "%-58s %10.0f%n", "cluster().by(\"k\") (" + fragments + " -> " + outFragments[0]
           + " fragments)", tCluster);
@@ -122,18 +126,22 @@ public final class ClusterBenchmark {
       long want = count(clustered, eq, false);
       check(eq, want, count(clustered, eq, true));
       check(range, rangeRows, count(clustered, range, true));
-      double eqTranslated = median(runs * 10, () -> count(clustered, eq, true));
       double eqDegraded = median(runs, () -> count(clustered, eq, false));
-      double knnTranslated = median(runs * 10, () -> nearest(clustered, q));
       CountingStore afterStore = new CountingStore(work);
       Dataset afterCounted = Dataset.open(afterStore, allocator);
       long[][] bytesAfter = bytes(afterStore, afterCounted, range);
 
+      // Settled into a new version; `clustered` stays at its own version and keeps translating.
       Dataset settled = Dataset.open(work, allocator).settleIndices().dataset();
       System.out.println("after settleIndices: " + settled.explain(eq).describe().strip());
       check(eq, want, count(settled, eq, true));
-      double eqSettled = median(runs * 10, () -> count(settled, eq, true));
-      double knnSettled = median(runs * 10, () -> nearest(settled, q));
+      // Alternated, so neither side runs colder (JIT, caches) or under other load than the other.
+      double[] eqs = alternated(runs * 10, () -> count(clustered, eq, true), () -> count(settled, eq, true));
+      double[] knns = alternated(runs * 10, () -> nearest(clustered, q), () -> nearest(settled, q));
+      double eqTranslated = eqs[0];
+      double eqSettled = eqs[1];
+      double knnTranslated = knns[0];
+      double knnSettled = knns[1];
 
       System.out.printf(Locale.ROOT, "%n%-58s %10s%n", "query after clustering (" + eq + ", " + want + " rows)",
           "median ms");
@@ -185,17 +193,24 @@ public final class ClusterBenchmark {
     }
   }
 
-  private static double timed(Path source, Path work, int runs, Op op) throws Exception {
-    double[] t = new double[runs + WARMUP];
-    for (int i = 0; i < t.length; i++) {
-      DatasetBenchData.deleteTree(work);
-      DatasetBenchData.copyTree(source, work);
-      long start = System.nanoTime();
-      op.run(work);
-      t[i] = (System.nanoTime() - start) / 1e6;
+  /** The median time of each op, run in turns, each on a fresh copy of {@code source}. */
+  private static double[] timed(Path source, Path work, int runs, Op... ops) throws Exception {
+    double[][] t = new double[ops.length][runs + WARMUP];
+    for (int i = 0; i < runs + WARMUP; i++) {
+      for (int o = 0; o < ops.length; o++) {
+        DatasetBenchData.deleteTree(work);
+        DatasetBenchData.copyTree(source, work);
+        long start = System.nanoTime();
+        ops[o].run(work);
+        t[o][i] = (System.nanoTime() - start) / 1e6;
+      }
     }
     DatasetBenchData.deleteTree(work);
-    return medianOf(Arrays.copyOfRange(t, WARMUP, t.length));
+    double[] out = new double[ops.length];
+    for (int o = 0; o < ops.length; o++) {
+      out[o] = medianOf(Arrays.copyOfRange(t[o], WARMUP, t[o].length));
+    }
+    return out;
   }
 
   private static double median(int runs, Read r) throws Exception {
@@ -209,6 +224,25 @@ public final class ClusterBenchmark {
       t[i] = (System.nanoTime() - start) / 1e6;
     }
     return medianOf(t);
+  }
+
+  /** Medians of {@code a} and {@code b} run in turns (a, b, a, b, ...), after warming both up. */
+  private static double[] alternated(int runs, Read a, Read b) throws Exception {
+    for (int i = 0; i < Math.max(WARMUP, runs / 3); i++) {
+      a.run();
+      b.run();
+    }
+    double[] ta = new double[runs];
+    double[] tb = new double[runs];
+    for (int i = 0; i < runs; i++) {
+      long start = System.nanoTime();
+      a.run();
+      ta[i] = (System.nanoTime() - start) / 1e6;
+      start = System.nanoTime();
+      b.run();
+      tb[i] = (System.nanoTime() - start) / 1e6;
+    }
+    return new double[] {medianOf(ta), medianOf(tb)};
   }
 
   private static double medianOf(double[] t) {

@@ -24,7 +24,7 @@ import java.util.Objects;
 public final class ClusterBuilder {
   /** Default destination size: Lance's default most rows per file. */
   public static final long DEFAULT_TARGET_ROWS_PER_FRAGMENT = 1024 * 1024;
-  /** Default rows per read batch and per destination buffer. */
+  /** Default rows per read batch. */
   public static final int DEFAULT_BATCH_SIZE = 8192;
 
   private final Dataset dataset;
@@ -92,7 +92,10 @@ public final class ClusterBuilder {
     return this;
   }
 
-  /** Rows per read batch and most rows a destination buffers before writing (default {@value #DEFAULT_BATCH_SIZE}). */
+  /**
+   * Rows per read batch (default {@value #DEFAULT_BATCH_SIZE}); rows routed but not yet written
+   * stay below this times the writing threads.
+   */
   public ClusterBuilder batchSize(int rows) {
     if (rows < 1) {
       throw new IllegalArgumentException("batchSize must be at least 1: " + rows);

@@ -45,7 +45,7 @@ import org.apache.arrow.vector.ipc.ArrowReader;
  * other fragments makes the commit rebuild the entry on it and retry.
  *
  * <p>Memory: pass 1 holds a few words per live row (address, key, ranks, destination), the
- * price of a global order; pass 2 holds at most one batch per destination of row data.
+ * price of a global order; pass 2 holds a few batches of row data besides the writers' page buffers.
  */
 final class Clustering {
   /** Row map labels are UInt16: at most this many destinations per rewrite. */
@@ -108,7 +108,9 @@ final class Clustering {
     try {
       try {
         Pass1 p1 = readKeys(sources, kinds, (int) liveRows);
-        int[] dest = p1.keys.isEmpty() ? new int[0] : Destinations.assign(rank(p1.keys), curve, target);
+        // One key orders the rows by itself (any curve over one dimension is its order).
+        int[] dest = p1.keys.isEmpty() ? new int[0] : p1.keys.size() == 1
+            ? Destinations.inOrder(p1.keys.get(0).order(), target) : Destinations.assign(rank(p1.keys), curve, target);
         long[] counts = new long[Destinations.count(p1.addresses.length, target)];
         for (int d : dest) {
           counts[d]++;

@@ -1,6 +1,5 @@
 package dev.javelin.core.cluster;
 
-import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -22,14 +21,23 @@ final class Destinations {
   static int[] assign(List<KeyColumn.Ranked> keys, Curve curve, long targetRowsPerFragment) {
     int[] primary = keys.size() == 1 || curve == Curve.RANGE ? lexicographic(keys) : curve(keys, curve);
     int n = primary.length;
-    long[] packed = new long[n];
-    for (int i = 0; i < n; i++) {
-      packed[i] = ((long) primary[i] << 32) | i; // ranks and indices are below 2^31
+    int distinct = 0;
+    for (int r : primary) {
+      distinct = Math.max(distinct, r + 1);
     }
-    Arrays.sort(packed);
+    int[] order = DenseRanks.order(primary, distinct);
     int[] dest = new int[n];
     for (int p = 0; p < n; p++) {
-      dest[(int) packed[p]] = (int) (p / targetRowsPerFragment);
+      dest[order[p]] = (int) (p / targetRowsPerFragment);
+    }
+    return dest;
+  }
+
+  /** The destination of every row, given the rows in cluster order (a single key's {@link KeyColumn#order}). */
+  static int[] inOrder(int[] order, long targetRowsPerFragment) {
+    int[] dest = new int[order.length];
+    for (int p = 0; p < order.length; p++) {
+      dest[order[p]] = (int) (p / targetRowsPerFragment);
     }
     return dest;
   }
@@ -74,13 +82,6 @@ final class Destinations {
   }
 
   static int[] denseRanks(long[] keys) {
-    long[] sorted = keys.clone();
-    Arrays.sort(sorted);
-    int distinct = KeyColumn.unique(sorted);
-    int[] out = new int[keys.length];
-    for (int i = 0; i < keys.length; i++) {
-      out[i] = Arrays.binarySearch(sorted, 0, distinct, keys[i]);
-    }
-    return out;
+    return DenseRanks.of(keys, keys.length).ranks();
   }
 }

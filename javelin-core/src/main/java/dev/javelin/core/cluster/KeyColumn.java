@@ -128,44 +128,71 @@ final class KeyColumn {
     }
   }
 
+  /**
+   * The rows appended so far in key order (nulls last), equal keys in row order: what a single
+   * key's clustering needs, without the ranks. The values are released afterwards.
+   */
+  int[] order() {
+    if (kind == Kind.BYTES) {
+      Ranked r = rank();
+      return DenseRanks.order(r.ranks(), r.distinct());
+    }
+    int live = size - nulls.cardinality();
+    long[] live64 = kind == Kind.INTEGER && live == size ? longs : new long[live];
+    int[] at = live == size ? null : new int[live];
+    if (live64 != longs) {
+      int k = 0;
+      for (int i = 0; i < size; i++) {
+        if (!nulls.get(i)) {
+          live64[k] = kind == Kind.INTEGER ? longs[i] : sortable(doubles[i]);
+          if (at != null) {
+            at[k] = i;
+          }
+          k++;
+        }
+      }
+    }
+    int[] pos = DenseRanks.sortedPositions(live64, live);
+    int[] out = at == null ? pos : new int[size];
+    if (at != null) {
+      for (int j = 0; j < live; j++) {
+        out[j] = at[pos[j]];
+      }
+      int k = live;
+      for (int i = nulls.nextSetBit(0); i >= 0 && i < size; i = nulls.nextSetBit(i + 1)) {
+        out[k++] = i;
+      }
+    }
+    longs = null;
+    doubles = null;
+    return out;
+  }
+
   /** Dense ranks of the rows appended so far; the values are released afterwards. */
   Ranked rank() {
     int[] ranks = new int[size];
     int live = size - nulls.cardinality();
     int distinct;
     switch (kind) {
-      case INTEGER -> {
-        long[] sorted = new long[live];
+      case INTEGER, FLOAT -> {
+        // Floats become longs ordered as Double.compare orders them (-0.0 before 0.0, every NaN
+        // equal and last), so both kinds take the radix sort.
+        long[] live64 = new long[live];
+        int[] at = new int[live];
         int k = 0;
         for (int i = 0; i < size; i++) {
           if (!nulls.get(i)) {
-            sorted[k++] = longs[i];
+            live64[k] = kind == Kind.INTEGER ? longs[i] : sortable(doubles[i]);
+            at[k++] = i;
           }
         }
-        Arrays.sort(sorted);
-        distinct = unique(sorted);
-        for (int i = 0; i < size; i++) {
-          ranks[i] = nulls.get(i) ? distinct : Arrays.binarySearch(sorted, 0, distinct, longs[i]);
+        Ranked r = DenseRanks.of(live64, live);
+        distinct = r.distinct();
+        if (live < size) {
+          Arrays.fill(ranks, distinct);
         }
-      }
-      case FLOAT -> {
-        double[] sorted = new double[live];
-        int k = 0;
-        for (int i = 0; i < size; i++) {
-          if (!nulls.get(i)) {
-            sorted[k++] = doubles[i];
-          }
-        }
-        Arrays.sort(sorted);
-        int d = 0;
-        for (int i = 0; i < sorted.length; i++) {
-          if (d == 0 || Double.compare(sorted[d - 1], sorted[i]) != 0) {
-            sorted[d++] = sorted[i];
-          }
-        }
-        distinct = d;
-        for (int i = 0; i < size; i++) {
-          ranks[i] = nulls.get(i) ? distinct : Arrays.binarySearch(sorted, 0, distinct, doubles[i]);
+        for (int j = 0; j < live; j++) {
+          ranks[at[j]] = r.ranks()[j];
         }
       }
       default -> {
@@ -196,14 +223,8 @@ final class KeyColumn {
     return new Ranked(ranks, distinct + (live < size ? 1 : 0));
   }
 
-  // Moves the distinct values of a sorted array to its front; returns how many there are.
-  static int unique(long[] sorted) {
-    int d = 0;
-    for (int i = 0; i < sorted.length; i++) {
-      if (d == 0 || sorted[d - 1] != sorted[i]) {
-        sorted[d++] = sorted[i];
-      }
-    }
-    return d;
+  static long sortable(double d) {
+    long bits = Double.doubleToLongBits(d);
+    return bits ^ ((bits >> 63) & Long.MAX_VALUE);
   }
 }

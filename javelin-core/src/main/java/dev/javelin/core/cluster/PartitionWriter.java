@@ -9,9 +9,19 @@ import dev.javelin.table.Fragment;
 import dev.javelin.table.io.ObjectInfo;
 import dev.javelin.table.io.ObjectStore;
 import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.apache.arrow.memory.BufferAllocator;
@@ -21,44 +31,70 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 /**
  * Pass 2 of a clustering: takes the sources' rows batch by batch, in source order, and appends
  * each row to its destination's file (one file per destination fragment), so each destination
- * gets its rows in source order. Memory is bounded by the destinations, not the data: a
- * destination buffers at most {@code batchSize} rows before they go to its writer, and its
- * buffer is released once its last row is written; nothing ever holds a whole fragment.
- * Files are created under {@code data/} and remembered, so {@link #deleteAll} removes them.
+ * gets its rows in source order. A batch's rows for one destination are gathered column by
+ * column into a piece that goes to the destination's writer at once (the writer shreds pieces
+ * into pages). With more than one destination and processor, pieces are encoded and written on
+ * a few writing threads, a destination always on the same one (so its pieces stay in order),
+ * while the caller gathers the next batch: the caller's thread alone was the limit of this pass.
+ * Memory is bounded by the destinations, not the data: besides the writers' page buffers, the
+ * pieces not yet written hold at most {@code threads x batchSize} rows; nothing ever holds a
+ * whole fragment. Files are created under {@code data/} and remembered, so {@link #deleteAll}
+ * removes them.
  */
 final class PartitionWriter implements AutoCloseable {
   private static final Logger LOG = Logger.getLogger(PartitionWriter.class.getName());
+  private static final AtomicInteger THREADS = new AtomicInteger();
 
   private final ObjectStore store;
   private final LanceSchema schema;
   private final LanceFileVersion version;
   private final BufferAllocator allocator;
   private final long[] counts;
-  private final int batchSize;
   private final Slot[] slots;
-  private final List<String> keys = new ArrayList<>();
-  private long buffered;
-  private long peakBuffered;
+  private final List<String> keys = Collections.synchronizedList(new ArrayList<>());
+  // One single-threaded executor per writing thread (none: the caller writes).
+  private final ExecutorService[] lanes;
+  private final Semaphore room;
+  private final int roomRows;
+  private final AtomicLong buffered = new AtomicLong();
+  private final AtomicLong peakBuffered = new AtomicLong();
+  private volatile Throwable failure;
   // Per destination, while a batch is routed: its row count, then its next position (else 0).
   private int[] perDestination;
 
   /** {@code counts[d]}: how many rows destination d receives in all (each at least one). */
   PartitionWriter(ObjectStore store, LanceSchema schema, LanceFileVersion version, BufferAllocator allocator,
       long[] counts, int batchSize) {
+    this(store, schema, version, allocator, counts, batchSize, Runtime.getRuntime().availableProcessors());
+  }
+
+  PartitionWriter(ObjectStore store, LanceSchema schema, LanceFileVersion version, BufferAllocator allocator,
+      long[] counts, int batchSize, int threads) {
     this.store = store;
     this.schema = schema;
     this.version = version;
     this.allocator = allocator;
     this.counts = counts.clone();
-    this.batchSize = batchSize;
     this.slots = new Slot[counts.length];
     for (int d = 0; d < counts.length; d++) {
       slots[d] = new Slot();
     }
+    int n = Math.min(threads, counts.length);
+    this.lanes = new ExecutorService[n > 1 ? n : 0];
+    for (int i = 0; i < lanes.length; i++) {
+      lanes[i] = Executors.newSingleThreadExecutor(r -> {
+        Thread t = new Thread(r, "javelin-cluster-write-" + THREADS.incrementAndGet());
+        t.setDaemon(true);
+        return t;
+      });
+    }
+    this.roomRows = Math.max(1, lanes.length) * batchSize;
+    this.room = new Semaphore(roomRows);
   }
 
   /** Routes the rows of {@code batch}: row j goes to destination {@code dest[first + j]}. */
   void accept(VectorSchemaRoot batch, int[] dest, int first) throws IOException {
+    checkFailure();
     int n = batch.getRowCount();
     int columns = batch.getFieldVectors().size();
     // Group the batch's rows by destination (a stable counting sort), then copy column by column:
@@ -86,60 +122,91 @@ final class PartitionWriter implements AutoCloseable {
     for (int t = 0; t < nTouched; t++) {
       int d = touched[t];
       perDestination[d] = 0;
+    }
+    for (int t = 0; t < nTouched; t++) {
+      int d = touched[t];
       Slot s = slots[d];
-      int pos = starts[t];
-      int end = starts[t + 1];
-      while (pos < end) {
-        int k = Math.min(end - pos, batchSize - s.buffered);
-        if (s.file != null || s.written + s.buffered + k > counts[d]) {
-          throw new IllegalStateException("Destination " + d + " got more than its " + counts[d] + " rows");
-        }
-        if (s.buffer == null) {
-          s.buffer = VectorSchemaRoot.create(batch.getSchema(), allocator);
-          // Sized for the rows it will take, so the copies do not regrow its buffers.
-          long size = Math.min(batchSize, counts[d] - s.written);
-          for (FieldVector v : s.buffer.getFieldVectors()) {
-            v.setInitialCapacity((int) size);
+      int k = starts[t + 1] - starts[t];
+      if (s.routed + k > counts[d]) {
+        throw new IllegalStateException("Destination " + d + " got more than its " + counts[d] + " rows");
+      }
+      s.routed += k;
+      boolean last = s.routed == counts[d];
+      int permits = Math.min(k, roomRows);
+      acquire(permits);
+      VectorSchemaRoot piece;
+      try {
+        piece = gather(batch, Arrays.copyOfRange(rows, starts[t], starts[t + 1]), columns);
+      } catch (RuntimeException e) {
+        room.release(permits);
+        throw e;
+      }
+      peakBuffered.accumulateAndGet(buffered.addAndGet(k), Math::max);
+      Runnable write = () -> {
+        try (piece) {
+          if (failure == null) {
+            write(s, piece, last);
           }
-          s.buffer.allocateNew();
-        }
-        for (int c = 0; c < columns; c++) {
-          FieldVector to = s.buffer.getVector(c);
-          FieldVector from = batch.getVector(c);
-          for (int i = 0; i < k; i++) {
-            to.copyFromSafe(rows[pos + i], s.buffered + i, from);
+        } catch (IOException | RuntimeException | Error e) {
+          if (failure == null) {
+            failure = e;
           }
+        } finally {
+          buffered.addAndGet(-k);
+          room.release(permits);
         }
-        s.buffered += k;
-        buffered += k;
-        peakBuffered = Math.max(peakBuffered, buffered);
-        pos += k;
-        if (s.buffered == batchSize || s.written + s.buffered == counts[d]) {
-          flush(s);
-          if (s.written == counts[d]) {
-            finish(s);
-          }
-        }
+      };
+      if (lanes.length == 0) {
+        write.run();
+        checkFailure();
+      } else {
+        lanes[d % lanes.length].execute(write);
       }
     }
   }
 
-  private void flush(Slot s) throws IOException {
+  private VectorSchemaRoot gather(VectorSchemaRoot batch, int[] idx, int columns) {
+    List<FieldVector> piece = new ArrayList<>(columns);
+    try {
+      for (int c = 0; c < columns; c++) {
+        piece.add(PieceGather.gather(batch.getVector(c), idx, allocator));
+      }
+      VectorSchemaRoot root = new VectorSchemaRoot(piece);
+      root.setRowCount(idx.length);
+      return root;
+    } catch (RuntimeException e) {
+      piece.forEach(FieldVector::close);
+      throw e;
+    }
+  }
+
+  private void acquire(int permits) throws IOException {
+    try {
+      room.acquire(permits);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new InterruptedIOException("Interrupted while clustering into " + store.location());
+    }
+  }
+
+  // On the destination's writing thread (or the caller's when there is none).
+  private void write(Slot s, VectorSchemaRoot rows, boolean last) throws IOException {
     if (s.writer == null) {
       s.name = UUID.randomUUID() + ".lance";
       String key = "data/" + s.name;
       keys.add(key);
-      s.writer = LanceFileWriter.create(store.newOutputFile(key), schema,
-          WriteOptions.builder().version(version).build());
+      // Destinations are written in parallel: a writer encoding its columns on threads too
+      // would only add hand-offs.
+      WriteOptions.Builder options = WriteOptions.builder().version(version);
+      if (lanes.length > 0) {
+        options.parallelism(1);
+      }
+      s.writer = LanceFileWriter.create(store.newOutputFile(key), schema, options.build());
     }
-    s.buffer.setRowCount(s.buffered);
-    s.writer.write(s.buffer);
-    s.written += s.buffered;
-    buffered -= s.buffered;
-    s.buffered = 0;
-    // Fresh buffers for the next rows: the writer may still refer to these until it encodes them.
-    s.buffer.close();
-    s.buffer = null;
+    s.writer.write(rows);
+    if (last) {
+      finish(s);
+    }
   }
 
   private void finish(Slot s) throws IOException {
@@ -155,12 +222,44 @@ final class PartitionWriter implements AutoCloseable {
     s.writer = null;
   }
 
+  private void checkFailure() throws IOException {
+    Throwable f = failure;
+    if (f instanceof IOException io) {
+      throw io;
+    }
+    if (f instanceof RuntimeException re) {
+      throw re;
+    }
+    if (f instanceof Error err) {
+      throw err;
+    }
+  }
+
+  // Waits until every piece handed to a writing thread is written (or has failed).
+  private void drain() throws IOException {
+    for (ExecutorService lane : lanes) {
+      lane.shutdown();
+    }
+    for (ExecutorService lane : lanes) {
+      try {
+        while (!lane.awaitTermination(1, TimeUnit.MINUTES)) {
+          LOG.fine("Waiting for a clustering writer of " + store.location());
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new InterruptedIOException("Interrupted while clustering into " + store.location());
+      }
+    }
+  }
+
   /** The destination fragments (ids unset), in destination order, once every row has arrived. */
-  List<Fragment> fragments() {
+  List<Fragment> fragments() throws IOException {
+    drain();
+    checkFailure();
     List<Fragment> out = new ArrayList<>();
     for (int d = 0; d < slots.length; d++) {
       if (slots[d].file == null) {
-        throw new IllegalStateException("Destination " + d + " received " + (slots[d].written + slots[d].buffered)
+        throw new IllegalStateException("Destination " + d + " received " + slots[d].routed
             + " of its " + counts[d] + " rows");
       }
       out.add(Fragment.of(slots[d].file, counts[d]));
@@ -170,23 +269,34 @@ final class PartitionWriter implements AutoCloseable {
 
   /** The keys of every file created. */
   List<String> keys() {
-    return List.copyOf(keys);
+    synchronized (keys) {
+      return List.copyOf(keys);
+    }
   }
 
-  /** The most rows buffered at once, over all destinations (at most destinations x batchSize). */
+  /** The most rows gathered and not yet written at once (at most threads x batchSize). */
   long peakBufferedRows() {
-    return peakBuffered;
+    return peakBuffered.get();
   }
 
-  /** Aborts open writers and deletes every file created. */
+  /** Stops the writing threads, aborts open writers and deletes every file created. */
   void deleteAll() {
+    if (failure == null) {
+      failure = new IllegalStateException("The clustering was abandoned");
+    }
+    try {
+      drain();
+    } catch (IOException e) {
+      LOG.log(Level.WARNING, "Interrupted while stopping the writers of a failed clustering in "
+          + store.location(), e);
+    }
     for (Slot s : slots) {
       if (s.writer != null) {
         s.writer.abort();
         s.writer = null;
       }
     }
-    for (String key : keys) {
+    for (String key : keys()) {
       try {
         store.delete(key);
       } catch (IOException | RuntimeException e) {
@@ -195,21 +305,20 @@ final class PartitionWriter implements AutoCloseable {
     }
   }
 
-  /** Releases the row buffers (files are left as they are: see {@link #deleteAll}). */
+  /** Stops the writing threads once their pieces are written (files stay: see {@link #deleteAll}). */
   @Override
   public void close() {
-    for (Slot s : slots) {
-      if (s.buffer != null) {
-        s.buffer.close();
-        s.buffer = null;
-      }
+    try {
+      drain();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     }
   }
 
   private static final class Slot {
-    VectorSchemaRoot buffer;
-    int buffered;
-    long written;
+    // Rows routed here so far (the caller's thread).
+    long routed;
+    // The writing thread's (happens-before through the executor and its termination).
     String name;
     LanceFileWriter writer;
     DataFile file;

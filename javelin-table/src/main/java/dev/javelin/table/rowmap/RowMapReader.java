@@ -27,8 +27,10 @@ import org.apache.arrow.vector.types.pojo.Field;
  *
  * <p>Labels are read in chunks of {@value #CHUNK} rows through a small LRU cache. Ranks use
  * per-chunk, per-label count checkpoints built lazily, in chunk order, up to the chunk asked
- * about; they are sparse (one entry per label present in a chunk). Thread-safe (calls are
- * serialized).
+ * about; they are sparse (one entry per label present in a chunk). Within a chunk, a rank is a
+ * binary search in the chunk's positions grouped by label (built once, when a rank is first
+ * asked of the chunk), not a count over up to a chunk of labels per address. Thread-safe
+ * (calls are serialized).
  */
 public final class RowMapReader implements AutoCloseable {
   /** Rows per chunk read and cached. */
@@ -40,9 +42,9 @@ public final class RowMapReader implements AutoCloseable {
   private final String location;
   private final RowMapSummary summary;
   private final int chunks;
-  private final Map<Integer, int[]> cache = new LinkedHashMap<>(16, 0.75f, true) {
+  private final Map<Integer, Chunk> cache = new LinkedHashMap<>(16, 0.75f, true) {
     @Override
-    protected boolean removeEldestEntry(Map.Entry<Integer, int[]> e) {
+    protected boolean removeEldestEntry(Map.Entry<Integer, Chunk> e) {
       return size() > CACHED_CHUNKS;
     }
   };
@@ -52,7 +54,10 @@ public final class RowMapReader implements AutoCloseable {
   private final int[] entries;
   private int scanned; // chunks [0, scanned) are in the checkpoints
   private long chunksRead;
-  private final int[] scratch; // per-label counts while scanning a chunk, or bases in ranks()
+  private final int[] scratch; // per-label counts while scanning a chunk
+  // ranks(): each label's next rank in the run (-1: not seen yet), and the labels seen, to reset.
+  private long[] next;
+  private int[] touched;
 
   private RowMapReader(LanceFileReader file, RowMapSummary summary) {
     this.file = file;
@@ -135,7 +140,7 @@ public final class RowMapReader implements AutoCloseable {
   /** The label at {@code position}: its destination index, or {@link RowMapWriter#DELETED}. */
   public synchronized int label(long position) throws IOException {
     check(position, 1);
-    return chunk((int) (position / CHUNK))[(int) (position % CHUNK)];
+    return chunk((int) (position / CHUNK)).labels[(int) (position % CHUNK)];
   }
 
   /** Copies the labels of positions {@code [start, start + n)} into {@code out[0..n)}. */
@@ -147,7 +152,7 @@ public final class RowMapReader implements AutoCloseable {
       int c = (int) (p / CHUNK);
       int off = (int) (p % CHUNK);
       int take = Math.min(n - done, CHUNK - off);
-      System.arraycopy(chunk(c), off, out, done, take);
+      System.arraycopy(chunk(c).labels, off, out, done, take);
       done += take;
     }
   }
@@ -160,18 +165,12 @@ public final class RowMapReader implements AutoCloseable {
     check(position, 1);
     int c = (int) (position / CHUNK);
     int off = (int) (position % CHUNK);
-    int[] chunk = chunk(c);
-    int label = chunk[off];
+    Chunk chunk = chunk(c);
+    int label = chunk.labels[off];
     if (label < 0) {
       return -1;
     }
-    long n = countBefore(label, c);
-    for (int i = 0; i < off; i++) {
-      if (chunk[i] == label) {
-        n++;
-      }
-    }
-    return n;
+    return countBefore(label, c) + chunk.countBefore(label, off, summary.destinations());
   }
 
   /**
@@ -185,27 +184,35 @@ public final class RowMapReader implements AutoCloseable {
       return;
     }
     int firstChunk = (int) (start / CHUNK);
-    long[] next = new long[summary.destinations()];
-    Arrays.fill(next, -1);
-    int[] head = chunk(firstChunk);
+    if (next == null) {
+      next = new long[summary.destinations()];
+      Arrays.fill(next, -1);
+      touched = new int[16];
+    }
+    Chunk head = chunk(firstChunk);
     int headOff = (int) (start % CHUNK);
-    for (int i = 0; i < n; i++) {
-      int l = labels[i];
-      if (l < 0) {
-        ranks[i] = -1;
-        continue;
-      }
-      if (next[l] < 0) {
-        // First time in this run: the count before the run's first position.
-        long base = countBefore(l, firstChunk);
-        for (int j = 0; j < headOff; j++) {
-          if (head[j] == l) {
-            base++;
-          }
+    int t = 0;
+    try {
+      for (int i = 0; i < n; i++) {
+        int l = labels[i];
+        if (l < 0) {
+          ranks[i] = -1;
+          continue;
         }
-        next[l] = base;
+        if (next[l] < 0) {
+          // First time in this run: the count before the run's first position.
+          next[l] = countBefore(l, firstChunk) + head.countBefore(l, headOff, summary.destinations());
+          if (t == touched.length) {
+            touched = Arrays.copyOf(touched, t * 2);
+          }
+          touched[t++] = l;
+        }
+        ranks[i] = next[l]++;
       }
-      ranks[i] = next[l]++;
+    } finally {
+      for (int j = 0; j < t; j++) {
+        next[touched[j]] = -1;
+      }
     }
   }
 
@@ -224,7 +231,7 @@ public final class RowMapReader implements AutoCloseable {
   }
 
   private void scan(int c) throws IOException {
-    int[] chunk = chunk(c);
+    int[] chunk = chunk(c).labels;
     for (int l : chunk) {
       if (l >= 0) {
         scratch[l]++;
@@ -249,13 +256,67 @@ public final class RowMapReader implements AutoCloseable {
     }
   }
 
-  private int[] chunk(int c) throws IOException {
-    int[] got = cache.get(c);
+  private Chunk chunk(int c) throws IOException {
+    Chunk got = cache.get(c);
     if (got == null) {
-      got = load(c);
+      got = new Chunk(load(c));
       cache.put(c, got);
     }
     return got;
+  }
+
+  /** A chunk's labels, and (once a rank is asked of it) its positions grouped by label. */
+  static final class Chunk {
+    final int[] labels;
+    // Positions of label l, ascending: byLabel[start[l] .. start[l + 1]).
+    private int[] start;
+    private int[] byLabel;
+
+    Chunk(int[] labels) {
+      this.labels = labels;
+    }
+
+    /** How many of positions {@code [0, off)} carry label {@code l} (of {@code m} destinations). */
+    int countBefore(int l, int off, int m) {
+      if (start == null) {
+        group(m);
+      }
+      int lo = start[l];
+      int hi = start[l + 1];
+      int from = lo;
+      while (lo < hi) { // the first of l's positions at or after off
+        int mid = (lo + hi) >>> 1;
+        if (byLabel[mid] < off) {
+          lo = mid + 1;
+        } else {
+          hi = mid;
+        }
+      }
+      return lo - from;
+    }
+
+    // A counting sort of the positions by label (deleted rows left out), stable.
+    private void group(int m) {
+      int[] s = new int[m + 1];
+      for (int l : labels) {
+        if (l >= 0) {
+          s[l + 1]++;
+        }
+      }
+      for (int l = 0; l < m; l++) {
+        s[l + 1] += s[l];
+      }
+      int[] next = Arrays.copyOf(s, m);
+      int[] out = new int[s[m]];
+      for (int i = 0; i < labels.length; i++) {
+        int l = labels[i];
+        if (l >= 0) {
+          out[next[l]++] = i;
+        }
+      }
+      byLabel = out;
+      start = s;
+    }
   }
 
   private int[] load(int c) throws IOException {
