@@ -226,7 +226,7 @@ public final class IvfPqIndex {
 
   private static final class Scratch {
     float[] table = new float[0];
-    final float[] tableScratch = new float[3 * ProductQuantizer.CENTROIDS];
+    final float[][] tableScratch = VectorMath.l2sScratch(ProductQuantizer.CENTROIDS);
     float[] residual = new float[0];
     float[] dist = new float[0];
 
