@@ -10,11 +10,12 @@ import dev.javelin.index.ivf.Neighbors;
 import dev.javelin.index.ivf.VectorIndexException;
 import dev.javelin.table.Deletes;
 import dev.javelin.table.Fragment;
+import dev.javelin.table.IndexUuids;
+import dev.javelin.table.proto.TableProtos;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -199,7 +200,7 @@ public final class VectorQuery {
     }
     BoundExpression bound = filter == null ? null : Expression.parse(filter).bindFilter(ds.schema());
     try {
-      IndexInfo info = useIndex ? findIndex(field) : null;
+      TableProtos.IndexMetadata info = useIndex ? findIndex(field) : null;
       IvfPqIndex index = info == null ? null : open(info);
       if (index != null && distanceType != null && distanceType != index.distanceType()) {
         index = null;
@@ -208,8 +209,8 @@ public final class VectorQuery {
       int candidates = refineFactor > 1 ? k * refineFactor : k;
       // The index answers for its fragments and, through reordered rewrites' row maps, for
       // the destinations of rewrites whose sources it covered entirely.
-      IndexCoverage coverage = index == null ? null : IndexCoverage.derive(bitmap(info.fragments()),
-          IndexCoverage.transitions(ds));
+      IndexCoverage coverage = index == null ? null
+          : IndexCoverage.derive(DatasetIndexes.fragmentBitmap(info, ds.location()), IndexCoverage.transitions(ds));
       List<Fragment> flat = new ArrayList<>();
       List<Fragment> indexed = new ArrayList<>();
       for (Fragment f : ds.manifest().fragments()) {
@@ -275,32 +276,29 @@ public final class VectorQuery {
     }
   }
 
-  private static RoaringBitmap bitmap(Set<Long> ids) {
-    RoaringBitmap b = new RoaringBitmap();
-    for (long id : ids) {
-      b.add((int) id);
-    }
-    return b;
-  }
-
-  private IndexInfo findIndex(LanceField field) {
-    for (IndexInfo i : ds.indices()) {
-      if (i.type() == dev.javelin.index.IndexType.VECTOR && i.fields().equals(List.of(field.name()))) {
+  // The first vector index on exactly this field, straight from the manifest (Dataset.indices()
+  // would describe every index, coverage included, on each query).
+  private TableProtos.IndexMetadata findIndex(LanceField field) {
+    for (TableProtos.IndexMetadata i : ds.manifest().indices()) {
+      if (i.getFieldsCount() == 1 && i.getFields(0) == field.id()
+          && dev.javelin.index.IndexType.fromDetailsTypeUrl(i.getIndexDetails().getTypeUrl())
+              == dev.javelin.index.IndexType.VECTOR) {
         return i;
       }
     }
     return null;
   }
 
-  private IvfPqIndex open(IndexInfo info) throws IOException {
-    String key = ds.location() + "#" + info.uuid();
+  private IvfPqIndex open(TableProtos.IndexMetadata entry) throws IOException {
+    String uuid = IndexUuids.toText(entry.getUuid().getUuid());
+    String key = ds.location() + "#" + uuid;
     synchronized (CACHE) {
       IvfPqIndex cached = CACHE.get(key);
       if (cached != null) {
         return cached;
       }
     }
-    IvfPqIndex index = IvfPqIndex.open(ds.store(), info.uuid(), allocator);
+    IvfPqIndex index = IvfPqIndex.open(ds.store(), uuid, allocator);
     synchronized (CACHE) {
       CACHE.put(key, index);
     }
@@ -328,14 +326,50 @@ public final class VectorQuery {
       }
       return keep::contains;
     }
-    Map<Long, RoaringBitmap> deleted = new HashMap<>();
-    for (Fragment f : fragments) {
-      deleted.put(f.id(), Deletes.deletedRows(ds.store(), f, allocator));
+    return new LiveRows(ds, fragments, allocator);
+  }
+
+  /**
+   * Rows of some fragments that are not deleted: fragment ids sorted, with their deletion
+   * vectors (null: none). The search asks about every row that would enter its top k, so the
+   * test must be cheap: no boxing, and the previous fragment is remembered (rows come partition
+   * by partition, mostly from few fragments).
+   */
+  private static final class LiveRows implements LongPredicate {
+    private final long[] ids;
+    private final RoaringBitmap[] deleted;
+    // A hint, racy by design when several threads search: any value is checked before use.
+    private int last;
+
+    LiveRows(Dataset ds, List<Fragment> fragments, BufferAllocator allocator) throws IOException {
+      List<Fragment> sorted = new ArrayList<>(fragments);
+      sorted.sort(java.util.Comparator.comparingLong(Fragment::id));
+      ids = new long[sorted.size()];
+      deleted = new RoaringBitmap[sorted.size()];
+      for (int i = 0; i < ids.length; i++) {
+        Fragment f = sorted.get(i);
+        ids[i] = f.id();
+        if (f.deletionFile().isPresent()) {
+          RoaringBitmap d = Deletes.deletedRows(ds.store(), f, allocator);
+          deleted[i] = d.isEmpty() ? null : d;
+        }
+      }
     }
-    return id -> {
-      RoaringBitmap d = deleted.get(id >>> 32);
-      return d != null && !d.contains((int) (id & 0xFFFFFFFFL));
-    };
+
+    @Override
+    public boolean test(long id) {
+      long frag = id >>> 32;
+      int at = last;
+      if (at >= ids.length || ids[at] != frag) {
+        at = Arrays.binarySearch(ids, frag);
+        if (at < 0) {
+          return false;
+        }
+        last = at;
+      }
+      RoaringBitmap d = deleted[at];
+      return d == null || !d.contains((int) (id & 0xFFFFFFFFL));
+    }
   }
 
   private Neighbors refine(Neighbors candidates, LanceField field, DistanceType dt) {
