@@ -16,6 +16,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -221,11 +222,15 @@ public final class VectorQuery {
       if (!indexed.isEmpty()) {
         fromIndex = searchIndex(index, coverage, candidates, accepted(indexed, pre));
       }
-      FlatSearch exact = new FlatSearch(query, dt, candidates);
-      VectorColumn.scan(ds, flat, field, pre, allocator, (v, a, n) -> exact.add(v, 0, n, a));
-      Neighbors merged = Neighbors.merge(candidates, fromIndex, exact.result());
+      // The index's list is already its sorted nearest: merged only with rows searched by brute force.
+      Neighbors merged = fromIndex;
+      if (!flat.isEmpty()) {
+        FlatSearch exact = new FlatSearch(query, dt, candidates);
+        VectorColumn.scan(ds, flat, field, pre, allocator, (v, a, n) -> exact.add(v, 0, n, a));
+        merged = Neighbors.merge(candidates, fromIndex, exact.result());
+      }
       if (refineFactor > 1 && index != null) {
-        merged = refine(merged, field, dt);
+        merged = refine(merged, field, dt, k);
       }
       // As in Lance, the postfilter sees the k nearest (after re-ranking), so fewer may remain.
       merged = Neighbors.merge(k, merged);
@@ -372,23 +377,56 @@ public final class VectorQuery {
     }
   }
 
-  private Neighbors refine(Neighbors candidates, LanceField field, DistanceType dt) {
+  /**
+   * The {@code k} nearest candidates by their true vectors. Candidates are live rows (the
+   * search only returns accepted ones), so their vectors are read fragment by fragment in
+   * address order straight from the fragments' files, with no reordering copy: the result does
+   * not depend on the order (ties are broken by row id).
+   */
+  private Neighbors refine(Neighbors candidates, LanceField field, DistanceType dt, int k) throws IOException {
     int dim = query.length;
-    FlatSearch exact = new FlatSearch(query, dt, candidates.size());
-    // In address order the take reads the file in order and need not reorder the rows; the
-    // result does not depend on the order (ties are broken by row id).
+    FlatSearch exact = new FlatSearch(query, dt, k);
     long[] ids = candidates.rowIds().clone();
     Arrays.sort(ids);
-    try (VectorSchemaRoot rows = ds.takeRows(ids, List.of(field.name()))) {
-      FixedSizeListVector v = (FixedSizeListVector) rows.getVector(0);
-      float[] buf = new float[rows.getRowCount() * dim];
-      VectorColumn.copy(v, dim, rows.getRowCount(), buf);
-      int k2 = 0;
-      for (int i = 0; i < rows.getRowCount(); i++) {
-        if (!v.isNull(i)) {
-          exact.add(buf, (k2++) * dim, ids[i]);
-        }
+    Map<Long, Fragment> fragments = new HashMap<>();
+    for (Fragment f : ds.manifest().fragments()) {
+      fragments.put(f.id(), f);
+    }
+    List<LanceField> fields = List.of(field);
+    float[] buf = new float[0];
+    for (int from = 0; from < ids.length;) {
+      long frag = ids[from] >>> 32;
+      int to = from;
+      while (to < ids.length && ids[to] >>> 32 == frag) {
+        to++;
       }
+      Fragment fragment = fragments.get(frag);
+      if (fragment == null) {
+        throw new IllegalStateException("Vector search candidate " + ids[from] + " names no fragment of version "
+            + ds.version() + ": " + ds.location());
+      }
+      long[] rows = new long[to - from];
+      for (int i = from; i < to; i++) {
+        rows[i - from] = ids[i] & 0xFFFFFFFFL;
+      }
+      List<VectorSchemaRoot> opened = new ArrayList<>();
+      try {
+        FixedSizeListVector v = (FixedSizeListVector) Take.takeFromFragment(ds, fragment, fields, rows, opened,
+            allocator)[0];
+        if (buf.length < rows.length * dim) {
+          buf = new float[rows.length * dim];
+        }
+        VectorColumn.copy(v, dim, rows.length, buf);
+        int kept = 0;
+        for (int i = 0; i < rows.length; i++) {
+          if (!v.isNull(i)) {
+            exact.add(buf, (kept++) * dim, ids[from + i]);
+          }
+        }
+      } finally {
+        opened.forEach(VectorSchemaRoot::close);
+      }
+      from = to;
     }
     return exact.result();
   }
