@@ -4,7 +4,6 @@ import dev.javelin.core.Dataset;
 import dev.javelin.core.WriteParams;
 import dev.javelin.index.ivf.FlatSearch;
 import dev.javelin.index.ivf.IvfPqParams;
-import dev.javelin.index.ivf.Neighbors;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -36,6 +35,9 @@ import org.lance.ipc.ScanOptions;
  * and the same queries, random and clustered float32 vectors. It takes minutes; run it with
  * {@code bench/main VectorIndexBenchmark}, and {@code -Djavelin.bench.vector.rows=N
  * -Djavelin.bench.vector.dim=D} (in JAVA_OPTS) to change the size (default 100,000 x 128).
+ * Each setting is timed after {@code javelin.bench.vector.warmup} (200) untimed queries per
+ * side, as the median of {@code javelin.bench.vector.rounds} (3) passes over the queries that
+ * alternate the two sides.
  */
 public final class VectorIndexBenchmark {
   static final int ROWS = Integer.getInteger("javelin.bench.vector.rows", 100_000);
@@ -43,6 +45,9 @@ public final class VectorIndexBenchmark {
   static final int PARTITIONS = Integer.getInteger("javelin.bench.vector.partitions", 256);
   static final int PQ_ITERS = 10;
   static final int QUERIES = 200;
+  // Untimed queries per side before each setting is timed, and timed passes over the queries.
+  static final int WARMUP = Integer.getInteger("javelin.bench.vector.warmup", 200);
+  static final int ROUNDS = Integer.getInteger("javelin.bench.vector.rounds", 3);
 
   /** An index (sub-vector count) and the (nprobes, refine factor) settings measured on it; 0 = no re-ranking. */
   record IndexConfig(int subVectors, int[][] settings) {}
@@ -214,34 +219,54 @@ public final class VectorIndexBenchmark {
   // One row of the table: recall and latency of both sides at (nprobes, refine).
   private static String measure(Dataset ds, org.lance.Dataset lance, float[][] queries, List<Set<Long>> truth,
       int nprobes, int refine) throws Exception {
-    // Warm up both sides (index load, JIT), then measure.
-    for (int q = 0; q < 20; q++) {
-      ds.nearest("v", queries[q]).k(10).nprobes(nprobes).refineFactor(refine).neighbors();
-      lanceIds(lance, queries[q], nprobes, refine);
+    // Warm up both sides (index load, JIT: the search loops compile to their final code only
+    // after a few hundred queries; 20 left Javelin partly interpreted), alternating.
+    for (int q = 0; q < WARMUP; q++) {
+      javelinIds(ds, queries[q % QUERIES], nprobes, refine);
+      lanceIds(lance, queries[q % QUERIES], nprobes, refine);
     }
+    // Then ROUNDS timed passes over the queries, alternating sides; medians of the passes.
+    double[] jms = new double[ROUNDS];
+    double[] jcpu = new double[ROUNDS];
+    double[] lms = new double[ROUNDS];
+    double[] lcpu = new double[ROUNDS];
     double jr = 0;
-    long c0 = cpuNanos();
-    long t0 = System.nanoTime();
-    for (int q = 0; q < QUERIES; q++) {
-      Neighbors n = ds.nearest("v", queries[q]).k(10).nprobes(nprobes).refineFactor(refine).neighbors();
-      for (long id : n.rowIds()) {
-        jr += truth.get(q).contains(id) ? 1 : 0;
-      }
-    }
-    double jms = (System.nanoTime() - t0) / 1e6 / QUERIES;
-    double jcpu = (cpuNanos() - c0) / 1e6 / QUERIES;
     double lr = 0;
-    c0 = cpuNanos();
-    t0 = System.nanoTime();
-    for (int q = 0; q < QUERIES; q++) {
-      for (long id : lanceIds(lance, queries[q], nprobes, refine)) {
-        lr += truth.get(q).contains(id) ? 1 : 0;
+    for (int round = 0; round < ROUNDS; round++) {
+      jr = 0;
+      long c0 = cpuNanos();
+      long t0 = System.nanoTime();
+      for (int q = 0; q < QUERIES; q++) {
+        for (long id : javelinIds(ds, queries[q], nprobes, refine)) {
+          jr += truth.get(q).contains(id) ? 1 : 0;
+        }
       }
+      jms[round] = (System.nanoTime() - t0) / 1e6 / QUERIES;
+      jcpu[round] = (cpuNanos() - c0) / 1e6 / QUERIES;
+      lr = 0;
+      c0 = cpuNanos();
+      t0 = System.nanoTime();
+      for (int q = 0; q < QUERIES; q++) {
+        for (long id : lanceIds(lance, queries[q], nprobes, refine)) {
+          lr += truth.get(q).contains(id) ? 1 : 0;
+        }
+      }
+      lms[round] = (System.nanoTime() - t0) / 1e6 / QUERIES;
+      lcpu[round] = (cpuNanos() - c0) / 1e6 / QUERIES;
     }
-    double lms = (System.nanoTime() - t0) / 1e6 / QUERIES;
-    double lcpu = (cpuNanos() - c0) / 1e6 / QUERIES;
     return String.format("%8s | %14.3f %9.2f %9.2f | %14.3f %9.2f %9.2f%n",
-        nprobes + (refine > 0 ? " r" + refine : ""), jr / (QUERIES * 10), jms, jcpu, lr / (QUERIES * 10), lms, lcpu);
+        nprobes + (refine > 0 ? " r" + refine : ""), jr / (QUERIES * 10), median(jms), median(jcpu),
+        lr / (QUERIES * 10), median(lms), median(lcpu));
+  }
+
+  private static long[] javelinIds(Dataset ds, float[] q, int nprobes, int refine) {
+    return ds.nearest("v", q).k(10).nprobes(nprobes).refineFactor(refine).neighbors().rowIds();
+  }
+
+  private static double median(double[] x) {
+    double[] s = x.clone();
+    java.util.Arrays.sort(s);
+    return s[s.length / 2];
   }
 
   // CPU time of the whole process (lance-core searches on its own native threads), which on a

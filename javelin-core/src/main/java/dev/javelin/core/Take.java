@@ -212,8 +212,10 @@ final class Take {
     }
   }
 
-  // Returns, per wanted field, a vector holding the fragment's rows in the order asked.
-  private static FieldVector[] takeFromFragment(Dataset ds, Fragment fragment, List<LanceField> fields, long[] rows,
+  // Returns, per wanted field, a vector holding the fragment's rows in the order asked; the
+  // vectors belong to the roots added to opened, which the caller closes. (Vector search's
+  // refine calls it directly, rows sorted, to skip the reordering gather.)
+  static FieldVector[] takeFromFragment(Dataset ds, Fragment fragment, List<LanceField> fields, long[] rows,
       List<VectorSchemaRoot> opened, BufferAllocator allocator) throws IOException {
     FieldVector[] cols = new FieldVector[fields.size()];
     List<FragmentFiles.Part> parts = FragmentFiles.plan(fragment, fields, ds.location());

@@ -10,6 +10,8 @@ import dev.javelin.index.ivf.Neighbors;
 import dev.javelin.index.ivf.VectorIndexException;
 import dev.javelin.table.Deletes;
 import dev.javelin.table.Fragment;
+import dev.javelin.table.IndexUuids;
+import dev.javelin.table.proto.TableProtos;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -199,7 +201,7 @@ public final class VectorQuery {
     }
     BoundExpression bound = filter == null ? null : Expression.parse(filter).bindFilter(ds.schema());
     try {
-      IndexInfo info = useIndex ? findIndex(field) : null;
+      TableProtos.IndexMetadata info = useIndex ? findIndex(field) : null;
       IvfPqIndex index = info == null ? null : open(info);
       if (index != null && distanceType != null && distanceType != index.distanceType()) {
         index = null;
@@ -208,8 +210,8 @@ public final class VectorQuery {
       int candidates = refineFactor > 1 ? k * refineFactor : k;
       // The index answers for its fragments and, through reordered rewrites' row maps, for
       // the destinations of rewrites whose sources it covered entirely.
-      IndexCoverage coverage = index == null ? null : IndexCoverage.derive(bitmap(info.fragments()),
-          IndexCoverage.transitions(ds));
+      IndexCoverage coverage = index == null ? null
+          : IndexCoverage.derive(DatasetIndexes.fragmentBitmap(info, ds.location()), IndexCoverage.transitions(ds));
       List<Fragment> flat = new ArrayList<>();
       List<Fragment> indexed = new ArrayList<>();
       for (Fragment f : ds.manifest().fragments()) {
@@ -220,11 +222,15 @@ public final class VectorQuery {
       if (!indexed.isEmpty()) {
         fromIndex = searchIndex(index, coverage, candidates, accepted(indexed, pre));
       }
-      FlatSearch exact = new FlatSearch(query, dt, candidates);
-      VectorColumn.scan(ds, flat, field, pre, allocator, (v, a, n) -> exact.add(v, 0, n, a));
-      Neighbors merged = Neighbors.merge(candidates, fromIndex, exact.result());
+      // The index's list is already its sorted nearest: merged only with rows searched by brute force.
+      Neighbors merged = fromIndex;
+      if (!flat.isEmpty()) {
+        FlatSearch exact = new FlatSearch(query, dt, candidates);
+        VectorColumn.scan(ds, flat, field, pre, allocator, (v, a, n) -> exact.add(v, 0, n, a));
+        merged = Neighbors.merge(candidates, fromIndex, exact.result());
+      }
       if (refineFactor > 1 && index != null) {
-        merged = refine(merged, field, dt);
+        merged = refine(merged, field, dt, k);
       }
       // As in Lance, the postfilter sees the k nearest (after re-ranking), so fewer may remain.
       merged = Neighbors.merge(k, merged);
@@ -275,32 +281,29 @@ public final class VectorQuery {
     }
   }
 
-  private static RoaringBitmap bitmap(Set<Long> ids) {
-    RoaringBitmap b = new RoaringBitmap();
-    for (long id : ids) {
-      b.add((int) id);
-    }
-    return b;
-  }
-
-  private IndexInfo findIndex(LanceField field) {
-    for (IndexInfo i : ds.indices()) {
-      if (i.type() == dev.javelin.index.IndexType.VECTOR && i.fields().equals(List.of(field.name()))) {
+  // The first vector index on exactly this field, straight from the manifest (Dataset.indices()
+  // would describe every index, coverage included, on each query).
+  private TableProtos.IndexMetadata findIndex(LanceField field) {
+    for (TableProtos.IndexMetadata i : ds.manifest().indices()) {
+      if (i.getFieldsCount() == 1 && i.getFields(0) == field.id()
+          && dev.javelin.index.IndexType.fromDetailsTypeUrl(i.getIndexDetails().getTypeUrl())
+              == dev.javelin.index.IndexType.VECTOR) {
         return i;
       }
     }
     return null;
   }
 
-  private IvfPqIndex open(IndexInfo info) throws IOException {
-    String key = ds.location() + "#" + info.uuid();
+  private IvfPqIndex open(TableProtos.IndexMetadata entry) throws IOException {
+    String uuid = IndexUuids.toText(entry.getUuid().getUuid());
+    String key = ds.location() + "#" + uuid;
     synchronized (CACHE) {
       IvfPqIndex cached = CACHE.get(key);
       if (cached != null) {
         return cached;
       }
     }
-    IvfPqIndex index = IvfPqIndex.open(ds.store(), info.uuid(), allocator);
+    IvfPqIndex index = IvfPqIndex.open(ds.store(), uuid, allocator);
     synchronized (CACHE) {
       CACHE.put(key, index);
     }
@@ -328,33 +331,102 @@ public final class VectorQuery {
       }
       return keep::contains;
     }
-    Map<Long, RoaringBitmap> deleted = new HashMap<>();
-    for (Fragment f : fragments) {
-      deleted.put(f.id(), Deletes.deletedRows(ds.store(), f, allocator));
-    }
-    return id -> {
-      RoaringBitmap d = deleted.get(id >>> 32);
-      return d != null && !d.contains((int) (id & 0xFFFFFFFFL));
-    };
+    return new LiveRows(ds, fragments, allocator);
   }
 
-  private Neighbors refine(Neighbors candidates, LanceField field, DistanceType dt) {
-    int dim = query.length;
-    FlatSearch exact = new FlatSearch(query, dt, candidates.size());
-    // In address order the take reads the file in order and need not reorder the rows; the
-    // result does not depend on the order (ties are broken by row id).
-    long[] ids = candidates.rowIds().clone();
-    Arrays.sort(ids);
-    try (VectorSchemaRoot rows = ds.takeRows(ids, List.of(field.name()))) {
-      FixedSizeListVector v = (FixedSizeListVector) rows.getVector(0);
-      float[] buf = new float[rows.getRowCount() * dim];
-      VectorColumn.copy(v, dim, rows.getRowCount(), buf);
-      int k2 = 0;
-      for (int i = 0; i < rows.getRowCount(); i++) {
-        if (!v.isNull(i)) {
-          exact.add(buf, (k2++) * dim, ids[i]);
+  /**
+   * Rows of some fragments that are not deleted: fragment ids sorted, with their deletion
+   * vectors (null: none). The search asks about every row that would enter its top k, so the
+   * test must be cheap: no boxing, and the previous fragment is remembered (rows come partition
+   * by partition, mostly from few fragments).
+   */
+  private static final class LiveRows implements LongPredicate {
+    private final long[] ids;
+    private final RoaringBitmap[] deleted;
+    // A hint, racy by design when several threads search: any value is checked before use.
+    private int last;
+
+    LiveRows(Dataset ds, List<Fragment> fragments, BufferAllocator allocator) throws IOException {
+      List<Fragment> sorted = new ArrayList<>(fragments);
+      sorted.sort(java.util.Comparator.comparingLong(Fragment::id));
+      ids = new long[sorted.size()];
+      deleted = new RoaringBitmap[sorted.size()];
+      for (int i = 0; i < ids.length; i++) {
+        Fragment f = sorted.get(i);
+        ids[i] = f.id();
+        if (f.deletionFile().isPresent()) {
+          RoaringBitmap d = Deletes.deletedRows(ds.store(), f, allocator);
+          deleted[i] = d.isEmpty() ? null : d;
         }
       }
+    }
+
+    @Override
+    public boolean test(long id) {
+      long frag = id >>> 32;
+      int at = last;
+      if (at >= ids.length || ids[at] != frag) {
+        at = Arrays.binarySearch(ids, frag);
+        if (at < 0) {
+          return false;
+        }
+        last = at;
+      }
+      RoaringBitmap d = deleted[at];
+      return d == null || !d.contains((int) (id & 0xFFFFFFFFL));
+    }
+  }
+
+  /**
+   * The {@code k} nearest candidates by their true vectors. Candidates are live rows (the
+   * search only returns accepted ones), so their vectors are read fragment by fragment in
+   * address order straight from the fragments' files, with no reordering copy: the result does
+   * not depend on the order (ties are broken by row id).
+   */
+  private Neighbors refine(Neighbors candidates, LanceField field, DistanceType dt, int k) throws IOException {
+    int dim = query.length;
+    FlatSearch exact = new FlatSearch(query, dt, k);
+    long[] ids = candidates.rowIds().clone();
+    Arrays.sort(ids);
+    Map<Long, Fragment> fragments = new HashMap<>();
+    for (Fragment f : ds.manifest().fragments()) {
+      fragments.put(f.id(), f);
+    }
+    List<LanceField> fields = List.of(field);
+    float[] buf = new float[0];
+    for (int from = 0; from < ids.length;) {
+      long frag = ids[from] >>> 32;
+      int to = from;
+      while (to < ids.length && ids[to] >>> 32 == frag) {
+        to++;
+      }
+      Fragment fragment = fragments.get(frag);
+      if (fragment == null) {
+        throw new IllegalStateException("Vector search candidate " + ids[from] + " names no fragment of version "
+            + ds.version() + ": " + ds.location());
+      }
+      long[] rows = new long[to - from];
+      for (int i = from; i < to; i++) {
+        rows[i - from] = ids[i] & 0xFFFFFFFFL;
+      }
+      List<VectorSchemaRoot> opened = new ArrayList<>();
+      try {
+        FixedSizeListVector v = (FixedSizeListVector) Take.takeFromFragment(ds, fragment, fields, rows, opened,
+            allocator)[0];
+        if (buf.length < rows.length * dim) {
+          buf = new float[rows.length * dim];
+        }
+        VectorColumn.copy(v, dim, rows.length, buf);
+        int kept = 0;
+        for (int i = 0; i < rows.length; i++) {
+          if (!v.isNull(i)) {
+            exact.add(buf, (kept++) * dim, ids[from + i]);
+          }
+        }
+      } finally {
+        opened.forEach(VectorSchemaRoot::close);
+      }
+      from = to;
     }
     return exact.result();
   }

@@ -87,16 +87,16 @@ final class ProductQuantizer {
    */
   float[] distanceTable(float[] q) {
     float[] table = new float[m * CENTROIDS];
-    distanceTable(q, table, new float[3 * CENTROIDS]);
+    distanceTable(q, table, VectorMath.l2sScratch(CENTROIDS));
     return table;
   }
 
   /**
    * {@link #distanceTable(float[])} into {@code table} ({@code m * 256} floats), with
-   * {@code scratch} of at least {@code 3 * 256} floats: no allocation, for the per-partition
-   * tables of a search.
+   * {@code scratch} from {@link VectorMath#l2sScratch}{@code (256)}: no allocation, for the
+   * per-partition tables of a search.
    */
-  void distanceTable(float[] q, float[] table, float[] scratch) {
+  void distanceTable(float[] q, float[] table, float[][] scratch) {
     if (!dot) {
       for (int j = 0; j < m; j++) {
         VectorMath.l2sTransposed(q, j * subDim, subDim, codebookT, j * subDim, CENTROIDS, table,

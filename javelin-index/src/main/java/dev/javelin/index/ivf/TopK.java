@@ -39,23 +39,7 @@ final class TopK {
     } else if (d < dist[0] || (d == dist[0] && id < ids[0])) {
       dist[0] = d;
       ids[0] = id;
-      int i = 0;
-      while (true) {
-        int l = 2 * i + 1;
-        int r = l + 1;
-        int w = i;
-        if (l < size && worse(l, w)) {
-          w = l;
-        }
-        if (r < size && worse(r, w)) {
-          w = r;
-        }
-        if (w == i) {
-          break;
-        }
-        swap(i, w);
-        i = w;
-      }
+      siftDown(dist, ids, 0, size);
     }
   }
 
@@ -68,32 +52,57 @@ final class TopK {
 
   // Ties go by id so that results are deterministic.
   private boolean worse(int a, int b) {
-    return dist[a] > dist[b] || (dist[a] == dist[b] && ids[a] > ids[b]);
+    return worse(dist, ids, a, b);
   }
 
   private void swap(int a, int b) {
-    float d = dist[a];
-    dist[a] = dist[b];
-    dist[b] = d;
-    long t = ids[a];
-    ids[a] = ids[b];
-    ids[b] = t;
+    swap(dist, ids, a, b);
   }
 
-  /** The kept pairs, nearest first. */
+  /**
+   * The kept pairs, nearest first. A heap sort of copies of the heap (already a max-heap): the
+   * worst pair goes last, then the worst of the rest, ... without boxing; the heap stays as is.
+   */
   Neighbors result() {
-    Integer[] order = new Integer[size];
-    for (int i = 0; i < size; i++) {
-      order[i] = i;
-    }
-    Arrays.sort(order, (a, b) -> dist[a] != dist[b] ? Float.compare(dist[a], dist[b]) : Long.compare(ids[a], ids[b]));
-    long[] outIds = new long[size];
-    float[] outDist = new float[size];
-    for (int i = 0; i < size; i++) {
-      outIds[i] = ids[order[i]];
-      outDist[i] = dist[order[i]];
+    float[] outDist = Arrays.copyOf(dist, size);
+    long[] outIds = Arrays.copyOf(ids, size);
+    for (int end = size - 1; end > 0; end--) {
+      swap(outDist, outIds, 0, end);
+      siftDown(outDist, outIds, 0, end);
     }
     return new Neighbors(outIds, outDist);
+  }
+
+  private static void siftDown(float[] d, long[] id, int i, int n) {
+    while (true) {
+      int l = 2 * i + 1;
+      int r = l + 1;
+      int w = i;
+      if (l < n && worse(d, id, l, w)) {
+        w = l;
+      }
+      if (r < n && worse(d, id, r, w)) {
+        w = r;
+      }
+      if (w == i) {
+        return;
+      }
+      swap(d, id, i, w);
+      i = w;
+    }
+  }
+
+  private static boolean worse(float[] d, long[] id, int a, int b) {
+    return d[a] > d[b] || (d[a] == d[b] && id[a] > id[b]);
+  }
+
+  private static void swap(float[] d, long[] id, int a, int b) {
+    float x = d[a];
+    d[a] = d[b];
+    d[b] = x;
+    long t = id[a];
+    id[a] = id[b];
+    id[b] = t;
   }
 
   /** Merges result lists and keeps the {@code k} nearest. */

@@ -86,32 +86,71 @@ final class VectorMath {
   /**
    * Squared L2 distances of one vector to {@code k} vectors stored transposed (as in
    * {@link #dotsTransposed}), into {@code out[outOff..outOff+k)}, each equal bit for bit to
-   * {@link #l2}: the same four partial sums, added in the same order, but one lane per vector,
-   * which the JIT vectorises. {@code scratch} holds at least {@code 3 * k} floats.
+   * {@link #l2}: the same four partial sums, added in the same order, but one lane per vector.
+   * {@code acc} holds four arrays of at least {@code k} floats, one per partial sum. Every loop
+   * reads at most one array besides the one it writes, both from index 0: measured on JDK 17,
+   * only such loops are vectorised (writing at an offset, or reading two arrays into a third,
+   * runs lane by lane, about 4x slower); the sum lands in {@code out} by one array copy.
    */
   static void l2sTransposed(float[] x, int off, int dim, float[][] t, int tRow, int k, float[] out, int outOff,
-      float[] scratch) {
-    java.util.Arrays.fill(out, outOff, outOff + k, 0f);
-    java.util.Arrays.fill(scratch, 0, 3 * k, 0f);
+      float[][] acc) {
+    float[] s0 = acc[0];
+    float[] s1 = acc[1];
+    float[] s2 = acc[2];
+    float[] s3 = acc[3];
     int i = 0;
+    if (dim >= 4) {
+      squares(x[off], t[tRow], k, s0);
+      squares(x[off + 1], t[tRow + 1], k, s1);
+      squares(x[off + 2], t[tRow + 2], k, s2);
+      squares(x[off + 3], t[tRow + 3], k, s3);
+      i = 4;
+    } else {
+      // l2 starts its sums at zero; 0 + d * d is d * d exactly, so the first square may set s0.
+      squares(x[off], t[tRow], k, s0);
+      java.util.Arrays.fill(s1, 0, k, 0f);
+      java.util.Arrays.fill(s2, 0, k, 0f);
+      java.util.Arrays.fill(s3, 0, k, 0f);
+      i = 1;
+    }
     for (; i + 3 < dim; i += 4) {
-      accumulate(x[off + i], t[tRow + i], k, out, outOff);
-      accumulate(x[off + i + 1], t[tRow + i + 1], k, scratch, 0);
-      accumulate(x[off + i + 2], t[tRow + i + 2], k, scratch, k);
-      accumulate(x[off + i + 3], t[tRow + i + 3], k, scratch, 2 * k);
+      accumulate(x[off + i], t[tRow + i], k, s0);
+      accumulate(x[off + i + 1], t[tRow + i + 1], k, s1);
+      accumulate(x[off + i + 2], t[tRow + i + 2], k, s2);
+      accumulate(x[off + i + 3], t[tRow + i + 3], k, s3);
     }
     for (; i < dim; i++) {
-      accumulate(x[off + i], t[tRow + i], k, out, outOff);
+      accumulate(x[off + i], t[tRow + i], k, s0);
     }
+    // (s0 + s1) + (s2 + s3), as l2 adds them.
+    addInto(s0, s1, k);
+    addInto(s2, s3, k);
+    addInto(s0, s2, k);
+    System.arraycopy(s0, 0, out, outOff, k);
+  }
+
+  /** Four arrays of {@code k} floats, the scratch of {@link #l2sTransposed}. */
+  static float[][] l2sScratch(int k) {
+    return new float[4][k];
+  }
+
+  private static void squares(float xi, float[] t, int k, float[] s) {
     for (int c = 0; c < k; c++) {
-      out[outOff + c] = (out[outOff + c] + scratch[c]) + (scratch[k + c] + scratch[2 * k + c]);
+      float d = xi - t[c];
+      s[c] = d * d;
     }
   }
 
-  private static void accumulate(float xi, float[] t, int k, float[] s, int sOff) {
+  private static void accumulate(float xi, float[] t, int k, float[] s) {
     for (int c = 0; c < k; c++) {
       float d = xi - t[c];
-      s[sOff + c] += d * d;
+      s[c] += d * d;
+    }
+  }
+
+  private static void addInto(float[] a, float[] b, int k) {
+    for (int c = 0; c < k; c++) {
+      a[c] += b[c];
     }
   }
 

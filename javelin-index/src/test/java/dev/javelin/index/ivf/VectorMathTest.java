@@ -21,7 +21,7 @@ class VectorMathTest {
       }
       float[][] t = VectorMath.transpose(vs, 0, k, dim);
       float[] out = new float[k + 2];
-      VectorMath.l2sTransposed(x, 3, dim, t, 0, k, out, 2, new float[3 * k]);
+      VectorMath.l2sTransposed(x, 3, dim, t, 0, k, out, 2, VectorMath.l2sScratch(k));
       for (int c = 0; c < k; c++) {
         assertThat(Float.floatToRawIntBits(out[2 + c]))
             .as("dim %d vector %d", dim, c)
