@@ -32,8 +32,11 @@ public final class FsstDecoder {
 
   /** Chunks up to this size decode as one stream of codes (mini-block chunks are at most 32 KiB). */
   static final int STREAM_CHUNK_BYTES = 1 << 16;
-  /** Per thread: the output position of each code of the chunk being decoded. */
-  private static final ThreadLocal<int[]> OUT_AT = ThreadLocal.withInitial(() -> new int[STREAM_CHUNK_BYTES + 1]);
+  /**
+   * Per thread: room for the output position of each code of the chunk being decoded; grown to
+   * the largest chunk seen, at most {@value #STREAM_CHUNK_BYTES} + 1 ints.
+   */
+  private static final ThreadLocal<int[][]> OUT_AT = ThreadLocal.withInitial(() -> new int[][] {new int[4097]});
 
   private final FsstSymbolTable table;
   private final boolean raw;
@@ -292,7 +295,11 @@ public final class FsstDecoder {
       last = e;
     }
     int n = (int) (last - first);
-    int[] outAt = OUT_AT.get();
+    int[][] holder = OUT_AT.get();
+    if (holder[0].length <= n) {
+      holder[0] = new int[Math.max(n + 1, Math.min(STREAM_CHUNK_BYTES + 1, 2 * holder[0].length))];
+    }
+    int[] outAt = holder[0];
     final long[] syms = symbols;
     final int[] lens = lengths;
     final int base = start + (int) first;
