@@ -30,6 +30,14 @@ public final class FsstDecoder {
 
   private static final int GROUP_BYTES = 1 << 16;
 
+  /** Chunks up to this size decode as one stream of codes (mini-block chunks are at most 32 KiB). */
+  static final int STREAM_CHUNK_BYTES = 1 << 16;
+  /**
+   * Per thread: room for the output position of each code of the chunk being decoded; grown to
+   * the largest chunk seen, at most {@value #STREAM_CHUNK_BYTES} + 1 ints.
+   */
+  private static final ThreadLocal<int[][]> OUT_AT = ThreadLocal.withInitial(() -> new int[][] {new int[4097]});
+
   private final FsstSymbolTable table;
   private final boolean raw;
   private final int symbolCount;
@@ -227,6 +235,15 @@ public final class FsstDecoder {
       System.arraycopy(src, start + (int) first, dst, pos, (int) (last - first));
       return pos + (int) (last - first);
     }
+    if (length <= STREAM_CHUNK_BYTES) {
+      return decodeStream(src, start, length, width, numValues, first, dst, pos, ends, endsAt);
+    }
+    return decodeValues(src, start, length, width, numValues, first, dst, pos, ends, endsAt);
+  }
+
+  /** {@link #decodeChunk} one value at a time; also finds the first error exactly. */
+  private int decodeValues(byte[] src, int start, int length, int width, int numValues, long first, byte[] dst,
+      int pos, long[] ends, int endsAt) {
     final long[] syms = symbols;
     final int[] lens = lengths;
     int in = start + (int) first;
@@ -252,6 +269,67 @@ public final class FsstDecoder {
         }
       }
       ends[endsAt + k] = o;
+    }
+    return o;
+  }
+
+  /**
+   * {@link #decodeChunk} for chunks of up to {@value #STREAM_CHUNK_BYTES} bytes. Values are
+   * contiguous and no code spans two of them, so the chunk's codes decode as one stream: one loop
+   * for the chunk instead of one per value, whose exit the CPU mispredicts about once per value
+   * (short strings have only a few codes each). The loop notes the output position at each code
+   * ({@code outAt[p]} for compressed byte {@code p}, -1 for an escaped literal); each value's end
+   * is then looked up. A value ending between an escape and its literal shows up as -1; the first
+   * such value is the first error, since the values before it decoded alike either way.
+   */
+  private int decodeStream(byte[] src, int start, int length, int width, int numValues, long first, byte[] dst,
+      int pos, long[] ends, int endsAt) {
+    // Read and check all offsets first, parking them (chunk-relative) in ends.
+    long last = first;
+    for (int k = 0; k < numValues; k++) {
+      long e = chunkOffset(src, start, width, k + 1, length);
+      if (e < last) {
+        throw new IllegalArgumentException("FSST offsets go backwards at value " + k + ": " + last + " then " + e);
+      }
+      ends[endsAt + k] = e;
+      last = e;
+    }
+    int n = (int) (last - first);
+    int[][] holder = OUT_AT.get();
+    if (holder[0].length <= n) {
+      holder[0] = new int[Math.max(n + 1, Math.min(STREAM_CHUNK_BYTES + 1, 2 * holder[0].length))];
+    }
+    int[] outAt = holder[0];
+    final long[] syms = symbols;
+    final int[] lens = lengths;
+    final int base = start + (int) first;
+    int o = pos;
+    int p = 0;
+    while (p < n) {
+      outAt[p] = o;
+      int code = src[base + p] & 0xFF;
+      p++;
+      int len = lens[code];
+      if (len != 0) {
+        LONG_LE.set(dst, o, syms[code]);
+        o += len;
+      } else if (code == FsstSymbolTable.ESCAPE && p < n) {
+        outAt[p] = -1;
+        dst[o++] = src[base + p];
+        p++;
+      } else {
+        // Malformed. An escape may have swallowed the next value's first byte before this, so
+        // let the value-by-value decoder find and report the first error.
+        return decodeValues(src, start, length, width, numValues, first, dst, pos, ends, endsAt);
+      }
+    }
+    outAt[n] = o;
+    for (int k = 0; k < numValues; k++) {
+      int at = outAt[(int) (ends[endsAt + k] - first)];
+      if (at < 0) {
+        throw badCode(k, FsstSymbolTable.ESCAPE);
+      }
+      ends[endsAt + k] = at;
     }
     return o;
   }

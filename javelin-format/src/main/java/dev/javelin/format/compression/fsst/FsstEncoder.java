@@ -15,6 +15,8 @@ package dev.javelin.format.compression.fsst;
  * An instance is immutable and may be shared between threads.
  */
 public final class FsstEncoder {
+  /** Room for output is made once per group of values holding about this many input bytes. */
+  private static final int GROUP_BYTES = 1 << 16;
   private final FsstSymbolTable table;
   private final SymbolMap map;
 
@@ -61,23 +63,40 @@ public final class FsstEncoder {
     int expected = (int) Math.min(table.compresses() ? total * 3 / 4 : total, 1 << 26);
     BinaryValues.Builder out = new BinaryValues.Builder(numValues, expected, BinaryValues.Builder.MAX_ARRAY);
     out.ensureValues(numValues);
-    for (int i = 0; i < numValues; i++) {
-      int start = offsets[i];
-      int end = offsets[i + 1];
-      int pos = out.offsets[out.count];
-      if (map == null) {
-        out.ensureBytes(pos, end - start, end - start);
-        System.arraycopy(data, start, out.bytes, pos, end - start);
-        pos += end - start;
-      } else {
-        // Worst case every byte escapes; the compressor also stores one byte speculatively.
-        if (!out.ensureBytes(pos, 0, 2L * (end - start))) {
-          throw out.tooLarge(pos + 2L * (end - start));
-        }
-        pos = compressValue(data, start, end, out.bytes, pos);
+    if (map == null) {
+      for (int i = 0; i < numValues; i++) {
+        int start = offsets[i];
+        int len = offsets[i + 1] - start;
+        int pos = out.offsets[out.count];
+        out.ensureBytes(pos, len, len);
+        System.arraycopy(data, start, out.bytes, pos, len);
+        out.offsets[++out.count] = pos + len;
       }
-      out.offsets[++out.count] = pos;
+      return out.build();
     }
+    int[] outOffs = out.offsets;
+    int i = 0;
+    while (i < numValues) {
+      // A group: values up to about GROUP_BYTES of input (at least one value), whose worst case
+      // (every byte escaped) gets room at once so the loop below checks nothing per value.
+      int j = i + 1;
+      long limit = (long) offsets[i] + GROUP_BYTES;
+      while (j < numValues && offsets[j + 1] <= limit) {
+        j++;
+      }
+      int pos = outOffs[i];
+      long worst = 2L * (offsets[j] - offsets[i]);
+      if (!out.ensureBytes(pos, 0, worst)) {
+        throw out.tooLarge(pos + worst);
+      }
+      byte[] dst = out.bytes;
+      for (int k = i; k < j; k++) {
+        pos = compressValue(data, offsets[k], offsets[k + 1], dst, pos);
+        outOffs[k + 1] = pos;
+      }
+      i = j;
+    }
+    out.count = numValues;
     return out.build();
   }
 

@@ -26,13 +26,22 @@ final class SymbolMap {
   private static final int HASH_SIZE = 1 << HASH_BITS;
   private static final VarHandle LONG_LE = MethodHandles.byteArrayViewVarHandle(long[].class,
       ByteOrder.LITTLE_ENDIAN);
-  private static final long[] MASKS = new long[9];
+  /** The length field of a free hash slot: more than any symbol's, so it never matches. */
+  private static final int FREE_LENGTH = 15;
+  private static final char FREE = (char) (FREE_LENGTH << 12);
+  /** MASKS[len] keeps the low len bytes of a word (all of it for a free slot's length). */
+  private static final long[] MASKS = new long[16];
 
   static {
-    for (int len = 0; len <= 8; len++) {
+    for (int len = 0; len < MASKS.length; len++) {
       MASKS[len] = len == 0 ? 0 : FsstSymbolTable.mask(len);
     }
   }
+
+  private static final char[] PSEUDO_BYTES = emptyBytes(true);
+  private static final char[] ESCAPE_BYTES = emptyBytes(false);
+  private static final char[] PSEUDO_SHORTS = emptyShorts(PSEUDO_BYTES);
+  private static final char[] ESCAPE_SHORTS = emptyShorts(ESCAPE_BYTES);
 
   private final boolean pseudoCodes;
   private final char[] byteCodes = new char[256];
@@ -62,15 +71,33 @@ final class SymbolMap {
     return map;
   }
 
-  /** Forgets all symbols: every byte escapes. */
+  /**
+   * Forgets all symbols: every byte escapes. Copies prebuilt tables rather than filling the
+   * 64 Ki short codes one by one: training clears once per round, so this shows in profiles.
+   */
   void clear() {
+    char[] bytes = pseudoCodes ? PSEUDO_BYTES : ESCAPE_BYTES;
+    System.arraycopy(bytes, 0, byteCodes, 0, 256);
+    System.arraycopy(pseudoCodes ? PSEUDO_SHORTS : ESCAPE_SHORTS, 0, shortCodes, 0, 65536);
+    Arrays.fill(hashEntries, FREE);
+  }
+
+  /** The byte codes of an empty map: each byte escapes. */
+  private static char[] emptyBytes(boolean pseudoCodes) {
+    char[] bytes = new char[256];
     for (int b = 0; b < 256; b++) {
-      byteCodes[b] = (char) (pseudoCodes ? 1 << 12 | b : ESCAPE_ENTRY);
+      bytes[b] = (char) (pseudoCodes ? 1 << 12 | b : ESCAPE_ENTRY);
     }
+    return bytes;
+  }
+
+  /** The short codes of an empty map: each pair's first byte escapes. */
+  private static char[] emptyShorts(char[] bytes) {
+    char[] shorts = new char[65536];
     for (int i = 0; i < 65536; i++) {
-      shortCodes[i] = byteCodes[i & 0xFF];
+      shorts[i] = bytes[i & 0xFF];
     }
-    Arrays.fill(hashEntries, (char) 0);
+    return shorts;
   }
 
   /** Adds a symbol (its bytes packed little-endian into {@code value}); false if it cannot be placed. */
@@ -99,7 +126,7 @@ final class SymbolMap {
       return true;
     }
     int h = hash(value);
-    if (hashEntries[h] != 0) {
+    if (hashEntries[h] != FREE) {
       return false;
     }
     hashSymbols[h] = value & MASKS[len];
@@ -112,28 +139,41 @@ final class SymbolMap {
     return pseudoCodes ? code >= 256 : (code & 0x100) == 0;
   }
 
-  /** The entry for the longest symbol this map finds at {@code src[in]}; {@code in < end}. */
+  /**
+   * The entry for the longest symbol this map finds at {@code src[in]}; {@code in < end}.
+   *
+   * <p>The hot path of compression and training. Away from the array's last 8 bytes the input is
+   * read as one word (bytes past the value masked off); the hash probe and the short-code lookup
+   * are both done and the result is picked without a data-dependent branch, since whether a
+   * 3+ byte symbol matches is as good as random from one position to the next.
+   */
   int match(byte[] src, int in, int end) {
     int rem = end - in;
+    int remWord = Math.min(rem, 8);
     long word;
-    if (rem >= 8) {
-      word = (long) LONG_LE.get(src, in);
-    } else if (end >= 8) {
-      // Load the last 8 bytes of the array up to end and shift the value's tail down.
-      word = (long) LONG_LE.get(src, end - 8) >>> (8 * (8 - rem));
+    if (in <= src.length - 8) {
+      word = (long) LONG_LE.get(src, in) & MASKS[remWord];
     } else {
-      word = 0;
-      for (int k = 0; k < rem; k++) {
-        word |= (src[in + k] & 0xFFL) << (8 * k);
-      }
+      word = tailWord(src, in, end);
     }
     int h = hash(word);
     int e = hashEntries[h];
     int len = e >>> 12;
-    if (len != 0 && len <= rem && (word & MASKS[len]) == hashSymbols[h]) {
+    // A free slot has length FREE_LENGTH > 8, so it never passes the first test.
+    if (len <= remWord && (word & MASKS[len]) == hashSymbols[h]) {
       return e;
     }
     return rem >= 2 ? shortCodes[(int) word & 0xFFFF] : byteCodes[(int) word & 0xFF];
+  }
+
+  /** The word at {@code src[in]} when fewer than 8 bytes of the array are left. */
+  private static long tailWord(byte[] src, int in, int end) {
+    int rem = Math.min(end - in, 8);
+    long word = 0;
+    for (int k = 0; k < rem; k++) {
+      word |= (src[in + k] & 0xFFL) << (8 * k);
+    }
+    return word;
   }
 
   private static int hash(long word) {
