@@ -77,7 +77,7 @@ final class PartitionWriter implements AutoCloseable {
     this.counts = counts.clone();
     this.slots = new Slot[counts.length];
     for (int d = 0; d < counts.length; d++) {
-      slots[d] = new Slot();
+      slots[d] = new Slot(counts[d]);
     }
     int n = Math.min(threads, counts.length);
     this.lanes = new ExecutorService[n > 1 ? n : 0];
@@ -197,7 +197,8 @@ final class PartitionWriter implements AutoCloseable {
       keys.add(key);
       // Destinations are written in parallel: a writer encoding its columns on threads too
       // would only add hand-offs.
-      WriteOptions.Builder options = WriteOptions.builder().version(version);
+      // The exact row count is known: page buffers are sized once, not regrown piece by piece.
+      WriteOptions.Builder options = WriteOptions.builder().version(version).expectedRows(s.rows);
       if (lanes.length > 0) {
         options.parallelism(1);
       }
@@ -316,11 +317,16 @@ final class PartitionWriter implements AutoCloseable {
   }
 
   private static final class Slot {
+    final long rows;
     // Rows routed here so far (the caller's thread).
     long routed;
     // The writing thread's (happens-before through the executor and its termination).
     String name;
     LanceFileWriter writer;
     DataFile file;
+
+    Slot(long rows) {
+      this.rows = rows;
+    }
   }
 }
