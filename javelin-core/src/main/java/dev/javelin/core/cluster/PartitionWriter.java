@@ -37,7 +37,9 @@ import org.apache.arrow.vector.VectorSchemaRoot;
  * a few writing threads, a destination always on the same one (so its pieces stay in order),
  * while the caller gathers the next batch: the caller's thread alone was the limit of this pass.
  * Memory is bounded by the destinations, not the data: besides the writers' page buffers, the
- * pieces not yet written hold at most {@code threads x batchSize} rows; nothing ever holds a
+ * pieces not yet written hold at most {@code min(2 x threads, destinations) x batchSize} rows
+ * (two batches a writing thread, so a thread descheduled for a while on a busy machine does not
+ * stop the caller at once, and never more than a batch per destination); nothing ever holds a
  * whole fragment. Files are created under {@code data/} and remembered, so {@link #deleteAll}
  * removes them.
  */
@@ -88,7 +90,7 @@ final class PartitionWriter implements AutoCloseable {
         return t;
       });
     }
-    this.roomRows = Math.max(1, lanes.length) * batchSize;
+    this.roomRows = Math.max(1, Math.min(2 * lanes.length, counts.length)) * batchSize;
     this.room = new Semaphore(roomRows);
   }
 
@@ -275,7 +277,7 @@ final class PartitionWriter implements AutoCloseable {
     }
   }
 
-  /** The most rows gathered and not yet written at once (at most threads x batchSize). */
+  /** The most rows gathered and not yet written at once (see the class comment for the bound). */
   long peakBufferedRows() {
     return peakBuffered.get();
   }
