@@ -21,11 +21,19 @@ import dev.javelin.table.proto.TableProtos;
 import dev.javelin.table.rowids.RowIdSequence;
 import dev.javelin.table.rowids.RowVersionSequence;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.io.UncheckedIOException;
+import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.UInt8Vector;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -36,7 +44,8 @@ import org.apache.arrow.vector.ipc.ArrowReader;
  * columns and row addresses of the sources' live rows and decides each row's destination
  * ({@link Destinations}); the row map labels and, with stable row ids, each destination's ids
  * and versions follow from walking the sources' physical rows; pass 2 streams every column in
- * source order into the destinations ({@link PartitionWriter}); the labels go to a row map file;
+ * source order into the destinations ({@link PartitionWriter}) while that walk writes the labels
+ * to a row map file on a thread of its own (pass 2's scan starts decoding while the keys sort);
  * the commit reserves the new ids, checks conservation, and lands a reordered Rewrite (one group:
  * all sources to all destinations) carrying the stable partition transition, so indices keep
  * their bitmaps on the retired source ids instead of being refused. Rows of the sources deleted by
@@ -52,6 +61,7 @@ final class Clustering {
   static final int MAX_DESTINATIONS = 65536;
   // A concurrent reordered rewrite replaces the entry we appended onto; we rebuild and retry.
   private static final int MAX_ENTRY_RETRIES = 5;
+  private static final AtomicInteger THREADS = new AtomicInteger();
 
   private final Dataset dataset;
   private final List<String> keyNames;
@@ -61,6 +71,8 @@ final class Clustering {
   private final int batchSize;
   private final LabelSink labels;
   private PartitionWriter writer;
+  // Set when pass 2 failed: the row map walk stops early instead of finishing a file to delete.
+  private volatile boolean abandoned;
   // Tests: runs after each attempt's entry is built, before its commit (a concurrent writer's slot).
   private Runnable beforeCommit;
 
@@ -108,40 +120,122 @@ final class Clustering {
     try {
       try {
         Pass1 p1 = readKeys(sources, kinds, (int) liveRows);
-        // One key orders the rows by itself (any curve over one dimension is its order).
-        int[] dest = p1.keys.isEmpty() ? new int[0] : p1.keys.size() == 1
-            ? Destinations.inOrder(p1.keys.get(0).order(), target) : Destinations.assign(rank(p1.keys), curve, target);
-        long[] counts = new long[Destinations.count(p1.addresses.length, target)];
-        for (int d : dest) {
-          counts[d]++;
+        ExecutorService side = Executors.newFixedThreadPool(2, r -> {
+          Thread t = new Thread(r, "javelin-cluster-side-" + THREADS.incrementAndGet());
+          t.setDaemon(true);
+          return t;
+        });
+        try (ArrowReader data = dataset.newScan().fragments(sources).batchSize(batchSize).build()) {
+          // Pass 2's scan decodes its first batches on its own threads while the keys are sorted.
+          Future<Boolean> firstBatch = side.submit(data::loadNextBatch);
+          try {
+            return afterKeys(m, sources, p1, data, firstBatch, side, allocator);
+          } finally {
+            // The reader is not shared: its first batch is loaded (or failed) before it closes.
+            awaitQuietly(firstBatch);
+          }
+        } finally {
+          side.shutdown();
         }
-        RowMapSummary summary;
-        Lineage lineage;
-        // Row maps live in the entry's directory, kept (by lance-core's cleanup too) while the entry is.
-        String entryUuid = StablePartition.entryUuidFor(Table.at(dataset.store()).latest());
-        RowMapWriter rowMap = RowMapWriter.create(dataset.store(), StablePartitionEntry.directory(entryUuid),
-            counts.length, m.fileVersion(), allocator);
-        try (rowMap) {
-          lineage = walk(m, sources, p1.addresses, dest, counts, new RowMapLabels(rowMap, labels));
-          summary = rowMap.finish();
-        }
-        List<Fragment> written;
-        try {
-          written = rewrite(m, sources, dest, counts, allocator);
-        } catch (IOException | RuntimeException e) {
-          deleteQuietly(rowMap.path());
-          throw e;
-        }
-        List<Fragment> news = new ArrayList<>();
-        for (int d = 0; d < written.size(); d++) {
-          news.add(lineage == null ? written.get(d) : lineage.apply(written.get(d), d));
-        }
-        return commit(m, sources, news, dest.length, entryUuid, rowMap.path(), summary);
       } catch (IOException e) {
         throw new UncheckedIOException("Clustering fragments " + ids(sources) + " failed: " + dataset.location(), e);
       }
     } finally {
       allocator.close();
+    }
+  }
+
+  private ClusterResult afterKeys(Manifest m, List<Fragment> sources, Pass1 p1, ArrowReader data,
+      Future<Boolean> firstBatch, ExecutorService side, BufferAllocator allocator) throws IOException {
+    // One key orders the rows by itself (any curve over one dimension is its order).
+    int[] dest = p1.keys.isEmpty() ? new int[0] : p1.keys.size() == 1
+        ? Destinations.inOrder(p1.keys.get(0).order(), target) : Destinations.assign(rank(p1.keys), curve, target);
+    long[] counts = new long[Destinations.count(p1.addresses.length, target)];
+    for (int d : dest) {
+      counts[d]++;
+    }
+    // Row maps live in the entry's directory, kept (by lance-core's cleanup too) while the entry is.
+    String entryUuid = StablePartition.entryUuidFor(Table.at(dataset.store()).latest());
+    // Created here, before any data file, so a failure to create it leaves nothing to delete.
+    RowMapWriter rowMap = RowMapWriter.create(dataset.store(), StablePartitionEntry.directory(entryUuid),
+        counts.length, m.fileVersion(), allocator);
+    // The labels are known now: the row map (and the row ids of stable row id datasets) is written
+    // on its own thread while pass 2 writes the data, instead of before it on this one.
+    Future<Walked> walked;
+    try {
+      walked = side.submit(() -> {
+        try (rowMap) {
+          Lineage lineage = walk(m, sources, p1.addresses, dest, counts, new RowMapLabels(rowMap, labels));
+          return new Walked(lineage, rowMap.finish());
+        }
+      });
+    } catch (RuntimeException e) {
+      rowMap.close();
+      throw e;
+    }
+    List<Fragment> written;
+    try {
+      written = rewrite(sources, dest, counts, allocator, m, data, firstBatch);
+    } catch (IOException | RuntimeException e) {
+      abandoned = true;
+      awaitQuietly(walked);
+      deleteQuietly(rowMap.path());
+      throw e;
+    }
+    Walked w;
+    try {
+      w = join(walked);
+    } catch (IOException | RuntimeException e) {
+      writer.keys().forEach(this::deleteQuietly);
+      deleteQuietly(rowMap.path());
+      throw e;
+    }
+    List<Fragment> news = new ArrayList<>();
+    for (int d = 0; d < written.size(); d++) {
+      news.add(w.lineage() == null ? written.get(d) : w.lineage().apply(written.get(d), d));
+    }
+    return commit(m, sources, news, dest.length, entryUuid, rowMap.path(), w.summary());
+  }
+
+  private record Walked(Lineage lineage, RowMapSummary summary) {}
+
+  // The task's result; its exception as thrown (an interrupted wait as an InterruptedIOException).
+  private <T> T join(Future<T> task) throws IOException {
+    try {
+      return task.get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new InterruptedIOException("Interrupted while clustering " + dataset.location());
+    } catch (ExecutionException e) {
+      Throwable t = e.getCause();
+      if (t instanceof IOException io) {
+        throw io;
+      }
+      if (t instanceof RuntimeException re) {
+        throw re;
+      }
+      if (t instanceof Error err) {
+        throw err;
+      }
+      throw new IllegalStateException(t);
+    }
+  }
+
+  // Waits for the task to end, ignoring its outcome (the caller is failing already).
+  private static void awaitQuietly(Future<?> task) {
+    boolean interrupted = false;
+    while (true) {
+      try {
+        task.get();
+        break;
+      } catch (InterruptedException e) {
+        interrupted = true;
+      } catch (ExecutionException | CancellationException e) {
+        break;
+      }
+    }
+    if (interrupted) {
+      Thread.currentThread().interrupt();
     }
   }
 
@@ -195,9 +289,10 @@ final class Clustering {
         if (n + rows > addresses.length) {
           addresses = Arrays.copyOf(addresses, Math.max(n + rows, addresses.length * 2));
         }
-        for (int i = 0; i < rows; i++) {
-          addresses[n++] = addr.get(i);
-        }
+        // One bulk copy of the batch's addresses (never null) instead of a call per row.
+        addr.getDataBuffer().nioBuffer(0, rows * 8).order(ByteOrder.LITTLE_ENDIAN).asLongBuffer()
+            .get(addresses, n, rows);
+        n += rows;
       }
     }
     return new Pass1(n == 0 ? List.of() : keys, Arrays.copyOf(addresses, n));
@@ -229,6 +324,9 @@ final class Clustering {
         updated = f.lastUpdatedAtVersions(dataset.store());
       }
       for (long o = 0; o < f.physicalRows(); o++) {
+        if ((o & 0xFFFF) == 0 && abandoned) {
+          throw new CancellationException("Pass 2 failed: the row map of " + dataset.location() + " is abandoned");
+        }
         if (k < addresses.length && addresses[k] == ((f.id() << 32) | o)) {
           if (labels != null) {
             labels.label(dest[k]);
@@ -256,17 +354,18 @@ final class Clustering {
     return lineage;
   }
 
-  private List<Fragment> rewrite(Manifest m, List<Fragment> sources, int[] dest, long[] counts,
-      BufferAllocator allocator) throws IOException {
+  // Pass 2 over the reader opened (and its first batch loaded by firstBatch) while the keys were sorted.
+  private List<Fragment> rewrite(List<Fragment> sources, int[] dest, long[] counts, BufferAllocator allocator,
+      Manifest m, ArrowReader r, Future<Boolean> firstBatch) throws IOException {
     writer = new PartitionWriter(dataset.store(), m.schema(), m.fileVersion(), allocator, counts, batchSize);
     try (PartitionWriter w = writer) {
       int first = 0;
-      try (ArrowReader r = dataset.newScan().fragments(sources).batchSize(batchSize).build()) {
-        VectorSchemaRoot root = r.getVectorSchemaRoot();
-        while (r.loadNextBatch()) {
-          w.accept(root, dest, first);
-          first += root.getRowCount();
-        }
+      boolean more = join(firstBatch);
+      VectorSchemaRoot root = r.getVectorSchemaRoot();
+      while (more) {
+        w.accept(root, dest, first);
+        first += root.getRowCount();
+        more = r.loadNextBatch();
       }
       if (first != dest.length) {
         throw new IllegalStateException("The second read of fragments " + ids(sources) + " returned " + first

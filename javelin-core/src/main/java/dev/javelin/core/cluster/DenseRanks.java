@@ -50,6 +50,10 @@ final class DenseRanks {
     if (passes == 0) {
       return pos;
     }
+    int posBits = 32 - Integer.numberOfLeadingZeros(n - 1);
+    if (bits + posBits <= 64) {
+      return packedPositions(keys, n, min, posBits, passes);
+    }
     long[] k = new long[n];
     for (int i = 0; i < n; i++) {
       k[i] = keys[i] - min;
@@ -88,6 +92,51 @@ final class DenseRanks {
       int[] tp = pos;
       pos = pos2;
       pos2 = tp;
+    }
+    return pos;
+  }
+
+  // The same order when a key's span and a position fit in one long together (keys of up to 44
+  // bits at a million rows): each word carries its position below its key, so the passes move
+  // one array of 8-byte words instead of two (12 bytes), and ties stay in position order since
+  // the words start in position order and every pass is stable.
+  private static int[] packedPositions(long[] keys, int n, long min, int posBits, int passes) {
+    long[] a = new long[n];
+    for (int i = 0; i < n; i++) {
+      a[i] = ((keys[i] - min) << posBits) | i;
+    }
+    int[][] counts = new int[passes][DIGITS];
+    for (int i = 0; i < n; i++) {
+      long v = a[i] >>> posBits;
+      for (int p = 0; p < passes; p++) {
+        counts[p][(int) (v >>> (p * DIGIT_BITS)) & (DIGITS - 1)]++;
+      }
+    }
+    long[] b = new long[n];
+    for (int p = 0; p < passes; p++) {
+      int shift = posBits + p * DIGIT_BITS;
+      int[] c = counts[p];
+      if (c[(int) (a[0] >>> shift) & (DIGITS - 1)] == n) {
+        continue;
+      }
+      int sum = 0;
+      for (int d = 0; d < DIGITS; d++) {
+        int x = c[d];
+        c[d] = sum;
+        sum += x;
+      }
+      for (int i = 0; i < n; i++) {
+        long v = a[i];
+        b[c[(int) (v >>> shift) & (DIGITS - 1)]++] = v;
+      }
+      long[] t = a;
+      a = b;
+      b = t;
+    }
+    int[] pos = new int[n];
+    long mask = (1L << posBits) - 1;
+    for (int i = 0; i < n; i++) {
+      pos[i] = (int) (a[i] & mask);
     }
     return pos;
   }

@@ -8,9 +8,10 @@ package dev.javelin.core.cluster;
  * rows keep the order of their labels (a stable partition), so a row's new offset is the number
  * of earlier labels equal to its own.
  *
- * <p>The calls arrive before any data file is written, and all of them arrive before
- * {@link #close}; a clustering that fails afterwards leaves the sink to be discarded by its
- * owner (the label sequence alone is never committed).
+ * <p>The calls arrive on one thread of the clustering's own (not the caller's), while the data
+ * files are being written, and all of them arrive before {@link #close} and before the commit; a
+ * clustering that fails leaves the sink to be discarded by its owner (the label sequence alone is
+ * never committed).
  */
 interface LabelSink {
   /** The next physical row is live and goes to destination {@code destinationIndex} (0-based). */

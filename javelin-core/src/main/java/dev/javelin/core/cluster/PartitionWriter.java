@@ -37,7 +37,9 @@ import org.apache.arrow.vector.VectorSchemaRoot;
  * a few writing threads, a destination always on the same one (so its pieces stay in order),
  * while the caller gathers the next batch: the caller's thread alone was the limit of this pass.
  * Memory is bounded by the destinations, not the data: besides the writers' page buffers, the
- * pieces not yet written hold at most {@code threads x batchSize} rows; nothing ever holds a
+ * pieces not yet written hold at most {@code min(2 x threads, destinations) x batchSize} rows
+ * (two batches a writing thread, so a thread descheduled for a while on a busy machine does not
+ * stop the caller at once, and never more than a batch per destination); nothing ever holds a
  * whole fragment. Files are created under {@code data/} and remembered, so {@link #deleteAll}
  * removes them.
  */
@@ -77,7 +79,7 @@ final class PartitionWriter implements AutoCloseable {
     this.counts = counts.clone();
     this.slots = new Slot[counts.length];
     for (int d = 0; d < counts.length; d++) {
-      slots[d] = new Slot();
+      slots[d] = new Slot(counts[d]);
     }
     int n = Math.min(threads, counts.length);
     this.lanes = new ExecutorService[n > 1 ? n : 0];
@@ -88,7 +90,7 @@ final class PartitionWriter implements AutoCloseable {
         return t;
       });
     }
-    this.roomRows = Math.max(1, lanes.length) * batchSize;
+    this.roomRows = Math.max(1, Math.min(2 * lanes.length, counts.length)) * batchSize;
     this.room = new Semaphore(roomRows);
   }
 
@@ -197,7 +199,8 @@ final class PartitionWriter implements AutoCloseable {
       keys.add(key);
       // Destinations are written in parallel: a writer encoding its columns on threads too
       // would only add hand-offs.
-      WriteOptions.Builder options = WriteOptions.builder().version(version);
+      // The exact row count is known: page buffers are sized once, not regrown piece by piece.
+      WriteOptions.Builder options = WriteOptions.builder().version(version).expectedRows(s.rows);
       if (lanes.length > 0) {
         options.parallelism(1);
       }
@@ -274,7 +277,7 @@ final class PartitionWriter implements AutoCloseable {
     }
   }
 
-  /** The most rows gathered and not yet written at once (at most threads x batchSize). */
+  /** The most rows gathered and not yet written at once (see the class comment for the bound). */
   long peakBufferedRows() {
     return peakBuffered.get();
   }
@@ -316,11 +319,16 @@ final class PartitionWriter implements AutoCloseable {
   }
 
   private static final class Slot {
+    final long rows;
     // Rows routed here so far (the caller's thread).
     long routed;
     // The writing thread's (happens-before through the executor and its termination).
     String name;
     LanceFileWriter writer;
     DataFile file;
+
+    Slot(long rows) {
+      this.rows = rows;
+    }
   }
 }

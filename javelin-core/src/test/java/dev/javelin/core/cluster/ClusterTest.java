@@ -224,6 +224,22 @@ class ClusterTest {
   }
 
   @Test
+  void aRowMapFailingWhileTheDataIsWrittenLeavesNoNewFiles() throws IOException {
+    // The row map is written on its own thread during pass 2: its failure must also remove the
+    // data files pass 2 wrote or is writing.
+    ClusterData.create(dir, allocator, 2000, 500, true).version();
+    FailingStore store = new FailingStore(dir, "row_map-");
+    Dataset ds = Dataset.open(store, allocator);
+    Set<String> files = files(ds);
+    assertThatThrownBy(() -> ds.cluster().by("x", "y").targetRowsPerFragment(400).batchSize(64).commit())
+        .hasRootCauseMessage("disk full");
+    assertThat(files(ds)).isEqualTo(files);
+    Dataset reopened = Dataset.open(dir, allocator);
+    assertThat(reopened.version()).isEqualTo(ds.version());
+    assertThat(ClusterData.values(reopened)).hasSize(2000);
+  }
+
+  @Test
   void manyRowsWithSmallBatchesBufferAtMostABatchPerDestination() {
     Dataset ds = ClusterData.create(dir, allocator, 60000, 20000, false);
     ClusterBuilder b = ds.cluster().by("x", "y").curve(Curve.HILBERT).targetRowsPerFragment(10000).batchSize(128);

@@ -10,20 +10,34 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
 
-/** A local store whose {@code failAt}-th new data file cannot be created ("disk full"). */
+/**
+ * A local store whose {@code failAt}-th new file cannot be created ("disk full"), or whose new
+ * files with a key containing {@code failWrites} are created but cannot be written.
+ */
 final class FailingStore implements ObjectStore {
   private final LocalObjectStore local;
   private final int failAt;
+  private final String failWrites;
   int created;
 
   FailingStore(Path root, int failAt) {
     this.local = new LocalObjectStore(root);
     this.failAt = failAt;
+    this.failWrites = null;
+  }
+
+  FailingStore(Path root, String failWrites) {
+    this.local = new LocalObjectStore(root);
+    this.failAt = 0;
+    this.failWrites = failWrites;
   }
 
   @Override
   public OutputFile newOutputFile(String key) {
     OutputFile out = local.newOutputFile(key);
+    if (failWrites != null && key.contains(failWrites)) {
+      return unwritable(out);
+    }
     if (++created != failAt) {
       return out;
     }
@@ -36,6 +50,47 @@ final class FailingStore implements ObjectStore {
       @Override
       public PositionOutputStream create() throws IOException {
         throw new IOException("disk full");
+      }
+
+      @Override
+      public void delete() throws IOException {
+        out.delete();
+      }
+    };
+  }
+
+  // Created (so it exists and must be deleted on failure), but every write fails.
+  private static OutputFile unwritable(OutputFile out) {
+    return new OutputFile() {
+      @Override
+      public String location() {
+        return out.location();
+      }
+
+      @Override
+      public PositionOutputStream create() throws IOException {
+        PositionOutputStream s = out.create();
+        return new PositionOutputStream() {
+          @Override
+          public long position() {
+            return s.position();
+          }
+
+          @Override
+          public void write(int b) throws IOException {
+            throw new IOException("disk full");
+          }
+
+          @Override
+          public void write(byte[] b, int off, int len) throws IOException {
+            throw new IOException("disk full");
+          }
+
+          @Override
+          public void close() throws IOException {
+            s.close();
+          }
+        };
       }
 
       @Override
