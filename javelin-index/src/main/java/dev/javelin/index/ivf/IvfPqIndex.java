@@ -30,8 +30,6 @@ public final class IvfPqIndex {
   private final int[] lengths;
   private final long[] rowIds;
   private final byte[] codes;
-  // The largest partition, which sizes a search's distance buffer.
-  private final int maxLength;
   // Below this many rows to scan, a search stays on the caller's thread (forking costs more).
   private static final long PARALLEL_ROWS = 65_536;
 
@@ -41,11 +39,6 @@ public final class IvfPqIndex {
     this.lengths = c.lengths();
     this.rowIds = c.rowIds();
     this.codes = c.codes();
-    int max = 0;
-    for (int n : lengths) {
-      max = Math.max(max, n);
-    }
-    this.maxLength = max;
   }
 
   /**
@@ -181,13 +174,12 @@ public final class IvfPqIndex {
     boolean dot = model.distanceType == DistanceType.DOT;
     int m = model.pq.m;
     TopK top = new TopK(k);
-    Scratch s = SCRATCH.get().ensure(m, dim, maxLength);
+    Scratch s = SCRATCH.get().ensure(m, dim);
     float[] table = s.table;
     if (dot) {
       model.pq.distanceTable(q, table, s.tableScratch);
     }
     float[] residual = s.residual;
-    float[] dist = s.dist;
     float scale = model.distanceType == DistanceType.COSINE ? 0.5f : 1f;
     float shift = dot ? 1f : 0f;
     for (int at = next.getAndIncrement(); at < probed.length; at = next.getAndIncrement()) {
@@ -203,31 +195,33 @@ public final class IvfPqIndex {
         }
         model.pq.distanceTable(residual, table, s.tableScratch);
       }
-      int base = (int) offsets[c];
-      adc(table, base, n, m, dist);
-      for (int i = 0; i < n; i++) {
-        float d = shift + scale * dist[i];
-        if (d <= top.bound()) {
-          long id = rowIds[base + i];
-          if (accept == null || accept.test(id)) {
-            top.offer(d, id);
-          }
-        }
-      }
+      adc(table, (int) offsets[c], n, m, scale, shift, top, accept);
     }
     return top;
   }
 
+  // Offers row base + i at distance shift + scale * sum to top, if it may enter and accept keeps it.
+  private void offer(TopK top, LongPredicate accept, int row, float d) {
+    if (d <= top.bound()) {
+      long id = rowIds[row];
+      if (accept == null || accept.test(id)) {
+        top.offer(d, id);
+      }
+    }
+  }
+
   /**
-   * Sums the table entries of the {@code n} rows of the partition at row {@code base} into
-   * {@code dist[0..n)}. Codes are transposed: sub-vector j of the partition's rows is one run of
-   * n bytes. Each row's sum runs over the sub-vectors in order (j = 0, 1, ...), as Lance's does.
-   * Eight rows at a time: one 8-byte load gives sub-vector j's codes of all eight, and their
-   * eight running sums stay in registers across all sub-vectors, so the loop does one table load
-   * per code and no other memory traffic (byte loads and a dist load/store per row and pass made
-   * the earlier loop about twice as slow).
+   * Offers the {@code n} rows of the partition at row {@code base} to {@code top}, each at
+   * {@code shift + scale * (sum of its table entries)}. Codes are transposed: sub-vector j of
+   * the partition's rows is one run of n bytes. Each row's sum runs over the sub-vectors in
+   * order (j = 0, 1, ...), as Lance's does. Eight rows at a time: one 8-byte load gives
+   * sub-vector j's codes of all eight, and their eight running sums stay in registers across
+   * all sub-vectors, so the loop does one table load per code and no other memory traffic
+   * (the earlier loop, a byte load per code and a distance array loaded and stored per row and
+   * pass of eight sub-vectors, took 1.55x the CPU time, measured on 1M rows x 16 codes).
    */
-  private void adc(float[] table, int base, int n, int m, float[] dist) {
+  private void adc(float[] table, int base, int n, int m, float scale, float shift, TopK top,
+      LongPredicate accept) {
     final int w = ProductQuantizer.CENTROIDS;
     byte[] codes = this.codes;
     int first = base * m;
@@ -253,21 +247,22 @@ public final class IvfPqIndex {
         d6 += table[t + (int) ((c >>> 48) & 0xFF)];
         d7 += table[t + (int) (c >>> 56)];
       }
-      dist[i] = d0;
-      dist[i + 1] = d1;
-      dist[i + 2] = d2;
-      dist[i + 3] = d3;
-      dist[i + 4] = d4;
-      dist[i + 5] = d5;
-      dist[i + 6] = d6;
-      dist[i + 7] = d7;
+      int row = base + i;
+      offer(top, accept, row, shift + scale * d0);
+      offer(top, accept, row + 1, shift + scale * d1);
+      offer(top, accept, row + 2, shift + scale * d2);
+      offer(top, accept, row + 3, shift + scale * d3);
+      offer(top, accept, row + 4, shift + scale * d4);
+      offer(top, accept, row + 5, shift + scale * d5);
+      offer(top, accept, row + 6, shift + scale * d6);
+      offer(top, accept, row + 7, shift + scale * d7);
     }
     for (; i < n; i++) {
       float d = 0f;
       for (int j = 0, r = first + i; j < m; j++, r += n) {
         d += table[j * w + (codes[r] & 0xFF)];
       }
-      dist[i] = d;
+      offer(top, accept, base + i, shift + scale * d);
     }
   }
 
@@ -290,7 +285,6 @@ public final class IvfPqIndex {
     float[] table = new float[0];
     final float[][] tableScratch = VectorMath.l2sScratch(ProductQuantizer.CENTROIDS);
     float[] residual = new float[0];
-    float[] dist = new float[0];
 
     float[] centroidDist = new float[0];
     float[][] centroidScratch = VectorMath.l2sScratch(0);
@@ -303,15 +297,12 @@ public final class IvfPqIndex {
       return this;
     }
 
-    Scratch ensure(int m, int dim, int rows) {
+    Scratch ensure(int m, int dim) {
       if (table.length < m * ProductQuantizer.CENTROIDS) {
         table = new float[m * ProductQuantizer.CENTROIDS];
       }
       if (residual.length < dim) {
         residual = new float[dim];
-      }
-      if (dist.length < rows) {
-        dist = new float[rows];
       }
       return this;
     }
