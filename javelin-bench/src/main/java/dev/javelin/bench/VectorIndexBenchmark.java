@@ -58,12 +58,12 @@ public final class VectorIndexBenchmark {
    * row is barely nearer than a typical one): the true neighbours lie in many partitions, so it
    * takes most partitions and a large refine factor (PQ32 instead of PQ16 only trades refine 200
    * for 100 at the same nprobes, measured on 200,000 rows, so it is not built here). On 1M random
-   * rows, 144 r300 is the cheapest setting measured at 0.90 (0.906; 128 r300 0.879, 160 r200
-   * 0.897, 128 r500 0.894).
+   * rows, 176 r200 is the cheapest setting measured at 0.90 (0.904; 160 r200 0.894, 144 r300
+   * 0.896, 144 r400 0.907 but slower, 160 r300 0.919).
    */
   static final IndexConfig[] CONFIGS = {
       new IndexConfig(DIM / 8, new int[][] {{5, 0}, {10, 0}, {20, 0}, {40, 0}, {10, 10}, {20, 10},
-          {5, 10}, {5, 20}, {10, 20}, {128, 200}, {144, 300}, {256, 200}, {256, 500}}),
+          {5, 10}, {5, 20}, {10, 20}, {128, 200}, {176, 200}, {256, 200}, {256, 500}}),
   };
 
   private final Path dir;
