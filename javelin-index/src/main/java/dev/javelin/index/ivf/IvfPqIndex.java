@@ -200,7 +200,7 @@ public final class IvfPqIndex {
     return top;
   }
 
-  // Offers row base + i at distance shift + scale * sum to top, if it may enter and accept keeps it.
+  // Offers the row at index row (in rowIds) at distance d to top, if it may enter and accept keeps it.
   private void offer(TopK top, LongPredicate accept, int row, float d) {
     if (d <= top.bound()) {
       long id = rowIds[row];
