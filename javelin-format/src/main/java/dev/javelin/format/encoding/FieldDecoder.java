@@ -22,6 +22,15 @@ public interface FieldDecoder extends AutoCloseable {
    */
   FieldVector read(RowRanges rows, BufferAllocator allocator) throws IOException;
 
+  /**
+   * Adds to {@code plan} the byte ranges that {@link #read} of these rows will read, so that a
+   * take from a file that is not memory-mapped can fetch each distinct range once
+   * ({@link ColumnSource#fetch}) before decoding. May read page metadata (chunk tables, indexes)
+   * to find them. A decoder that plans nothing reads as it goes; planning less than it reads
+   * costs only extra reads, never wrong values.
+   */
+  default void plan(RowRanges rows, ReadPlan plan) throws IOException {}
+
   /** Drops any cached page. */
   @Override
   default void close() {}
