@@ -27,12 +27,6 @@ public final class ColumnSource {
   private TreeMap<Long, ByteBuffer> fetched;
   private long fetchedBytes;
 
-  /**
-   * Ranges at most this far apart are read as one (the bytes between are read and dropped), as
-   * Lance's I/O scheduler coalesces requests: one request costs more than 64 KiB of transfer on an
-   * object store.
-   */
-  public static final long COALESCE_GAP = 64 << 10;
   /** The longest read a fetch makes by merging ranges. */
   static final long MAX_MERGED_READ = 64L << 20;
   /**
@@ -182,7 +176,7 @@ public final class ColumnSource {
 
   /**
    * Reads the planned ranges ahead, each distinct byte once, merging ranges that overlap or lie at
-   * most {@link #COALESCE_GAP} bytes apart into one read; later reads that fall inside a fetched
+   * most the file's {@link InputFile#blockSize()} bytes apart into one read; later reads that fall inside a fetched
    * range ({@link #read}, {@link #view}, {@link #readInto}) are served from it. Does nothing on a
    * mapped file, where reads cost no I/O. Ranges outside the file are skipped (the decoder that
    * asked reports them when it reads). Bytes fetched are kept as long as this source.
@@ -192,7 +186,7 @@ public final class ColumnSource {
       return;
     }
     long fileLength = file.length();
-    long[][] ranges = plan.coalesced(COALESCE_GAP, MAX_MERGED_READ);
+    long[][] ranges = plan.coalesced(Math.max(0, file.blockSize()), MAX_MERGED_READ);
     for (int i = 0; i < ranges[0].length; i++) {
       long s = ranges[0][i];
       long e = ranges[1][i];
