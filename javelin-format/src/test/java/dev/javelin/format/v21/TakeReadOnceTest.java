@@ -51,9 +51,20 @@ class TakeReadOnceTest {
   static final class Recording implements InputFile {
     final InputFile in;
     final List<long[]> ranges = new ArrayList<>();
+    final long blockSize;
 
     Recording(InputFile in) {
+      this(in, InputFile.REMOTE_BLOCK_SIZE);
+    }
+
+    Recording(InputFile in, long blockSize) {
       this.in = in;
+      this.blockSize = blockSize;
+    }
+
+    @Override
+    public long blockSize() {
+      return blockSize;
     }
 
     @Override
@@ -102,6 +113,10 @@ class TakeReadOnceTest {
   // Bench-like columns (ids, hashed keys, unique strings) and a low-cardinality string column
   // (dictionary), an all-null column (constant page).
   private Path writeFlat(int rows) throws Exception {
+    return writeFlat(rows, LanceFileVersion.V2_1);
+  }
+
+  private Path writeFlat(int rows, LanceFileVersion version) throws Exception {
     Schema schema = new Schema(List.of(
         new Field("id", FieldType.notNullable(new ArrowType.Int(64, true)), null),
         new Field("k", FieldType.notNullable(new ArrowType.Int(64, true)), null),
@@ -123,8 +138,8 @@ class TakeReadOnceTest {
         none.setNull(i);
       }
       root.setRowCount(rows);
-      WriteOptions opts = WriteOptions.builder().version(LanceFileVersion.V2_1).build();
-      return V21Fixtures.write(dir.resolve("flat.lance"), opts, root);
+      WriteOptions opts = WriteOptions.builder().version(version).build();
+      return V21Fixtures.write(dir.resolve("flat" + version + ".lance"), opts, root);
     }
   }
 
@@ -165,8 +180,12 @@ class TakeReadOnceTest {
 
   /** Takes the rows through a recording file; checks values and that no byte was read twice. */
   private Recording takeOnce(Path f, long[] rows) throws Exception {
+    return takeOnce(f, rows, InputFile.REMOTE_BLOCK_SIZE);
+  }
+
+  private Recording takeOnce(Path f, long[] rows, long blockSize) throws Exception {
     List<List<Object>> all = scan(f);
-    Recording in = new Recording(LocalInputFile.open(f));
+    Recording in = new Recording(LocalInputFile.open(f), blockSize);
     try (LanceFileReader r = LanceFileReader.open(in, allocator)) {
       in.ranges.clear();
       try (VectorSchemaRoot t = r.take(rows, null)) {
@@ -208,6 +227,28 @@ class TakeReadOnceTest {
     // 3,000 rows of a 100,000-row file share chunks; without fetching ahead each row read its own.
     assertThat(in.ranges.size()).isLessThan(100);
     takeOnce(writeNested(20_000), scattered(2_000, 20_000, 2));
+  }
+
+  /**
+   * Ranges up to the file's block size apart are read as one: a remote store's 64 KiB merges
+   * chunks a local file's 4 KiB reads apart, trading bytes for requests.
+   */
+  @Test
+  void rangesAreCoalescedWithinTheBlockSize() throws Exception {
+    Path f = writeFlat(100_000);
+    long[] rows = {5, 9_000, 30_000, 99_990};
+    Recording local = takeOnce(f, rows, InputFile.LOCAL_BLOCK_SIZE);
+    Recording remote = takeOnce(f, rows, InputFile.REMOTE_BLOCK_SIZE);
+    assertThat(remote.ranges.size()).isLessThan(local.ranges.size());
+    assertThat(remote.requested()).isGreaterThan(local.requested());
+  }
+
+  /** 2.0 pages read only the pieces a take needs (whole pages when most is needed), none twice. */
+  @Test
+  void v20TakesReadNoByteTwice() throws Exception {
+    Path f = writeFlat(100_000, LanceFileVersion.V2_0);
+    assertThat(takeOnce(f, contiguous(40_000, 10_000)).ranges.size()).isLessThanOrEqualTo(12);
+    takeOnce(f, scattered(3_000, 100_000, 1));
   }
 
   @Test
