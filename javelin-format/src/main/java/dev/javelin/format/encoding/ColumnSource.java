@@ -176,10 +176,11 @@ public final class ColumnSource {
 
   /**
    * Reads the planned ranges ahead, each distinct byte once, merging ranges that overlap or lie at
-   * most the file's {@link InputFile#blockSize()} bytes apart into one read; later reads that fall inside a fetched
-   * range ({@link #read}, {@link #view}, {@link #readInto}) are served from it. Does nothing on a
-   * mapped file, where reads cost no I/O. Ranges outside the file are skipped (the decoder that
-   * asked reports them when it reads). Bytes fetched are kept as long as this source.
+   * most the file's {@link InputFile#blockSize()} bytes apart into one read; later reads that fall
+   * inside a fetched range ({@link #read}, {@link #view}, {@link #readInto}) are served from it.
+   * Does nothing on a mapped file, where reads cost no I/O. Ranges outside the file are skipped
+   * (the decoder that asked reports them when it reads). Bytes fetched are kept as long as this
+   * source, which a take makes for itself.
    */
   public void fetch(ReadPlan plan) throws IOException {
     if (plan.isEmpty() || file.mapped()) {
