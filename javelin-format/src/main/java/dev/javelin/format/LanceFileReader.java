@@ -175,11 +175,14 @@ public final class LanceFileReader implements AutoCloseable {
       if (!file.mapped() && !ranges.isEmpty()) {
         // Rows that share a chunk or page would each read it: find every range first, then read
         // each distinct one once (neighbours coalesced) and decode from those bytes.
-        ReadPlan plan = new ReadPlan();
-        for (FieldDecoder d : decoders) {
-          plan(location(), d, ranges, plan);
+        // Two rounds: the pages' metadata, which tells where the rows are, then the rows' bytes.
+        for (boolean metadata : new boolean[] {true, false}) {
+          ReadPlan plan = new ReadPlan();
+          for (FieldDecoder d : decoders) {
+            plan(location(), d, ranges, plan, metadata);
+          }
+          source.fetch(plan);
         }
-        source.fetch(plan);
       }
       for (FieldDecoder d : decoders) {
         FieldVector v = decode(location(), d, ranges, allocator);
@@ -267,9 +270,14 @@ public final class LanceFileReader implements AutoCloseable {
   }
 
   /** Plans the reads of rows of one field, reporting failures as {@link #decode} does. */
-  static void plan(String location, FieldDecoder decoder, RowRanges rows, ReadPlan plan) throws IOException {
+  static void plan(String location, FieldDecoder decoder, RowRanges rows, ReadPlan plan, boolean metadata)
+      throws IOException {
     try {
-      decoder.plan(rows, plan);
+      if (metadata) {
+        decoder.planMetadata(rows, plan);
+      } else {
+        decoder.plan(rows, plan);
+      }
     } catch (LanceFormatException | org.apache.arrow.memory.OutOfMemoryException e) {
       throw e;
     } catch (RuntimeException e) {

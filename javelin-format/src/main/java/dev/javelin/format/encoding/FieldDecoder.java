@@ -31,6 +31,13 @@ public interface FieldDecoder extends AutoCloseable {
    */
   default void plan(RowRanges rows, ReadPlan plan) throws IOException {}
 
+  /**
+   * Adds to {@code plan} the page metadata {@link #plan} of these rows will read (chunk tables,
+   * dictionaries, repetition index entries), so that a take fetches all its columns' metadata in
+   * one coalesced round before planning their data. Reads nothing.
+   */
+  default void planMetadata(RowRanges rows, ReadPlan plan) throws IOException {}
+
   /** Drops any cached page. */
   @Override
   default void close() {}

@@ -120,9 +120,12 @@ final class ColumnReader {
     return out;
   }
 
-  /** Adds the byte ranges {@link #read} of these rows will read to {@code plan}. */
-  void plan(RowRanges rows, ReadPlan plan) throws IOException {
-    forEachPage(rows, (p, starts, ends, k) -> pages[p].plan(starts, ends, k, plan));
+  /**
+   * Adds the byte ranges {@link #read} of these rows will read to {@code plan}: with
+   * {@code metadata}, only the page metadata that locates the rows.
+   */
+  void plan(RowRanges rows, ReadPlan plan, boolean metadata) throws IOException {
+    forEachPage(rows, (p, starts, ends, k) -> pages[p].plan(starts, ends, k, plan, metadata));
   }
 
   private interface PageAction {

@@ -147,22 +147,30 @@ final class FullZipPageDecoder extends PageDecoder {
       }
       return;
     }
-    int w = indexWidth;
     ReadPlan entries = new ReadPlan();
-    for (int i = 0; i < count; i++) {
-      // The ranges indexEntries reads.
-      if ((re[i] - rs[i]) * w <= 4096) {
-        planBuffer(entries, 1, rs[i] * w, (re[i] - rs[i] + 1) * w);
-      } else {
-        planBuffer(entries, 1, rs[i] * w, w);
-        planBuffer(entries, 1, re[i] * w, w);
-      }
-    }
-    source.fetch(entries);
+    doPlanMetadata(rs, re, count, entries);
+    source.fetch(entries); // a no-op when the metadata round fetched them
     for (int i = 0; i < count; i++) {
       long[] se = indexEntries(rs[i], re[i]);
       if (se[0] <= se[1]) {
         planBuffer(plan, 0, se[0], se[1] - se[0]);
+      }
+    }
+  }
+
+  // The repetition index entries of the runs, as indexEntries reads them.
+  @Override
+  void doPlanMetadata(long[] rs, long[] re, int count, ReadPlan plan) {
+    int w = indexWidth;
+    if (w == 0) {
+      return;
+    }
+    for (int i = 0; i < count; i++) {
+      if ((re[i] - rs[i]) * w <= 4096) {
+        planBuffer(plan, 1, rs[i] * w, (re[i] - rs[i] + 1) * w);
+      } else {
+        planBuffer(plan, 1, rs[i] * w, w);
+        planBuffer(plan, 1, re[i] * w, w);
       }
     }
   }

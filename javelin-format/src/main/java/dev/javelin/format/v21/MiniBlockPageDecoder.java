@@ -368,23 +368,30 @@ final class MiniBlockPageDecoder extends PageDecoder {
     return n > 1 && items[n - 1] > items[0] ? -1 : Integer.numberOfTrailingZeros(items[0]);
   }
 
+  // The chunk metadata, dictionary and repetition index, unless loaded or cached.
+  @Override
+  void doPlanMetadata(long[] rs, long[] re, int count, ReadPlan plan) {
+    if (numChunks >= 0 || source.pageCache() != null
+        && source.pageCache().get(PageCache.key(column, page, 0)) instanceof Meta) {
+      return;
+    }
+    planBuffer(plan, 0, 0, bufferSizes[0]);
+    if (dictionaryDecoder != null) {
+      planBuffer(plan, 2, 0, bufferSizes[2]);
+    }
+    if (repDecoder != null) {
+      planBuffer(plan, bufferSizes.length - 1, 0, bufferSizes[bufferSizes.length - 1]);
+    }
+  }
+
   // The chunks holding the rows, found as the reads below find them (metadata is loaded now).
   @Override
   void doPlan(long[] rs, long[] re, int count, ReadPlan plan) throws IOException {
-    if (numChunks < 0 && !(source.pageCache() != null
-        && source.pageCache().get(PageCache.key(column, page, 0)) instanceof Meta)) {
-      // Fetched through the source, so the chunk reads below, coalesced over them, copy them
-      // rather than read them again.
-      ReadPlan meta = new ReadPlan();
-      planBuffer(meta, 0, 0, bufferSizes[0]);
-      if (dictionaryDecoder != null) {
-        planBuffer(meta, 2, 0, bufferSizes[2]);
-      }
-      if (repDecoder != null) {
-        planBuffer(meta, bufferSizes.length - 1, 0, bufferSizes[bufferSizes.length - 1]);
-      }
-      source.fetch(meta);
-    }
+    // Fetched through the source (a no-op when the metadata round fetched it), so the chunk reads,
+    // coalesced over it, copy it rather than read it again.
+    ReadPlan meta = new ReadPlan();
+    doPlanMetadata(rs, re, count, meta);
+    source.fetch(meta);
     loadMeta();
     for (int i = 0; i < count; i++) {
       int c0;

@@ -70,9 +70,13 @@ abstract class PageDecoder {
    *
    * @throws CorruptFileException if the page's metadata is malformed
    */
-  final void plan(long[] starts, long[] ends, int count, ReadPlan plan) throws IOException {
+  final void plan(long[] starts, long[] ends, int count, ReadPlan plan, boolean metadata) throws IOException {
     try {
-      doPlan(starts, ends, count, plan);
+      if (metadata) {
+        doPlanMetadata(starts, ends, count, plan);
+      } else {
+        doPlan(starts, ends, count, plan);
+      }
     } catch (BadDataException e) {
       throw corrupt(e.getMessage());
     } catch (IndexOutOfBoundsException | java.nio.BufferUnderflowException | IllegalArgumentException
@@ -84,6 +88,9 @@ abstract class PageDecoder {
 
   /** Plans nothing by default: the page reads as it decodes. */
   void doPlan(long[] starts, long[] ends, int count, ReadPlan plan) throws IOException {}
+
+  /** The page metadata {@link #doPlan} reads (nothing by default); reads nothing itself. */
+  void doPlanMetadata(long[] starts, long[] ends, int count, ReadPlan plan) {}
 
   /** Adds bytes [offset, offset + length) of page buffer {@code buffer} to {@code plan}, when in it. */
   void planBuffer(ReadPlan plan, int buffer, long offset, long length) {

@@ -44,7 +44,14 @@ final class V21FieldDecoder implements FieldDecoder {
   @Override
   public void plan(RowRanges rows, ReadPlan plan) throws IOException {
     for (ColumnReader r : readers) {
-      r.plan(rows, plan);
+      r.plan(rows, plan, false);
+    }
+  }
+
+  @Override
+  public void planMetadata(RowRanges rows, ReadPlan plan) throws IOException {
+    for (ColumnReader r : readers) {
+      r.plan(rows, plan, true);
     }
   }
 
