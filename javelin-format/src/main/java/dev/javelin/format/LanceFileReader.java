@@ -5,6 +5,7 @@ import dev.javelin.format.encoding.ColumnSource;
 import dev.javelin.format.encoding.EncodingStrategy;
 import dev.javelin.format.encoding.FieldDecoder;
 import dev.javelin.format.encoding.PageCache;
+import dev.javelin.format.encoding.ReadPlan;
 import dev.javelin.format.encoding.RowRanges;
 import dev.javelin.format.io.InputFile;
 import dev.javelin.format.io.LocalInputFile;
@@ -139,7 +140,7 @@ public final class LanceFileReader implements AutoCloseable {
           "Row range " + options.startRow() + ":" + end + " passes the end of the file (" + numRows() + " rows): "
               + location());
     }
-    List<FieldDecoder> decoders = decoders(options.columns());
+    List<FieldDecoder> decoders = decoders(options.columns(), source());
     return new BatchReader(location(), allocator, decoders, options.startRow(), end, options.batchSize(),
         options.parallelism());
   }
@@ -166,10 +167,23 @@ public final class LanceFileReader implements AutoCloseable {
     }
     long[] sorted = Arrays.stream(rows).sorted().distinct().toArray();
     boolean inOrder = Arrays.equals(sorted, rows);
-    List<FieldDecoder> decoders = decoders(columns);
+    ColumnSource source = source();
+    List<FieldDecoder> decoders = decoders(columns, source);
     List<FieldVector> vectors = new ArrayList<>();
     try {
       RowRanges ranges = RowRanges.ofSortedRows(sorted);
+      if (!file.mapped() && !ranges.isEmpty()) {
+        // Rows that share a chunk or page would each read it: find every range first, then read
+        // each distinct one once (neighbours coalesced) and decode from those bytes.
+        // Two rounds: the pages' metadata, which tells where the rows are, then the rows' bytes.
+        for (boolean metadata : new boolean[] {true, false}) {
+          ReadPlan plan = new ReadPlan();
+          for (FieldDecoder d : decoders) {
+            plan(location(), d, ranges, plan, metadata);
+          }
+          source.fetch(plan);
+        }
+      }
       for (FieldDecoder d : decoders) {
         FieldVector v = decode(location(), d, ranges, allocator);
         vectors.add(inOrder ? v : reorder(v, sorted, rows));
@@ -198,7 +212,11 @@ public final class LanceFileReader implements AutoCloseable {
     }
   }
 
-  private List<FieldDecoder> decoders(List<String> columns) {
+  private ColumnSource source() {
+    return new ColumnSource(file, metadata.version(), metadata.columns(), metadata.numRows(), pages);
+  }
+
+  private List<FieldDecoder> decoders(List<String> columns, ColumnSource source) {
     List<LanceField> fields = metadata.schema().fields();
     List<Integer> picked = new ArrayList<>();
     if (columns == null) {
@@ -221,7 +239,6 @@ public final class LanceFileReader implements AutoCloseable {
       }
     }
     List<FieldDecoder> out = new ArrayList<>();
-    ColumnSource source = new ColumnSource(file, metadata.version(), metadata.columns(), metadata.numRows(), pages);
     for (int idx : picked) {
       source.seek(firstColumn[idx]);
       try {
@@ -245,6 +262,22 @@ public final class LanceFileReader implements AutoCloseable {
       throws IOException {
     try {
       return decoder.read(rows, allocator);
+    } catch (LanceFormatException | org.apache.arrow.memory.OutOfMemoryException e) {
+      throw e;
+    } catch (RuntimeException e) {
+      throw malformed(location, decoder.field().name(), e);
+    }
+  }
+
+  /** Plans the reads of rows of one field, reporting failures as {@link #decode} does. */
+  static void plan(String location, FieldDecoder decoder, RowRanges rows, ReadPlan plan, boolean metadata)
+      throws IOException {
+    try {
+      if (metadata) {
+        decoder.planMetadata(rows, plan);
+      } else {
+        decoder.plan(rows, plan);
+      }
     } catch (LanceFormatException | org.apache.arrow.memory.OutOfMemoryException e) {
       throw e;
     } catch (RuntimeException e) {

@@ -22,6 +22,22 @@ public interface FieldDecoder extends AutoCloseable {
    */
   FieldVector read(RowRanges rows, BufferAllocator allocator) throws IOException;
 
+  /**
+   * Adds to {@code plan} the byte ranges that {@link #read} of these rows will read, so that a
+   * take from a file that is not memory-mapped can fetch each distinct range once
+   * ({@link ColumnSource#fetch}) before decoding. May read page metadata (chunk tables, indexes)
+   * to find them. A decoder that plans nothing reads as it goes; planning less than it reads
+   * costs only extra reads, never wrong values.
+   */
+  default void plan(RowRanges rows, ReadPlan plan) throws IOException {}
+
+  /**
+   * Adds to {@code plan} the page metadata {@link #plan} of these rows will read (chunk tables,
+   * dictionaries, repetition index entries), so that a take fetches all its columns' metadata in
+   * one coalesced round before planning their data. Reads nothing.
+   */
+  default void planMetadata(RowRanges rows, ReadPlan plan) throws IOException {}
+
   /** Drops any cached page. */
   @Override
   default void close() {}

@@ -45,6 +45,11 @@ public final class CountingInputFile implements InputFile {
   }
 
   @Override
+  public long blockSize() {
+    return delegate.blockSize();
+  }
+
+  @Override
   public void close() throws IOException {
     delegate.close();
   }

@@ -43,6 +43,21 @@ public interface InputFile extends Closeable {
     return read(position, length);
   }
 
+  /** {@link #blockSize()} of a remote object store, as Lance infers it for cloud stores. */
+  long REMOTE_BLOCK_SIZE = 64 << 10;
+  /** {@link #blockSize()} of a local file, as Lance infers it for the file system. */
+  long LOCAL_BLOCK_SIZE = 4 << 10;
+
+  /**
+   * The gap in bytes up to which two ranges are cheaper read as one read (the bytes between read
+   * and dropped) than as two: a reader that knows several ranges ahead coalesces them, as Lance's
+   * I/O scheduler does with its store's block size. The default, {@link #REMOTE_BLOCK_SIZE}, suits
+   * a remote object store, where a request costs more than 64 KiB of transfer.
+   */
+  default long blockSize() {
+    return REMOTE_BLOCK_SIZE;
+  }
+
   /** Whether {@link #view} returns views of mapped memory (so a view costs no read). */
   default boolean mapped() {
     return false;

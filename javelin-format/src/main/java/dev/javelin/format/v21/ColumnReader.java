@@ -6,6 +6,7 @@ import dev.javelin.format.CorruptFileException;
 import dev.javelin.format.UnsupportedFormatException;
 import dev.javelin.format.encoding.ColumnSource;
 import dev.javelin.format.encoding.PageCache;
+import dev.javelin.format.encoding.ReadPlan;
 import dev.javelin.format.encoding.RowRanges;
 import dev.javelin.format.proto.Encodings21.PageLayout;
 import dev.javelin.format.proto.File2Protos.ColumnMetadata;
@@ -107,6 +108,32 @@ final class ColumnReader {
       scratch.reset();
     }
     LeafEntries out = scratch;
+    forEachPage(rows, (p, starts, ends, k) -> {
+      if (p != this.current) {
+        if (this.current >= 0) {
+          pages[this.current].release();
+        }
+        this.current = p;
+      }
+      pages[p].read(starts, ends, k, out);
+    });
+    return out;
+  }
+
+  /**
+   * Adds the byte ranges {@link #read} of these rows will read to {@code plan}: with
+   * {@code metadata}, only the page metadata that locates the rows.
+   */
+  void plan(RowRanges rows, ReadPlan plan, boolean metadata) throws IOException {
+    forEachPage(rows, (p, starts, ends, k) -> pages[p].plan(starts, ends, k, plan, metadata));
+  }
+
+  private interface PageAction {
+    void apply(int page, long[] starts, long[] ends, int count) throws IOException;
+  }
+
+  // Splits the rows by page, in order: each page gets its share as row ranges within the page.
+  private void forEachPage(RowRanges rows, PageAction action) throws IOException {
     int p = 0;
     long[] starts = new long[Math.max(1, rows.size())];
     long[] ends = new long[starts.length];
@@ -135,18 +162,11 @@ final class ColumnReader {
           break;
         }
       }
-      if (p != current) {
-        if (current >= 0) {
-          pages[current].release();
-        }
-        current = p;
-      }
-      pages[p].read(starts, ends, k, out);
+      action.apply(p, starts, ends, k);
       if (i < rows.size() && rows.end(i) > pageEnd) {
         p++;
       }
     }
-    return out;
   }
 
   void close() {

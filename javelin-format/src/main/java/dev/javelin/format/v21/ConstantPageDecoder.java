@@ -1,6 +1,7 @@
 package dev.javelin.format.v21;
 
 import dev.javelin.format.encoding.ColumnSource;
+import dev.javelin.format.encoding.ReadPlan;
 import dev.javelin.format.proto.Encodings21.AllNullLayout;
 import dev.javelin.format.proto.Encodings21.RepDefLayer;
 import dev.javelin.format.proto.File2Protos.ColumnMetadata;
@@ -260,6 +261,18 @@ final class ConstantPageDecoder extends PageDecoder {
     this.rep = r.length > 0 ? r : null;
     this.codes = anyCode ? c : null;
     this.rowStart = starts;
+  }
+
+  // The value and level buffers, each read whole once (only when not yet loaded).
+  @Override
+  void doPlan(long[] rs, long[] re, int count, ReadPlan plan) {
+    if (valueBuffer >= 0 && constant == null) {
+      planBuffer(plan, valueBuffer, 0, bufferSizes[valueBuffer]);
+    }
+    if (!simple && rowStart == null) {
+      planBuffer(plan, repBuffer, 0, bufferSizes[repBuffer]);
+      planBuffer(plan, defBuffer, 0, bufferSizes[defBuffer]);
+    }
   }
 
   @Override

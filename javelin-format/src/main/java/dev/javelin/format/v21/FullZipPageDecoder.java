@@ -1,6 +1,7 @@
 package dev.javelin.format.v21;
 
 import dev.javelin.format.encoding.ColumnSource;
+import dev.javelin.format.encoding.ReadPlan;
 import dev.javelin.format.proto.Encodings21.FullZipLayout;
 import dev.javelin.format.proto.File2Protos.ColumnMetadata;
 import java.io.IOException;
@@ -131,6 +132,45 @@ final class FullZipPageDecoder extends PageDecoder {
         fixed.decode(data, 0, n, out.values);
       } else {
         unzip(data, (int) (end - start), b - a, out);
+      }
+    }
+  }
+
+  // Fixed-width rows are found by arithmetic; otherwise the repetition index entries of every run
+  // are fetched first (each distinct entry once) and give the runs' byte ranges.
+  @Override
+  void doPlan(long[] rs, long[] re, int count, ReadPlan plan) throws IOException {
+    if (indexWidth == 0) {
+      long per = cwBytes + (long) fixed.bytesPerValue();
+      for (int i = 0; i < count; i++) {
+        planBuffer(plan, 0, rs[i] * per, (re[i] - rs[i]) * per);
+      }
+      return;
+    }
+    ReadPlan entries = new ReadPlan();
+    doPlanMetadata(rs, re, count, entries);
+    source.fetch(entries); // a no-op when the metadata round fetched them
+    for (int i = 0; i < count; i++) {
+      long[] se = indexEntries(rs[i], re[i]);
+      if (se[0] <= se[1]) {
+        planBuffer(plan, 0, se[0], se[1] - se[0]);
+      }
+    }
+  }
+
+  // The repetition index entries of the runs, as indexEntries reads them.
+  @Override
+  void doPlanMetadata(long[] rs, long[] re, int count, ReadPlan plan) {
+    int w = indexWidth;
+    if (w == 0) {
+      return;
+    }
+    for (int i = 0; i < count; i++) {
+      if ((re[i] - rs[i]) * w <= 4096) {
+        planBuffer(plan, 1, rs[i] * w, (re[i] - rs[i] + 1) * w);
+      } else {
+        planBuffer(plan, 1, rs[i] * w, w);
+        planBuffer(plan, 1, re[i] * w, w);
       }
     }
   }

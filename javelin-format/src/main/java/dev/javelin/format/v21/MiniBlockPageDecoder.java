@@ -3,6 +3,7 @@ package dev.javelin.format.v21;
 import dev.javelin.format.compression.bitpack.FastLanes;
 import dev.javelin.format.encoding.ColumnSource;
 import dev.javelin.format.encoding.PageCache;
+import dev.javelin.format.encoding.ReadPlan;
 import dev.javelin.format.proto.Encodings21.MiniBlockLayout;
 import dev.javelin.format.proto.File2Protos.ColumnMetadata;
 import java.io.IOException;
@@ -367,6 +368,55 @@ final class MiniBlockPageDecoder extends PageDecoder {
     return n > 1 && items[n - 1] > items[0] ? -1 : Integer.numberOfTrailingZeros(items[0]);
   }
 
+  // The chunk metadata, dictionary and repetition index, unless loaded or cached.
+  @Override
+  void doPlanMetadata(long[] rs, long[] re, int count, ReadPlan plan) {
+    if (numChunks >= 0 || source.pageCache() != null
+        && source.pageCache().get(PageCache.key(column, page, 0)) instanceof Meta) {
+      return;
+    }
+    planBuffer(plan, 0, 0, bufferSizes[0]);
+    if (dictionaryDecoder != null) {
+      planBuffer(plan, 2, 0, bufferSizes[2]);
+    }
+    if (repDecoder != null) {
+      planBuffer(plan, bufferSizes.length - 1, 0, bufferSizes[bufferSizes.length - 1]);
+    }
+  }
+
+  // The chunks holding the rows, found as the reads below find them (metadata is loaded now).
+  @Override
+  void doPlan(long[] rs, long[] re, int count, ReadPlan plan) throws IOException {
+    // Fetched through the source (a no-op when the metadata round fetched it), so the chunk reads,
+    // coalesced over it, copy it rather than read it again.
+    ReadPlan meta = new ReadPlan();
+    doPlanMetadata(rs, re, count, meta);
+    source.fetch(meta);
+    loadMeta();
+    for (int i = 0; i < count; i++) {
+      int c0;
+      int c1;
+      if (repDecoder != null) {
+        c0 = chunkOfRow(rs[i]);
+        c1 = lastChunkOfRows(re[i]);
+      } else {
+        c0 = chunkOfItem(rs[i]);
+        c1 = chunkOfItem(re[i] - 1);
+      }
+      planBuffer(plan, 1, chunkOffset[c0], chunkOffset[c1 + 1] - chunkOffset[c0]);
+    }
+  }
+
+  // The last chunk holding levels of the rows that end at row b (exclusive): the one where row b - 1
+  // starts, and those its trailer continues into.
+  private int lastChunkOfRows(long b) {
+    int z = chunkOfRow(b - 1);
+    while (z + 1 < numChunks && trailer[z] && firstRow[z] + starts[z] - 1 == b - 1) {
+      z++;
+    }
+    return z;
+  }
+
   @Override
   void doRead(long[] rs, long[] re, int count, LeafEntries out) throws IOException {
     loadMeta();
@@ -606,10 +656,7 @@ final class MiniBlockPageDecoder extends PageDecoder {
   // With lists: rows [a, b) start in chunk x and end in chunk z; walk their levels.
   private void readRepeated(long a, long b, LeafEntries out) throws IOException {
     int x = chunkOfRow(a);
-    int z = chunkOfRow(b - 1);
-    while (z + 1 < numChunks && trailer[z] && firstRow[z] + starts[z] - 1 == b - 1) {
-      z++;
-    }
+    int z = lastChunkOfRows(b);
     Chunk[] chunks = chunks(x, z);
     long toSkip = a - firstRow[x];
     long toTake = b - a;

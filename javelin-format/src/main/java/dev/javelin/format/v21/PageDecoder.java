@@ -3,6 +3,7 @@ package dev.javelin.format.v21;
 import dev.javelin.format.CorruptFileException;
 import dev.javelin.format.UnsupportedFormatException;
 import dev.javelin.format.encoding.ColumnSource;
+import dev.javelin.format.encoding.ReadPlan;
 import dev.javelin.format.proto.File2Protos.ColumnMetadata;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -62,6 +63,41 @@ abstract class PageDecoder {
   }
 
   abstract void doRead(long[] starts, long[] ends, int count, LeafEntries out) throws IOException;
+
+  /**
+   * Adds to {@code plan} the file ranges {@link #read} of these rows will read (see
+   * {@link dev.javelin.format.encoding.FieldDecoder#plan}).
+   *
+   * @throws CorruptFileException if the page's metadata is malformed
+   */
+  final void plan(long[] starts, long[] ends, int count, ReadPlan plan, boolean metadata) throws IOException {
+    try {
+      if (metadata) {
+        doPlanMetadata(starts, ends, count, plan);
+      } else {
+        doPlan(starts, ends, count, plan);
+      }
+    } catch (BadDataException e) {
+      throw corrupt(e.getMessage());
+    } catch (IndexOutOfBoundsException | java.nio.BufferUnderflowException | IllegalArgumentException
+        | ArithmeticException | NegativeArraySizeException e) {
+      throw new CorruptFileException(source.location(),
+          "Column " + column + " page " + page + ": malformed page (" + e + ")", e);
+    }
+  }
+
+  /** Plans nothing by default: the page reads as it decodes. */
+  void doPlan(long[] starts, long[] ends, int count, ReadPlan plan) throws IOException {}
+
+  /** The page metadata {@link #doPlan} reads (nothing by default); reads nothing itself. */
+  void doPlanMetadata(long[] starts, long[] ends, int count, ReadPlan plan) {}
+
+  /** Adds bytes [offset, offset + length) of page buffer {@code buffer} to {@code plan}, when in it. */
+  void planBuffer(ReadPlan plan, int buffer, long offset, long length) {
+    if (buffer < bufferSizes.length && offset >= 0 && length >= 0 && offset + length <= bufferSizes[buffer]) {
+      plan.add(bufferOffsets[buffer] + offset, length);
+    }
+  }
 
   /** Drops cached state. */
   void release() {}

@@ -2,6 +2,7 @@ package dev.javelin.format.v21;
 
 import dev.javelin.format.encoding.ColumnSource;
 import dev.javelin.format.encoding.FieldDecoder;
+import dev.javelin.format.encoding.ReadPlan;
 import dev.javelin.format.encoding.RowRanges;
 import dev.javelin.format.schema.LanceField;
 import java.io.IOException;
@@ -38,6 +39,20 @@ final class V21FieldDecoder implements FieldDecoder {
       data[i] = readers[i].read(rows);
     }
     return new VectorAssembler(location, paths, data, allocator).build(field, rows.numRows());
+  }
+
+  @Override
+  public void plan(RowRanges rows, ReadPlan plan) throws IOException {
+    for (ColumnReader r : readers) {
+      r.plan(rows, plan, false);
+    }
+  }
+
+  @Override
+  public void planMetadata(RowRanges rows, ReadPlan plan) throws IOException {
+    for (ColumnReader r : readers) {
+      r.plan(rows, plan, true);
+    }
   }
 
   @Override
