@@ -19,16 +19,19 @@ import org.apache.arrow.vector.types.pojo.Schema;
  *
  * Numbers are aligned right, nulls read {@code null}, control characters are escaped, and cells
  * longer than {@value #MAX_WIDTH} characters are cut with "...". Widths come from the header and
- * the first batch, so rows stream; a later batch with wider cells widens its columns from there.
+ * the first {@value #ALIGNED_ROWS} rows (held back until then, however many batches bring them), so
+ * rows still stream; a later row with a wider cell widens its column from there.
  */
 final class TableWriter implements RowWriter {
   static final int MAX_WIDTH = 40;
+  static final int ALIGNED_ROWS = 1_000;
 
   private final PrintWriter out;
   private List<Field> fields;
   private int[] widths;
   private boolean[] right;
   private boolean headed;
+  private final List<String[]> pending = new ArrayList<>();
   private long rows;
 
   TableWriter(PrintWriter out) {
@@ -49,7 +52,6 @@ final class TableWriter implements RowWriter {
   @Override
   public void write(VectorSchemaRoot batch) {
     int n = batch.getRowCount();
-    List<String[]> lines = new ArrayList<>(n);
     for (int i = 0; i < n; i++) {
       String[] cells = new String[fields.size()];
       for (int j = 0; j < cells.length; j++) {
@@ -58,18 +60,25 @@ final class TableWriter implements RowWriter {
         cells[j] = t == null ? "null" : escape(t);
         widths[j] = Math.max(widths[j], Math.min(MAX_WIDTH, width(cells[j])));
       }
-      lines.add(cells);
-    }
-    header();
-    for (String[] cells : lines) {
-      line(cells);
+      pending.add(cells);
     }
     rows += n;
+    if (headed || pending.size() >= ALIGNED_ROWS) {
+      flushPending();
+    }
+  }
+
+  private void flushPending() {
+    header();
+    for (String[] cells : pending) {
+      line(cells);
+    }
+    pending.clear();
   }
 
   @Override
   public long finish() {
-    header();
+    flushPending();
     out.flush();
     return rows;
   }

@@ -164,7 +164,7 @@ class RowWritersTest extends CliTestBase {
   }
 
   @Test
-  void tableCutsLongCellsAndWidensForLaterBatches() throws Exception {
+  void tableAlignsRowsOfSeveralBatchesAndCutsLongCells() throws Exception {
     Schema schema = new Schema(List.of(new Field("text", FieldType.nullable(ArrowType.Utf8.INSTANCE), null)));
     try (VectorSchemaRoot first = VectorSchemaRoot.create(schema, allocator);
         VectorSchemaRoot second = VectorSchemaRoot.create(schema, allocator)) {
@@ -174,11 +174,33 @@ class RowWritersTest extends CliTestBase {
       second.allocateNew();
       ((VarCharVector) second.getVector(0)).setSafe(0, "x".repeat(50).getBytes(StandardCharsets.UTF_8));
       second.setRowCount(1);
+      // The first rows are held back until the widths are known, whichever batch brings them.
       assertThat(render(OutputFormat.TABLE, first, second)).isEqualTo(
           " text\n"
-              + "-------\n"
+              + "-".repeat(TableWriter.MAX_WIDTH + 2) + "\n"
               + " short\n"
               + " " + "x".repeat(37) + "...\n");
+    }
+  }
+
+  @Test
+  void tableWidensForRowsAfterTheFirstThousand() throws Exception {
+    Schema schema = new Schema(List.of(new Field("text", FieldType.nullable(ArrowType.Utf8.INSTANCE), null)));
+    try (VectorSchemaRoot first = VectorSchemaRoot.create(schema, allocator);
+        VectorSchemaRoot second = VectorSchemaRoot.create(schema, allocator)) {
+      first.allocateNew();
+      for (int i = 0; i < TableWriter.ALIGNED_ROWS; i++) {
+        ((VarCharVector) first.getVector(0)).setSafe(i, "a".getBytes(StandardCharsets.UTF_8));
+      }
+      first.setRowCount(TableWriter.ALIGNED_ROWS);
+      second.allocateNew();
+      ((VarCharVector) second.getVector(0)).setSafe(0, "longer".getBytes(StandardCharsets.UTF_8));
+      second.setRowCount(1);
+      assertThat(render(OutputFormat.TABLE, first, second)).isEqualTo(
+          " text\n"
+              + "------\n"
+              + " a\n".repeat(TableWriter.ALIGNED_ROWS)
+              + " longer\n");
     }
   }
 
