@@ -28,12 +28,12 @@ public final class ColumnSource {
   private long fetchedBytes;
 
   /** The longest read a fetch makes by merging ranges. */
-  static final long MAX_MERGED_READ = 64L << 20;
+  static final long MAX_MERGED_READ = 16L << 20;
   /**
    * The most bytes one source fetches ahead; ranges past that are left to the decoders, which read
    * them as they go (bounds the memory a take of very many rows holds at once).
    */
-  static final long MAX_FETCHED_BYTES = 256L << 20;
+  static final long MAX_FETCHED_BYTES = 64L << 20;
 
   public ColumnSource(InputFile file, LanceFileVersion version, List<ColumnMetadata> columns, long numRows) {
     this(file, version, columns, numRows, null);
