@@ -22,7 +22,8 @@ public final class Gather {
 
   /** A new vector holding {@code src[idx[0]], src[idx[1]], ...}; the caller closes it. */
   public static FieldVector gather(FieldVector src, int[] idx, BufferAllocator allocator) {
-    return gather(new FieldVector[] {src}, new int[idx.length], idx, allocator);
+    FieldVector blocks = BlockGather.tryGather(src, idx, allocator);
+    return blocks != null ? blocks : gather(new FieldVector[] {src}, new int[idx.length], idx, allocator);
   }
 
   /**

@@ -1,5 +1,6 @@
 package dev.javelin.core.cluster;
 
+import dev.javelin.format.Gather;
 import dev.javelin.format.LanceFileVersion;
 import dev.javelin.format.LanceFileWriter;
 import dev.javelin.format.encoding.WriteOptions;
@@ -171,7 +172,7 @@ final class PartitionWriter implements AutoCloseable {
     List<FieldVector> piece = new ArrayList<>(columns);
     try {
       for (int c = 0; c < columns; c++) {
-        piece.add(PieceGather.gather(batch.getVector(c), idx, allocator));
+        piece.add(Gather.gather(batch.getVector(c), idx, allocator));
       }
       VectorSchemaRoot root = new VectorSchemaRoot(piece);
       root.setRowCount(idx.length);

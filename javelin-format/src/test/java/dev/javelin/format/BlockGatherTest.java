@@ -1,8 +1,7 @@
-package dev.javelin.core.cluster;
+package dev.javelin.format;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.javelin.format.Gather;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Random;
@@ -24,7 +23,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** The block copies of fixed-width columns and fixed-size lists equal the general gather. */
-class PieceGatherTest {
+class BlockGatherTest {
   private BufferAllocator allocator;
 
   @BeforeEach
@@ -162,8 +161,9 @@ class PieceGatherTest {
   }
 
   private void assertSameAsGather(FieldVector v) {
-    try (FieldVector want = Gather.gather(v, IDX, allocator);
-        FieldVector got = PieceGather.gather(v, IDX, allocator)) {
+    // The general path (several sources) against the one-source gather, which copies blocks.
+    try (FieldVector want = Gather.gather(new FieldVector[] {v}, new int[IDX.length], IDX, allocator);
+        FieldVector got = Gather.gather(v, IDX, allocator)) {
       assertThat(got.getValueCount()).isEqualTo(IDX.length);
       assertThat(got.getNullCount()).isEqualTo(want.getNullCount());
       for (int i = 0; i < IDX.length; i++) {

@@ -1,6 +1,5 @@
-package dev.javelin.core.cluster;
+package dev.javelin.format;
 
-import dev.javelin.format.Gather;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BaseFixedWidthVector;
@@ -11,18 +10,20 @@ import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.complex.FixedSizeListVector;
 
 /**
- * Gathers chosen rows of a batch column into a new vector, for the pieces a clustering hands to
- * its destinations. Fixed-width columns, fixed-size lists of fixed-width values (vector
- * embeddings), strings and binaries are copied a row at a time as one block of bytes into buffers
- * sized once; {@link Gather} handles the rest.
- * Gather expands a fixed-size list into one index per child value, which for a 16-float vector
- * column wrote 128 bytes of indices per row: the largest cost of routing rows.
+ * The fast path of {@link Gather#gather(FieldVector, int[], BufferAllocator)} for one source:
+ * fixed-width columns, fixed-size lists of fixed-width values (vector embeddings), strings and
+ * binaries are copied a row at a time as one block of bytes into buffers sized once. The general
+ * gather expands a fixed-size list into one index per child value, which for a 16-float vector
+ * column wrote 128 bytes of indices per row (the largest cost of routing rows in a clustering).
  */
-final class PieceGather {
-  private PieceGather() {}
+final class BlockGather {
+  private BlockGather() {}
 
-  /** A new vector holding {@code src[idx[0]], src[idx[1]], ...}; the caller closes it. */
-  static FieldVector gather(FieldVector src, int[] idx, BufferAllocator allocator) {
+  /**
+   * A new vector holding {@code src[idx[0]], src[idx[1]], ...} (the caller closes it), or null
+   * when {@code src} is of a kind this does not copy in blocks.
+   */
+  static FieldVector tryGather(FieldVector src, int[] idx, BufferAllocator allocator) {
     if (src instanceof BaseFixedWidthVector fw && !(src instanceof BitVector) && fw.getTypeWidth() > 0) {
       FieldVector dst = allocate(src, idx.length, allocator);
       try {
@@ -65,7 +66,7 @@ final class PieceGather {
     if (src instanceof BaseVariableWidthVector vw) {
       return gatherVariable(vw, idx, allocator);
     }
-    return Gather.gather(src, idx, allocator);
+    return null;
   }
 
   // Strings and binaries: sized once for the rows' bytes, then each value copied as one block.
