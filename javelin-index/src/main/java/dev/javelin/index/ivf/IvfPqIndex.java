@@ -6,9 +6,6 @@ import dev.javelin.table.io.ObjectStore;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.nio.ByteOrder;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -21,7 +18,8 @@ import org.apache.arrow.memory.BufferAllocator;
 /**
  * An open IVF_PQ index ({@code _indices/{uuid}/index.idx} and {@code auxiliary.idx}, Lance's v3
  * layout, from lance-core or Javelin). Opening loads the centroids, the codebook, and every row's
- * id and codes into Java arrays (m bytes and 8 bytes a row), so the index holds no Arrow memory
+ * id and codes into Java arrays (m bytes and 8 bytes a row; codes regrouped in blocks of eight
+ * rows for {@link AdcKernel}), so the index holds no Arrow memory
  * and needs no closing; it is safe to search from several threads.
  */
 public final class IvfPqIndex {
@@ -29,7 +27,14 @@ public final class IvfPqIndex {
   private final long[] offsets;
   private final int[] lengths;
   private final long[] rowIds;
-  private final byte[] codes;
+  // Codes in AdcKernel's blocks of eight rows, partition c's from blockOffsets[c].
+  private final byte[] blocked;
+  private final int[] blockOffsets;
+  private final int maxLength;
+  // L2 and cosine: per partition p, ||c||^2 + 2 <C_p, c> for every PQ centroid c of every
+  // sub-vector (C_p: the centroid's sub-vector), or null when that would exceed TERMS_LIMIT.
+  private final float[][] partitionTerms;
+  private static final long TERMS_LIMIT = 16L << 20;
   // Below this many rows to scan, a search stays on the caller's thread (forking costs more).
   private static final long PARALLEL_ROWS = 65_536;
 
@@ -38,7 +43,47 @@ public final class IvfPqIndex {
     this.offsets = c.offsets();
     this.lengths = c.lengths();
     this.rowIds = c.rowIds();
-    this.codes = c.codes();
+    int m = model.pq.m;
+    int p = offsets.length;
+    this.blockOffsets = new int[p];
+    long size = 0;
+    int longest = 0;
+    for (int part = 0; part < p; part++) {
+      blockOffsets[part] = (int) size;
+      size += AdcKernel.blockedSize(lengths[part], m);
+      longest = Math.max(longest, lengths[part]);
+    }
+    if (size > Integer.MAX_VALUE - 16) {
+      throw new VectorIndexException("IVF_PQ index too large to search in memory: " + size + " bytes of codes");
+    }
+    this.blocked = new byte[(int) size];
+    for (int part = 0; part < p; part++) {
+      AdcKernel.blocked(c.codes(), (int) offsets[part] * m, lengths[part], m, blocked, blockOffsets[part]);
+    }
+    this.maxLength = longest;
+    this.partitionTerms = model.residual() && (long) p * m * ProductQuantizer.CENTROIDS <= TERMS_LIMIT
+        ? partitionTerms(model) : null;
+  }
+
+  /**
+   * A residual's table entry ||q - C_p - c||^2 (per sub-vector) is ||q - C_p||^2 - 2 <q, c>
+   * + (||c||^2 + 2 <C_p, c>): the last part depends only on the partition and is computed here
+   * once, the middle once per query, the first is the partition's centroid distance, known
+   * before the scan, and added to every row's sum once. A partition's table is then one array
+   * add instead of m * 256 sub-vector distances (as Faiss does with its precomputed tables).
+   * Rounding differs from the direct form only in the last bits.
+   */
+  private static float[][] partitionTerms(IvfPqModel model) {
+    ProductQuantizer pq = model.pq;
+    int size = pq.m * ProductQuantizer.CENTROIDS;
+    float[] norms = pq.norms();
+    float[] scratch = new float[ProductQuantizer.CENTROIDS];
+    float[][] terms = new float[model.numPartitions][size];
+    for (int p = 0; p < model.numPartitions; p++) {
+      pq.dotTable(model.centroids, p * model.dim, 2f, terms[p], scratch);
+      VectorMath.addInto(terms[p], norms, size);
+    }
+    return terms;
   }
 
   /**
@@ -123,17 +168,19 @@ public final class IvfPqIndex {
         nearest.offer(s.centroidDist[c], c);
       }
     }
-    long[] probed = nearest.result().rowIds();
+    Neighbors nearestPartitions = nearest.result();
+    long[] probed = nearestPartitions.rowIds();
+    float[] probedDist = nearestPartitions.distances();
     long rows = 0;
     for (long c : probed) {
       rows += lengths[(int) c];
     }
     int workers = Math.min(probed.length, HELPERS + 1);
     if (workers < 2 || rows < parallelRows) {
-      return scan(q, probed, new AtomicInteger(), k, accept).result();
+      return neighbors(scan(q, probed, probedDist, new AtomicInteger(), k, accept));
     }
     // Like Lance, a large search runs its partitions on several threads: each keeps its own k
-    // nearest, and since (distance, row id) orders rows totally, the k nearest of their union
+    // nearest, and since (distance, position in the index) orders rows totally, the k nearest of their union
     // are exactly the k nearest of a single pass. The threads claim partitions one at a time
     // (nearest first) from a shared counter, so a helper the OS does not run soon costs
     // nothing: the caller takes the partitions it would have, and a helper task that has not
@@ -141,14 +188,14 @@ public final class IvfPqIndex {
     // (A task's flag is set by whichever comes first: the task starting, or the caller giving
     // up on it; Future.cancel cannot tell a running task from a waiting one.)
     AtomicInteger next = new AtomicInteger();
-    List<Future<TopK>> tasks = new ArrayList<>();
+    List<Future<NearestRows>> tasks = new ArrayList<>();
     List<AtomicBoolean> taken = new ArrayList<>();
     for (int w = 1; w < workers; w++) {
       AtomicBoolean flag = new AtomicBoolean();
       taken.add(flag);
-      tasks.add(POOL.submit(() -> flag.compareAndSet(false, true) ? scan(q, probed, next, k, accept) : null));
+      tasks.add(POOL.submit(() -> flag.compareAndSet(false, true) ? scan(q, probed, probedDist, next, k, accept) : null));
     }
-    TopK top = scan(q, probed, next, k, accept);
+    NearestRows top = scan(q, probed, probedDist, next, k, accept);
     for (int w = 0; w < tasks.size(); w++) {
       if (taken.get(w).compareAndSet(false, true)) {
         continue;
@@ -165,19 +212,37 @@ public final class IvfPqIndex {
         throw new IllegalStateException("Vector search failed", e.getCause());
       }
     }
-    return top.result();
+    return neighbors(top);
+  }
+
+  // The kept rows as row ids and distances, nearest first (ties by position in the index).
+  private Neighbors neighbors(NearestRows top) {
+    long[] keys = top.sorted();
+    long[] ids = new long[keys.length];
+    float[] dist = new float[keys.length];
+    for (int i = 0; i < keys.length; i++) {
+      ids[i] = rowIds[NearestRows.row(keys[i])];
+      dist[i] = NearestRows.distance(keys[i]);
+    }
+    return new Neighbors(ids, dist);
   }
 
   // The k nearest accepted rows of the probed partitions this thread claims from next.
-  private TopK scan(float[] q, long[] probed, AtomicInteger next, int k, LongPredicate accept) {
+  private NearestRows scan(float[] q, long[] probed, float[] probedDist, AtomicInteger next, int k,
+      LongPredicate accept) {
     int dim = model.dim;
     boolean dot = model.distanceType == DistanceType.DOT;
     int m = model.pq.m;
-    TopK top = new TopK(k);
-    Scratch s = SCRATCH.get().ensure(m, dim);
+    NearestRows top = new NearestRows(k);
+    Scratch s = SCRATCH.get().ensure(m, dim, maxLength);
     float[] table = s.table;
     if (dot) {
       model.pq.distanceTable(q, table, s.tableScratch);
+    }
+    float[] queryTerms = null;
+    if (partitionTerms != null) {
+      queryTerms = s.queryTerms;
+      model.pq.dotTable(q, 0, -2f, queryTerms, s.tableScratch[0]);
     }
     float[] residual = s.residual;
     float scale = model.distanceType == DistanceType.COSINE ? 0.5f : 1f;
@@ -188,86 +253,41 @@ public final class IvfPqIndex {
       if (n == 0) {
         continue;
       }
-      if (!dot) {
-        // With residuals the table depends on the partition's centroid (as in Lance).
+      // With residuals the table depends on the partition's centroid (as in Lance).
+      float constant = 0f;
+      if (queryTerms != null) {
+        System.arraycopy(partitionTerms[c], 0, table, 0, m * ProductQuantizer.CENTROIDS);
+        VectorMath.addInto(table, queryTerms, m * ProductQuantizer.CENTROIDS);
+        constant = probedDist[at];
+      } else if (!dot) {
         for (int i = 0; i < dim; i++) {
           residual[i] = q[i] - model.centroids[c * dim + i];
         }
         model.pq.distanceTable(residual, table, s.tableScratch);
       }
-      adc(table, (int) offsets[c], n, m, scale, shift, top, accept);
+      AdcKernel.distances(blocked, blockOffsets[c], n, m, table, s.sums);
+      offerAll(s.sums, (int) offsets[c], n, constant, scale, shift, top, accept);
     }
     return top;
   }
 
-  // Offers the row at index row (in rowIds) at distance d to top, if it may enter and accept keeps it.
-  private void offer(TopK top, LongPredicate accept, int row, float d) {
-    if (d <= top.bound()) {
-      long id = rowIds[row];
-      if (accept == null || accept.test(id)) {
-        top.offer(d, id);
-      }
-    }
-  }
-
   /**
-   * Offers the {@code n} rows of the partition at row {@code base} to {@code top}, each at
-   * {@code shift + scale * (sum of its table entries)}. Codes are transposed: sub-vector j of
-   * the partition's rows is one run of n bytes. Each row's sum runs over the sub-vectors in
-   * order (j = 0, 1, ...), as Lance's does. Eight rows at a time: one 8-byte load gives
-   * sub-vector j's codes of all eight, and their eight running sums stay in registers across
-   * all sub-vectors, so the loop does one table load per code and no other memory traffic
-   * (the earlier loop, a byte load per code and a distance array loaded and stored per row and
-   * pass of eight sub-vectors, took 1.55x the CPU time, measured on 1M rows x 16 codes).
+   * Offers the partition's rows (from row {@code base} in rowIds) at
+   * {@code shift + scale * (constant + sum)}
+   * to top. Kept apart from the sums' loop: most rows fail the first test, and with the offers
+   * inlined the sums' loop ran slower.
    */
-  private void adc(float[] table, int base, int n, int m, float scale, float shift, TopK top,
-      LongPredicate accept) {
-    final int w = ProductQuantizer.CENTROIDS;
-    byte[] codes = this.codes;
-    int first = base * m;
-    int i = 0;
-    for (; i + 7 < n; i += 8) {
-      float d0 = 0f;
-      float d1 = 0f;
-      float d2 = 0f;
-      float d3 = 0f;
-      float d4 = 0f;
-      float d5 = 0f;
-      float d6 = 0f;
-      float d7 = 0f;
-      int at = first + i;
-      for (int j = 0, t = 0; j < m; j++, t += w, at += n) {
-        long c = (long) CODES8.get(codes, at);
-        d0 += table[t + (int) (c & 0xFF)];
-        d1 += table[t + (int) ((c >>> 8) & 0xFF)];
-        d2 += table[t + (int) ((c >>> 16) & 0xFF)];
-        d3 += table[t + (int) ((c >>> 24) & 0xFF)];
-        d4 += table[t + (int) ((c >>> 32) & 0xFF)];
-        d5 += table[t + (int) ((c >>> 40) & 0xFF)];
-        d6 += table[t + (int) ((c >>> 48) & 0xFF)];
-        d7 += table[t + (int) (c >>> 56)];
+  private void offerAll(float[] sums, int base, int n, float constant, float scale, float shift,
+      NearestRows top, LongPredicate accept) {
+    float bound = top.bound();
+    for (int i = 0; i < n; i++) {
+      float d = shift + scale * (constant + sums[i]);
+      if (d <= bound && (accept == null || accept.test(rowIds[base + i]))) {
+        top.offer(d, base + i);
+        bound = top.bound();
       }
-      int row = base + i;
-      offer(top, accept, row, shift + scale * d0);
-      offer(top, accept, row + 1, shift + scale * d1);
-      offer(top, accept, row + 2, shift + scale * d2);
-      offer(top, accept, row + 3, shift + scale * d3);
-      offer(top, accept, row + 4, shift + scale * d4);
-      offer(top, accept, row + 5, shift + scale * d5);
-      offer(top, accept, row + 6, shift + scale * d6);
-      offer(top, accept, row + 7, shift + scale * d7);
-    }
-    for (; i < n; i++) {
-      float d = 0f;
-      for (int j = 0, r = first + i; j < m; j++, r += n) {
-        d += table[j * w + (codes[r] & 0xFF)];
-      }
-      offer(top, accept, base + i, shift + scale * d);
     }
   }
-
-  // Eight codes at once, the first in the lowest byte.
-  private static final VarHandle CODES8 = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
   // Helper threads of large searches: one per core beyond the caller's, kept for the JVM's life
   // (daemons), so a search neither starts threads nor competes in the common pool.
@@ -285,6 +305,8 @@ public final class IvfPqIndex {
     float[] table = new float[0];
     final float[][] tableScratch = VectorMath.l2sScratch(ProductQuantizer.CENTROIDS);
     float[] residual = new float[0];
+    float[] sums = new float[0];
+    float[] queryTerms = new float[0];
 
     float[] centroidDist = new float[0];
     float[][] centroidScratch = VectorMath.l2sScratch(0);
@@ -297,9 +319,14 @@ public final class IvfPqIndex {
       return this;
     }
 
-    Scratch ensure(int m, int dim) {
+    Scratch ensure(int m, int dim, int rows) {
+      int padded = (rows + AdcKernel.BLOCK - 1) / AdcKernel.BLOCK * AdcKernel.BLOCK;
+      if (sums.length < padded) {
+        sums = new float[padded];
+      }
       if (table.length < m * ProductQuantizer.CENTROIDS) {
         table = new float[m * ProductQuantizer.CENTROIDS];
+        queryTerms = new float[m * ProductQuantizer.CENTROIDS];
       }
       if (residual.length < dim) {
         residual = new float[dim];

@@ -82,6 +82,19 @@ final class ProductQuantizer {
   }
 
   /**
+   * {@code scale} times the inner products of each sub-vector of {@code v[off..off+dim)} with
+   * its 256 centroids, {@code m * 256} floats into {@code out}; {@code scratch} holds 256 floats.
+   */
+  void dotTable(float[] v, int off, float scale, float[] out, float[] scratch) {
+    for (int j = 0; j < m; j++) {
+      VectorMath.dotsTransposed(v, off + j * subDim, subDim, codebookT, j * subDim, CENTROIDS, scratch);
+      for (int c = 0; c < CENTROIDS; c++) {
+        out[j * CENTROIDS + c] = scale * scratch[c];
+      }
+    }
+  }
+
+  /**
    * The table of partial distances from {@code q} to every centroid, {@code m * 256} floats:
    * squared L2 per sub-vector, or minus the inner product for DOT.
    */

@@ -148,7 +148,8 @@ final class VectorMath {
     }
   }
 
-  private static void addInto(float[] a, float[] b, int k) {
+  /** {@code a[c] += b[c]} for c below k (vectorised). */
+  static void addInto(float[] a, float[] b, int k) {
     for (int c = 0; c < k; c++) {
       a[c] += b[c];
     }
