@@ -19,7 +19,7 @@ import java.nio.ByteOrder;
  * {@code jdk.unsupported}, which Arrow Java relies on as well) and one with ordinary array
  * accesses. The table index of a code is at most {@code 255 + 256 * (m - 1)} by construction, so
  * the per-lookup bounds checks the JIT cannot remove are redundant; without them the loop is
- * about 1.5x as fast (5.3 vs 8.4 ms for 690K rows x 16 codes, measured). Both check their
+ * about 1.8x as fast (4.7 vs 8.4 ms for 690K rows x 16 codes, measured). Both check their
  * arguments once per call, so neither can read outside its arrays. The array one is used when
  * Unsafe is missing or {@code -Djavelin.ivf.arrayKernel=true} asks for it.
  */
@@ -82,8 +82,7 @@ final class AdcKernel {
   private static void unsafeSums(byte[] codes, int off, int blocks, int m, float[] table, float[] out) {
     sun.misc.Unsafe u = UNSAFE;
     long at = BYTES + off;
-    long end = FLOATS + (long) m * W * Float.BYTES;
-    for (int b = 0, row = 0; b < blocks; b++, row += BLOCK) {
+    for (int b = 0, row = 0; b < blocks; b++, row += BLOCK, at += (long) BLOCK * m) {
       float d0 = 0f;
       float d1 = 0f;
       float d2 = 0f;
@@ -92,10 +91,12 @@ final class AdcKernel {
       float d5 = 0f;
       float d6 = 0f;
       float d7 = 0f;
-      // t: the byte offset of sub-vector j's 256 entries; a code c is at t + 4c, which each
-      // shift-and-mask below computes from the code's byte in the 8-byte word.
-      for (long t = FLOATS; t < end; t += W * Float.BYTES, at += BLOCK) {
-        long c = u.getLong(codes, at);
+      // An int loop (a long-counted one ran 11% slower): t is the byte offset of sub-vector j's
+      // 256 entries, and code c's entry is at t + 4c, which each shift-and-mask computes from
+      // the code's byte in the 8-byte word.
+      for (int j = 0; j < m; j++) {
+        long t = FLOATS + ((long) j << 10);
+        long c = u.getLong(codes, at + ((long) j << 3));
         d0 += u.getFloat(table, t + ((c << 2) & 0x3FC));
         d1 += u.getFloat(table, t + ((c >>> 6) & 0x3FC));
         d2 += u.getFloat(table, t + ((c >>> 14) & 0x3FC));
