@@ -265,7 +265,10 @@ public final class IvfPqIndex {
         }
         model.pq.distanceTable(residual, table, s.tableScratch);
       }
-      AdcKernel.distances(blocked, blockOffsets[c], n, m, table, s.sums);
+      for (int j = 0; j < m; j++) {
+        System.arraycopy(table, j * ProductQuantizer.CENTROIDS, s.tables[j], 0, ProductQuantizer.CENTROIDS);
+      }
+      AdcKernel.distances(blocked, blockOffsets[c], n, m, s.tables, s.sums);
       offerAll(s.sums, (int) offsets[c], n, constant, scale, shift, top, accept);
     }
     return top;
@@ -307,6 +310,8 @@ public final class IvfPqIndex {
     float[] residual = new float[0];
     float[] sums = new float[0];
     float[] queryTerms = new float[0];
+    // The table as AdcKernel takes it, one array per sub-vector.
+    float[][] tables = new float[0][];
 
     float[] centroidDist = new float[0];
     float[][] centroidScratch = VectorMath.l2sScratch(0);
@@ -327,6 +332,7 @@ public final class IvfPqIndex {
       if (table.length < m * ProductQuantizer.CENTROIDS) {
         table = new float[m * ProductQuantizer.CENTROIDS];
         queryTerms = new float[m * ProductQuantizer.CENTROIDS];
+        tables = new float[m][ProductQuantizer.CENTROIDS];
       }
       if (residual.length < dim) {
         residual = new float[dim];

@@ -22,9 +22,11 @@ class AdcKernelTest {
       int n = r.nextInt(100);
       byte[] transposed = new byte[3 + n * m];
       r.nextBytes(transposed);
-      float[] table = new float[m * ProductQuantizer.CENTROIDS];
-      for (int i = 0; i < table.length; i++) {
-        table[i] = (float) r.nextGaussian() * 100;
+      float[][] table = new float[m][ProductQuantizer.CENTROIDS];
+      for (float[] t : table) {
+        for (int i = 0; i < t.length; i++) {
+          t[i] = (float) r.nextGaussian() * 100;
+        }
       }
       int at = 5;
       byte[] blocked = new byte[at + AdcKernel.blockedSize(n, m)];
@@ -36,7 +38,7 @@ class AdcKernelTest {
       for (int i = 0; i < n; i++) {
         float want = 0f;
         for (int j = 0; j < m; j++) {
-          want += table[j * ProductQuantizer.CENTROIDS + (transposed[3 + j * n + i] & 0xFF)];
+          want += table[j][transposed[3 + j * n + i] & 0xFF];
         }
         assertThat(Float.floatToRawIntBits(used[i])).as("m %d n %d row %d", m, n, i)
             .isEqualTo(Float.floatToRawIntBits(want));
@@ -48,10 +50,14 @@ class AdcKernelTest {
   @Test
   void refusesArraysTooShortForTheRows() {
     byte[] codes = new byte[AdcKernel.blockedSize(9, 4)];
-    float[] table = new float[4 * ProductQuantizer.CENTROIDS];
+    float[][] table = new float[4][ProductQuantizer.CENTROIDS];
     assertThatThrownBy(() -> AdcKernel.distances(codes, 1, 9, 4, table, new float[16]))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("ADC arrays too short: 9 rows x 4 codes at 1 of 64, table 1024, out 16");
+        .hasMessage("ADC arrays too short: 9 rows x 4 codes at 1 of 64, 4 tables, out 16");
+    float[][] shortTable = {new float[256], new float[256], new float[255], new float[256]};
+    assertThatThrownBy(() -> AdcKernel.distances(codes, 0, 9, 4, shortTable, new float[16]))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("ADC table 2 has 255 entries, not 256");
     assertThatThrownBy(() -> AdcKernel.distances(codes, 0, 9, 5, table, new float[16]))
         .isInstanceOf(IllegalArgumentException.class);
     assertThatThrownBy(() -> AdcKernel.distances(codes, 0, 9, 4, table, new float[9]))
