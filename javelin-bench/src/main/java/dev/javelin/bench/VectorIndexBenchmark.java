@@ -63,7 +63,7 @@ public final class VectorIndexBenchmark {
    */
   static final IndexConfig[] CONFIGS = {
       new IndexConfig(DIM / 8, new int[][] {{5, 0}, {10, 0}, {20, 0}, {40, 0}, {10, 10}, {20, 10},
-          {5, 10}, {5, 20}, {10, 20}, {128, 200}, {176, 200}, {256, 200}, {256, 500}}),
+          {5, 10}, {5, 20}, {10, 20}, {128, 200}, {144, 400}, {160, 300}, {176, 200}, {256, 200}, {256, 500}}),
   };
 
   private final Path dir;

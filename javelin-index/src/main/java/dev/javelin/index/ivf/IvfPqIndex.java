@@ -237,7 +237,9 @@ public final class IvfPqIndex {
     Scratch s = SCRATCH.get().ensure(m, dim, maxLength);
     float[] table = s.table;
     if (dot) {
+      // Without residuals one table serves every partition.
       model.pq.distanceTable(q, table, s.tableScratch);
+      split(table, s.tables, m);
     }
     float[] queryTerms = null;
     if (partitionTerms != null) {
@@ -265,8 +267,8 @@ public final class IvfPqIndex {
         }
         model.pq.distanceTable(residual, table, s.tableScratch);
       }
-      for (int j = 0; j < m; j++) {
-        System.arraycopy(table, j * ProductQuantizer.CENTROIDS, s.tables[j], 0, ProductQuantizer.CENTROIDS);
+      if (!dot) {
+        split(table, s.tables, m);
       }
       AdcKernel.distances(blocked, blockOffsets[c], n, m, s.tables, s.sums);
       offerAll(s.sums, (int) offsets[c], n, constant, scale, shift, top, accept);
@@ -274,11 +276,17 @@ public final class IvfPqIndex {
     return top;
   }
 
+  // The m * 256 table as AdcKernel takes it, one array per sub-vector.
+  private static void split(float[] table, float[][] tables, int m) {
+    for (int j = 0; j < m; j++) {
+      System.arraycopy(table, j * ProductQuantizer.CENTROIDS, tables[j], 0, ProductQuantizer.CENTROIDS);
+    }
+  }
+
   /**
-   * Offers the partition's rows (from row {@code base} in rowIds) at
-   * {@code shift + scale * (constant + sum)}
-   * to top. Kept apart from the sums' loop: most rows fail the first test, and with the offers
-   * inlined the sums' loop ran slower.
+   * Offers the partition's rows (from row {@code base} in rowIds) at {@code shift + scale *
+   * (constant + sum)} to top. Kept apart from the sums' loop: most rows fail the first test, and
+   * with the offers inlined the sums' loop ran slower.
    */
   private void offerAll(float[] sums, int base, int n, float constant, float scale, float shift,
       NearestRows top, LongPredicate accept) {
