@@ -241,10 +241,11 @@ public final class IvfPqIndex {
       model.pq.distanceTable(q, table, s.tableScratch);
       split(table, s.tables, m);
     }
-    float[] queryTerms = null;
+    float[][] queryTerms = null;
     if (partitionTerms != null) {
       queryTerms = s.queryTerms;
-      model.pq.dotTable(q, 0, -2f, queryTerms, s.tableScratch[0]);
+      model.pq.dotTable(q, 0, -2f, table, s.tableScratch[0]);
+      split(table, queryTerms, m);
     }
     float[] residual = s.residual;
     float scale = model.distanceType == DistanceType.COSINE ? 0.5f : 1f;
@@ -258,16 +259,18 @@ public final class IvfPqIndex {
       // With residuals the table depends on the partition's centroid (as in Lance).
       float constant = 0f;
       if (queryTerms != null) {
-        System.arraycopy(partitionTerms[c], 0, table, 0, m * ProductQuantizer.CENTROIDS);
-        VectorMath.addInto(table, queryTerms, m * ProductQuantizer.CENTROIDS);
+        // Straight into the per-sub-vector arrays: a copy and an add, each from index 0 (vectorised).
+        for (int j = 0; j < m; j++) {
+          System.arraycopy(partitionTerms[c], j * ProductQuantizer.CENTROIDS, s.tables[j], 0,
+              ProductQuantizer.CENTROIDS);
+          VectorMath.addInto(s.tables[j], queryTerms[j], ProductQuantizer.CENTROIDS);
+        }
         constant = probedDist[at];
       } else if (!dot) {
         for (int i = 0; i < dim; i++) {
           residual[i] = q[i] - model.centroids[c * dim + i];
         }
         model.pq.distanceTable(residual, table, s.tableScratch);
-      }
-      if (!dot) {
         split(table, s.tables, m);
       }
       AdcKernel.distances(blocked, blockOffsets[c], n, m, s.tables, s.sums);
@@ -317,7 +320,7 @@ public final class IvfPqIndex {
     final float[][] tableScratch = VectorMath.l2sScratch(ProductQuantizer.CENTROIDS);
     float[] residual = new float[0];
     float[] sums = new float[0];
-    float[] queryTerms = new float[0];
+    float[][] queryTerms = new float[0][];
     // The table as AdcKernel takes it, one array per sub-vector.
     float[][] tables = new float[0][];
 
@@ -339,7 +342,7 @@ public final class IvfPqIndex {
       }
       if (table.length < m * ProductQuantizer.CENTROIDS) {
         table = new float[m * ProductQuantizer.CENTROIDS];
-        queryTerms = new float[m * ProductQuantizer.CENTROIDS];
+        queryTerms = new float[m][ProductQuantizer.CENTROIDS];
         tables = new float[m][ProductQuantizer.CENTROIDS];
       }
       if (residual.length < dim) {
