@@ -212,6 +212,50 @@ final class Take {
     }
   }
 
+  /**
+   * Copies the vectors of a {@code fixed_size_list<float32, dim>} field at the fragment's rows
+   * {@code rows[from..to)} (physical offsets, sorted and distinct) into {@code out}, row
+   * {@code rows[from + i]} at {@code out[i * dim]}, straight from the data file's pages with no
+   * Arrow vector, when one data file holds the field as plain floats without nulls and no
+   * overlay changes it (see {@link LanceFileReader#takeFloatVectors}). Returns false, with
+   * nothing written, otherwise: the caller then uses {@link #takeFromFragment}.
+   */
+  static boolean takeFloatVectors(Dataset ds, Fragment fragment, LanceField field, long[] rows, int from, int to,
+      float[] out, BufferAllocator allocator) throws IOException {
+    java.util.Set<Integer> ids = new java.util.HashSet<>();
+    field.flatten().forEach(f -> ids.add(f.id()));
+    for (dev.javelin.table.Overlay o : fragment.overlays()) {
+      if (o.fieldIds().stream().anyMatch(ids::contains)) {
+        return false;
+      }
+    }
+    List<FragmentFiles.Part> parts = FragmentFiles.plan(fragment, List.of(field), ds.location());
+    if (parts.size() != 1 || parts.get(0).rowsOnly) {
+      return false; // not held: all nulls
+    }
+    FragmentFiles.Part part = parts.get(0);
+    try (LanceFileReader reader = FragmentFiles.openCached(ds.store(), part, allocator)) {
+      String name = FragmentFiles.columnNames(reader, part, ds.location()).get(0);
+      // The file must hold the dataset's type (same dimension), as it does unless altered.
+      boolean same = reader.lanceSchema().fields().stream().anyMatch(f -> f.name().equals(name)
+          && sameType(f.toArrow(), field.toArrow()));
+      return same && reader.takeFloatVectors(name, rows, from, to, out);
+    }
+  }
+
+  private static boolean sameType(org.apache.arrow.vector.types.pojo.Field a,
+      org.apache.arrow.vector.types.pojo.Field b) {
+    if (!a.getType().equals(b.getType()) || a.getChildren().size() != b.getChildren().size()) {
+      return false;
+    }
+    for (int i = 0; i < a.getChildren().size(); i++) {
+      if (!sameType(a.getChildren().get(i), b.getChildren().get(i))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   // Returns, per wanted field, a vector holding the fragment's rows in the order asked; the
   // vectors belong to the roots added to opened, which the caller closes. (Vector search's
   // refine calls it directly, rows sorted, to skip the reordering gather.)

@@ -394,8 +394,12 @@ public final class VectorQuery {
     for (Fragment f : ds.manifest().fragments()) {
       fragments.put(f.id(), f);
     }
-    List<LanceField> fields = List.of(field);
-    float[] row = new float[dim];
+    // Vectors are copied block by block into one array: all of them at once (k * refine
+    // vectors, 2.5 MB at 5,000 x 128) would be a humongous array per query, which G1 collects
+    // for every few queries.
+    int block = Math.max(1, Math.min(ids.length, REFINE_BLOCK_FLOATS / dim));
+    float[] values = new float[block * dim];
+    long[] blockIds = new long[block];
     for (int from = 0; from < ids.length;) {
       long frag = ids[from] >>> 32;
       int to = from;
@@ -411,27 +415,50 @@ public final class VectorQuery {
       for (int i = from; i < to; i++) {
         rows[i - from] = ids[i] & 0xFFFFFFFFL;
       }
-      List<VectorSchemaRoot> opened = new ArrayList<>();
-      try {
-        FixedSizeListVector v = (FixedSizeListVector) Take.takeFromFragment(ds, fragment, fields, rows, opened,
-            allocator)[0];
-        // Vector by vector through one float view of the taken values: a copy of all of them
-        // (k * refine vectors, 1.5 MB at 3,000 x 128) was a humongous array per query, and
-        // G1 collected for it every few queries.
-        FloatBuffer values = ((Float4Vector) v.getDataVector()).getDataBuffer()
-            .nioBuffer(0, rows.length * dim * 4).order(ByteOrder.LITTLE_ENDIAN).asFloatBuffer();
-        for (int i = 0; i < rows.length; i++) {
-          if (!v.isNull(i)) {
-            values.get(i * dim, row, 0, dim);
-            exact.add(row, 0, ids[from + i]);
-          }
+      // Plain float pages are copied straight into the array; other layouts (nulls, 2.0 files,
+      // small vectors in mini-blocks, overlays) go through the general take.
+      int done = 0;
+      while (done < rows.length) {
+        int n = Math.min(block, rows.length - done);
+        if (!Take.takeFloatVectors(ds, fragment, field, rows, done, done + n, values, allocator)) {
+          break;
         }
-      } finally {
-        opened.forEach(VectorSchemaRoot::close);
+        System.arraycopy(ids, from + done, blockIds, 0, n);
+        exact.add(values, 0, n, blockIds);
+        done += n;
+      }
+      if (done < rows.length) {
+        refineByTake(fragment, field, Arrays.copyOfRange(rows, done, rows.length), ids, from + done, exact);
       }
       from = to;
     }
     return exact.result();
+  }
+
+  /** Floats copied at a time by {@link #refine} (256 KiB). */
+  private static final int REFINE_BLOCK_FLOATS = 64 * 1024;
+
+  // Offers the vectors of a fragment's rows (ids[first..] their addresses) through a general take.
+  private void refineByTake(Fragment fragment, LanceField field, long[] rows, long[] ids, int first,
+      FlatSearch exact) throws IOException {
+    int dim = query.length;
+    float[] row = new float[dim];
+    List<VectorSchemaRoot> opened = new ArrayList<>();
+    try {
+      FixedSizeListVector v = (FixedSizeListVector) Take.takeFromFragment(ds, fragment, List.of(field), rows, opened,
+          allocator)[0];
+      // Vector by vector through one float view of the taken values (no copy of them all).
+      FloatBuffer values = ((Float4Vector) v.getDataVector()).getDataBuffer()
+          .nioBuffer(0, rows.length * dim * 4).order(ByteOrder.LITTLE_ENDIAN).asFloatBuffer();
+      for (int i = 0; i < rows.length; i++) {
+        if (!v.isNull(i)) {
+          values.get(i * dim, row, 0, dim);
+          exact.add(row, 0, ids[first + i]);
+        }
+      }
+    } finally {
+      opened.forEach(VectorSchemaRoot::close);
+    }
   }
 
   private Neighbors postfilter(Neighbors candidates, BoundExpression bound) {

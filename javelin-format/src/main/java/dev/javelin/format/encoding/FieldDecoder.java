@@ -38,6 +38,17 @@ public interface FieldDecoder extends AutoCloseable {
    */
   default void planMetadata(RowRanges rows, ReadPlan plan) throws IOException {}
 
+  /**
+   * Copies the float32 items of the rows {@code rows[from..to)} (sorted, distinct, in range) of a
+   * {@code fixed_size_list<float32, dim>} field into {@code out}, row {@code rows[from + i]} at
+   * {@code out[i * dim]}, when every page of the field stores them as plain little-endian floats
+   * without nulls (a copy, no decoding). Returns false, having written nothing, for any other
+   * layout: the caller then reads the rows with {@link #read}.
+   */
+  default boolean readFloats(long[] rows, int from, int to, int dim, float[] out) throws IOException {
+    return false;
+  }
+
   /** Drops any cached page. */
   @Override
   default void close() {}

@@ -25,6 +25,8 @@ final class ColumnReader {
   private int current = -1;
   /** Refilled by each request, so its buffers grow once rather than per batch. */
   private LeafEntries scratch;
+  /** Whether every page holds plain floats ({@link #readFloats}): 0 not yet known, 1 yes, -1 no. */
+  private int plainFloats;
 
   ColumnReader(LeafPath path, ColumnSource source, int column) {
     this.path = path;
@@ -118,6 +120,49 @@ final class ColumnReader {
       pages[p].read(starts, ends, k, out);
     });
     return out;
+  }
+
+  /**
+   * As {@link dev.javelin.format.encoding.FieldDecoder#readFloats}: every page is checked first,
+   * so a column with one page of another layout reads nothing here.
+   */
+  boolean readFloats(long[] rows, int from, int to, int dim, float[] out) throws IOException {
+    if (plainFloats == 0) {
+      boolean all = true;
+      for (PageDecoder d : pages) {
+        all &= d.plainFloats(dim);
+      }
+      plainFloats = all ? 1 : -1;
+    }
+    if (plainFloats < 0) {
+      return false;
+    }
+    int p = 0;
+    int i = from;
+    while (i < to) {
+      long r = rows[i];
+      while (p < pages.length && firstRow[p + 1] <= r) {
+        p++;
+      }
+      if (p >= pages.length) {
+        throw new IllegalArgumentException("Row " + r + " is past the column's " + firstRow[pages.length] + " rows");
+      }
+      // This page's share of the rows.
+      int j = i + 1;
+      long end = firstRow[p + 1];
+      while (j < to && rows[j] < end) {
+        j++;
+      }
+      if (p != current) {
+        if (current >= 0) {
+          pages[current].release();
+        }
+        current = p;
+      }
+      pages[p].readFloats(rows, i, j, firstRow[p], dim, out, (i - from) * dim);
+      i = j;
+    }
+    return true;
   }
 
   /**
