@@ -1,5 +1,6 @@
 package dev.javelin.core;
 
+import dev.javelin.format.FloatVectorReader;
 import dev.javelin.format.Gather;
 import dev.javelin.format.LanceFileReader;
 import dev.javelin.format.schema.LanceField;
@@ -212,16 +213,22 @@ final class Take {
     }
   }
 
+  /** Receives the rows {@code [from, to)} of a block of vectors read by {@link #forEachFloatVector}. */
+  interface VectorBlock {
+    void accept(int from, int to) throws IOException;
+  }
+
   /**
-   * Copies the vectors of a {@code fixed_size_list<float32, dim>} field at the fragment's rows
-   * {@code rows[from..to)} (physical offsets, sorted and distinct) into {@code out}, row
-   * {@code rows[from + i]} at {@code out[i * dim]}, straight from the data file's pages with no
-   * Arrow vector, when one data file holds the field as plain floats without nulls and no
-   * overlay changes it (see {@link LanceFileReader#takeFloatVectors}). Returns false, with
-   * nothing written, otherwise: the caller then uses {@link #takeFromFragment}.
+   * Reads the vectors of a {@code fixed_size_list<float32, dim>} field at the fragment's rows
+   * (physical offsets, sorted and distinct) block by block into {@code out}, straight from the
+   * data file's pages with no Arrow vector: each block, as many rows as {@code out} holds, row
+   * {@code rows[from + i]} at {@code out[i * dim]}, is passed to {@code block}. Only when one data
+   * file holds the field as plain floats without nulls and no overlay changes it (see
+   * {@link LanceFileReader#floatVectors}); returns false, with nothing read, otherwise: the
+   * caller then uses {@link #takeFromFragment}.
    */
-  static boolean takeFloatVectors(Dataset ds, Fragment fragment, LanceField field, long[] rows, int from, int to,
-      float[] out, BufferAllocator allocator) throws IOException {
+  static boolean forEachFloatVector(Dataset ds, Fragment fragment, LanceField field, long[] rows, float[] out,
+      VectorBlock block, BufferAllocator allocator) throws IOException {
     java.util.Set<Integer> ids = new java.util.HashSet<>();
     field.flatten().forEach(f -> ids.add(f.id()));
     for (dev.javelin.table.Overlay o : fragment.overlays()) {
@@ -239,7 +246,21 @@ final class Take {
       // The file must hold the dataset's type (same dimension), as it does unless altered.
       boolean same = reader.lanceSchema().fields().stream().anyMatch(f -> f.name().equals(name)
           && sameType(f.toArrow(), field.toArrow()));
-      return same && reader.takeFloatVectors(name, rows, from, to, out);
+      if (!same) {
+        return false;
+      }
+      try (FloatVectorReader vectors = reader.floatVectors(name)) {
+        if (vectors == null) {
+          return false;
+        }
+        int n = Math.max(1, out.length / vectors.dimension());
+        for (int from = 0; from < rows.length; from += n) {
+          int to = Math.min(rows.length, from + n);
+          vectors.read(rows, from, to, out);
+          block.accept(from, to);
+        }
+        return true;
+      }
     }
   }
 

@@ -394,12 +394,11 @@ public final class VectorQuery {
     for (Fragment f : ds.manifest().fragments()) {
       fragments.put(f.id(), f);
     }
-    // Vectors are copied block by block into one array: all of them at once (k * refine
-    // vectors, 2.5 MB at 5,000 x 128) would be a humongous array per query, which G1 collects
-    // for every few queries.
-    int block = Math.max(1, Math.min(ids.length, REFINE_BLOCK_FLOATS / dim));
-    float[] values = new float[block * dim];
-    long[] blockIds = new long[block];
+    // Vectors are copied a few at a time into one small array, each block's distances computed
+    // while it is in cache; all of them at once (k * refine vectors, 2.5 MB at 5,000 x 128) would
+    // also be a humongous array per query, which G1 collects for every few queries.
+    float[] values = new float[Math.max(REFINE_BLOCK_FLOATS, dim)];
+    long[] blockIds = new long[values.length / dim];
     for (int from = 0; from < ids.length;) {
       long frag = ids[from] >>> 32;
       int to = from;
@@ -417,26 +416,21 @@ public final class VectorQuery {
       }
       // Plain float pages are copied straight into the array; other layouts (nulls, 2.0 files,
       // small vectors in mini-blocks, overlays) go through the general take.
-      int done = 0;
-      while (done < rows.length) {
-        int n = Math.min(block, rows.length - done);
-        if (!Take.takeFloatVectors(ds, fragment, field, rows, done, done + n, values, allocator)) {
-          break;
-        }
-        System.arraycopy(ids, from + done, blockIds, 0, n);
-        exact.add(values, 0, n, blockIds);
-        done += n;
-      }
-      if (done < rows.length) {
-        refineByTake(fragment, field, Arrays.copyOfRange(rows, done, rows.length), ids, from + done, exact);
+      int first = from;
+      boolean direct = Take.forEachFloatVector(ds, fragment, field, rows, values, (s, e) -> {
+        System.arraycopy(ids, first + s, blockIds, 0, e - s);
+        exact.add(values, 0, e - s, blockIds);
+      }, allocator);
+      if (!direct) {
+        refineByTake(fragment, field, rows, ids, from, exact);
       }
       from = to;
     }
     return exact.result();
   }
 
-  /** Floats copied at a time by {@link #refine} (256 KiB). */
-  private static final int REFINE_BLOCK_FLOATS = 64 * 1024;
+  /** Floats {@link #refine} copies at a time: a few vectors, to stay in the first-level cache. */
+  private static final int REFINE_BLOCK_FLOATS = 4 * 1024;
 
   // Offers the vectors of a fragment's rows (ids[first..] their addresses) through a general take.
   private void refineByTake(Fragment fragment, LanceField field, long[] rows, long[] ids, int first,

@@ -202,52 +202,31 @@ public final class LanceFileReader implements AutoCloseable {
   }
 
   /**
-   * Copies the values of a {@code fixed_size_list<float32, dim>} column at rows
-   * {@code rows[from..to)} into {@code out}: row {@code rows[from + i]} at {@code out[i * dim]}.
-   * Only for files whose pages hold the column's values as plain floats without nulls (2.1
-   * full-zip pages of uncompressed values, as vectors of 64 dimensions and more are written by
-   * Javelin and Lance), where this is one bulk copy per row with no Arrow vector; for any other
-   * column or layout it writes nothing and returns false, and the caller uses {@link #take}.
+   * A reader of a {@code fixed_size_list<float32, dim>} column's vectors straight into float
+   * arrays, with no Arrow vector: one bulk copy per row from the pages. Only for files whose pages
+   * hold the column as plain floats without nulls (2.1 full-zip pages of uncompressed values, as
+   * vectors of 64 dimensions and more are written by Javelin and Lance); null for any other
+   * column type or layout, where the caller uses {@link #take}. Close it when done (before
+   * this reader).
    *
-   * @param rows row indices, sorted and distinct in {@code [from, to)}
    * @throws ColumnNotFoundException if the column is not in the file
-   * @throws IndexOutOfBoundsException if a row is out of range
-   * @throws IllegalArgumentException if the rows are not sorted and distinct or {@code out}
-   *     is too small
    */
-  public boolean takeFloatVectors(String column, long[] rows, int from, int to, float[] out) throws IOException {
-    for (int i = from; i < to; i++) {
-      long r = rows[i];
-      if (r < 0 || r >= numRows()) {
-        throw new IndexOutOfBoundsException(
-            "Row " + r + " is out of range for a file of " + numRows() + " rows: " + location());
-      }
-      if (i > from && r <= rows[i - 1]) {
-        throw new IllegalArgumentException("Rows must be sorted and distinct; got " + r + " after " + rows[i - 1]
-            + ": " + location());
-      }
-    }
+  public FloatVectorReader floatVectors(String column) {
     List<FieldDecoder> decoders = decoders(List.of(column), source());
+    FieldDecoder d = decoders.get(0);
+    int dim = floatVectorDimension(d.field().toArrow());
+    boolean plain;
     try {
-      FieldDecoder d = decoders.get(0);
-      int dim = floatVectorDimension(d.field().toArrow());
-      if (dim <= 0) {
-        return false;
-      }
-      if ((long) (to - from) * dim > out.length) {
-        throw new IllegalArgumentException((to - from) + " vectors of " + dim + " floats do not fit in "
-            + out.length + " floats");
-      }
-      try {
-        return d.readFloats(rows, from, to, dim, out);
-      } catch (LanceFormatException | IllegalArgumentException e) {
-        throw e;
-      } catch (RuntimeException e) {
-        throw malformed(location(), column, e);
-      }
-    } finally {
-      decoders.forEach(FieldDecoder::close);
+      plain = dim > 0 && d.plainFloats(dim);
+    } catch (RuntimeException e) {
+      d.close();
+      throw e;
     }
+    if (!plain) {
+      d.close();
+      return null;
+    }
+    return new FloatVectorReader(location(), d, dim, numRows());
   }
 
   // The dimension of a fixed_size_list<float32>, or 0 for any other type.

@@ -12,6 +12,7 @@ import dev.javelin.format.proto.Encodings21.PageLayout;
 import dev.javelin.format.proto.File2Protos.ColumnMetadata;
 import dev.javelin.format.proto.File2Protos.Encoding;
 import java.io.IOException;
+import java.util.Arrays;
 
 /**
  * Reads rows of one leaf column. Page layouts are parsed up front (so a malformed or unsupported
@@ -25,8 +26,6 @@ final class ColumnReader {
   private int current = -1;
   /** Refilled by each request, so its buffers grow once rather than per batch. */
   private LeafEntries scratch;
-  /** Whether every page holds plain floats ({@link #readFloats}): 0 not yet known, 1 yes, -1 no. */
-  private int plainFloats;
 
   ColumnReader(LeafPath path, ColumnSource source, int column) {
     this.path = path;
@@ -122,30 +121,31 @@ final class ColumnReader {
     return out;
   }
 
-  /**
-   * As {@link dev.javelin.format.encoding.FieldDecoder#readFloats}: every page is checked first,
-   * so a column with one page of another layout reads nothing here.
-   */
-  boolean readFloats(long[] rows, int from, int to, int dim, float[] out) throws IOException {
-    if (plainFloats == 0) {
-      boolean all = true;
-      for (PageDecoder d : pages) {
-        all &= d.plainFloats(dim);
+  /** As {@link dev.javelin.format.encoding.FieldDecoder#plainFloats}. */
+  boolean plainFloats(int dim) {
+    for (PageDecoder d : pages) {
+      if (!d.plainFloats(dim)) {
+        return false;
       }
-      plainFloats = all ? 1 : -1;
     }
-    if (plainFloats < 0) {
-      return false;
+    return true;
+  }
+
+  /** As {@link dev.javelin.format.encoding.FieldDecoder#readFloats}. */
+  void readFloats(long[] rows, int from, int to, int dim, float[] out) throws IOException {
+    if (from >= to) {
+      return;
     }
-    int p = 0;
+    int p = Arrays.binarySearch(firstRow, rows[from]);
+    p = p >= 0 ? p : -p - 2;
     int i = from;
     while (i < to) {
       long r = rows[i];
       while (p < pages.length && firstRow[p + 1] <= r) {
         p++;
       }
-      if (p >= pages.length) {
-        throw new IllegalArgumentException("Row " + r + " is past the column's " + firstRow[pages.length] + " rows");
+      if (p < 0 || p >= pages.length) {
+        throw new IllegalArgumentException("Row " + r + " is outside the column's " + firstRow[pages.length] + " rows");
       }
       // This page's share of the rows.
       int j = i + 1;
@@ -162,7 +162,6 @@ final class ColumnReader {
       pages[p].readFloats(rows, i, j, firstRow[p], dim, out, (i - from) * dim);
       i = j;
     }
-    return true;
   }
 
   /**

@@ -42,8 +42,13 @@ final class V21FieldDecoder implements FieldDecoder {
   }
 
   @Override
-  public boolean readFloats(long[] rows, int from, int to, int dim, float[] out) throws IOException {
-    return readers.length == 1 && readers[0].readFloats(rows, from, to, dim, out);
+  public boolean plainFloats(int dim) {
+    return readers.length == 1 && readers[0].plainFloats(dim);
+  }
+
+  @Override
+  public void readFloats(long[] rows, int from, int to, int dim, float[] out) throws IOException {
+    readers[0].readFloats(rows, from, to, dim, out);
   }
 
   @Override
