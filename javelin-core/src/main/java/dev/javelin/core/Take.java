@@ -67,11 +67,22 @@ final class Take {
     RoaringBitmap[] deleted = new RoaringBitmap[fragments.size()];
     int[] fragOf = new int[addresses.length];
     long[] rowOf = new long[addresses.length];
+    // Rows come mostly grouped by fragment: the last fragment found is tried first (no boxing).
+    long lastId = -1;
+    int last = -1;
     for (int i = 0; i < addresses.length; i++) {
       long a = addresses[i];
-      Integer f = index.get(a >>> 32);
-      if (f == null) {
-        throw TableErrors.rowNotFound(ds.location(), ds.version(), a, "names no fragment");
+      int f;
+      if (last >= 0 && a >>> 32 == lastId) {
+        f = last;
+      } else {
+        Integer found = index.get(a >>> 32);
+        if (found == null) {
+          throw TableErrors.rowNotFound(ds.location(), ds.version(), a, "names no fragment");
+        }
+        f = found;
+        lastId = a >>> 32;
+        last = f;
       }
       long row = a & 0xFFFFFFFFL;
       if (row >= fragments.get(f).physicalRows()) {

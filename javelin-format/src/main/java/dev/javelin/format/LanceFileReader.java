@@ -165,8 +165,11 @@ public final class LanceFileReader implements AutoCloseable {
             "Row " + r + " is out of range for a file of " + numRows() + " rows: " + location());
       }
     }
-    long[] sorted = Arrays.stream(rows).sorted().distinct().toArray();
-    boolean inOrder = Arrays.equals(sorted, rows);
+    boolean inOrder = true;
+    for (int i = 1; i < rows.length && inOrder; i++) {
+      inOrder = rows[i] > rows[i - 1];
+    }
+    long[] sorted = inOrder ? rows : sortedDistinct(rows);
     ColumnSource source = source();
     List<FieldDecoder> decoders = decoders(columns, source);
     List<FieldVector> vectors = new ArrayList<>();
@@ -239,6 +242,18 @@ public final class LanceFileReader implements AutoCloseable {
     boolean float32 = item instanceof org.apache.arrow.vector.types.pojo.ArrowType.FloatingPoint fp
         && fp.getPrecision() == org.apache.arrow.vector.types.FloatingPointPrecision.SINGLE;
     return float32 ? fsl.getListSize() : 0;
+  }
+
+  private static long[] sortedDistinct(long[] rows) {
+    long[] s = rows.clone();
+    Arrays.sort(s);
+    int n = 0;
+    for (int i = 0; i < s.length; i++) {
+      if (n == 0 || s[i] != s[n - 1]) {
+        s[n++] = s[i];
+      }
+    }
+    return Arrays.copyOf(s, n);
   }
 
   // Puts the values of sorted distinct rows into the caller's order; closes the input.
