@@ -389,7 +389,7 @@ public final class VectorQuery {
     int dim = query.length;
     FlatSearch exact = new FlatSearch(query, dt, k);
     long[] ids = candidates.rowIds().clone();
-    Arrays.sort(ids);
+    AddressSort.sort(ids);
     Map<Long, Fragment> fragments = new HashMap<>();
     for (Fragment f : ds.manifest().fragments()) {
       fragments.put(f.id(), f);
