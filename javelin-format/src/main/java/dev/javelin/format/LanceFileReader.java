@@ -208,7 +208,8 @@ public final class LanceFileReader implements AutoCloseable {
    * A reader of a {@code fixed_size_list<float32, dim>} column's vectors straight into float
    * arrays, with no Arrow vector: one bulk copy per row from the pages. Only for files whose pages
    * hold the column as plain floats without nulls (2.1 full-zip pages of uncompressed values, as
-   * vectors of 64 dimensions and more are written by Javelin and Lance); null for any other
+   * Javelin writes vectors of 64 dimensions and more, and lance-core 7.0.0 those of 128, the
+   * width tested); null for any other
    * column type or layout, where the caller uses {@link #take}. Close it when done (before
    * this reader).
    *
