@@ -1,5 +1,6 @@
 package dev.javelin.core;
 
+import dev.javelin.format.FloatVectorReader;
 import dev.javelin.format.Gather;
 import dev.javelin.format.LanceFileReader;
 import dev.javelin.format.schema.LanceField;
@@ -66,11 +67,22 @@ final class Take {
     RoaringBitmap[] deleted = new RoaringBitmap[fragments.size()];
     int[] fragOf = new int[addresses.length];
     long[] rowOf = new long[addresses.length];
+    // Rows come mostly grouped by fragment: the last fragment found is tried first (no boxing).
+    long lastId = -1;
+    int last = -1;
     for (int i = 0; i < addresses.length; i++) {
       long a = addresses[i];
-      Integer f = index.get(a >>> 32);
-      if (f == null) {
-        throw TableErrors.rowNotFound(ds.location(), ds.version(), a, "names no fragment");
+      int f;
+      if (last >= 0 && a >>> 32 == lastId) {
+        f = last;
+      } else {
+        Integer found = index.get(a >>> 32);
+        if (found == null) {
+          throw TableErrors.rowNotFound(ds.location(), ds.version(), a, "names no fragment");
+        }
+        f = found;
+        lastId = a >>> 32;
+        last = f;
       }
       long row = a & 0xFFFFFFFFL;
       if (row >= fragments.get(f).physicalRows()) {
@@ -210,6 +222,70 @@ final class Take {
       result.close();
       throw e;
     }
+  }
+
+  /** Receives the rows {@code [from, to)} of a block of vectors read by {@link #forEachFloatVector}. */
+  interface VectorBlock {
+    void accept(int from, int to) throws IOException;
+  }
+
+  /**
+   * Reads the vectors of a {@code fixed_size_list<float32, dim>} field at the fragment's rows
+   * (physical offsets, sorted and distinct) block by block into {@code out}, straight from the
+   * data file's pages with no Arrow vector: each block, as many rows as {@code out} holds, row
+   * {@code rows[from + i]} at {@code out[i * dim]}, is passed to {@code block}. Only when one data
+   * file holds the field as plain floats without nulls and no overlay changes it (see
+   * {@link LanceFileReader#floatVectors}); returns false, with nothing read, otherwise: the
+   * caller then uses {@link #takeFromFragment}.
+   */
+  static boolean forEachFloatVector(Dataset ds, Fragment fragment, LanceField field, long[] rows, float[] out,
+      VectorBlock block, BufferAllocator allocator) throws IOException {
+    java.util.Set<Integer> ids = new java.util.HashSet<>();
+    field.flatten().forEach(f -> ids.add(f.id()));
+    for (dev.javelin.table.Overlay o : fragment.overlays()) {
+      if (o.fieldIds().stream().anyMatch(ids::contains)) {
+        return false;
+      }
+    }
+    List<FragmentFiles.Part> parts = FragmentFiles.plan(fragment, List.of(field), ds.location());
+    if (parts.size() != 1 || parts.get(0).rowsOnly) {
+      return false; // not held: all nulls
+    }
+    FragmentFiles.Part part = parts.get(0);
+    try (LanceFileReader reader = FragmentFiles.openCached(ds.store(), part, allocator)) {
+      String name = FragmentFiles.columnNames(reader, part, ds.location()).get(0);
+      // The file must hold the dataset's type (same dimension), as it does unless altered.
+      boolean same = reader.lanceSchema().fields().stream().anyMatch(f -> f.name().equals(name)
+          && sameType(f.toArrow(), field.toArrow()));
+      if (!same) {
+        return false;
+      }
+      try (FloatVectorReader vectors = reader.floatVectors(name)) {
+        if (vectors == null) {
+          return false;
+        }
+        int n = Math.max(1, out.length / vectors.dimension());
+        for (int from = 0; from < rows.length; from += n) {
+          int to = Math.min(rows.length, from + n);
+          vectors.read(rows, from, to, out);
+          block.accept(from, to);
+        }
+        return true;
+      }
+    }
+  }
+
+  private static boolean sameType(org.apache.arrow.vector.types.pojo.Field a,
+      org.apache.arrow.vector.types.pojo.Field b) {
+    if (!a.getType().equals(b.getType()) || a.getChildren().size() != b.getChildren().size()) {
+      return false;
+    }
+    for (int i = 0; i < a.getChildren().size(); i++) {
+      if (!sameType(a.getChildren().get(i), b.getChildren().get(i))) {
+        return false;
+      }
+    }
+    return true;
   }
 
   // Returns, per wanted field, a vector holding the fragment's rows in the order asked; the

@@ -389,13 +389,16 @@ public final class VectorQuery {
     int dim = query.length;
     FlatSearch exact = new FlatSearch(query, dt, k);
     long[] ids = candidates.rowIds().clone();
-    Arrays.sort(ids);
+    AddressSort.sort(ids);
     Map<Long, Fragment> fragments = new HashMap<>();
     for (Fragment f : ds.manifest().fragments()) {
       fragments.put(f.id(), f);
     }
-    List<LanceField> fields = List.of(field);
-    float[] row = new float[dim];
+    // Vectors are copied a few at a time into one small array, each block's distances computed
+    // while it is in cache; all of them at once (k * refine vectors, 2.5 MB at 5,000 x 128) would
+    // also be a humongous array per query, which G1 collects for every few queries.
+    float[] values = new float[Math.max(REFINE_BLOCK_FLOATS, dim)];
+    long[] blockIds = new long[values.length / dim];
     for (int from = 0; from < ids.length;) {
       long frag = ids[from] >>> 32;
       int to = from;
@@ -411,27 +414,45 @@ public final class VectorQuery {
       for (int i = from; i < to; i++) {
         rows[i - from] = ids[i] & 0xFFFFFFFFL;
       }
-      List<VectorSchemaRoot> opened = new ArrayList<>();
-      try {
-        FixedSizeListVector v = (FixedSizeListVector) Take.takeFromFragment(ds, fragment, fields, rows, opened,
-            allocator)[0];
-        // Vector by vector through one float view of the taken values: a copy of all of them
-        // (k * refine vectors, 1.5 MB at 3,000 x 128) was a humongous array per query, and
-        // G1 collected for it every few queries.
-        FloatBuffer values = ((Float4Vector) v.getDataVector()).getDataBuffer()
-            .nioBuffer(0, rows.length * dim * 4).order(ByteOrder.LITTLE_ENDIAN).asFloatBuffer();
-        for (int i = 0; i < rows.length; i++) {
-          if (!v.isNull(i)) {
-            values.get(i * dim, row, 0, dim);
-            exact.add(row, 0, ids[from + i]);
-          }
-        }
-      } finally {
-        opened.forEach(VectorSchemaRoot::close);
+      // Plain float pages are copied straight into the array; other layouts (nulls, 2.0 files,
+      // small vectors in mini-blocks, overlays) go through the general take.
+      int first = from;
+      boolean direct = Take.forEachFloatVector(ds, fragment, field, rows, values, (s, e) -> {
+        System.arraycopy(ids, first + s, blockIds, 0, e - s);
+        exact.add(values, 0, e - s, blockIds);
+      }, allocator);
+      if (!direct) {
+        refineByTake(fragment, field, rows, ids, from, exact);
       }
       from = to;
     }
     return exact.result();
+  }
+
+  /** Floats {@link #refine} copies at a time: a few vectors, to stay in the first-level cache. */
+  private static final int REFINE_BLOCK_FLOATS = 4 * 1024;
+
+  // Offers the vectors of a fragment's rows (ids[first..] their addresses) through a general take.
+  private void refineByTake(Fragment fragment, LanceField field, long[] rows, long[] ids, int first,
+      FlatSearch exact) throws IOException {
+    int dim = query.length;
+    float[] row = new float[dim];
+    List<VectorSchemaRoot> opened = new ArrayList<>();
+    try {
+      FixedSizeListVector v = (FixedSizeListVector) Take.takeFromFragment(ds, fragment, List.of(field), rows, opened,
+          allocator)[0];
+      // Vector by vector through one float view of the taken values (no copy of them all).
+      FloatBuffer values = ((Float4Vector) v.getDataVector()).getDataBuffer()
+          .nioBuffer(0, rows.length * dim * 4).order(ByteOrder.LITTLE_ENDIAN).asFloatBuffer();
+      for (int i = 0; i < rows.length; i++) {
+        if (!v.isNull(i)) {
+          values.get(i * dim, row, 0, dim);
+          exact.add(row, 0, ids[first + i]);
+        }
+      }
+    } finally {
+      opened.forEach(VectorSchemaRoot::close);
+    }
   }
 
   private Neighbors postfilter(Neighbors candidates, BoundExpression bound) {

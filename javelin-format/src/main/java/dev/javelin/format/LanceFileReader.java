@@ -165,8 +165,11 @@ public final class LanceFileReader implements AutoCloseable {
             "Row " + r + " is out of range for a file of " + numRows() + " rows: " + location());
       }
     }
-    long[] sorted = Arrays.stream(rows).sorted().distinct().toArray();
-    boolean inOrder = Arrays.equals(sorted, rows);
+    boolean inOrder = true;
+    for (int i = 1; i < rows.length && inOrder; i++) {
+      inOrder = rows[i] > rows[i - 1];
+    }
+    long[] sorted = inOrder ? rows : sortedDistinct(rows);
     ColumnSource source = source();
     List<FieldDecoder> decoders = decoders(columns, source);
     List<FieldVector> vectors = new ArrayList<>();
@@ -199,6 +202,59 @@ public final class LanceFileReader implements AutoCloseable {
       fields.add(v.getField());
     }
     return new VectorSchemaRoot(fields, vectors, rows.length);
+  }
+
+  /**
+   * A reader of a {@code fixed_size_list<float32, dim>} column's vectors straight into float
+   * arrays, with no Arrow vector: one bulk copy per row from the pages. Only for files whose pages
+   * hold the column as plain floats without nulls (2.1 full-zip pages of uncompressed values, as
+   * Javelin writes vectors of 64 dimensions and more, and lance-core 7.0.0 those of 128, the
+   * width tested); null for any other
+   * column type or layout, where the caller uses {@link #take}. Close it when done (before
+   * this reader).
+   *
+   * @throws ColumnNotFoundException if the column is not in the file
+   */
+  public FloatVectorReader floatVectors(String column) {
+    List<FieldDecoder> decoders = decoders(List.of(column), source());
+    FieldDecoder d = decoders.get(0);
+    int dim = floatVectorDimension(d.field().toArrow());
+    boolean plain;
+    try {
+      plain = dim > 0 && d.plainFloats(dim);
+    } catch (RuntimeException e) {
+      d.close();
+      throw e;
+    }
+    if (!plain) {
+      d.close();
+      return null;
+    }
+    return new FloatVectorReader(location(), d, dim, numRows());
+  }
+
+  // The dimension of a fixed_size_list<float32>, or 0 for any other type.
+  private static int floatVectorDimension(Field f) {
+    if (!(f.getType() instanceof org.apache.arrow.vector.types.pojo.ArrowType.FixedSizeList fsl)
+        || f.getChildren().size() != 1) {
+      return 0;
+    }
+    org.apache.arrow.vector.types.pojo.ArrowType item = f.getChildren().get(0).getType();
+    boolean float32 = item instanceof org.apache.arrow.vector.types.pojo.ArrowType.FloatingPoint fp
+        && fp.getPrecision() == org.apache.arrow.vector.types.FloatingPointPrecision.SINGLE;
+    return float32 ? fsl.getListSize() : 0;
+  }
+
+  private static long[] sortedDistinct(long[] rows) {
+    long[] s = rows.clone();
+    Arrays.sort(s);
+    int n = 0;
+    for (int i = 0; i < s.length; i++) {
+      if (n == 0 || s[i] != s[n - 1]) {
+        s[n++] = s[i];
+      }
+    }
+    return Arrays.copyOf(s, n);
   }
 
   // Puts the values of sorted distinct rows into the caller's order; closes the input.

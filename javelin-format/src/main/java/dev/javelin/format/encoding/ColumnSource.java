@@ -129,6 +129,11 @@ public final class ColumnSource {
     return file.mapped();
   }
 
+  /** Whether {@link #view} of this range costs no copy (see {@link InputFile#viewable}). */
+  public boolean viewable(long position, long length) {
+    return file.viewable(position, length);
+  }
+
   /**
    * As {@link #read}, but may return a read-only view of the file's mapped memory (no array; see
    * {@link InputFile#view}), for decoders that read a few values of a large range.

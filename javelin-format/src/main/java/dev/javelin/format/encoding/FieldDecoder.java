@@ -38,6 +38,24 @@ public interface FieldDecoder extends AutoCloseable {
    */
   default void planMetadata(RowRanges rows, ReadPlan plan) throws IOException {}
 
+  /**
+   * Whether every page of this {@code fixed_size_list<float32, dim>} field stores each row as
+   * {@code dim} plain little-endian floats without nulls, so that {@link #readFloats} can copy
+   * them (false by default).
+   */
+  default boolean plainFloats(int dim) {
+    return false;
+  }
+
+  /**
+   * Copies the floats of rows {@code rows[from..to)} (sorted, distinct, in range) into
+   * {@code out}, row {@code rows[from + i]} at {@code out[i * dim]}; only when
+   * {@link #plainFloats} said yes.
+   */
+  default void readFloats(long[] rows, int from, int to, int dim, float[] out) throws IOException {
+    throw new UnsupportedOperationException("Field " + field().name() + " is not read as plain floats");
+  }
+
   /** Drops any cached page. */
   @Override
   default void close() {}

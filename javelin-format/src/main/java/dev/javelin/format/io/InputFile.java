@@ -43,6 +43,14 @@ public interface InputFile extends Closeable {
     return read(position, length);
   }
 
+  /**
+   * Whether {@link #view} of this range is a view of mapped memory rather than a copy (false by
+   * default): a reader may then view a whole page once and copy rows out of it.
+   */
+  default boolean viewable(long position, long length) {
+    return false;
+  }
+
   /** {@link #blockSize()} of a remote object store, as Lance infers it for cloud stores. */
   long REMOTE_BLOCK_SIZE = 64 << 10;
   /** {@link #blockSize()} of a local file, as Lance infers it for the file system. */

@@ -79,6 +79,13 @@ public final class MappedInputFile implements InputFile {
     return seg.slice(at, len).asReadOnlyBuffer().order(ByteOrder.LITTLE_ENDIAN);
   }
 
+  // A range inside one mapped segment; one spanning two is copied by view.
+  @Override
+  public boolean viewable(long position, long length) {
+    return position >= 0 && length > 0 && position <= this.length - length
+        && position / segment == (position + length - 1) / segment;
+  }
+
   @Override
   public boolean mapped() {
     return true;

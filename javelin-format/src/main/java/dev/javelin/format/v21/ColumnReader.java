@@ -12,6 +12,7 @@ import dev.javelin.format.proto.Encodings21.PageLayout;
 import dev.javelin.format.proto.File2Protos.ColumnMetadata;
 import dev.javelin.format.proto.File2Protos.Encoding;
 import java.io.IOException;
+import java.util.Arrays;
 
 /**
  * Reads rows of one leaf column. Page layouts are parsed up front (so a malformed or unsupported
@@ -118,6 +119,49 @@ final class ColumnReader {
       pages[p].read(starts, ends, k, out);
     });
     return out;
+  }
+
+  /** As {@link dev.javelin.format.encoding.FieldDecoder#plainFloats}. */
+  boolean plainFloats(int dim) {
+    for (PageDecoder d : pages) {
+      if (!d.plainFloats(dim)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** As {@link dev.javelin.format.encoding.FieldDecoder#readFloats}. */
+  void readFloats(long[] rows, int from, int to, int dim, float[] out) throws IOException {
+    if (from >= to) {
+      return;
+    }
+    int p = Arrays.binarySearch(firstRow, rows[from]);
+    p = p >= 0 ? p : -p - 2;
+    int i = from;
+    while (i < to) {
+      long r = rows[i];
+      while (p < pages.length && firstRow[p + 1] <= r) {
+        p++;
+      }
+      if (p < 0 || p >= pages.length) {
+        throw new IllegalArgumentException("Row " + r + " is outside the column's " + firstRow[pages.length] + " rows");
+      }
+      // This page's share of the rows.
+      int j = i + 1;
+      long end = firstRow[p + 1];
+      while (j < to && rows[j] < end) {
+        j++;
+      }
+      if (p != current) {
+        if (current >= 0) {
+          pages[current].release();
+        }
+        current = p;
+      }
+      pages[p].readFloats(rows, i, j, firstRow[p], dim, out, (i - from) * dim);
+      i = j;
+    }
   }
 
   /**

@@ -99,6 +99,24 @@ abstract class PageDecoder {
     }
   }
 
+  /**
+   * Whether the page stores each row as {@code dim} plain little-endian float32 values, back to
+   * back with nothing between rows, so {@link #readFloats} can copy them.
+   */
+  boolean plainFloats(int dim) {
+    return false;
+  }
+
+  /**
+   * Copies the values of rows {@code rows[from..to)} (sorted, distinct, within the page once
+   * {@code firstRow} is subtracted) into {@code out} from {@code outOffset}, {@code dim} floats
+   * a row. Only called when {@link #plainFloats} said yes.
+   */
+  void readFloats(long[] rows, int from, int to, long firstRow, int dim, float[] out, int outOffset)
+      throws IOException {
+    throw new IllegalStateException("page does not hold plain floats");
+  }
+
   /** Drops cached state. */
   void release() {}
 

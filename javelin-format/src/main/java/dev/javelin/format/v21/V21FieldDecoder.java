@@ -42,6 +42,16 @@ final class V21FieldDecoder implements FieldDecoder {
   }
 
   @Override
+  public boolean plainFloats(int dim) {
+    return readers.length == 1 && readers[0].plainFloats(dim);
+  }
+
+  @Override
+  public void readFloats(long[] rows, int from, int to, int dim, float[] out) throws IOException {
+    readers[0].readFloats(rows, from, to, dim, out);
+  }
+
+  @Override
   public void plan(RowRanges rows, ReadPlan plan) throws IOException {
     for (ColumnReader r : readers) {
       r.plan(rows, plan, false);

@@ -47,4 +47,18 @@ class MappedInputFileTest {
       assertThatThrownBy(() -> m.readFully(9_000, ByteBuffer.allocate(1001))).isInstanceOf(EOFException.class);
     }
   }
+
+  @Test
+  void viewableOnlyWithinOneSegment() throws Exception {
+    Path file = dir.resolve("bytes");
+    Files.write(file, new byte[10_000]);
+    MappedInputFile m = MappedInputFile.open(file, 4096);
+    assertThat(m.viewable(0, 4096)).isTrue();
+    assertThat(m.viewable(4095, 1)).isTrue();
+    assertThat(m.viewable(4095, 2)).isFalse(); // spans two segments: view copies
+    assertThat(m.viewable(8192, 1808)).isTrue();
+    assertThat(m.viewable(9_999, 2)).isFalse(); // passes the end
+    assertThat(m.viewable(0, 0)).isFalse();
+    assertThat(LocalInputFile.open(file).viewable(0, 10)).isFalse();
+  }
 }
