@@ -57,9 +57,10 @@ public final class VectorIndexBenchmark {
    * on clustered data. Uniform random data has no neighbourhoods to find (a query's 10th nearest
    * row is barely nearer than a typical one): the true neighbours lie in many partitions, so it
    * takes most partitions and a large refine factor (PQ32 instead of PQ16 only trades refine 200
-   * for 100 at the same nprobes, measured on 200,000 rows, so it is not built here). On 1M random
-   * rows, 176 r200 is the cheapest setting measured at 0.90 (0.904; 160 r200 0.894, 144 r300
-   * 0.896, 144 r400 0.907 but slower, 160 r300 0.919).
+   * for 100 at the same nprobes, measured on 200,000 rows, and IVF1024 needs about the same CPU
+   * per query at equal recall, measured on 1M rows, so neither is built here). On 1M random rows
+   * 176 r200 is the cheapest setting measured at 0.90 (0.904; 160 r200 0.894, 144 r400 0.907 and
+   * 160 r300 0.919 cost more per query).
    */
   static final IndexConfig[] CONFIGS = {
       new IndexConfig(DIM / 8, new int[][] {{5, 0}, {10, 0}, {20, 0}, {40, 0}, {10, 10}, {20, 10},

@@ -38,7 +38,7 @@ public final class IvfPqIndex {
   // Below this many rows to scan, a search stays on the caller's thread (forking costs more).
   private static final long PARALLEL_ROWS = 65_536;
 
-  private IvfPqIndex(IvfPqFiles.Contents c) {
+  private IvfPqIndex(IvfPqFiles.Contents c, long termsLimit) {
     this.model = c.model();
     this.offsets = c.offsets();
     this.lengths = c.lengths();
@@ -61,7 +61,7 @@ public final class IvfPqIndex {
       AdcKernel.blocked(c.codes(), (int) offsets[part] * m, lengths[part], m, blocked, blockOffsets[part]);
     }
     this.maxLength = longest;
-    this.partitionTerms = model.residual() && (long) p * m * ProductQuantizer.CENTROIDS <= TERMS_LIMIT
+    this.partitionTerms = model.residual() && (long) p * m * ProductQuantizer.CENTROIDS <= termsLimit
         ? partitionTerms(model) : null;
   }
 
@@ -93,7 +93,13 @@ public final class IvfPqIndex {
    *     transposed, float32)
    */
   public static IvfPqIndex open(ObjectStore store, String uuid, BufferAllocator allocator) throws IOException {
-    return new IvfPqIndex(IvfPqFiles.read(store, BTreeIndex.directory(uuid), allocator));
+    return open(store, uuid, allocator, TERMS_LIMIT);
+  }
+
+  /** {@link #open}, precomputing table terms only up to {@code termsLimit} floats (tests: 0 = never). */
+  static IvfPqIndex open(ObjectStore store, String uuid, BufferAllocator allocator, long termsLimit)
+      throws IOException {
+    return new IvfPqIndex(IvfPqFiles.read(store, BTreeIndex.directory(uuid), allocator), termsLimit);
   }
 
   public int dimension() {
