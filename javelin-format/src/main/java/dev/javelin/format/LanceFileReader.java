@@ -209,9 +209,8 @@ public final class LanceFileReader implements AutoCloseable {
    * arrays, with no Arrow vector: one bulk copy per row from the pages. Only for files whose pages
    * hold the column as plain floats without nulls (2.1 full-zip pages of uncompressed values, as
    * Javelin writes vectors of 64 dimensions and more, and lance-core 7.0.0 those of 128, the
-   * width tested); null for any other
-   * column type or layout, where the caller uses {@link #take}. Close it when done (before
-   * this reader).
+   * width tested); null for any other column type or layout, where the caller uses
+   * {@link #take}. Close it when done (before this reader).
    *
    * @throws ColumnNotFoundException if the column is not in the file
    */

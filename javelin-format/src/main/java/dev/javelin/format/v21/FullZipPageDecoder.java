@@ -313,7 +313,8 @@ final class FullZipPageDecoder extends PageDecoder {
           long vlen = unsigned(data, pos, lengthBytes);
           pos += lengthBytes;
           if (vlen < 0 || vlen > len - pos) {
-            throw new BadDataException("value of " + vlen + " bytes at byte " + pos + " passes the end of the rows' bytes");
+            throw new BadDataException(
+                "value of " + vlen + " bytes at byte " + pos + " passes the end of the rows' bytes");
           }
           var.decode(data, pos, (int) vlen, out.values);
           pos += (int) vlen;

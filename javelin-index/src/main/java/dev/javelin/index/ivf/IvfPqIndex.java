@@ -186,9 +186,9 @@ public final class IvfPqIndex {
       return neighbors(scan(q, probed, probedDist, new AtomicInteger(), k, accept));
     }
     // Like Lance, a large search runs its partitions on several threads: each keeps its own k
-    // nearest, and since (distance, position in the index) orders rows totally, the k nearest of their union
-    // are exactly the k nearest of a single pass. The threads claim partitions one at a time
-    // (nearest first) from a shared counter, so a helper the OS does not run soon costs
+    // nearest, and since (distance, position in the index) orders rows totally, the k nearest of
+    // their union are exactly the k nearest of a single pass. The threads claim partitions one at
+    // a time (nearest first) from a shared counter, so a helper the OS does not run soon costs
     // nothing: the caller takes the partitions it would have, and a helper task that has not
     // started by the time the caller is done is cancelled rather than waited for.
     // (A task's flag is set by whichever comes first: the task starting, or the caller giving
@@ -199,7 +199,8 @@ public final class IvfPqIndex {
     for (int w = 1; w < workers; w++) {
       AtomicBoolean flag = new AtomicBoolean();
       taken.add(flag);
-      tasks.add(POOL.submit(() -> flag.compareAndSet(false, true) ? scan(q, probed, probedDist, next, k, accept) : null));
+      tasks.add(POOL.submit(() -> flag.compareAndSet(false, true)
+          ? scan(q, probed, probedDist, next, k, accept) : null));
     }
     NearestRows top = scan(q, probed, probedDist, next, k, accept);
     for (int w = 0; w < tasks.size(); w++) {
