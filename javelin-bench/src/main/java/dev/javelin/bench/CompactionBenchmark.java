@@ -52,6 +52,13 @@ public final class CompactionBenchmark {
   static final int PER_FRAGMENT = 250_000;
   static final int BACKFILLS = 7;
   static final int WARMUP = 3;
+  /**
+   * Untimed turns of the five operations before the timed ones. Javelin's repack kept getting
+   * faster over its first runs in one JVM as the JIT compiled the encoders (1,265, 265, 261, 204
+   * ... about 150 ms from the 20th run), lance-core's native compaction does not; three turns
+   * timed the JIT as much as the repack.
+   */
+  static final int OPS_WARMUP = Integer.getInteger("javelin.bench.compaction.warmup", 10);
 
   private CompactionBenchmark() {}
 
@@ -148,7 +155,7 @@ public final class CompactionBenchmark {
   // load or a JIT still compiling hits them all alike; the first rounds warm the JIT up.
   private static double[] timedInTurns(Path source, Path work, int runs, List<Op> ops) throws Exception {
     double[][] t = new double[ops.size()][runs];
-    for (int i = -WARMUP; i < runs; i++) {
+    for (int i = -OPS_WARMUP; i < runs; i++) {
       for (int k = 0; k < ops.size(); k++) {
         DatasetBenchData.deleteTree(work);
         DatasetBenchData.copyTree(source, work);
