@@ -1,5 +1,7 @@
 package dev.javelin.core.cluster;
 
+import dev.javelin.core.util.LongRadixSort;
+
 /**
  * Dense ranks of 64-bit keys by a radix sort of (key, position) pairs: a few linear passes
  * instead of a comparison sort followed by a binary search per row, which dominated the key
@@ -51,8 +53,8 @@ final class DenseRanks {
       return pos;
     }
     int posBits = 32 - Integer.numberOfLeadingZeros(n - 1);
-    if (bits + posBits <= 64) {
-      return packedPositions(keys, n, min, posBits, passes);
+    if (bits + posBits <= 63) { // a non-negative word: the sort compares signed
+      return packedPositions(keys, n, min, posBits);
     }
     long[] k = new long[n];
     for (int i = 0; i < n; i++) {
@@ -99,40 +101,13 @@ final class DenseRanks {
   // The same order when a key's span and a position fit in one long together (keys of up to 44
   // bits at a million rows): each word carries its position below its key, so the passes move
   // one array of 8-byte words instead of two (12 bytes), and ties stay in position order since
-  // the words start in position order and every pass is stable.
-  private static int[] packedPositions(long[] keys, int n, long min, int posBits, int passes) {
+  // the words start in position order and the sort is stable.
+  private static int[] packedPositions(long[] keys, int n, long min, int posBits) {
     long[] a = new long[n];
     for (int i = 0; i < n; i++) {
       a[i] = ((keys[i] - min) << posBits) | i;
     }
-    int[][] counts = new int[passes][DIGITS];
-    for (int i = 0; i < n; i++) {
-      long v = a[i] >>> posBits;
-      for (int p = 0; p < passes; p++) {
-        counts[p][(int) (v >>> (p * DIGIT_BITS)) & (DIGITS - 1)]++;
-      }
-    }
-    long[] b = new long[n];
-    for (int p = 0; p < passes; p++) {
-      int shift = posBits + p * DIGIT_BITS;
-      int[] c = counts[p];
-      if (c[(int) (a[0] >>> shift) & (DIGITS - 1)] == n) {
-        continue;
-      }
-      int sum = 0;
-      for (int d = 0; d < DIGITS; d++) {
-        int x = c[d];
-        c[d] = sum;
-        sum += x;
-      }
-      for (int i = 0; i < n; i++) {
-        long v = a[i];
-        b[c[(int) (v >>> shift) & (DIGITS - 1)]++] = v;
-      }
-      long[] t = a;
-      a = b;
-      b = t;
-    }
+    a = LongRadixSort.sortAbove(a, n, posBits);
     int[] pos = new int[n];
     long mask = (1L << posBits) - 1;
     for (int i = 0; i < n; i++) {

@@ -1,4 +1,4 @@
-package dev.javelin.core;
+package dev.javelin.core.util;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -7,7 +7,7 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 /** The radix sort of row addresses sorts as {@link Arrays#sort} does, whatever the spread. */
-class AddressSortTest {
+class LongRadixSortTest {
   @Test
   void sortsLikeArraysSort() {
     Random rnd = new Random(11);
@@ -25,8 +25,33 @@ class AddressSortTest {
       }
       long[] want = a.clone();
       Arrays.sort(want);
-      AddressSort.sort(a);
+      LongRadixSort.sort(a);
       assertThat(a).as("trial %d", trial).isEqualTo(want);
+    }
+  }
+
+  /** Sorting by the bits above the low ones keeps values equal there in their order. */
+  @Test
+  void sortAboveIsStable() {
+    Random rnd = new Random(12);
+    for (int trial = 0; trial < 200; trial++) {
+      int n = rnd.nextInt(3000);
+      int skip = 1 + rnd.nextInt(20);
+      long[] a = new long[n];
+      for (int i = 0; i < n; i++) {
+        long key = trial % 2 == 0 ? rnd.nextInt(50) : rnd.nextLong() >>> (skip + 1);
+        a[i] = key << skip | (i & ((1L << skip) - 1));
+      }
+      Long[] want = new Long[n];
+      for (int i = 0; i < n; i++) {
+        want[i] = a[i];
+      }
+      int s = skip;
+      Arrays.sort(want, java.util.Comparator.comparingLong(v -> v >> s)); // stable
+      long[] got = LongRadixSort.sortAbove(a.clone(), n, skip);
+      for (int i = 0; i < n; i++) {
+        assertThat(got[i]).as("trial %d at %d", trial, i).isEqualTo(want[i].longValue());
+      }
     }
   }
 }
