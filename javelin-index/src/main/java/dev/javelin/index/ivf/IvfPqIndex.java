@@ -33,7 +33,7 @@ public final class IvfPqIndex {
   private final int maxLength;
   // L2 and cosine: per partition p, ||c||^2 + 2 <C_p, c> for every PQ centroid c of every
   // sub-vector (C_p: the centroid's sub-vector), or null when that would exceed TERMS_LIMIT.
-  private final float[][] partitionTerms;
+  private final float[][][] partitionTerms;
   private static final long TERMS_LIMIT = 16L << 20;
   // Below this many rows to scan, a search stays on the caller's thread (forking costs more).
   private static final long PARALLEL_ROWS = 65_536;
@@ -73,15 +73,21 @@ public final class IvfPqIndex {
    * add instead of m * 256 sub-vector distances (as Faiss does with its precomputed tables).
    * Rounding differs from the direct form only in the last bits.
    */
-  private static float[][] partitionTerms(IvfPqModel model) {
+  private static float[][][] partitionTerms(IvfPqModel model) {
     ProductQuantizer pq = model.pq;
-    int size = pq.m * ProductQuantizer.CENTROIDS;
+    int w = ProductQuantizer.CENTROIDS;
     float[] norms = pq.norms();
-    float[] scratch = new float[ProductQuantizer.CENTROIDS];
-    float[][] terms = new float[model.numPartitions][size];
+    float[][] normsBySubVector = new float[pq.m][];
+    for (int j = 0; j < pq.m; j++) {
+      normsBySubVector[j] = java.util.Arrays.copyOfRange(norms, j * w, (j + 1) * w);
+    }
+    float[] scratch = new float[w];
+    float[][][] terms = new float[model.numPartitions][pq.m][w];
     for (int p = 0; p < model.numPartitions; p++) {
       pq.dotTable(model.centroids, p * model.dim, 2f, terms[p], scratch);
-      VectorMath.addInto(terms[p], norms, size);
+      for (int j = 0; j < pq.m; j++) {
+        VectorMath.addInto(terms[p][j], normsBySubVector[j], w);
+      }
     }
     return terms;
   }
@@ -242,17 +248,14 @@ public final class IvfPqIndex {
     int m = model.pq.m;
     NearestRows top = new NearestRows(k);
     Scratch s = SCRATCH.get().ensure(m, dim, maxLength);
-    float[] table = s.table;
     if (dot) {
       // Without residuals one table serves every partition.
-      model.pq.distanceTable(q, table, s.tableScratch);
-      split(table, s.tables, m);
+      model.pq.distanceTable(q, s.tables, s.tableScratch);
     }
     float[][] queryTerms = null;
     if (partitionTerms != null) {
       queryTerms = s.queryTerms;
-      model.pq.dotTable(q, 0, -2f, table, s.tableScratch[0]);
-      split(table, queryTerms, m);
+      model.pq.dotTable(q, 0, -2f, queryTerms, s.tableScratch[0]);
     }
     float[] residual = s.residual;
     float scale = model.distanceType == DistanceType.COSINE ? 0.5f : 1f;
@@ -268,8 +271,7 @@ public final class IvfPqIndex {
       if (queryTerms != null) {
         // Straight into the per-sub-vector arrays: a copy and an add, each from index 0 (vectorised).
         for (int j = 0; j < m; j++) {
-          System.arraycopy(partitionTerms[c], j * ProductQuantizer.CENTROIDS, s.tables[j], 0,
-              ProductQuantizer.CENTROIDS);
+          System.arraycopy(partitionTerms[c][j], 0, s.tables[j], 0, ProductQuantizer.CENTROIDS);
           VectorMath.addInto(s.tables[j], queryTerms[j], ProductQuantizer.CENTROIDS);
         }
         constant = probedDist[at];
@@ -277,20 +279,12 @@ public final class IvfPqIndex {
         for (int i = 0; i < dim; i++) {
           residual[i] = q[i] - model.centroids[c * dim + i];
         }
-        model.pq.distanceTable(residual, table, s.tableScratch);
-        split(table, s.tables, m);
+        model.pq.distanceTable(residual, s.tables, s.tableScratch);
       }
       AdcKernel.distances(blocked, blockOffsets[c], n, m, s.tables, s.sums);
       offerAll(s.sums, (int) offsets[c], n, constant, scale, shift, top, accept);
     }
     return top;
-  }
-
-  // The m * 256 table as AdcKernel takes it, one array per sub-vector.
-  private static void split(float[] table, float[][] tables, int m) {
-    for (int j = 0; j < m; j++) {
-      System.arraycopy(table, j * ProductQuantizer.CENTROIDS, tables[j], 0, ProductQuantizer.CENTROIDS);
-    }
   }
 
   /**
@@ -323,7 +317,6 @@ public final class IvfPqIndex {
   private static final ThreadLocal<Scratch> SCRATCH = ThreadLocal.withInitial(Scratch::new);
 
   private static final class Scratch {
-    float[] table = new float[0];
     final float[][] tableScratch = VectorMath.l2sScratch(ProductQuantizer.CENTROIDS);
     float[] residual = new float[0];
     float[] sums = new float[0];
@@ -347,8 +340,7 @@ public final class IvfPqIndex {
       if (sums.length < padded) {
         sums = new float[padded];
       }
-      if (table.length < m * ProductQuantizer.CENTROIDS) {
-        table = new float[m * ProductQuantizer.CENTROIDS];
+      if (tables.length < m) {
         queryTerms = new float[m][ProductQuantizer.CENTROIDS];
         tables = new float[m][ProductQuantizer.CENTROIDS];
       }

@@ -82,14 +82,15 @@ final class ProductQuantizer {
   }
 
   /**
-   * {@code scale} times the inner products of each sub-vector of {@code v[off..off+dim)} with
-   * its 256 centroids, {@code m * 256} floats into {@code out}; {@code scratch} holds 256 floats.
+   * {@code scale} times the inner products of each sub-vector j of {@code v[off..off+dim)} with
+   * its 256 centroids, into {@code out[j]} (256 floats each); {@code scratch} holds 256 floats.
    */
-  void dotTable(float[] v, int off, float scale, float[] out, float[] scratch) {
+  void dotTable(float[] v, int off, float scale, float[][] out, float[] scratch) {
     for (int j = 0; j < m; j++) {
       VectorMath.dotsTransposed(v, off + j * subDim, subDim, codebookT, j * subDim, CENTROIDS, scratch);
+      float[] t = out[j];
       for (int c = 0; c < CENTROIDS; c++) {
-        out[j * CENTROIDS + c] = scale * scratch[c];
+        t[c] = scale * scratch[c];
       }
     }
   }
@@ -99,28 +100,28 @@ final class ProductQuantizer {
    * squared L2 per sub-vector, or minus the inner product for DOT.
    */
   float[] distanceTable(float[] q) {
+    float[][] tables = new float[m][CENTROIDS];
+    distanceTable(q, tables, VectorMath.l2sScratch(CENTROIDS));
     float[] table = new float[m * CENTROIDS];
-    distanceTable(q, table, VectorMath.l2sScratch(CENTROIDS));
+    for (int j = 0; j < m; j++) {
+      System.arraycopy(tables[j], 0, table, j * CENTROIDS, CENTROIDS);
+    }
     return table;
   }
 
   /**
-   * {@link #distanceTable(float[])} into {@code table} ({@code m * 256} floats), with
-   * {@code scratch} from {@link VectorMath#l2sScratch}{@code (256)}: no allocation, for the
-   * per-partition tables of a search.
+   * {@link #distanceTable(float[])} into one array of 256 floats per sub-vector, as
+   * {@link AdcKernel} takes it, with {@code scratch} from {@link VectorMath#l2sScratch}{@code
+   * (256)}: no allocation, for the per-partition tables of a search.
    */
-  void distanceTable(float[] q, float[] table, float[][] scratch) {
-    if (!dot) {
-      for (int j = 0; j < m; j++) {
-        VectorMath.l2sTransposed(q, j * subDim, subDim, codebookT, j * subDim, CENTROIDS, table,
-            j * CENTROIDS, scratch);
-      }
-      return;
-    }
+  void distanceTable(float[] q, float[][] tables, float[][] scratch) {
     for (int j = 0; j < m; j++) {
+      if (!dot) {
+        VectorMath.l2sTransposed(q, j * subDim, subDim, codebookT, j * subDim, CENTROIDS, tables[j], 0, scratch);
+        continue;
+      }
       for (int c = 0; c < CENTROIDS; c++) {
-        int at = j * CENTROIDS + c;
-        table[at] = -VectorMath.dot(q, j * subDim, codebook, at * subDim, subDim);
+        tables[j][c] = -VectorMath.dot(q, j * subDim, codebook, (j * CENTROIDS + c) * subDim, subDim);
       }
     }
   }
