@@ -50,6 +50,11 @@ final class SchemaCheck {
     return -1;
   }
 
+  /** Whether two fields have the same type, children included (names of list items aside). */
+  static boolean sameType(Field a, Field b) {
+    return difference(a, b, a.getName()) == null;
+  }
+
   // A description of how two fields differ, or null. List item names are not part of the type.
   private static String difference(Field want, Field got, String path) {
     if (!want.getType().equals(got.getType())) {

@@ -256,7 +256,7 @@ final class Take {
       String name = FragmentFiles.columnNames(reader, part, ds.location()).get(0);
       // The file must hold the dataset's type (same dimension), as it does unless altered.
       boolean same = reader.lanceSchema().fields().stream().anyMatch(f -> f.name().equals(name)
-          && sameType(f.toArrow(), field.toArrow()));
+          && SchemaCheck.sameType(f.toArrow(), field.toArrow()));
       if (!same) {
         return false;
       }
@@ -273,19 +273,6 @@ final class Take {
         return true;
       }
     }
-  }
-
-  private static boolean sameType(org.apache.arrow.vector.types.pojo.Field a,
-      org.apache.arrow.vector.types.pojo.Field b) {
-    if (!a.getType().equals(b.getType()) || a.getChildren().size() != b.getChildren().size()) {
-      return false;
-    }
-    for (int i = 0; i < a.getChildren().size(); i++) {
-      if (!sameType(a.getChildren().get(i), b.getChildren().get(i))) {
-        return false;
-      }
-    }
-    return true;
   }
 
   // Returns, per wanted field, a vector holding the fragment's rows in the order asked; the
