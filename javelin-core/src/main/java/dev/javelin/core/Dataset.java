@@ -210,7 +210,8 @@ public final class Dataset {
       schema = LanceSchema.fromArrow(incoming);
     }
     Schema target = schema.toArrow();
-    FragmentWriter writer = new FragmentWriter(t.store(), schema, version, params);
+    FragmentWriter writer = new FragmentWriter(t.store(), schema, version, params,
+        appendTo != null ? "append" : readVersion == 0 ? "create" : "overwrite");
     boolean committed = false;
     try {
       int[] order = incoming == null ? null : SchemaCheck.align(target, incoming, location);
