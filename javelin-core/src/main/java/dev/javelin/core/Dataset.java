@@ -379,8 +379,17 @@ public final class Dataset {
    * @return the dataset at the committed version
    * @throws dev.javelin.table.RowNotFoundException if an address names no fragment or is past its end
    * @throws dev.javelin.table.CommitConflictException if a concurrent commit makes the delete impossible
+   * @see #deleteAddresses(long[]) for the number of rows deleted
    */
   public Dataset deleteRows(long[] rowAddresses) {
+    return deleteAddresses(rowAddresses).dataset();
+  }
+
+  /**
+   * Deletes rows by row address as {@link #deleteRows(long[])} does, and says how many rows this
+   * commit deleted.
+   */
+  public DeleteResult deleteAddresses(long[] rowAddresses) {
     Map<Long, RoaringBitmap> rows = new HashMap<>();
     for (long a : rowAddresses) {
       rows.computeIfAbsent(a >>> 32, k -> new RoaringBitmap()).add((int) (a & 0xFFFFFFFFL));
@@ -396,8 +405,17 @@ public final class Dataset {
    * @return the dataset at the committed version, or this one if no row matched
    * @throws dev.javelin.core.expr.UnknownColumnException if the filter names a column the dataset lacks
    * @throws dev.javelin.core.expr.ExpressionSyntaxException if the filter does not parse
+   * @see #deleteWhere(String) for the number of rows deleted
    */
   public Dataset delete(String filter) {
+    return deleteWhere(filter).dataset();
+  }
+
+  /**
+   * Deletes the rows a filter selects as {@link #delete(String)} does, and says how many rows this
+   * commit deleted (not the change in row count, which concurrent appends also move).
+   */
+  public DeleteResult deleteWhere(String filter) {
     dev.javelin.core.expr.Expression where = dev.javelin.core.expr.Expression.parse(filter);
     Map<Long, RoaringBitmap> rows = DeleteScan.rows(this, where);
     return deleteRows(rows, filter);
@@ -407,9 +425,10 @@ public final class Dataset {
    * Deletes rows given per fragment id as physical offsets, recording {@code predicate} (may be
    * null) in the transaction: the seam for a filter-driven delete.
    */
-  Dataset deleteRows(Map<Long, RoaringBitmap> rowsByFragment, String predicate) {
-    Manifest next = Deletes.commit(table, manifest, rowsByFragment, predicate, allocator);
-    return next == manifest ? this : new Dataset(table, next, allocator);
+  DeleteResult deleteRows(Map<Long, RoaringBitmap> rowsByFragment, String predicate) {
+    Deletes.Committed c = Deletes.commitCounted(table, manifest, rowsByFragment, predicate, allocator);
+    return new DeleteResult(c.manifest() == manifest ? this : new Dataset(table, c.manifest(), allocator),
+        c.rowsDeleted());
   }
 
   // ---- updates (implemented in Updater)
