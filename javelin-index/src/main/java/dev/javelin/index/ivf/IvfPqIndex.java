@@ -150,11 +150,30 @@ public final class IvfPqIndex {
    * @throws VectorIndexException if the query's length is not the index's dimension
    */
   public Neighbors search(float[] query, int k, int nprobes, LongPredicate accept) {
-    return search(query, k, nprobes, accept, PARALLEL_ROWS);
+    return search(query, k, nprobes, nprobes, accept, PARALLEL_ROWS);
   }
 
-  /** {@link #search}, on several threads once the probed partitions hold {@code parallelRows} rows. */
+  /**
+   * As Lance's minimum and maximum nprobes: the {@code k} nearest accepted rows of the
+   * {@code minimumNprobes} partitions nearest the query, and when those hold fewer than {@code k}
+   * accepted rows (a selective prefilter, deleted rows, small partitions), of further partitions
+   * taken one at a time in order of centroid distance until {@code k} are found or
+   * {@code maximumNprobes} partitions have been searched. {@code minimumNprobes} is capped at
+   * {@code maximumNprobes} and both at the number of partitions.
+   *
+   * @see #search(float[], int, int, LongPredicate)
+   */
+  public Neighbors search(float[] query, int k, int minimumNprobes, int maximumNprobes, LongPredicate accept) {
+    return search(query, k, minimumNprobes, maximumNprobes, accept, PARALLEL_ROWS);
+  }
+
+  /** {@link #search}, on several threads once the first partitions hold {@code parallelRows} rows. */
   Neighbors search(float[] query, int k, int nprobes, LongPredicate accept, long parallelRows) {
+    return search(query, k, nprobes, nprobes, accept, parallelRows);
+  }
+
+  Neighbors search(float[] query, int k, int minimumNprobes, int maximumNprobes, LongPredicate accept,
+      long parallelRows) {
     int dim = model.dim;
     if (query.length != dim) {
       throw new VectorIndexException("Query has " + query.length + " dimensions but the index has " + dim);
@@ -165,10 +184,11 @@ public final class IvfPqIndex {
     }
     int p = model.numPartitions;
     boolean dot = model.distanceType == DistanceType.DOT;
-    int probes = Math.max(1, Math.min(nprobes, p));
-    // Nearest centroids first. For L2 and cosine all P distances at once from the transposed
-    // centroids (vectorised, equal bit for bit to one l2 per centroid).
-    TopK nearest = new TopK(probes);
+    int maxProbes = Math.max(1, Math.min(maximumNprobes, p));
+    int probes = Math.max(1, Math.min(minimumNprobes, maxProbes));
+    // Nearest centroids first, as many as may be searched. For L2 and cosine all P distances at
+    // once from the transposed centroids (vectorised, equal bit for bit to one l2 per centroid).
+    TopK nearest = new TopK(maxProbes);
     if (dot) {
       for (int c = 0; c < p; c++) {
         nearest.offer(-VectorMath.dot(q, 0, model.centroids, c * dim, dim), c);
@@ -181,15 +201,31 @@ public final class IvfPqIndex {
       }
     }
     Neighbors nearestPartitions = nearest.result();
-    long[] probed = nearestPartitions.rowIds();
-    float[] probedDist = nearestPartitions.distances();
+    long[] ordered = nearestPartitions.rowIds();
+    float[] orderedDist = nearestPartitions.distances();
+    long[] probed = java.util.Arrays.copyOf(ordered, Math.min(probes, ordered.length));
+    float[] probedDist = java.util.Arrays.copyOf(orderedDist, probed.length);
+    NearestRows top = searchPartitions(q, probed, probedDist, k, accept, parallelRows);
+    // Lance's late search: one more partition at a time, nearest first, until k rows are found.
+    // (A row is only skipped by the top's bound once k rows are kept, so fewer than k kept means
+    // fewer than k accepted rows were seen.)
+    for (int at = probed.length; at < ordered.length && top.size() < k; at++) {
+      top.offerAll(scan(q, new long[] {ordered[at]}, new float[] {orderedDist[at]}, new AtomicInteger(), k,
+          accept));
+    }
+    return neighbors(top);
+  }
+
+  // The k nearest accepted rows of the given partitions, on several threads when they are large.
+  private NearestRows searchPartitions(float[] q, long[] probed, float[] probedDist, int k, LongPredicate accept,
+      long parallelRows) {
     long rows = 0;
     for (long c : probed) {
       rows += lengths[(int) c];
     }
     int workers = Math.min(probed.length, HELPERS + 1);
     if (workers < 2 || rows < parallelRows) {
-      return neighbors(scan(q, probed, probedDist, new AtomicInteger(), k, accept));
+      return scan(q, probed, probedDist, new AtomicInteger(), k, accept);
     }
     // Like Lance, a large search runs its partitions on several threads: each keeps its own k
     // nearest, and since (distance, position in the index) orders rows totally, the k nearest of
@@ -225,7 +261,7 @@ public final class IvfPqIndex {
         throw new IllegalStateException("Vector search failed", e.getCause());
       }
     }
-    return neighbors(top);
+    return top;
   }
 
   // The kept rows as row ids and distances, nearest first (ties by position in the index).
