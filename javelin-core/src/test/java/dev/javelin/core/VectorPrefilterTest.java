@@ -77,7 +77,7 @@ class VectorPrefilterTest {
     }
   }
 
-  static List<VectorSchemaRoot> batches(int from, int to) {
+  static List<VectorSchemaRoot> batches(BufferAllocator allocator, int from, int to) {
     List<VectorSchemaRoot> out = new ArrayList<>();
     for (int b = from; b < to; b += 2000) {
       int n = Math.min(2000, to - b);
@@ -102,8 +102,8 @@ class VectorPrefilterTest {
   @BeforeAll
   static void create() {
     allocator = new RootAllocator();
-    List<VectorSchemaRoot> first = batches(0, INDEXED);
-    List<VectorSchemaRoot> more = batches(INDEXED, ROWS);
+    List<VectorSchemaRoot> first = batches(allocator, 0, INDEXED);
+    List<VectorSchemaRoot> more = batches(allocator, INDEXED, ROWS);
     try {
       ds = Dataset.create(dir.resolve("ds"), first, WriteParams.builder().maxRowsPerFile(5000).build(), allocator)
           .createIndex("v", IvfPqParams.of(32, 4, DistanceType.L2), null, false)
@@ -143,6 +143,7 @@ class VectorPrefilterTest {
     return passing.stream().limit(K).mapToLong(Integer::longValue).toArray();
   }
 
+  /** The {@code id}s of the result rows, in order. */
   static long[] ids(VectorQuery q) {
     try (VectorSchemaRoot rows = q.columns(List.of("id")).execute()) {
       long[] out = new long[rows.getRowCount()];
