@@ -24,10 +24,12 @@ import picocli.CommandLine.Option;
         "The index search probes --nprobes partitions, then more (nearest first, up to --max-nprobes)",
         "while fewer than k rows are found, so a selective --prefilter still gets k rows.",
         "",
-        "_distance: as in lance-core, rows found through an IVF_PQ index get their approximate (PQ",
-        "code) distance unless --refine-factor is given; with it, and for rows searched exactly, it is",
-        "the true distance. The arrow output's _distance field metadata says which (javelin:distance =",
-        "approximate or exact), and a note on standard error says when it is approximate.",
+        "_distance: as in lance-core, when the IVF_PQ index covers every fragment and no --refine-factor",
+        "is given, rows are ranked by and shown with their approximate (PQ code) distance. With",
+        "--refine-factor, when some fragments are searched exactly (the index's candidates are then",
+        "re-ranked by their true vectors), and without an index, it is the true distance. The arrow",
+        "output's _distance field metadata says which (javelin:distance = approximate or exact), and a",
+        "note on standard error says when it is approximate.",
         "Vector indices of kinds Javelin cannot read yet (IVF_FLAT, IVF_SQ, IVF_RQ, IVF_HNSW_*, 4-bit",
         "IVF_PQ) do not fail a search: their fragments are searched exactly (see --explain).", ""},
     footer = {
@@ -138,8 +140,7 @@ final class SearchCommand extends BaseCommand {
         out.report(out.writeOne(rows));
         Field distance = rows.getSchema().findField(VectorQuery.DISTANCE);
         if ("approximate".equals(distance.getMetadata().get(VectorQuery.DISTANCE_KIND_KEY))) {
-          err().println("note: _distance is approximate (IVF_PQ codes) for rows found through the index; "
-              + "--refine-factor gives true distances");
+          err().println("note: _distance is approximate (IVF_PQ codes); --refine-factor gives true distances");
         }
       } catch (VectorIndexException e) {
         throw new InvalidInputException(e.getMessage());

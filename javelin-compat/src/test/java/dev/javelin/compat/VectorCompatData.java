@@ -155,7 +155,7 @@ final class VectorCompatData {
    */
   static Neighbors lanceNearest(org.lance.Dataset lance, Query query, String filter, boolean prefilter,
       List<Long> rowIds) throws Exception {
-    ScanOptions.Builder o = new ScanOptions.Builder().columns(List.of("id")).withRowId(true).nearest(query);
+    ScanOptions.Builder o = new ScanOptions.Builder().columns(List.of("id", "_distance")).withRowId(true).nearest(query);
     if (filter != null) {
       o.filter(filter).prefilter(prefilter);
     }

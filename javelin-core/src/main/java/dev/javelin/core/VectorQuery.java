@@ -54,12 +54,13 @@ import org.roaringbitmap.longlong.Roaring64NavigableMap;
  * read yet (lance-core's IVF_FLAT, IVF_SQ, IVF_RQ, IVF_HNSW_*, 4-bit IVF_PQ) does not make a query
  * fail: the fragments it covers are searched exactly, and {@link #explain} says so.
  *
- * <p><b>Distances.</b> As in lance-core 7.0.0, without a {@link #refineFactor} the
- * {@code _distance} of a row found through an IVF_PQ index is its approximate (PQ code) distance,
- * not the distance of its true vector, and the rows are ranked by it. A refine factor (1 or more)
- * re-ranks {@code k * factor} candidates by their true vectors and returns true distances. Rows
- * searched by brute force always have true distances. The {@code _distance} field's metadata says
- * which it is ({@link #DISTANCE_KIND_KEY}).
+ * <p><b>Distances.</b> As in lance-core 7.0.0: when the index covers every fragment and no
+ * {@link #refineFactor} is set, the rows come ranked by, and with the {@code _distance} of, their
+ * approximate (PQ code) distances, not the distances of their true vectors. A refine factor (1 or
+ * more) re-ranks {@code k * factor} candidates by their true vectors and returns true distances;
+ * when some fragments are searched by brute force, the index's k candidates are re-ranked by their
+ * true vectors (as with factor 1) so that both kinds of rows compare by true distance. The
+ * {@code _distance} field's metadata says which it is ({@link #DISTANCE_KIND_KEY}).
  *
  * <p>Deleted rows are never returned. A {@link #filter} is applied before the search
  * ({@link #prefilter}{@code (true)}: the k nearest of the rows that pass) or, by default as in
@@ -71,8 +72,8 @@ public final class VectorQuery {
   /** The distance column of the results (float32, ascending). */
   public static final String DISTANCE = "_distance";
   /**
-   * The {@code _distance} field's metadata key: {@code approximate} when some row's distance is its
-   * IVF_PQ code distance (an index search without a refine factor), else {@code exact}.
+   * The {@code _distance} field's metadata key: {@code approximate} when the distances are IVF_PQ
+   * code distances (an index that covers every fragment, no refine factor), else {@code exact}.
    */
   public static final String DISTANCE_KIND_KEY = "javelin:distance";
   /** The {@code _distance} field's metadata key naming the distance type ({@code l2}, ...). */
@@ -285,7 +286,7 @@ public final class VectorQuery {
       use = new VectorSearchPlan.IndexUse(plan.entry().getName(), "IVF_PQ", partitions, Math.min(nprobes, max), max);
     }
     return new VectorSearchPlan(column, k, plan.distanceType().lanceName(), filter, prefilter, use, indexed, exact,
-        refineFactor, plan.index() != null && refineFactor < 1, plan.notes());
+        refineFactor, plan.index() != null && refineFactor < 1 && plan.flat().isEmpty(), plan.notes());
   }
 
   /**
@@ -368,57 +369,41 @@ public final class VectorQuery {
     IvfPqIndex index = plan.index();
     DistanceType dt = plan.distanceType();
     int candidates = refineFactor >= 1 ? k * refineFactor : k;
-    boolean refine = refineFactor >= 1 && index != null;
+    // As lance-core 7.0.0: the index's candidates are re-ranked by their true vectors with a refine
+    // factor, and also when some fragments are searched by brute force, so that the two kinds of
+    // rows are compared by the same (true) distance. Otherwise their PQ distances are returned.
+    boolean rerank = refineFactor >= 1 || !plan.flat().isEmpty();
     try {
       BoundExpression pre = prefilter ? bound : null;
-      Neighbors fromIndex = new Neighbors(new long[0], new float[0]);
-      boolean indexDistances = false;
+      Neighbors merged = new Neighbors(new long[0], new float[0]);
+      boolean approximate = false;
       if (!plan.indexed().isEmpty()) {
         Roaring64NavigableMap keep = pre == null ? null : passing(plan.indexed(), pre);
-        if (keep != null && keep.getLongCardinality() <= candidates) {
+        if (keep != null && keep.getLongCardinality() <= k) {
           // No more rows pass than are wanted: all of them, by their true vectors (as Lance,
           // which returns every passing row then, without searching).
-          fromIndex = exactly(keep.toArray(), field, dt, candidates);
+          merged = exactly(keep.toArray(), field, dt, k);
         } else {
           LongPredicate accept = keep != null ? keep::contains : new LiveRows(ds, plan.indexed(), allocator);
-          fromIndex = ds.hasStableRowIds() ? searchByRowIds(index, plan.indexed(), candidates, accept)
+          Neighbors found = ds.hasStableRowIds() ? searchByRowIds(index, plan.indexed(), candidates, accept)
               : searchIndex(index, plan.coverage(), candidates, accept);
-          indexDistances = true;
+          merged = rerank ? refine(found, field, dt, k) : Neighbors.merge(k, found);
+          approximate = !rerank && merged.size() > 0;
         }
       }
-      // The index's list is already its sorted nearest: merged only with rows searched by brute force.
-      Neighbors merged = fromIndex;
       if (!plan.flat().isEmpty()) {
-        FlatSearch exact = new FlatSearch(query, dt, candidates);
+        FlatSearch exact = new FlatSearch(query, dt, k);
         VectorColumn.scan(ds, plan.flat(), field, pre, allocator, (v, a, n) -> exact.add(v, 0, n, a));
-        merged = Neighbors.merge(candidates, fromIndex, exact.result());
-      }
-      if (refine) {
-        merged = refine(merged, field, dt, k);
+        merged = Neighbors.merge(k, merged, exact.result());
       }
       // As in Lance, the postfilter sees the k nearest (after re-ranking), so fewer may remain.
-      merged = Neighbors.merge(k, merged);
       if (bound != null && !prefilter) {
         merged = postfilter(merged, bound);
       }
-      return new Result(merged, indexDistances && !refine && containsAny(merged, fromIndex), dt);
+      return new Result(merged, approximate, dt);
     } catch (IOException e) {
       throw new UncheckedIOException("Vector search failed: " + ds.location(), e);
     }
-  }
-
-  // Whether some row of a was found in b (both short: at most k * refine rows).
-  private static boolean containsAny(Neighbors a, Neighbors b) {
-    Set<Long> ids = new HashSet<>();
-    for (long id : b.rowIds()) {
-      ids.add(id);
-    }
-    for (long id : a.rowIds()) {
-      if (ids.contains(id)) {
-        return true;
-      }
-    }
-    return false;
   }
 
   /**

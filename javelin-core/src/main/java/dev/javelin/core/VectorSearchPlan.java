@@ -16,8 +16,9 @@ import java.util.List;
  * @param indexedFragments ids of the fragments searched through the index
  * @param exactFragments ids of the fragments searched exactly (by brute force)
  * @param refineFactor the refine factor (0: none)
- * @param approximateDistances whether rows found through the index get their PQ code distances
- *     (an index is used and no refine factor is set)
+ * @param approximateDistances whether the rows come with their PQ code distances (an index covers
+ *     every fragment and no refine factor is set; as in lance-core, the index's candidates are
+ *     re-ranked by their true vectors when some fragments are searched exactly)
  * @param notes why indices on the column are not used (for example a kind Javelin cannot read yet)
  */
 public record VectorSearchPlan(String column, int k, String distanceType, String filter, boolean prefilter,
@@ -71,7 +72,7 @@ public record VectorSearchPlan(String column, int k, String distanceType, String
     }
     b.append('\n');
     b.append("distances: ").append(approximateDistances
-        ? "approximate for rows found through the index (PQ codes; a refine factor gives true distances)"
+        ? "approximate (PQ codes; a refine factor gives true distances)"
         : "exact").append('\n');
     return b.toString();
   }

@@ -229,14 +229,16 @@ class VectorPrefilterTest {
     assertThat(plan.index()).isEqualTo(new VectorSearchPlan.IndexUse("v_idx", "IVF_PQ", 32, 3, 32));
     assertThat(plan.indexedFragments()).containsExactly(0L, 1L, 2L, 3L);
     assertThat(plan.exactFragments()).containsExactly(4L);
-    assertThat(plan.approximateDistances()).isTrue();
+    // As in lance-core, the index's candidates are re-ranked by their true vectors when some
+    // fragments are searched exactly.
+    assertThat(plan.approximateDistances()).isFalse();
     assertThat(plan.describe()).isEqualTo("""
         vector search: column v, k 10, l2
         filter: id < 5 (before the search)
         index: v_idx (IVF_PQ, 32 partitions) for fragments 0-3: probes 3 partitions, up to 32 while fewer than 10 \
         rows are found
         fragments searched exactly: 1 (4)
-        distances: approximate for rows found through the index (PQ codes; a refine factor gives true distances)
+        distances: exact
         """);
     VectorSearchPlan exact = ds.nearest("v", query(0)).useIndex(false).explain();
     assertThat(exact.index()).isNull();

@@ -155,7 +155,8 @@ public final class IvfPqIndex {
 
   /**
    * As Lance's minimum and maximum nprobes: the {@code k} nearest accepted rows of the
-   * {@code minimumNprobes} partitions nearest the query, and when those hold fewer than {@code k}
+   * {@code minimumNprobes} partitions nearest the query (more when, as Lance prunes, further
+   * centroids are nearly as near: see {@link #earlyPruning}), and when those hold fewer than {@code k}
    * accepted rows (a selective prefilter, deleted rows, small partitions), of further partitions
    * taken one at a time in order of centroid distance until {@code k} are found or
    * {@code maximumNprobes} partitions have been searched. {@code minimumNprobes} is capped at
@@ -203,6 +204,7 @@ public final class IvfPqIndex {
     Neighbors nearestPartitions = nearest.result();
     long[] ordered = nearestPartitions.rowIds();
     float[] orderedDist = nearestPartitions.distances();
+    probes = Math.max(probes, Math.min(maxProbes, earlyPruning(orderedDist, dot, k)));
     long[] probed = java.util.Arrays.copyOf(ordered, Math.min(probes, ordered.length));
     float[] probedDist = java.util.Arrays.copyOf(orderedDist, probed.length);
     NearestRows top = searchPartitions(q, probed, probedDist, k, accept, parallelRows);
@@ -214,6 +216,26 @@ public final class IvfPqIndex {
           accept));
     }
     return neighbors(top);
+  }
+
+  /**
+   * Lance's early pruning: besides the minimum, every partition whose centroid is within a factor
+   * of the nearest centroid's distance (0.6 for k = 1, 7 up to k = 10, 81 beyond) is searched from
+   * the start. Lance compares squared L2 (cosine: 1 - cos, here 2 - 2 cos, the same ratios; dot:
+   * 1 - a·b, here -a·b).
+   */
+  static int earlyPruning(float[] sortedDistances, boolean dot, int k) {
+    if (sortedDistances.length == 0) {
+      return 0;
+    }
+    float factor = k <= 1 ? 0.6f : k <= 10 ? 7f : 81f;
+    float shift = dot ? 1f : 0f;
+    float threshold = (sortedDistances[0] + shift) * factor;
+    int n = 0;
+    while (n < sortedDistances.length && sortedDistances[n] + shift <= threshold) {
+      n++;
+    }
+    return n;
   }
 
   // The k nearest accepted rows of the given partitions, on several threads when they are large.
