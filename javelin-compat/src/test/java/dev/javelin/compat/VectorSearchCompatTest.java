@@ -78,6 +78,8 @@ class VectorSearchCompatTest {
   private void compare(org.lance.Dataset lance, Dataset ds, String filter, IntPredicate keep) throws Exception {
     double jr = 0;
     double lr = 0;
+    double jrr = 0;
+    double lrr = 0;
     int queries = 8;
     for (int s = 0; s < queries; s++) {
       float[] q = DATA.query(s);
@@ -90,15 +92,21 @@ class VectorSearchCompatTest {
       assertThat(Arrays.stream(j.rowIds()).allMatch(id -> keep.test((int) id))).isTrue();
       jr += VectorCompatData.recall(j.rowIds(), truth);
       lr += VectorCompatData.recall(l.rowIds(), truth);
+      // Re-ranked (refine factor 2), on both sides.
+      jrr += VectorCompatData.recall(VectorCompatData.javelinNearest(ds.nearest("v", q).k(K).nprobes(1)
+          .refineFactor(2).filter(filter).prefilter(true)).rowIds(), truth);
+      lrr += VectorCompatData.recall(VectorCompatData.lanceNearest(lance, lanceQuery(q, 1, null, 2), filter, true,
+          null).rowIds(), truth);
       // Lance's nprobes (minimum = maximum = 1) against Javelin's nprobes(1).maximumNprobes(1): no more rows.
       Neighbors lc = VectorCompatData.lanceNearest(lance, lanceQuery(q, 1, 1, null), filter, true, null);
       Neighbors jc = VectorCompatData.javelinNearest(ds.nearest("v", q).k(K).nprobes(1).maximumNprobes(1)
           .filter(filter).prefilter(true));
       assertThat(jc.size()).as(filter + " capped, query " + s).isGreaterThanOrEqualTo(lc.size());
     }
-    System.out.printf("prefilter %-28s recall@%d at minimum nprobes 1: javelin %.3f, lance-core %.3f%n", filter, K,
-        jr / queries, lr / queries);
+    System.out.printf("prefilter %-28s recall@%d at minimum nprobes 1: javelin %.3f, lance-core %.3f; refine 2: "
+        + "javelin %.3f, lance-core %.3f%n", filter, K, jr / queries, lr / queries, jrr / queries, lrr / queries);
     assertThat(jr / queries).as("recall of " + filter).isGreaterThanOrEqualTo(lr / queries - 1e-9);
+    assertThat(jrr / queries).as("recall of " + filter + ", refine 2").isGreaterThanOrEqualTo(lrr / queries - 1e-9);
   }
 
   @Test

@@ -122,8 +122,11 @@ public final class VectorQuery {
 
   /**
    * IVF partitions always searched, nearest the query first (default 20): Lance's
-   * {@code minimum_nprobes}. Further partitions are searched only while fewer than k rows have been
-   * found (see {@link #maximumNprobes}).
+   * {@code minimum_nprobes}. As Lance does, partitions whose centroids are nearly as near as the
+   * nearest one (within 7 times its distance for k up to 10, 81 times beyond, 0.6 for k = 1) are
+   * searched too, up to {@link #maximumNprobes}; further partitions only while fewer than k rows
+   * have been found. {@code nprobes(n).maximumNprobes(n)} searches exactly n partitions, as Lance's
+   * {@code nprobes(n)}.
    */
   public VectorQuery nprobes(int nprobes) {
     if (nprobes < 1) {
@@ -416,14 +419,14 @@ public final class VectorQuery {
       throws IOException {
     AddressTranslator translator = new AddressTranslator(ds.store(), coverage.through());
     if (translator.isIdentity()) {
-      return index.search(query, candidates, nprobes, maximumNprobes, accept);
+      return index.search(query, candidates, probes(), accept);
     }
     Set<Long> sources = new HashSet<>();
     coverage.through().forEach(t -> t.sources().forEach(s -> sources.add(s.id())));
     LongPredicate tentative = id -> sources.contains(id >>> 32) || accept.test(id);
     int want = candidates;
     while (true) {
-      Neighbors got = index.search(query, want, nprobes, maximumNprobes, tentative);
+      Neighbors got = index.search(query, want, probes(), tentative);
       long[] moved = translator.translate(got.rowIds());
       int n = 0;
       long[] ids = new long[moved.length];
@@ -468,7 +471,7 @@ public final class VectorQuery {
       long frag = all.get((int) (at >>> 32)).id();
       return covered.contains(frag) ? frag << 32 | (at & 0xFFFFFFFFL) : -1;
     };
-    Neighbors got = index.search(query, candidates, nprobes, maximumNprobes, id -> {
+    Neighbors got = index.search(query, candidates, probes(), id -> {
       long a = address.applyAsLong(id);
       return a >= 0 && accept.test(a);
     });
@@ -478,6 +481,11 @@ public final class VectorQuery {
     }
     // Re-sorted: ties are broken by the addresses.
     return Neighbors.merge(candidates, new Neighbors(out, got.distances()));
+  }
+
+  // The partitions to probe, as Lance: pruning and the late search go by k, not k * refine.
+  private IvfPqIndex.Probes probes() {
+    return new IvfPqIndex.Probes(nprobes, maximumNprobes, k);
   }
 
   // Row ids for the caller: stable row ids on a dataset with them, else the addresses themselves.

@@ -150,31 +150,40 @@ public final class IvfPqIndex {
    * @throws VectorIndexException if the query's length is not the index's dimension
    */
   public Neighbors search(float[] query, int k, int nprobes, LongPredicate accept) {
-    return search(query, k, nprobes, nprobes, accept, PARALLEL_ROWS);
+    return search(query, k, nprobes, accept, PARALLEL_ROWS);
   }
 
   /**
-   * As Lance's minimum and maximum nprobes: the {@code k} nearest accepted rows of the
-   * {@code minimumNprobes} partitions nearest the query (more when, as Lance prunes, further
-   * centroids are nearly as near: see {@link #earlyPruning}), and when those hold fewer than {@code k}
-   * accepted rows (a selective prefilter, deleted rows, small partitions), of further partitions
-   * taken one at a time in order of centroid distance until {@code k} are found or
-   * {@code maximumNprobes} partitions have been searched. {@code minimumNprobes} is capped at
-   * {@code maximumNprobes} and both at the number of partitions.
+   * Which partitions a search probes, as Lance's: the {@code minimum} nearest the query always
+   * (more when, as Lance prunes early, further centroids are nearly as near: see
+   * {@link #earlyPruning}), then, while fewer than {@code queryK} accepted rows have been found (a
+   * selective prefilter, deleted rows, small partitions), further partitions one at a time in
+   * order of centroid distance, up to {@code maximum} partitions. {@code minimum} is capped at
+   * {@code maximum}, both at the number of partitions.
    *
-   * @see #search(float[], int, int, LongPredicate)
+   * @param queryK the query's k (before a refine factor multiplies the rows asked of the index),
+   *     which Lance's pruning and late search go by
    */
-  public Neighbors search(float[] query, int k, int minimumNprobes, int maximumNprobes, LongPredicate accept) {
-    return search(query, k, minimumNprobes, maximumNprobes, accept, PARALLEL_ROWS);
+  public record Probes(int minimum, int maximum, int queryK) {
+    public Probes {
+      if (minimum < 1 || maximum < 1 || queryK < 1) {
+        throw new IllegalArgumentException("nprobes and k must be at least 1, got minimum " + minimum + ", maximum "
+            + maximum + ", k " + queryK);
+      }
+    }
+  }
+
+  /** The {@code k} nearest accepted rows of the partitions {@code probes} chooses (see {@link Probes}). */
+  public Neighbors search(float[] query, int k, Probes probes, LongPredicate accept) {
+    return search(query, k, probes, accept, PARALLEL_ROWS);
   }
 
   /** {@link #search}, on several threads once the first partitions hold {@code parallelRows} rows. */
   Neighbors search(float[] query, int k, int nprobes, LongPredicate accept, long parallelRows) {
-    return search(query, k, nprobes, nprobes, accept, parallelRows);
+    return search(query, k, new Probes(nprobes, nprobes, Math.max(1, k)), accept, parallelRows);
   }
 
-  Neighbors search(float[] query, int k, int minimumNprobes, int maximumNprobes, LongPredicate accept,
-      long parallelRows) {
+  Neighbors search(float[] query, int k, Probes probeRange, LongPredicate accept, long parallelRows) {
     int dim = model.dim;
     if (query.length != dim) {
       throw new VectorIndexException("Query has " + query.length + " dimensions but the index has " + dim);
@@ -185,8 +194,8 @@ public final class IvfPqIndex {
     }
     int p = model.numPartitions;
     boolean dot = model.distanceType == DistanceType.DOT;
-    int maxProbes = Math.max(1, Math.min(maximumNprobes, p));
-    int probes = Math.max(1, Math.min(minimumNprobes, maxProbes));
+    int maxProbes = Math.min(probeRange.maximum(), p);
+    int probes = Math.min(probeRange.minimum(), maxProbes);
     // Nearest centroids first, as many as may be searched. For L2 and cosine all P distances at
     // once from the transposed centroids (vectorised, equal bit for bit to one l2 per centroid).
     TopK nearest = new TopK(maxProbes);
@@ -204,14 +213,15 @@ public final class IvfPqIndex {
     Neighbors nearestPartitions = nearest.result();
     long[] ordered = nearestPartitions.rowIds();
     float[] orderedDist = nearestPartitions.distances();
-    probes = Math.max(probes, Math.min(maxProbes, earlyPruning(orderedDist, dot, k)));
+    probes = Math.max(probes, Math.min(maxProbes, earlyPruning(orderedDist, dot, probeRange.queryK())));
     long[] probed = java.util.Arrays.copyOf(ordered, Math.min(probes, ordered.length));
     float[] probedDist = java.util.Arrays.copyOf(orderedDist, probed.length);
     NearestRows top = searchPartitions(q, probed, probedDist, k, accept, parallelRows);
-    // Lance's late search: one more partition at a time, nearest first, until k rows are found.
-    // (A row is only skipped by the top's bound once k rows are kept, so fewer than k kept means
-    // fewer than k accepted rows were seen.)
-    for (int at = probed.length; at < ordered.length && top.size() < k; at++) {
+    // Lance's late search: one more partition at a time, nearest first, until the query's k rows
+    // are found. (A row is only skipped by the top's bound once k rows are kept, so fewer kept
+    // than wanted (at most k) means fewer accepted rows were seen.)
+    int wanted = Math.min(k, probeRange.queryK());
+    for (int at = probed.length; at < ordered.length && top.size() < wanted; at++) {
       top.offerAll(scan(q, new long[] {ordered[at]}, new float[] {orderedDist[at]}, new AtomicInteger(), k,
           accept));
     }
