@@ -13,10 +13,8 @@ import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.Float4Vector;
 import org.apache.arrow.vector.UInt8Vector;
 import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.arrow.vector.VectorUnloader;
 import org.apache.arrow.vector.complex.FixedSizeListVector;
 import org.apache.arrow.vector.ipc.ArrowReader;
-import org.apache.arrow.vector.ipc.message.ArrowRecordBatch;
 import org.apache.arrow.vector.types.FloatingPointPrecision;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
@@ -105,7 +103,7 @@ final class VectorCompatData {
   /** lance-core writes rows [from, to): creating the dataset when {@code from} is 0, else appending. */
   void lanceWrite(BufferAllocator a, Path path, int from, int to, int perFile, boolean stableRowIds) {
     List<VectorSchemaRoot> data = batches(a, from, to);
-    try (ArrowReader reader = readerOf(a, data)) {
+    try (ArrowReader reader = DatasetCompatSupport.readerOf(a, SCHEMA, data)) {
       org.lance.Dataset.write().allocator(a).reader(reader).uri(path.toString())
           .mode(from == 0 ? org.lance.WriteParams.WriteMode.CREATE : org.lance.WriteParams.WriteMode.APPEND)
           .maxRowsPerFile(perFile).enableStableRowIds(stableRowIds).execute().close();
@@ -191,36 +189,5 @@ final class VectorCompatData {
       }
       return new Neighbors(ids, d);
     }
-  }
-
-  /** An ArrowReader over batches it does not own, to feed lance-core's writer. */
-  static ArrowReader readerOf(BufferAllocator a, List<VectorSchemaRoot> batches) {
-    return new ArrowReader(a) {
-      private int next;
-
-      @Override
-      public boolean loadNextBatch() {
-        if (next >= batches.size()) {
-          return false;
-        }
-        try (ArrowRecordBatch rb = new VectorUnloader(batches.get(next++)).getRecordBatch()) {
-          loadRecordBatch(rb);
-        }
-        return true;
-      }
-
-      @Override
-      public long bytesRead() {
-        return 0;
-      }
-
-      @Override
-      protected void closeReadSource() {}
-
-      @Override
-      protected Schema readSchema() {
-        return SCHEMA;
-      }
-    };
   }
 }
