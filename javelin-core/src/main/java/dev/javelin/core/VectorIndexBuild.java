@@ -31,7 +31,6 @@ final class VectorIndexBuild {
 
   static Manifest create(Dataset ds, Table table, String column, IvfPqParams given, String name, boolean replace,
       BufferAllocator allocator) {
-    VectorColumn.checkRowAddresses(ds, "An IVF_PQ index");
     LanceField field = VectorColumn.field(ds, column);
     int dim = VectorColumn.dimension(field.toArrow(), ds.location());
     Manifest m = ds.manifest();
@@ -73,8 +72,9 @@ final class VectorIndexBuild {
       });
       int sampled = (int) Math.min(seen[0], sample.length / dim);
       builder.train(sample, sampled);
-      // Pass 2: every vector.
-      VectorColumn.scan(ds, fragments, field, null, allocator, (v, a, n) -> builder.add(v, n, a));
+      // Pass 2: every vector, with its row id (as Lance: the stable row id when the dataset has them).
+      VectorColumn.scan(ds, fragments, field, null, DatasetReader.Meta.ROW_ID, allocator,
+          (v, a, n) -> builder.add(v, n, a));
       long[] sizes = builder.write(ds.store(), dir, allocator);
       RoaringBitmap covered = new RoaringBitmap();
       for (Fragment f : fragments) {
