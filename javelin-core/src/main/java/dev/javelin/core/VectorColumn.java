@@ -62,6 +62,20 @@ final class VectorColumn {
 
   static void scan(Dataset ds, List<Fragment> fragments, LanceField field, BoundExpression filter,
       BufferAllocator allocator, Sink sink) throws IOException {
+    scan(ds, fragments, field, filter, DatasetReader.Meta.ROW_ADDR, allocator, sink);
+  }
+
+  /**
+   * {@link #scan} without a filter, each vector with the id an index stores for its row: the
+   * stable row id when the dataset has them, else the row address (see {@link IndexRowIds}).
+   */
+  static void scanRowIds(Dataset ds, List<Fragment> fragments, LanceField field, BufferAllocator allocator,
+      Sink sink) throws IOException {
+    scan(ds, fragments, field, null, DatasetReader.Meta.ROW_ID, allocator, sink);
+  }
+
+  private static void scan(Dataset ds, List<Fragment> fragments, LanceField field, BoundExpression filter,
+      DatasetReader.Meta id, BufferAllocator allocator, Sink sink) throws IOException {
     if (fragments.isEmpty()) {
       return;
     }
@@ -74,7 +88,8 @@ final class VectorColumn {
         }
       }
     }
-    ArrowReader inner = new DatasetReader(ds.store(), ds.location(), fragments, read, 8192, false, true, allocator);
+    ArrowReader inner = new DatasetReader(ds.store(), ds.location(), fragments, read, 8192, List.of(id),
+        ds.hasStableRowIds(), allocator);
     ArrowReader in = filter == null ? inner
         : new FilteredReader(inner, filter, new int[] {0, read.size()}, 0, -1, allocator);
     float[] vectors = new float[0];
