@@ -136,6 +136,11 @@ final class DatasetCompatSupport {
 
   /** An ArrowReader over batches it does not own, to feed lance-core's writer. */
   static ArrowReader readerOf(BufferAllocator a, List<VectorSchemaRoot> batches) {
+    return readerOf(a, SCHEMA, batches);
+  }
+
+  /** {@link #readerOf(BufferAllocator, List)} for batches of another schema. */
+  static ArrowReader readerOf(BufferAllocator a, Schema schema, List<VectorSchemaRoot> batches) {
     return new ArrowReader(a) {
       private int next;
 
@@ -160,7 +165,7 @@ final class DatasetCompatSupport {
 
       @Override
       protected Schema readSchema() {
-        return SCHEMA;
+        return schema;
       }
     };
   }
