@@ -284,4 +284,23 @@ class VectorIndexOptimizeTest {
       assertThat(bt.search(ScalarQuery.equalTo(4000L)).toArray()).containsExactly(4000L);
     }
   }
+
+  @Test
+  void aFailedOptimizeLeavesTheVersionAndNoFilesBehind() throws IOException {
+    Dataset ds = write(null, 0, 6000, NO_NULLS, false).createIndex("v", PARAMS, null, false)
+        .createIndex("id", IndexType.BTREE, null, false);
+    write(ds, 6000, 3000, NO_NULLS, false);
+    List<String> before = ds.store().list("_indices/").stream().map(o -> o.key()).sorted().toList();
+    // The vector index is extended first; writing the BTree's data then fails.
+    Dataset failing = Dataset.open(new dev.javelin.core.cluster.FailingStore(dir.resolve("ds"), "page_data"),
+        allocator);
+    org.assertj.core.api.Assertions.assertThatThrownBy(failing::optimizeIndices)
+        .isInstanceOf(java.io.UncheckedIOException.class)
+        .hasMessageStartingWith("Optimizing indices failed: ")
+        .hasRootCauseMessage("disk full");
+    Dataset now = Dataset.open(dir.resolve("ds"), allocator);
+    assertThat(now.version()).isEqualTo(failing.version());
+    assertThat(now.store().list("_indices/").stream().map(o -> o.key()).sorted().toList()).isEqualTo(before);
+    assertThat(now.optimizeIndices().index("v_idx").outcome()).isEqualTo(OptimizedIndex.Outcome.MERGED);
+  }
 }
