@@ -235,10 +235,11 @@ final class IndexCommand implements Callable<Integer> {
   @Command(name = "optimize", header = "Index the fragments appended since each index was built.",
       description = {
         "Per index, the rows of fragments it does not cover yet are added to it, as Lance's",
-        "default optimize: a vector index keeps its IVF centroids and PQ codebook (the new rows",
-        "go into its existing partitions; nothing is retrained), a BTree is merged into a new",
-        "one. Delta indices of one name are merged into one; deleted rows are dropped. Prints",
-        "per index what was done; kinds Javelin cannot update are skipped and say why.",
+        "incremental optimize: a vector index keeps its IVF centroids and PQ codebook (the new",
+        "rows go into its existing partitions; nothing is retrained or re-partitioned), a BTree",
+        "is merged into a new one. Delta indices of one name are merged into one; deleted rows",
+        "are dropped. Prints per index what was done; kinds Javelin cannot update are skipped",
+        "and say why.",
         ""
       })
   static final class Optimize extends BaseCommand {

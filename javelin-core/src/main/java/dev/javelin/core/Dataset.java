@@ -588,10 +588,12 @@ public final class Dataset {
   }
 
   /**
-   * Adds the fragments appended since each index was built to it, as Lance's default optimize:
-   * per index name a new index replaces the old entries (delta indices included) under the same
-   * name, holding their still-live rows and the new fragments' rows; a vector index's new rows go
-   * into its existing IVF partitions, encoded with its PQ codebook (nothing is retrained). Indices
+   * Adds the fragments appended since each index was built to it, as Lance's optimize does
+   * incrementally: per index name a new index replaces the old entries (delta indices included)
+   * under the same name, holding their still-live rows and the new fragments' rows; a vector
+   * index's new rows go into its existing IVF partitions, encoded with its PQ codebook (nothing is
+   * retrained or re-partitioned, unlike lance-core 7.0.0's default, which may join small
+   * partitions). Deleted rows and rows of fragments no longer in the dataset are dropped. Indices
    * that cover every fragment are left alone, and so are kinds Javelin cannot update (reported
    * as skipped). One CreateIndex commit.
    *

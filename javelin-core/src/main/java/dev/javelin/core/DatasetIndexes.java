@@ -192,7 +192,8 @@ final class DatasetIndexes {
   record Optimized(Manifest manifest, List<OptimizedIndex> report) {}
 
   /**
-   * Brings every index up to date with the fragments added since it was built (Lance's optimize):
+   * Brings every index up to date with the fragments added since it was built (Lance's
+   * incremental optimize, merged into one index per name):
    * for each index name, one new index replaces its entries (the index and any delta indices),
    * holding their still-live rows and the rows of the fragments none of them covers. A BTree's
    * values are merged into a new tree; a vector index keeps its IVF centroids and PQ codebook, the

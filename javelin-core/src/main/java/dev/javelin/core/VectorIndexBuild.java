@@ -123,10 +123,11 @@ final class VectorIndexBuild {
 
   /**
    * Extends a vector index (the entries sharing its name: the index and any delta indices
-   * lance-core added) to the {@code fresh} fragments, as Lance's default optimize does: the new
-   * rows are assigned to the first entry's IVF partitions and encoded with its PQ codebook, and
-   * the entries' still-live rows (of fragments still in the dataset, not deleted) are carried over
-   * with their codes, all into one new index under a new uuid. A delta whose centroids or codebook
+   * lance-core added) to the {@code fresh} fragments, as Lance's incremental optimize does: the new
+   * rows are assigned to the first entry's IVF partitions and encoded with its PQ codebook (what
+   * lance-core's append mode writes as a delta index), and the entries' still-live rows (of
+   * fragments still in the dataset, not deleted) are carried over with their codes, all merged
+   * into one new index under a new uuid. Nothing is retrained or re-partitioned. A delta whose centroids or codebook
    * differ has its fragments' rows encoded anew. Writes the files; the caller commits the entry.
    *
    * @param fresh live fragments none of the entries covers

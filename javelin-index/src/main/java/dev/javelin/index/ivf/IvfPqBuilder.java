@@ -16,7 +16,7 @@ import org.apache.arrow.memory.BufferAllocator;
  * {@link IvfPqParams#sampleSize()}), {@link #add} every row with its row id, then {@link #write}
  * the files. Only the codes (m bytes a row), row ids and partitions are kept in memory.
  *
- * <p>{@link #extending} starts instead from an existing index (Lance's default optimize): its
+ * <p>{@link #extending} starts instead from an existing index (Lance's incremental optimize): its
  * centroids and codebook are kept, its rows are carried over, and rows added later go into its
  * partitions, encoded with its codebook.
  */
