@@ -277,4 +277,46 @@ class IvfPqOptimizeCompatTest {
   void javelinExtendsAnIndexJavelinBuiltWithStableRowIds() throws Exception {
     check(false, true);
   }
+
+  /**
+   * A BTree Javelin builds and optimizes on a dataset with stable row ids holds stable row ids (as
+   * lance-core's do): lance-core's indexed answers equal its unindexed scan, for rows of the first
+   * fragment (where ids and addresses coincide), the second, and the appended one.
+   */
+  @Test
+  void lanceReadsABTreeJavelinBuiltAndOptimizedWithStableRowIds() throws Exception {
+    Path path = dir.resolve("btree");
+    lanceWrite(path, 0, FIRST, org.lance.WriteParams.WriteMode.CREATE, true);
+    Dataset.open(path, allocator).createIndex("id", IndexType.BTREE, null, false);
+    lanceWrite(path, FIRST, ROWS, org.lance.WriteParams.WriteMode.APPEND, true);
+    try (org.lance.Dataset lance = org.lance.Dataset.open(path.toString(), allocator)) {
+      lance.delete(DELETED);
+    }
+    Dataset ds = Dataset.open(path, allocator);
+    OptimizedIndex r = ds.optimizeIndices().index("id_idx");
+    long deletedIndexed = Stream.iterate(0L, i -> i + 1).limit(FIRST).filter(IvfPqOptimizeCompatTest::deleted).count();
+    long appendedLive = Stream.iterate((long) FIRST, i -> i + 1).limit(ROWS - FIRST).filter(id -> !deleted(id)).count();
+    assertThat(r).isEqualTo(new OptimizedIndex("id_idx", IndexType.BTREE, OptimizedIndex.Outcome.MERGED,
+        List.of(2L), appendedLive, deletedIndexed, 1, ""));
+    try (org.lance.Dataset lance = org.lance.Dataset.open(path.toString(), allocator)) {
+      Map<String, Object> stats = lance.getIndexStatistics("id_idx");
+      assertThat(((Number) stats.get("num_unindexed_rows")).longValue()).as(stats.toString()).isZero();
+      assertThat(((Number) stats.get("num_indexed_rows")).longValue()).as(stats.toString())
+          .isEqualTo(ds.checkoutLatest().countRows());
+      for (String f : List.of("id = 1500", "id = 2500", "id = 4500", "id >= 1990 AND id < 2010",
+          "id IN (7, 13, 3999, 4444, 5999)")) {
+        List<List<String>> indexed = lanceIds(lance, f, true);
+        assertThat(indexed).as(f).isNotEmpty().isEqualTo(lanceIds(lance, f, false));
+      }
+    }
+  }
+
+  private static List<List<String>> lanceIds(org.lance.Dataset lance, String filter, boolean index) throws Exception {
+    try (var scanner = lance.newScan(new org.lance.ipc.ScanOptions.Builder().columns(List.of("id")).filter(filter)
+        .useScalarIndex(index).build())) {
+      List<List<String>> rows = new ArrayList<>(DatasetCompatSupport.readAll(scanner.scanBatches()));
+      rows.sort(Comparator.comparingLong(row -> Long.parseLong(row.get(0))));
+      return rows;
+    }
+  }
 }
