@@ -608,13 +608,22 @@ public final class Dataset {
   }
 
   /**
-   * Adds the fragments appended since each BTree index was built to it (a new merged index
-   * replaces the old one under the same name, in one CreateIndex commit). Returns this dataset
-   * when every index is up to date.
+   * Adds the fragments appended since each index was built to it, as Lance's optimize does
+   * incrementally: per index name a new index replaces the old entries (delta indices included)
+   * under the same name, holding their still-live rows and the new fragments' rows; a vector
+   * index's new rows go into its existing IVF partitions, encoded with its PQ codebook (nothing is
+   * retrained or re-partitioned, unlike lance-core 7.0.0's default, which may join small
+   * partitions). Deleted rows and rows of fragments no longer in the dataset are dropped. Indices
+   * that cover every fragment are left alone, and so are kinds Javelin cannot update (reported
+   * as skipped). One CreateIndex commit.
+   *
+   * @return per index what was done, and the dataset at the version committed (this dataset when
+   *     no index changed)
    */
-  public Dataset optimizeIndices() {
-    Manifest next = DatasetIndexes.optimize(this, table, allocator);
-    return next == manifest ? this : new Dataset(table, next, allocator);
+  public IndexOptimizeResult optimizeIndices() {
+    DatasetIndexes.Optimized o = DatasetIndexes.optimize(this, table, allocator);
+    return new IndexOptimizeResult(o.manifest() == manifest ? this : new Dataset(table, o.manifest(), allocator),
+        o.report());
   }
 
   /** How a scan with this filter would use the indices (see {@link ScanBuilder#explain()}). */
