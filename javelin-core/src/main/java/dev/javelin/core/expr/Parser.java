@@ -9,8 +9,10 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * Recursive-descent parser for the SQL-like expression language. Precedence, loosest first: OR,
- * AND, NOT, predicates (comparisons, IN, BETWEEN, LIKE, IS NULL), + -, * / %, unary minus.
+ * Parser for the SQL-like expression language. Precedence, loosest first: OR, AND, NOT,
+ * predicates (comparisons, IN, BETWEEN, LIKE, IS NULL), + -, * / %, unary minus. Chains of AND
+ * and of OR become one n-ary node, an IN list one node; expressions nested deeper than
+ * {@link Expression#MAX_DEPTH} levels are refused with an {@link ExpressionTooDeepException}.
  */
 final class Parser {
   private enum T { IDENT, QIDENT, NUMBER, STRING, SYMBOL, EOF }
@@ -31,7 +33,7 @@ final class Parser {
     if (p.peek().type == T.EOF) {
       throw p.error(p.peek(), "the expression is empty");
     }
-    Node n = p.or();
+    Node n = p.expr(OR, 0);
     if (p.peek().type != T.EOF) {
       throw p.error(p.peek(), "unexpected " + p.describe(p.peek()));
     }
@@ -120,43 +122,119 @@ final class Parser {
   }
 
   // ---- grammar
+  //
+  // Precedence climbing: expr(min, level) parses an operand and then every operator binding at
+  // least as tightly as min. Chains of one operator are loops, not recursion; the recursion goes
+  // one call deeper only for what opens a level (parentheses, NOT, a sign, an operator's right
+  // operand, a list item), so it is bounded by Expression.MAX_DEPTH.
 
-  private Node or() {
-    Node left = and();
-    while (keyword("OR")) {
-      Node right = and();
-      left = new Node.Binary("OR", left, right, left.start(), right.end());
+  private static final int OR = 1;
+  private static final int AND = 2;
+  private static final int NOT = 3;
+  private static final int PREDICATE = 4;
+  private static final int ADDITIVE = 5;
+  private static final int MULTIPLICATIVE = 6;
+  private static final int SIGN = 7;
+
+  private static final java.util.Set<String> COMPARISONS = java.util.Set.of("=", "!=", "<", "<=", ">", ">=");
+
+  /** The depth (levels, see Expression.MAX_DEPTH) of the tree the last expr() or operand() call returned. */
+  private int depth;
+
+  // The level below `level`, or a too-deep error at the token that would open it.
+  private int deeper(int level, Token at) {
+    if (level + 1 > Expression.MAX_DEPTH) {
+      throw new ExpressionTooDeepException(src, at.start);
     }
+    return level + 1;
+  }
+
+  // A node `height` levels tall whose top sits `level` levels deep must fit under the limit.
+  private int fit(int level, int height, Token at) {
+    if (level + height > Expression.MAX_DEPTH) {
+      throw new ExpressionTooDeepException(src, at.start);
+    }
+    return height;
+  }
+
+  private Node expr(int min, int level) {
+    Node left = operand(min, level);
+    int height = depth;
+    boolean predicate = false; // comparisons and IS/IN/BETWEEN/LIKE do not chain
+    while (true) {
+      Token t = peek();
+      int prec = infixPrecedence(t);
+      if (prec < min || (prec == PREDICATE && predicate)) {
+        break;
+      }
+      if (prec == OR || prec == AND) {
+        String op = prec == OR ? "OR" : "AND";
+        List<Node> parts = new ArrayList<>();
+        parts.add(left);
+        int tallest = height;
+        while (peek().type == T.IDENT && peek().text.equalsIgnoreCase(op)) {
+          Token and = next();
+          parts.add(expr(prec + 1, deeper(level, and)));
+          tallest = Math.max(tallest, depth);
+        }
+        left = new Node.Logic(prec == AND, List.copyOf(parts), left.start(), parts.get(parts.size() - 1).end());
+        height = fit(level, tallest + 1, t);
+        continue;
+      }
+      if (prec == PREDICATE) {
+        predicate = true;
+        left = predicate(left, level);
+        height = fit(level, Math.max(height, depth) + 1, t);
+        continue;
+      }
+      // + - * / %: left-associative, so a chain grows the tree one level per operator.
+      next();
+      Node right = expr(prec + 1, deeper(level, t));
+      left = new Node.Binary(t.text, left, right, left.start(), right.end());
+      height = fit(level, Math.max(height, depth) + 1, t);
+    }
+    depth = height;
     return left;
   }
 
-  private Node and() {
-    Node left = not();
-    while (keyword("AND")) {
-      Node right = not();
-      left = new Node.Binary("AND", left, right, left.start(), right.end());
+  private int infixPrecedence(Token t) {
+    if (t.type == T.SYMBOL) {
+      if (COMPARISONS.contains(t.text)) {
+        return PREDICATE;
+      }
+      if (t.text.equals("+") || t.text.equals("-")) {
+        return ADDITIVE;
+      }
+      if (t.text.equals("*") || t.text.equals("/") || t.text.equals("%")) {
+        return MULTIPLICATIVE;
+      }
+      return -1;
     }
-    return left;
+    if (t.type != T.IDENT) {
+      return -1;
+    }
+    switch (t.text.toUpperCase(Locale.ROOT)) {
+      case "OR":
+        return OR;
+      case "AND":
+        return AND;
+      case "IS": case "IN": case "BETWEEN": case "LIKE": case "NOT":
+        return PREDICATE;
+      default:
+        return -1;
+    }
   }
 
-  private Node not() {
-    Token t = peek();
-    if (keyword("NOT")) {
-      Node arg = not();
-      return new Node.Unary("NOT", arg, t.start, arg.end());
-    }
-    return predicate();
-  }
-
-  private Node predicate() {
-    Node left = additive();
-    Token t = peek();
-    if (t.type == T.SYMBOL && List.of("=", "!=", "<", "<=", ">", ">=").contains(t.text)) {
-      at++;
-      Node right = additive();
+  // After `left`: a comparison, IS [NOT] NULL, [NOT] IN (...), [NOT] BETWEEN a AND b or [NOT] LIKE.
+  // Sets depth to the tallest operand's.
+  private Node predicate(Node left, int level) {
+    Token t = next();
+    if (t.type == T.SYMBOL) {
+      Node right = expr(ADDITIVE, deeper(level, t));
       return new Node.Binary(t.text, left, right, left.start(), right.end());
     }
-    if (keyword("IS")) {
+    depth = 0;
+    if (t.text.equalsIgnoreCase("IS")) {
       boolean negated = keyword("NOT");
       Token nul = peek();
       if (!keyword("NULL")) {
@@ -164,64 +242,55 @@ final class Parser {
       }
       return new Node.IsNull(left, negated, left.start(), nul.end);
     }
-    int save = at;
-    boolean negated = keyword("NOT");
-    if (keyword("IN")) {
+    boolean negated = t.text.equalsIgnoreCase("NOT");
+    Token kind = negated ? next() : t;
+    if (kind.type == T.IDENT && kind.text.equalsIgnoreCase("IN")) {
       expectSymbol("(");
       List<Node> list = new ArrayList<>();
+      int tallest = 0;
+      int inner = deeper(level, kind);
       do {
-        list.add(additive());
+        list.add(expr(ADDITIVE, inner));
+        tallest = Math.max(tallest, depth);
       } while (symbol(","));
       Token close = expectSymbol(")");
-      return new Node.In(left, list, negated, left.start(), close.end);
+      depth = tallest;
+      return new Node.In(left, List.copyOf(list), negated, left.start(), close.end);
     }
-    if (keyword("BETWEEN")) {
-      Node low = additive();
+    if (kind.type == T.IDENT && kind.text.equalsIgnoreCase("BETWEEN")) {
+      int inner = deeper(level, kind);
+      Node low = expr(ADDITIVE, inner);
+      int tallest = depth;
       Token and = peek();
       if (!keyword("AND")) {
         throw error(and, "expected AND in BETWEEN but found " + describe(and));
       }
-      Node high = additive();
+      Node high = expr(ADDITIVE, inner);
+      depth = Math.max(tallest, depth);
       return new Node.Between(left, low, high, negated, left.start(), high.end());
     }
-    if (keyword("LIKE")) {
+    if (kind.type == T.IDENT && kind.text.equalsIgnoreCase("LIKE")) {
       Token pat = next();
       if (pat.type != T.STRING) {
         throw error(pat, "LIKE needs a string pattern but found " + describe(pat));
       }
       return new Node.Like(left, pat.text, negated, left.start(), pat.end);
     }
-    if (negated) {
-      throw error(tokens.get(save + 1), "expected IN, BETWEEN or LIKE after NOT but found "
-          + describe(tokens.get(save + 1)));
-    }
-    return left;
+    throw error(kind, "expected IN, BETWEEN or LIKE after NOT but found " + describe(kind));
   }
 
-  private Node additive() {
-    Node left = multiplicative();
-    while (peek().type == T.SYMBOL && (peek().text.equals("+") || peek().text.equals("-"))) {
-      String op = next().text;
-      Node right = multiplicative();
-      left = new Node.Binary(op, left, right, left.start(), right.end());
-    }
-    return left;
-  }
-
-  private Node multiplicative() {
-    Node left = unary();
-    while (peek().type == T.SYMBOL && "*/%".contains(peek().text)) {
-      String op = next().text;
-      Node right = unary();
-      left = new Node.Binary(op, left, right, left.start(), right.end());
-    }
-    return left;
-  }
-
-  private Node unary() {
+  // An operand: NOT (where a condition may stand), a sign, a parenthesised expression or a
+  // primary. Sets depth.
+  private Node operand(int min, int level) {
     Token t = peek();
+    if (min <= NOT && keyword("NOT")) {
+      Node arg = expr(NOT, deeper(level, t));
+      depth = fit(level, depth + 1, t);
+      return new Node.Unary("NOT", arg, t.start, arg.end());
+    }
     if (symbol("-")) {
-      Node arg = unary();
+      Node arg = expr(SIGN, deeper(level, t));
+      depth = fit(level, depth + 1, t);
       if (arg instanceof Node.Literal lit && lit.kind() == Kind.LONG) {
         return new Node.Literal(-(Long) lit.value(), Kind.LONG, t.start, arg.end());
       }
@@ -231,8 +300,17 @@ final class Parser {
       return new Node.Unary("-", arg, t.start, arg.end());
     }
     if (symbol("+")) {
-      return unary();
+      Node arg = expr(SIGN, deeper(level, t));
+      depth = fit(level, depth + 1, t);
+      return arg;
     }
+    if (symbol("(")) {
+      Node inner = expr(OR, deeper(level, t));
+      expectSymbol(")");
+      depth = fit(level, depth + 1, t);
+      return inner;
+    }
+    depth = 0;
     return primary();
   }
 
@@ -244,11 +322,6 @@ final class Parser {
       case STRING:
         return new Node.Literal(t.text, Kind.STRING, t.start, t.end);
       case SYMBOL:
-        if (t.text.equals("(")) {
-          Node inner = or();
-          expectSymbol(")");
-          return inner;
-        }
         throw error(t, "expected a value but found " + describe(t));
       case EOF:
         throw error(t, "expected a value but found the end");

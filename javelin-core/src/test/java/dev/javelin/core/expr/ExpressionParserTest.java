@@ -17,6 +17,10 @@ class ExpressionParserTest {
     if (n instanceof Node.Literal l) {
       return l.kind() == Kind.STRING ? "'" + l.value() + "'" : l.kind() + ":" + l.value();
     }
+    if (n instanceof Node.Logic l) {
+      return l.parts().stream().map(ExpressionParserTest::tree)
+          .collect(Collectors.joining(l.and() ? " AND " : " OR ", "(", ")"));
+    }
     if (n instanceof Node.Unary u) {
       return "(" + u.op() + " " + tree(u.arg()) + ")";
     }
