@@ -58,7 +58,7 @@ final class Binder {
       for (Node p : l.parts()) {
         parts.add(condition(p, bind(p)));
       }
-      return l.and() ? new Eval.Logic(true, parts) : anyOf(parts);
+      return chain(l.and(), parts);
     }
     if (node instanceof Node.In in) {
       // The argument is bound once; each item is compared as "arg = item" would be.
@@ -67,7 +67,7 @@ final class Binder {
       for (Node item : in.list()) {
         eqs.add(compare("=", in.arg(), arg, item, bind(item)));
       }
-      Eval any = anyOf(eqs);
+      Eval any = chain(false, eqs);
       return in.negated() ? new Eval.Not(any) : any;
     }
     if (node instanceof Node.Between bt) {
@@ -86,11 +86,13 @@ final class Binder {
   }
 
   /**
-   * The OR of conditions. Equalities of one column (or one widened column) with constants become
-   * one hash lookup ({@link Eval.InSet}) at the place of the first of them, so a long OR chain or
-   * IN list costs one probe per row.
+   * The AND or OR of conditions. ORed equalities of one column (or one widened column) with
+   * constants become one hash lookup ({@link Eval.InSet}) at the place of the first of them, and
+   * so do ANDed inequalities (as NOT of the lookup: the same under SQL's NULL rules), so a long
+   * chain or IN list costs one probe per row.
    */
-  private static Eval anyOf(List<Eval> parts) {
+  private static Eval chain(boolean and, List<Eval> parts) {
+    int op = and ? Eval.NE : Eval.EQ;
     Map<String, List<Object>> values = new LinkedHashMap<>();
     Map<String, Eval> args = new HashMap<>();
     Map<String, Eval> first = new HashMap<>();
@@ -99,7 +101,7 @@ final class Binder {
       String key = null;
       Eval arg = null;
       Object value = null;
-      if (p instanceof Eval.Compare c && c.op == Eval.EQ) {
+      if (p instanceof Eval.Compare c && c.op == op) {
         if (setKey(c.left) != null && c.right instanceof Eval.Literal lit && lit.value != null) {
           arg = c.left;
           value = lit.value;
@@ -129,10 +131,15 @@ final class Binder {
         out.add(e);
       } else {
         List<Object> vs = values.get(o);
-        out.add(vs.size() == 1 ? first.get(o) : new Eval.InSet(args.get(o), vs, false));
+        if (vs.size() == 1) {
+          out.add(first.get(o));
+        } else {
+          Eval set = new Eval.InSet(args.get(o), vs);
+          out.add(and ? new Eval.Not(set) : set);
+        }
       }
     }
-    return out.size() == 1 ? out.get(0) : new Eval.Logic(false, out);
+    return out.size() == 1 ? out.get(0) : new Eval.Logic(and, out);
   }
 
   // What identifies a hash-lookup argument: a column, or a widened column, with its kind; null
@@ -164,8 +171,22 @@ final class Binder {
   }
 
   private Eval arithmetic(Node.Binary b) {
-    Eval l = bind(b.left());
-    Eval r = bind(b.right());
+    // A left-deep chain (a + b + c ...) is walked down its left side in a loop, not by recursion.
+    List<Node.Binary> spine = new ArrayList<>();
+    Node n = b;
+    while (n instanceof Node.Binary x && "+-*/%".contains(x.op())) {
+      spine.add(x);
+      n = x.left();
+    }
+    Eval l = bind(n);
+    for (int k = spine.size() - 1; k >= 0; k--) {
+      Node.Binary x = spine.get(k);
+      l = arithmetic(x, l, bind(x.right()));
+    }
+    return l;
+  }
+
+  private Eval arithmetic(Node.Binary b, Eval l, Eval r) {
     if (l.kind == Kind.NULL && r.kind == Kind.NULL) {
       return new Eval.Literal(Kind.LONG, null);
     }

@@ -535,8 +535,9 @@ abstract class Eval {
   }
 
   /**
-   * {@code arg IN (constants)} by hash lookup, one probe per row however many constants: TRUE
-   * on a hit; on a miss FALSE, or NULL when the list held a NULL; NULL for a NULL argument.
+   * {@code arg IN (non-null constants)} by hash lookup, one probe per row however many constants:
+   * TRUE on a hit, FALSE on a miss, NULL for a NULL argument (a NULL in an IN list stays a part of
+   * the OR around this, which gives SQL's NULL for a miss).
    */
   static final class InSet extends Eval {
     final Eval arg;
@@ -544,13 +545,11 @@ abstract class Eval {
     private final BytesHashSet strings;
     private final boolean hasTrue;
     private final boolean hasFalse;
-    private final boolean nullItem;
 
     /** {@code values} are of arg's kind (Long for LONG, DATE, TIMESTAMP; Double; String; Boolean). */
-    InSet(Eval arg, java.util.Collection<Object> values, boolean nullItem) {
+    InSet(Eval arg, java.util.Collection<Object> values) {
       super(Kind.BOOL);
       this.arg = arg;
-      this.nullItem = nullItem;
       LongHashSet ls = null;
       BytesHashSet bs = null;
       boolean t = false;
@@ -635,14 +634,7 @@ abstract class Eval {
           }
         }
       }
-      boolean[] nulls = a.nulls == null ? null : a.nulls.clone();
-      if (nullItem) {
-        nulls = nulls == null ? new boolean[n] : nulls;
-        for (int i = 0; i < n; i++) {
-          nulls[i] |= !r[i];
-        }
-      }
-      out.nulls = nulls;
+      out.nulls = a.nulls;
       return out;
     }
   }

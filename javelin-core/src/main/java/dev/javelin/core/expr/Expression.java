@@ -30,8 +30,12 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * }</pre>
  */
 public final class Expression {
-  /** The deepest nesting an expression may have (see the class comment for how levels count). */
-  public static final int MAX_DEPTH = 256;
+  /**
+   * The deepest nesting an expression may have (see the class comment for how levels count): far
+   * beyond what people write, and shallow enough that parsing, binding, planning and evaluating
+   * (one stack frame or two per level) fit a 256 KiB thread stack.
+   */
+  public static final int MAX_DEPTH = 128;
 
   private final String sql;
   private final Node root;

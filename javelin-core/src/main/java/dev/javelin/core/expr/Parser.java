@@ -124,9 +124,9 @@ final class Parser {
   // ---- grammar
   //
   // Precedence climbing: expr(min, level) parses an operand and then every operator binding at
-  // least as tightly as min. Chains of one operator are loops, not recursion; the recursion goes
-  // one call deeper only for what opens a level (parentheses, NOT, a sign, an operator's right
-  // operand, a list item), so it is bounded by Expression.MAX_DEPTH.
+  // least as tightly as min. Prefixes and chains of one operator are loops, not recursion; the
+  // recursion goes one call deeper only for parentheses, an operator's right operand and a list
+  // item, each of which opens a level, so it is bounded by Expression.MAX_DEPTH.
 
   private static final int OR = 1;
   private static final int AND = 2;
@@ -138,7 +138,7 @@ final class Parser {
 
   private static final java.util.Set<String> COMPARISONS = java.util.Set.of("=", "!=", "<", "<=", ">", ">=");
 
-  /** The depth (levels, see Expression.MAX_DEPTH) of the tree the last expr() or operand() call returned. */
+  /** The height (levels, see Expression.MAX_DEPTH) of the tree the last expr() or infixes() call returned. */
   private int depth;
 
   // The level below `level`, or a too-deep error at the token that would open it.
@@ -158,14 +158,59 @@ final class Parser {
   }
 
   private Node expr(int min, int level) {
-    Node left = operand(min, level);
-    int height = depth;
+    // Prefixes are gathered in a loop, not by recursion: NOTs (where a condition may stand), then
+    // signs; each opens a level.
+    List<Token> nots = new ArrayList<>();
+    while (min <= NOT && peek().type == T.IDENT && peek().text.equalsIgnoreCase("NOT")) {
+      nots.add(peek());
+      level = deeper(level, next());
+    }
+    int notLevel = level; // where the innermost NOT's operand sits
+    List<Token> signs = new ArrayList<>();
+    while (peek().type == T.SYMBOL && (peek().text.equals("-") || peek().text.equals("+"))) {
+      signs.add(peek());
+      level = deeper(level, next());
+    }
+    Node left;
+    int height;
+    Token t0 = peek();
+    if (symbol("(")) {
+      left = expr(OR, deeper(level, t0));
+      expectSymbol(")");
+      height = depth + 1;
+    } else {
+      left = primary();
+      height = 0;
+    }
+    for (int k = signs.size() - 1; k >= 0; k--) {
+      left = sign(signs.get(k), left);
+      height++;
+    }
+    level -= signs.size();
+    fit(level, height, t0);
+    // The operators after the operand, in a loop. With NOTs in front, first those a NOT holds
+    // (the predicate after it and what binds tighter), then, around the NOTs, only AND and OR.
+    boolean inNot = !nots.isEmpty();
+    int floor = inNot ? Math.max(min, NOT) : min;
+    int ceiling = Integer.MAX_VALUE;
     boolean predicate = false; // comparisons and IS/IN/BETWEEN/LIKE do not chain
     while (true) {
       Token t = peek();
       int prec = infixPrecedence(t);
-      if (prec < min || (prec == PREDICATE && predicate)) {
-        break;
+      if (prec < floor || prec >= ceiling || (prec == PREDICATE && predicate)) {
+        if (!inNot) {
+          break;
+        }
+        for (int k = nots.size() - 1; k >= 0; k--) {
+          left = new Node.Unary("NOT", left, nots.get(k).start, left.end());
+          height++;
+        }
+        level -= nots.size();
+        fit(level, height, nots.get(0));
+        inNot = false;
+        floor = min;
+        ceiling = NOT;
+        continue;
       }
       if (prec == OR || prec == AND) {
         String op = prec == OR ? "OR" : "AND";
@@ -181,20 +226,33 @@ final class Parser {
         height = fit(level, tallest + 1, t);
         continue;
       }
-      if (prec == PREDICATE) {
-        predicate = true;
+      if (prec == PREDICATE && t.type != T.SYMBOL) {
         left = predicate(left, level);
-        height = fit(level, Math.max(height, depth) + 1, t);
-        continue;
+      } else {
+        // A comparison, or + - * / % (left-associative: a chain grows one level per operator).
+        next();
+        Node right = expr(prec == PREDICATE ? ADDITIVE : prec + 1, deeper(level, t));
+        left = new Node.Binary(t.text, left, right, left.start(), right.end());
       }
-      // + - * / %: left-associative, so a chain grows the tree one level per operator.
-      next();
-      Node right = expr(prec + 1, deeper(level, t));
-      left = new Node.Binary(t.text, left, right, left.start(), right.end());
+      predicate |= prec == PREDICATE;
       height = fit(level, Math.max(height, depth) + 1, t);
     }
     depth = height;
     return left;
+  }
+
+  // -x, folded into a numeric literal; +x is x.
+  private static Node sign(Token sign, Node arg) {
+    if (sign.text.equals("+")) {
+      return arg;
+    }
+    if (arg instanceof Node.Literal lit && lit.kind() == Kind.LONG) {
+      return new Node.Literal(-(Long) lit.value(), Kind.LONG, sign.start, arg.end());
+    }
+    if (arg instanceof Node.Literal lit && lit.kind() == Kind.DOUBLE) {
+      return new Node.Literal(-(Double) lit.value(), Kind.DOUBLE, sign.start, arg.end());
+    }
+    return new Node.Unary("-", arg, sign.start, arg.end());
   }
 
   private int infixPrecedence(Token t) {
@@ -225,14 +283,10 @@ final class Parser {
     }
   }
 
-  // After `left`: a comparison, IS [NOT] NULL, [NOT] IN (...), [NOT] BETWEEN a AND b or [NOT] LIKE.
-  // Sets depth to the tallest operand's.
+  // After `left`: IS [NOT] NULL, [NOT] IN (...), [NOT] BETWEEN a AND b or [NOT] LIKE. Sets depth
+  // to the tallest operand's.
   private Node predicate(Node left, int level) {
     Token t = next();
-    if (t.type == T.SYMBOL) {
-      Node right = expr(ADDITIVE, deeper(level, t));
-      return new Node.Binary(t.text, left, right, left.start(), right.end());
-    }
     depth = 0;
     if (t.text.equalsIgnoreCase("IS")) {
       boolean negated = keyword("NOT");
@@ -277,41 +331,6 @@ final class Parser {
       return new Node.Like(left, pat.text, negated, left.start(), pat.end);
     }
     throw error(kind, "expected IN, BETWEEN or LIKE after NOT but found " + describe(kind));
-  }
-
-  // An operand: NOT (where a condition may stand), a sign, a parenthesised expression or a
-  // primary. Sets depth.
-  private Node operand(int min, int level) {
-    Token t = peek();
-    if (min <= NOT && keyword("NOT")) {
-      Node arg = expr(NOT, deeper(level, t));
-      depth = fit(level, depth + 1, t);
-      return new Node.Unary("NOT", arg, t.start, arg.end());
-    }
-    if (symbol("-")) {
-      Node arg = expr(SIGN, deeper(level, t));
-      depth = fit(level, depth + 1, t);
-      if (arg instanceof Node.Literal lit && lit.kind() == Kind.LONG) {
-        return new Node.Literal(-(Long) lit.value(), Kind.LONG, t.start, arg.end());
-      }
-      if (arg instanceof Node.Literal lit && lit.kind() == Kind.DOUBLE) {
-        return new Node.Literal(-(Double) lit.value(), Kind.DOUBLE, t.start, arg.end());
-      }
-      return new Node.Unary("-", arg, t.start, arg.end());
-    }
-    if (symbol("+")) {
-      Node arg = expr(SIGN, deeper(level, t));
-      depth = fit(level, depth + 1, t);
-      return arg;
-    }
-    if (symbol("(")) {
-      Node inner = expr(OR, deeper(level, t));
-      expectSymbol(")");
-      depth = fit(level, depth + 1, t);
-      return inner;
-    }
-    depth = 0;
-    return primary();
   }
 
   private Node primary() {
