@@ -56,6 +56,9 @@ class WideCsvTest extends CliTestBase {
     long peakKb = Long.parseLong(output.replaceAll("(?s).*peakKb=(\\d+).*", "$1"));
     assertThat(peakKb).as(output).isLessThan(1_500_000);
 
+    Result describe = run("describe", ds);
+    assertThat(describe.code).as(describe.err).isZero();
+    assertThat(describe.out).contains("c99999");
     Result count = run("count", ds);
     assertThat(count.out).as(count.toString()).isEqualTo(ROWS + "\n");
     Result scan = run("scan", ds, "--columns", "c0,c99999,c1007", "--format", "csv", "--limit", "3");
