@@ -138,7 +138,7 @@ final class Parser {
 
   private static final java.util.Set<String> COMPARISONS = java.util.Set.of("=", "!=", "<", "<=", ">", ">=");
 
-  /** The height (levels, see Expression.MAX_DEPTH) of the tree the last expr() or infixes() call returned. */
+  /** The height (levels, see Expression.MAX_DEPTH) of the tree the last expr() or predicate() call returned. */
   private int depth;
 
   // The level below `level`, or a too-deep error at the token that would open it.
