@@ -50,6 +50,12 @@ import org.apache.arrow.vector.types.pojo.Schema;
  */
 final class CsvReader extends ArrowReader {
   static final int BATCH_ROWS = 8192;
+  /**
+   * About how much cell data one batch holds: a batch ends at BATCH_ROWS rows or at this many
+   * bytes, and is allocated for as many rows as fit this size at the columns' widths, so a wide
+   * file (100,000 columns) reads a few rows at a time in bounded memory.
+   */
+  static final long BATCH_BYTES = 16L << 20;
 
   private static final Pattern INT = Pattern.compile("[+-]?\\d+");
   private static final Pattern FLOAT =
@@ -71,6 +77,7 @@ final class CsvReader extends ArrowReader {
   private final int[] source;
   private final int batchRows;
   private List<CellSetter> setters;
+  private int rowsPerBatch;
   private long rowsRead;
   private long bytes;
 
@@ -225,15 +232,17 @@ final class CsvReader extends ArrowReader {
     prepareLoadNextBatch();
     VectorSchemaRoot root = getVectorSchemaRoot();
     if (setters == null) {
+      rowsPerBatch = rowsPerBatch(schema, batchRows);
       setters = new ArrayList<>();
       for (FieldVector v : root.getFieldVectors()) {
-        v.setInitialCapacity(batchRows);
+        v.setInitialCapacity(rowsPerBatch);
         setters.add(setter(v));
       }
     }
     root.allocateNew();
     int n = 0;
-    while (n < batchRows) {
+    long batchBytes = 0;
+    while (n < rowsPerBatch && batchBytes < BATCH_BYTES) {
       String[] cells = parser.next();
       if (cells == null) {
         break;
@@ -252,6 +261,7 @@ final class CsvReader extends ArrowReader {
           setNull(v, n);
         } else {
           bytes += cell.length();
+          batchBytes += cell.length();
           try {
             setters.get(f).set(n, cell);
           } catch (NumberFormatException | DateTimeParseException | ArithmeticException e) {
@@ -265,6 +275,24 @@ final class CsvReader extends ArrowReader {
     }
     root.setRowCount(n);
     return n > 0;
+  }
+
+  // Rows per batch: up to `most`, as many as fit BATCH_BYTES at the columns' value widths
+  // (variable-width values guessed at 16 bytes; long ones end a batch early by bytes read).
+  static int rowsPerBatch(Schema schema, int most) {
+    long perRow = 0;
+    for (Field f : schema.getFields()) {
+      ArrowType t = f.getType();
+      perRow += 1 + switch (t.getTypeID()) {
+        case Bool -> 1;
+        case Int -> ((ArrowType.Int) t).getBitWidth() / 8;
+        case FloatingPoint -> ((ArrowType.FloatingPoint) t).getPrecision() == FloatingPointPrecision.SINGLE ? 4 : 8;
+        case Date -> 4;
+        case Timestamp -> 8;
+        default -> 16;
+      };
+    }
+    return (int) Math.max(1, Math.min(most, BATCH_BYTES / Math.max(1, perRow)));
   }
 
   private InvalidInputException cannotRead(String cell, FieldVector v, Exception cause) {

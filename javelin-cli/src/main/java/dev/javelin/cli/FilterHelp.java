@@ -1,5 +1,7 @@
 package dev.javelin.cli;
 
+import dev.javelin.core.expr.Expression;
+
 /** The filter language in a few lines, for the help of every command that takes one. */
 final class FilterHelp {
   static final String TEXT =
@@ -8,7 +10,9 @@ final class FilterHelp {
       "  BETWEEN a AND b     LIKE 'pre%'  (% any run, _ one character)   + - * / %\n" +
       "  literals: 42  1.5  'text' (quote ' as '')  TRUE FALSE NULL  date '2024-05-31'\n" +
       "            timestamp '2024-05-31 12:00:00'\n" +
-      "A row is kept only if the filter is TRUE; a comparison with NULL is not TRUE.";
+      "A row is kept only if the filter is TRUE; a comparison with NULL is not TRUE.\n" +
+      "IN lists and AND/OR chains may be of any length; nesting is limited to " + Expression.MAX_DEPTH + " levels\n" +
+      "(each pair of parentheses, NOT, sign and operator is one).";
 
   private FilterHelp() {}
 }

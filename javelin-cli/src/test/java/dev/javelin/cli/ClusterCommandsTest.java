@@ -38,7 +38,7 @@ class ClusterCommandsTest extends CliTestBase {
     Result scan = run("scan", ds, "--filter", "id = 4 OR id = 11", "--format", "csv", "--explain");
     assertThat(scan.out).isEqualTo("id,name\n4,n1\n11,n2\n");
     assertThat(scan.err).isEqualTo("filter: id = 4 OR id = 11\n"
-        + "index: id_idx (btree on id) answers id = 4, id = 11\n"
+        + "index: id_idx (btree on id) answers id = 4 OR id = 11\n"
         + "  through row maps for fragments: [3, 4, 5]\n"
         + "fragments from index: 3 [3, 4, 5], rows from index: 2\n"
         + "fragments scanned: 0 []\n"
@@ -50,7 +50,7 @@ class ClusterCommandsTest extends CliTestBase {
     assertThat(run("describe", ds).out).endsWith("\nindices (name, fields, fragments):\n"
         + "  id_idx  fields [0]  direct [3, 4, 5]\n");
     assertThat(run("scan", ds, "--filter", "id = 4 OR id = 11", "--format", "csv", "--explain").err)
-        .contains("index: id_idx (btree on id) answers id = 4, id = 11\n"
+        .contains("index: id_idx (btree on id) answers id = 4 OR id = 11\n"
             + "fragments from index: 3 [3, 4, 5], rows from index: 2\n");
     assertThat(run("index", "settle", ds).err).isEqualTo("Nothing to settle: version 5\n");
   }

@@ -54,7 +54,7 @@ class IndexCommandsTest extends CliTestBase {
     assertThat(scan.code).as(scan.toString()).isZero();
     assertThat(scan.out).isEqualTo("id,name\n5,n2\n11,n2\n");
     assertThat(scan.err).isEqualTo("filter: id = 5 OR id = 11\n"
-        + "index: id_idx (btree on id) answers id = 5, id = 11\n"
+        + "index: id_idx (btree on id) answers id = 5 OR id = 11\n"
         + "fragments from index: 3 [0, 1, 2], rows from index: 1\n"
         + "fragments scanned: 1 [3]\n"
         + "(2 rows)\n");

@@ -7,6 +7,8 @@ import dev.javelin.table.Fragment;
 import dev.javelin.table.io.ObjectStore;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -60,20 +62,24 @@ final class FragmentFiles {
    */
   static List<Part> plan(Fragment fragment, List<LanceField> fields, String location) {
     Map<String, Part> parts = new LinkedHashMap<>();
+    // Field id -> the last data file listing it (a later file holds a field over an earlier one),
+    // so planning is linear in the number of fields, however wide the schema.
+    List<DataFile> files = fragment.files();
+    Map<Integer, Integer> lastFile = new HashMap<>();
+    for (int j = 0; j < files.size(); j++) {
+      for (int id : files.get(j).fields()) {
+        lastFile.put(id, j);
+      }
+    }
     for (int out = 0; out < fields.size(); out++) {
       LanceField f = fields.get(out);
       // A file holds a nested field if it lists the field or any field under it: Lance leaves
       // 2.1 structs and lists (which have no column) out of DataFile.fields, Javelin lists them.
-      List<Integer> ids = new ArrayList<>();
+      int last = -1;
       for (LanceField x : f.flatten()) {
-        ids.add(x.id());
+        last = Math.max(last, lastFile.getOrDefault(x.id(), -1));
       }
-      DataFile holder = null;
-      for (DataFile d : fragment.files()) {
-        if (d.fields().stream().anyMatch(ids::contains)) {
-          holder = d;
-        }
-      }
+      DataFile holder = last < 0 ? null : files.get(last);
       if (holder == null) {
         continue; // all nulls in this fragment
       }
@@ -121,9 +127,11 @@ final class FragmentFiles {
     List<String> names = new ArrayList<>();
     if (part.rowsOnly) {
       // Any top-level field the manifest still lists as live in this file counts the rows.
+      Set<Integer> live = new HashSet<>(part.file.fields());
       for (LanceField f : reader.lanceSchema().fields()) {
-        if (names.isEmpty() && f.flatten().stream().anyMatch(x -> part.file.fields().contains(x.id()))) {
+        if (f.flatten().stream().anyMatch(x -> live.contains(x.id()))) {
           names.add(f.name());
+          break;
         }
       }
       if (names.isEmpty()) {
@@ -135,12 +143,7 @@ final class FragmentFiles {
     List<LanceField> held = new ArrayList<>();
     for (int i = 0; i < part.fieldIds.size(); i++) {
       int id = part.fieldIds.get(i);
-      LanceField inFile = null;
-      for (LanceField f : reader.lanceSchema().fields()) {
-        if (f.id() == id) {
-          inFile = f;
-        }
-      }
+      LanceField inFile = reader.lanceSchema().topLevelField(id).orElse(null);
       if (inFile == null) {
         throw new IllegalStateException("Data file " + part.file.path() + " does not hold field id " + id
             + " that the manifest says it does: " + location);

@@ -380,11 +380,24 @@ public final class ScanBuilder {
       return all;
     }
     List<LanceField> out = new ArrayList<>();
+    // By name through a map when many are asked for, so resolving every column of a wide schema
+    // stays linear; a few names are looked up directly.
+    java.util.Map<String, LanceField> byName = null;
+    if (names.size() > 8) {
+      byName = new java.util.HashMap<>(all.size() * 2);
+      for (LanceField f : all) {
+        byName.put(f.name(), f);
+      }
+    }
     for (String n : names) {
       LanceField found = null;
-      for (LanceField f : all) {
-        if (f.name().equals(n)) {
-          found = f;
+      if (byName != null) {
+        found = byName.get(n);
+      } else {
+        for (LanceField f : all) {
+          if (f.name().equals(n)) {
+            found = f;
+          }
         }
       }
       if (found == null) {

@@ -1,7 +1,9 @@
 package dev.javelin.core;
 
 import dev.javelin.table.TableErrors;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
@@ -20,10 +22,12 @@ final class SchemaCheck {
   static int[] align(Schema dataset, Schema incoming, String location) {
     List<Field> want = dataset.getFields();
     List<Field> got = incoming.getFields();
+    // Name -> first position, so a wide schema is matched in linear time.
+    Map<String, Integer> gotAt = positions(got);
     int[] map = new int[want.size()];
     for (int i = 0; i < want.size(); i++) {
       Field w = want.get(i);
-      int idx = indexOf(got, w.getName());
+      int idx = gotAt.getOrDefault(w.getName(), -1);
       if (idx < 0) {
         throw TableErrors.schemaMismatch(location, w.getName(), "missing from the data");
       }
@@ -33,21 +37,21 @@ final class SchemaCheck {
       }
       map[i] = idx;
     }
+    Map<String, Integer> wantAt = positions(want);
     for (Field g : got) {
-      if (indexOf(want, g.getName()) < 0) {
+      if (!wantAt.containsKey(g.getName())) {
         throw TableErrors.schemaMismatch(location, g.getName(), "not in the dataset");
       }
     }
     return map;
   }
 
-  private static int indexOf(List<Field> fields, String name) {
+  private static Map<String, Integer> positions(List<Field> fields) {
+    Map<String, Integer> out = new HashMap<>(fields.size() * 2);
     for (int i = 0; i < fields.size(); i++) {
-      if (fields.get(i).getName().equals(name)) {
-        return i;
-      }
+      out.putIfAbsent(fields.get(i).getName(), i);
     }
-    return -1;
+    return out;
   }
 
   /** Whether two fields have the same type, children included (names of list items aside). */

@@ -280,13 +280,7 @@ public final class LanceFileReader implements AutoCloseable {
       }
     } else {
       for (String name : columns) {
-        int idx = -1;
-        for (int i = 0; i < fields.size(); i++) {
-          if (fields.get(i).name().equals(name)) {
-            idx = i;
-            break;
-          }
-        }
+        int idx = metadata.schema().indexOf(name);
         if (idx < 0) {
           throw new ColumnNotFoundException(location(), name);
         }

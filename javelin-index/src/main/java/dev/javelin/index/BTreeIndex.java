@@ -14,6 +14,7 @@ import org.apache.arrow.vector.ValueVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowReader;
 import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.FieldType;
 import org.roaringbitmap.longlong.Roaring64NavigableMap;
 
 /**
@@ -107,8 +108,14 @@ public final class BTreeIndex implements AutoCloseable {
     checkOpen();
     List<FieldVector> literals = new ArrayList<>();
     try {
-      for (Object v : query.values()) {
-        literals.add(keys.literal(valueField, v, allocator));
+      if (query.kind() == ScalarQuery.Kind.IN) {
+        // One vector of all the values, probed by binary search: a long IN list costs
+        // log(values) per page and per row, not a pass over the list.
+        literals.add(sortedLiterals(query.values()));
+      } else {
+        for (Object v : query.values()) {
+          literals.add(keys.literal(valueField, v, allocator));
+        }
       }
       List<Integer> pages = candidatePages(query, literals);
       long[][] found = {new long[64]};
@@ -235,16 +242,64 @@ public final class BTreeIndex implements AutoCloseable {
       case GREATER: return cmp(values, i, lit.get(0)) > 0;
       case GREATER_OR_EQUAL: return cmp(values, i, lit.get(0)) >= 0;
       case BETWEEN: return cmp(values, i, lit.get(0)) >= 0 && cmp(values, i, lit.get(1)) <= 0;
-      case IN:
-        for (FieldVector l : lit) {
-          if (cmp(values, i, l) == 0) {
-            return true;
-          }
-        }
-        return false;
+      case IN: {
+        FieldVector sorted = lit.get(0);
+        int at = firstNotBelow(sorted, values, i);
+        return at < sorted.getValueCount() && keys.compareValues(values, i, sorted, at) == 0;
+      }
       default:
         throw new IllegalStateException("Unknown query kind " + q.kind());
     }
+  }
+
+  // The query values in one vector, in key order (the caller closes it).
+  private FieldVector sortedLiterals(List<Object> values) {
+    FieldVector all = new Field("literals", FieldType.nullable(valueField.getType()), null).createVector(allocator);
+    try (FieldVector one = keys.literal(valueField, null, allocator)) {
+      all.setInitialCapacity(values.size());
+      all.allocateNew();
+      for (int j = 0; j < values.size(); j++) {
+        keys.setLiteral(one, values.get(j));
+        all.copyFromSafe(0, j, one);
+      }
+      all.setValueCount(values.size());
+      Integer[] order = new Integer[values.size()];
+      for (int j = 0; j < order.length; j++) {
+        order[j] = j;
+      }
+      java.util.Arrays.sort(order, (a, b) -> keys.compareValues(all, a, all, b));
+      FieldVector sorted = new Field("literals", FieldType.nullable(valueField.getType()), null)
+          .createVector(allocator);
+      try {
+        sorted.setInitialCapacity(values.size());
+        sorted.allocateNew();
+        for (int j = 0; j < order.length; j++) {
+          sorted.copyFromSafe(order[j], j, all);
+        }
+        sorted.setValueCount(values.size());
+        return sorted;
+      } catch (RuntimeException e) {
+        sorted.close();
+        throw e;
+      }
+    } finally {
+      all.close();
+    }
+  }
+
+  // The first position of the sorted values not below value i of v.
+  private int firstNotBelow(FieldVector sorted, ValueVector v, int i) {
+    int lo = 0;
+    int hi = sorted.getValueCount();
+    while (lo < hi) {
+      int mid = (lo + hi) >>> 1;
+      if (keys.compareValues(sorted, mid, v, i) < 0) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
+    }
+    return lo;
   }
 
   private int cmp(ValueVector values, int i, FieldVector literal) {
@@ -356,11 +411,14 @@ public final class BTreeIndex implements AutoCloseable {
           case GREATER: hit = overlaps(min, max, p, lit.get(0), false, null, false); break;
           case GREATER_OR_EQUAL: hit = overlaps(min, max, p, lit.get(0), true, null, false); break;
           case BETWEEN: hit = overlaps(min, max, p, lit.get(0), true, lit.get(1), true); break;
-          case IN:
-            for (FieldVector l : lit) {
-              hit |= overlaps(min, max, p, l, true, l, true);
-            }
+          case IN: {
+            // The smallest value not below the page's min (any value when the page starts with
+            // nulls) must not pass its max.
+            FieldVector sorted = lit.get(0);
+            int at = min.isNull(p) ? 0 : firstNotBelow(sorted, min, p);
+            hit = at < sorted.getValueCount() && keys.compareValues(max, p, sorted, at) >= 0;
             break;
+          }
           default:
             throw new IllegalStateException("Unknown query kind " + q.kind());
         }

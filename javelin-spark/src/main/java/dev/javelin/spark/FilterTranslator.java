@@ -1,8 +1,12 @@
 package dev.javelin.spark;
 
+import dev.javelin.core.expr.Expression;
+import dev.javelin.core.expr.ExpressionTooDeepException;
 import java.math.BigDecimal;
 import java.time.LocalDate;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.List;
 import org.apache.spark.sql.sources.And;
 import org.apache.spark.sql.sources.EqualTo;
@@ -26,6 +30,45 @@ final class FilterTranslator {
   private FilterTranslator() {}
 
   static String translate(Filter f) {
+    String out = translate(f, 0);
+    if (out == null) {
+      return null;
+    }
+    try {
+      Expression.parse(out);
+    } catch (ExpressionTooDeepException e) {
+      return null; // nested past Javelin's limit: Spark applies it
+    }
+    return out;
+  }
+
+  // Spark builds AND/OR as binary trees (a long OR chain is a deep left spine); a chain of one
+  // operator is gathered without recursion into one flat "(x) OR (y) OR ...", so only changes of
+  // operator nest, and those at most Expression.MAX_DEPTH deep.
+  private static String translate(Filter f, int depth) {
+    if (depth > Expression.MAX_DEPTH) {
+      return null;
+    }
+    if (f instanceof And || f instanceof Or) {
+      boolean and = f instanceof And;
+      List<String> parts = new ArrayList<>();
+      Deque<Filter> todo = new ArrayDeque<>();
+      todo.push(f);
+      while (!todo.isEmpty()) {
+        Filter g = todo.pop();
+        if (and ? g instanceof And : g instanceof Or) {
+          todo.push(and ? ((And) g).right() : ((Or) g).right());
+          todo.push(and ? ((And) g).left() : ((Or) g).left());
+          continue;
+        }
+        String t = translate(g, depth + 1);
+        if (t == null) {
+          return null;
+        }
+        parts.add("(" + t + ")");
+      }
+      return String.join(and ? " AND " : " OR ", parts);
+    }
     if (f instanceof EqualTo e) {
       return cmp(e.attribute(), "=", e.value());
     } else if (f instanceof GreaterThan e) {
@@ -61,16 +104,8 @@ final class FilterTranslator {
         return null;
       }
       return c + " LIKE " + literal(v + "%");
-    } else if (f instanceof And a) {
-      String l = translate(a.left());
-      String r = translate(a.right());
-      return l == null || r == null ? null : "(" + l + ") AND (" + r + ")";
-    } else if (f instanceof Or o) {
-      String l = translate(o.left());
-      String r = translate(o.right());
-      return l == null || r == null ? null : "(" + l + ") OR (" + r + ")";
     } else if (f instanceof Not n) {
-      String c = translate(n.child());
+      String c = translate(n.child(), depth + 1);
       return c == null ? null : "NOT (" + c + ")";
     }
     return null;

@@ -4,7 +4,11 @@ import java.time.LocalDate;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
@@ -49,12 +53,21 @@ final class Binder {
     if (node instanceof Node.IsNull n) {
       return new Eval.IsNull(bind(n.arg()), n.negated());
     }
-    if (node instanceof Node.In in) {
-      Eval any = null;
-      for (Node item : in.list()) {
-        Eval eq = compare("=", in.arg(), item);
-        any = any == null ? eq : new Eval.Logic(false, any, eq);
+    if (node instanceof Node.Logic l) {
+      List<Eval> parts = new ArrayList<>(l.parts().size());
+      for (Node p : l.parts()) {
+        parts.add(condition(p, bind(p)));
       }
+      return chain(l.and(), parts);
+    }
+    if (node instanceof Node.In in) {
+      // The argument is bound once; each item is compared as "arg = item" would be.
+      Eval arg = bind(in.arg());
+      List<Eval> eqs = new ArrayList<>(in.list().size());
+      for (Node item : in.list()) {
+        eqs.add(compare("=", in.arg(), arg, item, bind(item)));
+      }
+      Eval any = chain(false, eqs);
       return in.negated() ? new Eval.Not(any) : any;
     }
     if (node instanceof Node.Between bt) {
@@ -72,12 +85,80 @@ final class Binder {
     return new Eval.LikeEval(arg, new Like(like.pattern()), like.negated());
   }
 
+  /**
+   * The AND or OR of conditions. ORed equalities of one column (or one widened column) with
+   * constants become one hash lookup ({@link Eval.InSet}) at the place of the first of them, and
+   * so do ANDed inequalities (as NOT of the lookup: the same under SQL's NULL rules), so a long
+   * chain or IN list costs one probe per row.
+   */
+  private static Eval chain(boolean and, List<Eval> parts) {
+    int op = and ? Eval.NE : Eval.EQ;
+    Map<String, List<Object>> values = new LinkedHashMap<>();
+    Map<String, Eval> args = new HashMap<>();
+    Map<String, Eval> first = new HashMap<>();
+    List<Object> order = new ArrayList<>(); // an Eval, or the key of a group
+    for (Eval p : parts) {
+      String key = null;
+      Eval arg = null;
+      Object value = null;
+      if (p instanceof Eval.Compare c && c.op == op) {
+        if (setKey(c.left) != null && c.right instanceof Eval.Literal lit && lit.value != null) {
+          arg = c.left;
+          value = lit.value;
+        } else if (setKey(c.right) != null && c.left instanceof Eval.Literal lit && lit.value != null) {
+          arg = c.right;
+          value = lit.value;
+        }
+        key = arg == null ? null : setKey(arg);
+      }
+      if (key == null) {
+        order.add(p);
+        continue;
+      }
+      List<Object> vs = values.get(key);
+      if (vs == null) {
+        vs = new ArrayList<>();
+        values.put(key, vs);
+        args.put(key, arg);
+        first.put(key, p);
+        order.add(key);
+      }
+      vs.add(value);
+    }
+    List<Eval> out = new ArrayList<>(order.size());
+    for (Object o : order) {
+      if (o instanceof Eval e) {
+        out.add(e);
+      } else {
+        List<Object> vs = values.get(o);
+        if (vs.size() == 1) {
+          out.add(first.get(o));
+        } else {
+          Eval set = new Eval.InSet(args.get(o), vs);
+          out.add(and ? new Eval.Not(set) : set);
+        }
+      }
+    }
+    return out.size() == 1 ? out.get(0) : new Eval.Logic(and, out);
+  }
+
+  // What identifies a hash-lookup argument: a column, or a widened column, with its kind; null
+  // for anything else (a computed value is left to the plain comparison).
+  private static String setKey(Eval e) {
+    if (e.kind == Kind.OTHER || e.kind == Kind.NULL) {
+      return null;
+    }
+    if (e instanceof Eval.Column c) {
+      return e.kind + ":" + c.dotted;
+    }
+    if (e instanceof Eval.Widen w && w.arg instanceof Eval.Column c) {
+      return e.kind + "<" + c.kind + ":" + c.dotted;
+    }
+    return null;
+  }
+
   private Eval binary(Node.Binary b) {
     switch (b.op()) {
-      case "AND":
-      case "OR":
-        return new Eval.Logic(b.op().equals("AND"), condition(b.left(), bind(b.left())),
-            condition(b.right(), bind(b.right())));
       case "+":
       case "-":
       case "*":
@@ -90,8 +171,22 @@ final class Binder {
   }
 
   private Eval arithmetic(Node.Binary b) {
-    Eval l = bind(b.left());
-    Eval r = bind(b.right());
+    // A left-deep chain (a + b + c ...) is walked down its left side in a loop, not by recursion.
+    List<Node.Binary> spine = new ArrayList<>();
+    Node n = b;
+    while (n instanceof Node.Binary x && "+-*/%".contains(x.op())) {
+      spine.add(x);
+      n = x.left();
+    }
+    Eval l = bind(n);
+    for (int k = spine.size() - 1; k >= 0; k--) {
+      Node.Binary x = spine.get(k);
+      l = arithmetic(x, l, bind(x.right()));
+    }
+    return l;
+  }
+
+  private Eval arithmetic(Node.Binary b, Eval l, Eval r) {
     if (l.kind == Kind.NULL && r.kind == Kind.NULL) {
       return new Eval.Literal(Kind.LONG, null);
     }
@@ -108,8 +203,10 @@ final class Binder {
   }
 
   private Eval compare(String op, Node left, Node right) {
-    Eval l = bind(left);
-    Eval r = bind(right);
+    return compare(op, left, bind(left), right, bind(right));
+  }
+
+  private Eval compare(String op, Node left, Eval l, Node right, Eval r) {
     if (l.kind == Kind.NULL || r.kind == Kind.NULL) {
       if (l.kind == Kind.OTHER || r.kind == Kind.OTHER) {
         throw typeError("cannot compare " + describe(left, l) + " with " + describe(right, r));
@@ -177,7 +274,7 @@ final class Binder {
     List<String> path = new ArrayList<>();
     Field f = null;
     for (String part : c.path()) {
-      f = find(candidates, part);
+      f = path.isEmpty() ? findTop(part) : find(candidates, part);
       if (f == null) {
         throw new UnknownColumnException(source, role, c.dotted());
       }
@@ -186,6 +283,29 @@ final class Binder {
     }
     columns.add(path.get(0));
     return new Eval.Column(kindOf(f.getType()), List.copyOf(path), f.getType());
+  }
+
+  // The schema's top-level fields by exact name and by lower-case name, built on first use, so
+  // binding many column references to a wide schema stays linear.
+  private Map<String, Field> exact;
+  private Map<String, List<Field>> loose;
+
+  private Field findTop(String name) {
+    if (exact == null) {
+      exact = new HashMap<>();
+      loose = new HashMap<>();
+      for (Field f : schema.getFields()) {
+        exact.putIfAbsent(f.getName(), f);
+        loose.computeIfAbsent(f.getName().toLowerCase(Locale.ROOT), k -> new ArrayList<>()).add(f);
+      }
+    }
+    Field f = exact.get(name);
+    if (f != null) {
+      return f;
+    }
+    // equalsIgnoreCase is not always lower-case equality: check the candidates as find() does.
+    List<Field> same = loose.getOrDefault(name.toLowerCase(Locale.ROOT), List.of());
+    return find(same, name);
   }
 
   /** Exact name first; otherwise a unique case-insensitive match (unquoted SQL names). */

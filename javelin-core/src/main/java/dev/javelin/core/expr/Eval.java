@@ -435,17 +435,25 @@ abstract class Eval {
     }
   }
 
-  /** AND / OR with SQL's three-valued logic. */
+  /**
+   * A chain of AND or of OR with SQL's three-valued logic, evaluated part after part in a loop
+   * (however long the chain): each part sees only the rows the parts before it left undecided.
+   */
   static final class Logic extends Eval {
     final boolean and;
-    final Eval left;
-    final Eval right;
+    final List<Eval> parts;
+
+    Logic(boolean and, List<Eval> parts) {
+      super(Kind.BOOL);
+      if (parts.size() < 2) {
+        throw new IllegalArgumentException("A logic chain needs two parts or more: " + parts.size());
+      }
+      this.and = and;
+      this.parts = List.copyOf(parts);
+    }
 
     Logic(boolean and, Eval left, Eval right) {
-      super(Kind.BOOL);
-      this.and = and;
-      this.left = left;
-      this.right = right;
+      this(and, List.of(left, right));
     }
 
     @Override
@@ -455,10 +463,27 @@ abstract class Eval {
 
     @Override
     Values eval(VectorSchemaRoot batch, boolean[] only) {
-      Values a = left.eval(batch, only);
+      Values acc = parts.get(0).eval(batch, only);
+      for (int p = 1; p < parts.size(); p++) {
+        Values next = combine(acc, parts.get(p), batch, only);
+        if (next == null) {
+          // Every row that matters is decided: FALSE for AND, TRUE for OR; later parts change nothing.
+          Values out = new Values(Kind.BOOL, acc.n);
+          out.bools = new boolean[acc.n];
+          if (!and) {
+            Arrays.fill(out.bools, true);
+          }
+          return out;
+        }
+        acc = next;
+      }
+      return acc;
+    }
+
+    // a AND/OR the part; null when a decides every row that matters.
+    private Values combine(Values a, Eval part, VectorSchemaRoot batch, boolean[] only) {
       int n = a.n;
-      // The right side matters only where the left one does not decide: not FALSE for AND, not
-      // TRUE for OR.
+      // The part matters only where a does not decide: not FALSE for AND, not TRUE for OR.
       boolean[] undecided = new boolean[n];
       boolean any = false;
       for (int i = 0; i < n; i++) {
@@ -466,17 +491,13 @@ abstract class Eval {
         undecided[i] = u;
         any |= u;
       }
+      if (!any) {
+        return null;
+      }
+      Values b = part.eval(batch, undecided);
       Values out = new Values(Kind.BOOL, n);
       boolean[] r = new boolean[n];
       out.bools = r;
-      if (!any) {
-        // Every row that matters is decided: FALSE for AND, TRUE for OR.
-        if (!and) {
-          Arrays.fill(r, true);
-        }
-        return out;
-      }
-      Values b = right.eval(batch, undecided);
       if (a.nulls == null && b.nulls == null) {
         for (int i = 0; i < n; i++) {
           r[i] = and ? a.bools[i] & b.bools[i] : a.bools[i] | b.bools[i];
@@ -509,6 +530,111 @@ abstract class Eval {
         }
       }
       out.nulls = nulls;
+      return out;
+    }
+  }
+
+  /**
+   * {@code arg IN (non-null constants)} by hash lookup, one probe per row however many constants:
+   * TRUE on a hit, FALSE on a miss, NULL for a NULL argument (a NULL in an IN list stays a part of
+   * the OR around this, which gives SQL's NULL for a miss).
+   */
+  static final class InSet extends Eval {
+    final Eval arg;
+    private final LongHashSet longs;
+    private final BytesHashSet strings;
+    private final boolean hasTrue;
+    private final boolean hasFalse;
+
+    /** {@code values} are of arg's kind (Long for LONG, DATE, TIMESTAMP; Double; String; Boolean). */
+    InSet(Eval arg, java.util.Collection<Object> values) {
+      super(Kind.BOOL);
+      this.arg = arg;
+      LongHashSet ls = null;
+      BytesHashSet bs = null;
+      boolean t = false;
+      boolean f = false;
+      switch (arg.kind) {
+        case LONG, DATE, TIMESTAMP -> {
+          ls = new LongHashSet(values.size());
+          for (Object v : values) {
+            ls.add((Long) v);
+          }
+        }
+        case DOUBLE -> {
+          ls = new LongHashSet(values.size());
+          for (Object v : values) {
+            ls.add(doubleKey(((Number) v).doubleValue()));
+          }
+        }
+        case STRING -> {
+          bs = new BytesHashSet(values.size());
+          for (Object v : values) {
+            byte[] b = ((String) v).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            bs.add(b, 0, b.length);
+          }
+        }
+        case BOOL -> {
+          for (Object v : values) {
+            t |= (Boolean) v;
+            f |= !(Boolean) v;
+          }
+        }
+        default -> throw new IllegalArgumentException("IN over " + arg.kind + " values");
+      }
+      this.longs = ls;
+      this.strings = bs;
+      this.hasTrue = t;
+      this.hasFalse = f;
+    }
+
+    // Equal doubles (as comparisons see them: -0.0 = 0.0, NaN = NaN) give equal keys.
+    private static long doubleKey(double d) {
+      return d == 0.0 ? 0L : Double.doubleToLongBits(d);
+    }
+
+    @Override
+    Values eval(VectorSchemaRoot batch) {
+      return eval(batch, null);
+    }
+
+    @Override
+    Values eval(VectorSchemaRoot batch, boolean[] only) {
+      Values a = arg.eval(batch, only);
+      int n = a.n;
+      Values out = new Values(Kind.BOOL, n);
+      boolean[] r = new boolean[n];
+      out.bools = r;
+      switch (arg.kind) {
+        case LONG, DATE, TIMESTAMP -> {
+          long[] x = a.longs;
+          for (int i = 0; i < n; i++) {
+            r[i] = longs.contains(x[i]);
+          }
+        }
+        case DOUBLE -> {
+          double[] x = a.doubles;
+          for (int i = 0; i < n; i++) {
+            r[i] = longs.contains(doubleKey(x[i]));
+          }
+        }
+        case STRING -> {
+          Values.Strings s = a.strings;
+          byte[] bytes = s.bytes();
+          for (int i = 0; i < n; i++) {
+            if (only == null || only[i]) {
+              r[i] = strings.contains(bytes, s.start(i), s.length(i));
+            }
+          }
+        }
+        default -> {
+          boolean[] x = a.bools;
+          for (int i = 0; i < n; i++) {
+            r[i] = x[i] ? hasTrue : hasFalse;
+          }
+        }
+      }
+      out.nulls = a.nulls;
       return out;
     }
   }

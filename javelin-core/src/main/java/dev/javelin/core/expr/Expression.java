@@ -19,12 +19,24 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * {@code TIMESTAMP 'YYYY-MM-DD HH:MM:SS[.f]'} (UTC). Columns: names, {@code a.b.c} for struct
  * fields, {@code `quoted`} names (backticks only, as in Lance). Keywords are case-insensitive.
  *
+ * <p>Expressions nest at most {@link #MAX_DEPTH} levels: each pair of parentheses, each NOT and
+ * sign, and each comparison, predicate or arithmetic operator opens one level for what it holds
+ * ({@code a + b + c} is two levels deep), while a chain of ANDs or of ORs and an IN list open one
+ * level however long they are. Deeper expressions fail with {@link ExpressionTooDeepException}.
+ *
  * <pre>{@code
  * BoundExpression f = Expression.parse("price > 10 AND name LIKE 'a%'").bindFilter(ds.schema());
  * int[] rows = f.select(batch);
  * }</pre>
  */
 public final class Expression {
+  /**
+   * The deepest nesting an expression may have (see the class comment for how levels count): far
+   * beyond what people write, and shallow enough that parsing, binding, planning and evaluating
+   * (one stack frame or two per level) fit a 256 KiB thread stack.
+   */
+  public static final int MAX_DEPTH = 128;
+
   private final String sql;
   private final Node root;
 
@@ -37,6 +49,7 @@ public final class Expression {
    * Parses an expression.
    *
    * @throws ExpressionSyntaxException if the text is not valid, with the 1-based position
+   * @throws ExpressionTooDeepException if it nests deeper than {@link #MAX_DEPTH} levels
    */
   public static Expression parse(String sql) {
     Objects.requireNonNull(sql, "sql");
@@ -66,6 +79,8 @@ public final class Expression {
   private static void collect(Node n, Set<String> out) {
     if (n instanceof Node.Column c) {
       out.add(c.path().get(0));
+    } else if (n instanceof Node.Logic l) {
+      l.parts().forEach(x -> collect(x, out));
     } else if (n instanceof Node.Unary u) {
       collect(u.arg(), out);
     } else if (n instanceof Node.Binary b) {

@@ -36,14 +36,12 @@ public sealed interface FilterShape {
   }
 
   private static FilterShape shape(String sql, Node n) {
-    String text = sql.substring(n.start(), n.end());
-    if (n instanceof Node.Binary b && (b.op().equals("AND") || b.op().equals("OR"))) {
+    if (n instanceof Node.Logic l) {
       List<FilterShape> parts = new ArrayList<>();
-      boolean and = b.op().equals("AND");
-      flatten(sql, b.left(), b.op(), parts);
-      flatten(sql, b.right(), b.op(), parts);
-      return and ? new And(List.copyOf(parts)) : new Or(List.copyOf(parts));
+      flatten(sql, l, l.and(), parts);
+      return l.and() ? new And(List.copyOf(parts)) : new Or(mergeEqualities(parts));
     }
+    String text = sql.substring(n.start(), n.end());
     if (n instanceof Node.Binary b) {
       Op op = switch (b.op()) {
         case "=" -> Op.EQ;
@@ -104,13 +102,47 @@ public sealed interface FilterShape {
     return new Other(text);
   }
 
-  private static void flatten(String sql, Node n, String op, List<FilterShape> out) {
-    if (n instanceof Node.Binary b && b.op().equals(op)) {
-      flatten(sql, b.left(), op, out);
-      flatten(sql, b.right(), op, out);
-    } else {
-      out.add(shape(sql, n));
+  // The parts of a chain, with parenthesised chains of the same operator taken in.
+  private static void flatten(String sql, Node.Logic l, boolean and, List<FilterShape> out) {
+    for (Node p : l.parts()) {
+      if (p instanceof Node.Logic inner && inner.and() == and) {
+        flatten(sql, inner, and, out);
+      } else {
+        out.add(shape(sql, p));
+      }
     }
+  }
+
+  // ORed equalities and IN lists of one column become one IN (at the place of the first), so an
+  // index answers a long OR chain with one search.
+  private static List<FilterShape> mergeEqualities(List<FilterShape> parts) {
+    java.util.Map<String, List<Compare>> byColumn = new java.util.LinkedHashMap<>();
+    for (FilterShape p : parts) {
+      if (p instanceof Compare c && (c.op() == Op.EQ || c.op() == Op.IN)) {
+        byColumn.computeIfAbsent(c.column(), k -> new ArrayList<>()).add(c);
+      }
+    }
+    List<FilterShape> out = new ArrayList<>();
+    java.util.Set<String> placed = new java.util.HashSet<>();
+    for (FilterShape p : parts) {
+      if (!(p instanceof Compare c && (c.op() == Op.EQ || c.op() == Op.IN))) {
+        out.add(p);
+        continue;
+      }
+      List<Compare> group = byColumn.get(c.column());
+      if (group.size() == 1) {
+        out.add(c);
+      } else if (placed.add(c.column())) {
+        List<Object> values = new ArrayList<>();
+        List<String> texts = new ArrayList<>();
+        for (Compare g : group) {
+          values.addAll(g.values());
+          texts.add(g.sql());
+        }
+        out.add(new Compare(c.column(), Op.IN, List.copyOf(values), String.join(" OR ", texts)));
+      }
+    }
+    return List.copyOf(out);
   }
 
   private static String column(Node n) {

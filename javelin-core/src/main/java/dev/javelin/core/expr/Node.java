@@ -21,7 +21,10 @@ sealed interface Node {
   /** NOT (bool) or - (numbers). */
   record Unary(String op, Node arg, int start, int end) implements Node {}
 
-  /** AND OR, comparisons, arithmetic. */
+  /** A chain of AND (all parts must hold) or of OR (one must), in source order; two or more parts. */
+  record Logic(boolean and, List<Node> parts, int start, int end) implements Node {}
+
+  /** Comparisons and arithmetic. */
   record Binary(String op, Node left, Node right, int start, int end) implements Node {}
 
   record IsNull(Node arg, boolean negated, int start, int end) implements Node {}

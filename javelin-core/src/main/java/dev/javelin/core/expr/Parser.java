@@ -9,8 +9,10 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * Recursive-descent parser for the SQL-like expression language. Precedence, loosest first: OR,
- * AND, NOT, predicates (comparisons, IN, BETWEEN, LIKE, IS NULL), + -, * / %, unary minus.
+ * Parser for the SQL-like expression language. Precedence, loosest first: OR, AND, NOT,
+ * predicates (comparisons, IN, BETWEEN, LIKE, IS NULL), + -, * / %, unary minus. Chains of AND
+ * and of OR become one n-ary node, an IN list one node; expressions nested deeper than
+ * {@link Expression#MAX_DEPTH} levels are refused with an {@link ExpressionTooDeepException}.
  */
 final class Parser {
   private enum T { IDENT, QIDENT, NUMBER, STRING, SYMBOL, EOF }
@@ -31,7 +33,7 @@ final class Parser {
     if (p.peek().type == T.EOF) {
       throw p.error(p.peek(), "the expression is empty");
     }
-    Node n = p.or();
+    Node n = p.expr(OR, 0);
     if (p.peek().type != T.EOF) {
       throw p.error(p.peek(), "unexpected " + p.describe(p.peek()));
     }
@@ -120,43 +122,173 @@ final class Parser {
   }
 
   // ---- grammar
+  //
+  // Precedence climbing: expr(min, level) parses an operand and then every operator binding at
+  // least as tightly as min. Prefixes and chains of one operator are loops, not recursion; the
+  // recursion goes one call deeper only for parentheses, an operator's right operand and a list
+  // item, each of which opens a level, so it is bounded by Expression.MAX_DEPTH.
 
-  private Node or() {
-    Node left = and();
-    while (keyword("OR")) {
-      Node right = and();
-      left = new Node.Binary("OR", left, right, left.start(), right.end());
+  private static final int OR = 1;
+  private static final int AND = 2;
+  private static final int NOT = 3;
+  private static final int PREDICATE = 4;
+  private static final int ADDITIVE = 5;
+  private static final int MULTIPLICATIVE = 6;
+  private static final int SIGN = 7;
+
+  private static final java.util.Set<String> COMPARISONS = java.util.Set.of("=", "!=", "<", "<=", ">", ">=");
+
+  /** The height (levels, see Expression.MAX_DEPTH) of the tree the last expr() or predicate() call returned. */
+  private int depth;
+
+  // The level below `level`, or a too-deep error at the token that would open it.
+  private int deeper(int level, Token at) {
+    if (level + 1 > Expression.MAX_DEPTH) {
+      throw new ExpressionTooDeepException(src, at.start);
     }
+    return level + 1;
+  }
+
+  // A node `height` levels tall whose top sits `level` levels deep must fit under the limit.
+  private int fit(int level, int height, Token at) {
+    if (level + height > Expression.MAX_DEPTH) {
+      throw new ExpressionTooDeepException(src, at.start);
+    }
+    return height;
+  }
+
+  private Node expr(int min, int level) {
+    // Prefixes are gathered in a loop, not by recursion: NOTs (where a condition may stand), then
+    // signs; each opens a level.
+    List<Token> nots = new ArrayList<>();
+    while (min <= NOT && peek().type == T.IDENT && peek().text.equalsIgnoreCase("NOT")) {
+      nots.add(peek());
+      level = deeper(level, next());
+    }
+    int notLevel = level; // where the innermost NOT's operand sits
+    List<Token> signs = new ArrayList<>();
+    while (peek().type == T.SYMBOL && (peek().text.equals("-") || peek().text.equals("+"))) {
+      signs.add(peek());
+      level = deeper(level, next());
+    }
+    Node left;
+    int height;
+    Token t0 = peek();
+    if (symbol("(")) {
+      left = expr(OR, deeper(level, t0));
+      expectSymbol(")");
+      height = depth + 1;
+    } else {
+      left = primary();
+      height = 0;
+    }
+    for (int k = signs.size() - 1; k >= 0; k--) {
+      left = sign(signs.get(k), left);
+      height++;
+    }
+    level -= signs.size();
+    fit(level, height, t0);
+    // The operators after the operand, in a loop. With NOTs in front, first those a NOT holds
+    // (the predicate after it and what binds tighter), then, around the NOTs, only AND and OR.
+    boolean inNot = !nots.isEmpty();
+    int floor = inNot ? Math.max(min, NOT) : min;
+    int ceiling = Integer.MAX_VALUE;
+    boolean predicate = false; // comparisons and IS/IN/BETWEEN/LIKE do not chain
+    while (true) {
+      Token t = peek();
+      int prec = infixPrecedence(t);
+      if (prec < floor || prec >= ceiling || (prec == PREDICATE && predicate)) {
+        if (!inNot) {
+          break;
+        }
+        for (int k = nots.size() - 1; k >= 0; k--) {
+          left = new Node.Unary("NOT", left, nots.get(k).start, left.end());
+          height++;
+        }
+        level -= nots.size();
+        fit(level, height, nots.get(0));
+        inNot = false;
+        floor = min;
+        ceiling = NOT;
+        continue;
+      }
+      if (prec == OR || prec == AND) {
+        String op = prec == OR ? "OR" : "AND";
+        List<Node> parts = new ArrayList<>();
+        parts.add(left);
+        int tallest = height;
+        while (peek().type == T.IDENT && peek().text.equalsIgnoreCase(op)) {
+          Token and = next();
+          parts.add(expr(prec + 1, deeper(level, and)));
+          tallest = Math.max(tallest, depth);
+        }
+        left = new Node.Logic(prec == AND, List.copyOf(parts), left.start(), parts.get(parts.size() - 1).end());
+        height = fit(level, tallest + 1, t);
+        continue;
+      }
+      if (prec == PREDICATE && t.type != T.SYMBOL) {
+        left = predicate(left, level);
+      } else {
+        // A comparison, or + - * / % (left-associative: a chain grows one level per operator).
+        next();
+        Node right = expr(prec == PREDICATE ? ADDITIVE : prec + 1, deeper(level, t));
+        left = new Node.Binary(t.text, left, right, left.start(), right.end());
+      }
+      predicate |= prec == PREDICATE;
+      height = fit(level, Math.max(height, depth) + 1, t);
+    }
+    depth = height;
     return left;
   }
 
-  private Node and() {
-    Node left = not();
-    while (keyword("AND")) {
-      Node right = not();
-      left = new Node.Binary("AND", left, right, left.start(), right.end());
+  // -x, folded into a numeric literal; +x is x.
+  private static Node sign(Token sign, Node arg) {
+    if (sign.text.equals("+")) {
+      return arg;
     }
-    return left;
+    if (arg instanceof Node.Literal lit && lit.kind() == Kind.LONG) {
+      return new Node.Literal(-(Long) lit.value(), Kind.LONG, sign.start, arg.end());
+    }
+    if (arg instanceof Node.Literal lit && lit.kind() == Kind.DOUBLE) {
+      return new Node.Literal(-(Double) lit.value(), Kind.DOUBLE, sign.start, arg.end());
+    }
+    return new Node.Unary("-", arg, sign.start, arg.end());
   }
 
-  private Node not() {
-    Token t = peek();
-    if (keyword("NOT")) {
-      Node arg = not();
-      return new Node.Unary("NOT", arg, t.start, arg.end());
+  private int infixPrecedence(Token t) {
+    if (t.type == T.SYMBOL) {
+      if (COMPARISONS.contains(t.text)) {
+        return PREDICATE;
+      }
+      if (t.text.equals("+") || t.text.equals("-")) {
+        return ADDITIVE;
+      }
+      if (t.text.equals("*") || t.text.equals("/") || t.text.equals("%")) {
+        return MULTIPLICATIVE;
+      }
+      return -1;
     }
-    return predicate();
+    if (t.type != T.IDENT) {
+      return -1;
+    }
+    switch (t.text.toUpperCase(Locale.ROOT)) {
+      case "OR":
+        return OR;
+      case "AND":
+        return AND;
+      case "IS": case "IN": case "BETWEEN": case "LIKE": case "NOT":
+        return PREDICATE;
+      default:
+        return -1;
+    }
   }
 
-  private Node predicate() {
-    Node left = additive();
-    Token t = peek();
-    if (t.type == T.SYMBOL && List.of("=", "!=", "<", "<=", ">", ">=").contains(t.text)) {
-      at++;
-      Node right = additive();
-      return new Node.Binary(t.text, left, right, left.start(), right.end());
-    }
-    if (keyword("IS")) {
+  // After `left`: IS [NOT] NULL, [NOT] IN (...), [NOT] BETWEEN a AND b or [NOT] LIKE. Sets depth
+  // to the tallest operand's.
+  private Node predicate(Node left, int level) {
+    Token t = next();
+    depth = 0;
+    if (t.text.equalsIgnoreCase("IS")) {
       boolean negated = keyword("NOT");
       Token nul = peek();
       if (!keyword("NULL")) {
@@ -164,76 +296,41 @@ final class Parser {
       }
       return new Node.IsNull(left, negated, left.start(), nul.end);
     }
-    int save = at;
-    boolean negated = keyword("NOT");
-    if (keyword("IN")) {
+    boolean negated = t.text.equalsIgnoreCase("NOT");
+    Token kind = negated ? next() : t;
+    if (kind.type == T.IDENT && kind.text.equalsIgnoreCase("IN")) {
       expectSymbol("(");
       List<Node> list = new ArrayList<>();
+      int tallest = 0;
+      int inner = deeper(level, kind);
       do {
-        list.add(additive());
+        list.add(expr(ADDITIVE, inner));
+        tallest = Math.max(tallest, depth);
       } while (symbol(","));
       Token close = expectSymbol(")");
-      return new Node.In(left, list, negated, left.start(), close.end);
+      depth = tallest;
+      return new Node.In(left, List.copyOf(list), negated, left.start(), close.end);
     }
-    if (keyword("BETWEEN")) {
-      Node low = additive();
+    if (kind.type == T.IDENT && kind.text.equalsIgnoreCase("BETWEEN")) {
+      int inner = deeper(level, kind);
+      Node low = expr(ADDITIVE, inner);
+      int tallest = depth;
       Token and = peek();
       if (!keyword("AND")) {
         throw error(and, "expected AND in BETWEEN but found " + describe(and));
       }
-      Node high = additive();
+      Node high = expr(ADDITIVE, inner);
+      depth = Math.max(tallest, depth);
       return new Node.Between(left, low, high, negated, left.start(), high.end());
     }
-    if (keyword("LIKE")) {
+    if (kind.type == T.IDENT && kind.text.equalsIgnoreCase("LIKE")) {
       Token pat = next();
       if (pat.type != T.STRING) {
         throw error(pat, "LIKE needs a string pattern but found " + describe(pat));
       }
       return new Node.Like(left, pat.text, negated, left.start(), pat.end);
     }
-    if (negated) {
-      throw error(tokens.get(save + 1), "expected IN, BETWEEN or LIKE after NOT but found "
-          + describe(tokens.get(save + 1)));
-    }
-    return left;
-  }
-
-  private Node additive() {
-    Node left = multiplicative();
-    while (peek().type == T.SYMBOL && (peek().text.equals("+") || peek().text.equals("-"))) {
-      String op = next().text;
-      Node right = multiplicative();
-      left = new Node.Binary(op, left, right, left.start(), right.end());
-    }
-    return left;
-  }
-
-  private Node multiplicative() {
-    Node left = unary();
-    while (peek().type == T.SYMBOL && "*/%".contains(peek().text)) {
-      String op = next().text;
-      Node right = unary();
-      left = new Node.Binary(op, left, right, left.start(), right.end());
-    }
-    return left;
-  }
-
-  private Node unary() {
-    Token t = peek();
-    if (symbol("-")) {
-      Node arg = unary();
-      if (arg instanceof Node.Literal lit && lit.kind() == Kind.LONG) {
-        return new Node.Literal(-(Long) lit.value(), Kind.LONG, t.start, arg.end());
-      }
-      if (arg instanceof Node.Literal lit && lit.kind() == Kind.DOUBLE) {
-        return new Node.Literal(-(Double) lit.value(), Kind.DOUBLE, t.start, arg.end());
-      }
-      return new Node.Unary("-", arg, t.start, arg.end());
-    }
-    if (symbol("+")) {
-      return unary();
-    }
-    return primary();
+    throw error(kind, "expected IN, BETWEEN or LIKE after NOT but found " + describe(kind));
   }
 
   private Node primary() {
@@ -244,11 +341,6 @@ final class Parser {
       case STRING:
         return new Node.Literal(t.text, Kind.STRING, t.start, t.end);
       case SYMBOL:
-        if (t.text.equals("(")) {
-          Node inner = or();
-          expectSymbol(")");
-          return inner;
-        }
         throw error(t, "expected a value but found " + describe(t));
       case EOF:
         throw error(t, "expected a value but found the end");

@@ -17,6 +17,10 @@ class ExpressionParserTest {
     if (n instanceof Node.Literal l) {
       return l.kind() == Kind.STRING ? "'" + l.value() + "'" : l.kind() + ":" + l.value();
     }
+    if (n instanceof Node.Logic l) {
+      return l.parts().stream().map(ExpressionParserTest::tree)
+          .collect(Collectors.joining(l.and() ? " AND " : " OR ", "(", ")"));
+    }
     if (n instanceof Node.Unary u) {
       return "(" + u.op() + " " + tree(u.arg()) + ")";
     }
@@ -65,6 +69,10 @@ class ExpressionParserTest {
       "date > 3                        | (date > LONG:3)",
       "x = NULL                        | (x = NULL:null)",
       "-(a)                            | (- a)",
+      "a = 1 OR b OR c AND d AND e OR f | ((a = LONG:1) OR b OR (c AND d AND e) OR f)",
+      "(a OR b) OR c                   | ((a OR b) OR c)",
+      "NOT a = 1 OR NOT NOT b          | ((NOT (a = LONG:1)) OR (NOT (NOT b)))",
+      "- - a * -b                      | ((- (- a)) * (- b))",
       "99999999999999999999 > a        | (DOUBLE:1.0E20 > a)",
   })
   void parsesWithSqlPrecedence(String sql, String expected) {
@@ -86,6 +94,8 @@ class ExpressionParserTest {
       "x = 'abc            | Cannot parse 'x = 'abc' at position 5: unterminated string",
       "`x = 1              | Cannot parse '`x = 1' at position 1: unterminated quoted identifier",
       "x = 1 AND           | Cannot parse 'x = 1 AND' at position 10: expected a value but found the end",
+      "NOT a IS NULL = TRUE | Cannot parse 'NOT a IS NULL = TRUE' at position 15: unexpected '='",
+      "a = - NOT b         | Cannot parse 'a = - NOT b' at position 7: expected a value but found 'NOT'",
       "x IS 1              | Cannot parse 'x IS 1' at position 6: expected NULL but found '1'",
       "x NOT 1             | Cannot parse 'x NOT 1' at position 7: expected IN, BETWEEN or LIKE after NOT but found '1'",
       "x BETWEEN 1 OR 2    | Cannot parse 'x BETWEEN 1 OR 2' at position 13: expected AND in BETWEEN but found 'OR'",

@@ -17,6 +17,10 @@ import org.apache.arrow.vector.types.pojo.Schema;
 public final class LanceSchema {
   private final List<LanceField> fields;
   private final Map<String, String> metadata;
+  // Top-level name -> position (the first, if names repeat) and field id -> top-level field, built
+  // on first use so lookups in wide schemas stay constant-time. Benign race: both are immutable.
+  private Map<String, Integer> positions;
+  private Map<Integer, LanceField> topById;
 
   public LanceSchema(List<LanceField> fields, Map<String, String> metadata) {
     this.fields = List.copyOf(fields);
@@ -51,12 +55,34 @@ public final class LanceSchema {
 
   /** A top-level field by name. */
   public Optional<LanceField> field(String name) {
-    for (LanceField f : fields) {
-      if (f.name().equals(name)) {
-        return Optional.of(f);
+    int i = indexOf(name);
+    return i < 0 ? Optional.empty() : Optional.of(fields.get(i));
+  }
+
+  /** The position of the top-level field with this name (the first, if names repeat), or -1. */
+  public int indexOf(String name) {
+    Map<String, Integer> p = positions;
+    if (p == null) {
+      p = new HashMap<>(fields.size() * 2);
+      for (int i = 0; i < fields.size(); i++) {
+        p.putIfAbsent(fields.get(i).name(), i);
       }
+      positions = p;
     }
-    return Optional.empty();
+    return p.getOrDefault(name, -1);
+  }
+
+  /** The top-level field with this field id (nested fields are not looked at), if any. */
+  public Optional<LanceField> topLevelField(int id) {
+    Map<Integer, LanceField> m = topById;
+    if (m == null) {
+      m = new HashMap<>(fields.size() * 2);
+      for (LanceField f : fields) {
+        m.putIfAbsent(f.id(), f);
+      }
+      topById = m;
+    }
+    return Optional.ofNullable(m.get(id));
   }
 
   /** Every field, pre-order. */
