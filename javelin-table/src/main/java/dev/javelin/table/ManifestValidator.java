@@ -39,6 +39,8 @@ import org.roaringbitmap.RoaringBitmap;
 final class ManifestValidator {
   private final Manifest manifest;
   private final String file;
+  // The version the file is named for (else the one it holds), for messages.
+  private long version;
   private final Map<Integer, FileProtos.Field> fields = new HashMap<>();
   // Non-nullable fields whose ancestors are all non-nullable: a read must find them in a file.
   private final List<FileProtos.Field> required = new ArrayList<>();
@@ -64,6 +66,7 @@ final class ManifestValidator {
   private void run() {
     String name = file.substring(file.lastIndexOf('/') + 1);
     OptionalLong named = ManifestNaming.version(name);
+    version = named.orElse(manifest.version());
     if (named.isPresent() && named.getAsLong() != manifest.version()) {
       throw invalid("the file holds version " + Long.toUnsignedString(manifest.version()) + " but is named for version "
           + Long.toUnsignedString(named.getAsLong()));
@@ -241,6 +244,6 @@ final class ManifestValidator {
   }
 
   private CorruptManifestException invalid(String what, Throwable cause) {
-    return TableErrors.invalidManifest(file, manifest.version(), what, cause);
+    return TableErrors.invalidManifest(file, version, what, cause);
   }
 }
