@@ -59,6 +59,10 @@ final class CleanupCommand extends BaseCommand {
       policy.olderThan(olderThan);
     }
     if (beforeVersion != null) {
+      if (beforeVersion < 1) {
+        // Versions are unsigned: -5 would mean "below 2^64 - 5", i.e. every old version.
+        throw new InvalidInputException("--before-version must be at least 1, got " + beforeVersion);
+      }
       policy.beforeVersion(beforeVersion);
     }
     if (retain != null) {

@@ -200,6 +200,8 @@ class DamagedDatasetCommandsTest extends CliTestBase {
       {"restore", ds, "--version", "99"},
       {"cleanup", ds},
       {"cleanup", ds, "--older-than", "soon"},
+      {"cleanup", ds, "--before-version", "-5"},
+      {"index", "create", ds, "--column", "name", "--type", "ivf_pq"},
       {"index", "create", ds, "--column", "nope"},
       {"index", "create", ds, "--column", "id", "--type", "bitmap"},
       {"update", ds, "--where", "id = 1", "--set", "nope=1"},
@@ -211,6 +213,7 @@ class DamagedDatasetCommandsTest extends CliTestBase {
     for (String[] c : failing) {
       assertOneLineFailure(run(c), String.join(" ", c));
     }
+    assertThat(run("versions", ds).out.lines()).hasSize(5); // nothing was committed or removed
     Files.write(newestManifest(ds), new byte[64]);
     for (String command : List.of("count", "scan", "describe", "layout")) {
       assertOneLineFailure(run(command, ds), command + " on a damaged manifest");
