@@ -20,8 +20,9 @@ import org.roaringbitmap.RoaringBitmap;
  * <ul>
  *   <li>the version inside the file is the one its name gives;
  *   <li>fragment ids are unique, ascending and not above {@code max_fragment_id};
- *   <li>each data file holds a field and has one column index per field; its field ids are in the schema (or
- *       tombstoned), its column indices are −1 or distinct and below its field count;
+ *   <li>each data file holds a field and has one column index per field; its field ids are not
+ *       negative (but for the −2 tombstone; ids the schema lacks are dropped columns, which Lance
+ *       leaves in the files), its column indices are −1 or distinct and below its field count;
  *   <li>no field is held live by two data files of a fragment (or twice by one);
  *   <li>every fragment has a data file, and every non-nullable field (under non-nullable parents
  *       only) is held by one of its files, so a read can never produce a NULL for it;
@@ -155,10 +156,12 @@ final class ManifestValidator {
         if (id == DataFile.TOMBSTONE) {
           continue;
         }
-        if (id < 0 || !fields.containsKey(id)) {
-          throw invalid(at + " holds field id " + id + ", which the schema does not have");
+        if (id < 0) {
+          throw invalid(at + " holds field id " + id);
         }
-        if (!held.add(id)) {
+        // An id the schema lacks is a dropped column: Lance's drop_columns leaves data files as
+        // they are. Field ids are never reused, so it cannot be mistaken for a live field.
+        if (fields.containsKey(id) && !held.add(id)) {
           throw invalid(at + " holds field " + describe(id) + ", which another file of the fragment (or this one) "
               + "already holds");
         }
