@@ -1,12 +1,10 @@
 package dev.javelin.cli;
 
-import dev.javelin.core.Dataset;
+import dev.javelin.table.Cleanup;
 import dev.javelin.table.CleanupPolicy;
 import dev.javelin.table.CleanupResult;
 import java.time.Duration;
 import java.util.Locale;
-import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Option;
@@ -18,9 +16,13 @@ import picocli.CommandLine.TypeConversionException;
     name = "cleanup",
     header = "Remove old versions and every file no kept version uses.",
     description = {
-      "The newest version and tagged versions are always kept. Files that no version",
-      "references are removed only once older than the grace period (they may belong",
-      "to a commit in flight), unless --delete-unverified.",
+      "The newest version and tagged versions are always kept, and so is every file a",
+      "kept version uses. Files that only removed versions used are removed at once.",
+      "Files that no version references (left by a failed or killed write, including",
+      "the store's .tmp-* staging files) may belong to a write still in flight, so they",
+      "are removed only once older than the grace period (7 days unless --grace-period),",
+      "or at any age with --delete-unverified, which is safe only while no other process",
+      "writes to the dataset. Files written after the oldest kept version are never removed.",
       ""
     },
     footer = {"", "Examples:", "  javelin cleanup people --older-than 30d", "  javelin cleanup people --retain 5",
@@ -39,8 +41,13 @@ final class CleanupCommand extends BaseCommand {
   @Option(names = "--retain", paramLabel = "N", description = "Keep the newest N versions.")
   Integer retain;
 
-  @Option(names = "--delete-unverified", description = "Also remove unreferenced files younger than the grace period.")
+  @Option(names = "--delete-unverified",
+      description = "Also remove unreferenced files younger than the grace period (only while no one else writes).")
   boolean deleteUnverified;
+
+  @Option(names = "--grace-period", paramLabel = "AGE", converter = AgeConverter.class,
+      description = "How old an unreferenced file must be to be removed: 90s, 30m, 12h, 7d (default 7d).")
+  Duration gracePeriod;
 
   @Override
   public Integer call() {
@@ -52,23 +59,57 @@ final class CleanupCommand extends BaseCommand {
       policy.olderThan(olderThan);
     }
     if (beforeVersion != null) {
+      if (beforeVersion < 1) {
+        // Versions are unsigned: -5 would mean "below 2^64 - 5", i.e. every old version.
+        throw new InvalidInputException("--before-version must be at least 1, got " + beforeVersion);
+      }
       policy.beforeVersion(beforeVersion);
     }
     if (retain != null) {
       policy.retainVersions(retain);
     }
+    if (gracePeriod != null) {
+      policy.gracePeriod(gracePeriod);
+    }
+    CleanupPolicy p = policy.build();
     DatasetArgs args = new DatasetArgs();
     args.uri = uri;
-    try (BufferAllocator allocator = new RootAllocator()) {
-      Dataset ds = args.open(allocator);
-      CleanupResult r = ds.cleanup(policy.build());
-      err().printf(Locale.ROOT, "Removed %d %s, %d data %s, %d deletion %s, %d transaction %s, %d %s (%,d bytes) "
-          + "from %s%n", r.manifestsRemoved(), r.manifestsRemoved() == 1 ? "version" : "versions",
-          r.dataFilesRemoved(), files(r.dataFilesRemoved()), r.deletionFilesRemoved(), files(r.deletionFilesRemoved()),
-          r.transactionFilesRemoved(), files(r.transactionFilesRemoved()), r.indicesRemoved(),
-          r.indicesRemoved() == 1 ? "index" : "indices", r.bytesRemoved(), uri);
+    // Run on the table, not on an opened newest version: the cleanup reads every version itself
+    // and says which one it cannot read.
+    CleanupResult r = Cleanup.run(args.table(), p);
+    err().printf(Locale.ROOT, "Removed %d %s, %d data %s, %d deletion %s, %d transaction %s, %d %s, "
+        + "%d temporary %s (%,d bytes) from %s%n", r.manifestsRemoved(), r.manifestsRemoved() == 1 ? "version" : "versions",
+        r.dataFilesRemoved(), files(r.dataFilesRemoved()), r.deletionFilesRemoved(), files(r.deletionFilesRemoved()),
+        r.transactionFilesRemoved(), files(r.transactionFilesRemoved()), r.indicesRemoved(),
+        r.indicesRemoved() == 1 ? "index" : "indices", r.temporaryFilesRemoved(), files(r.temporaryFilesRemoved()),
+        r.bytesRemoved(), uri);
+    boolean nothingFreed = r.bytesRemoved() == 0 && r.manifestsRemoved() == 0;
+    if (nothingFreed) {
+      err().println("Nothing was freed: no version matched the policy (the newest and tagged versions are always "
+          + "kept)" + (r.unreferencedFilesKept() > 0 ? "" : " and no file was left unreferenced") + ".");
+    }
+    if (r.unreferencedFilesKept() > 0) {
+      err().printf(Locale.ROOT, "Kept %,d unreferenced %s (%,d bytes): a write in progress may own them, as they are "
+          + "younger than the grace period (%s) or newer than the oldest kept version.%n", r.unreferencedFilesKept(),
+          files(r.unreferencedFilesKept()), r.unreferencedBytesKept(), age(p.gracePeriod()));
+    }
+    if (nothingFreed || (r.unreferencedFilesKept() > 0 && !deleteUnverified)) {
+      err().printf(Locale.ROOT, "Unreferenced files (from failed or killed writes) are removed once older than the "
+          + "grace period (%s; --grace-period AGE changes it); --delete-unverified removes them at any age, which is "
+          + "safe only while no other process writes to the dataset.%n", age(p.gracePeriod()));
     }
     return ExitCodes.OK;
+  }
+
+  private static String age(Duration d) {
+    long s = d.getSeconds();
+    if (s % 86400 == 0) {
+      return s / 86400 + "d";
+    }
+    if (s % 3600 == 0) {
+      return s / 3600 + "h";
+    }
+    return s % 60 == 0 ? s / 60 + "m" : s + "s";
   }
 
   private static String files(long n) {

@@ -1,6 +1,8 @@
 package dev.javelin.cli;
 
 import dev.javelin.core.Dataset;
+import dev.javelin.table.Table;
+import dev.javelin.table.io.LocalObjectStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
@@ -22,21 +24,36 @@ final class DatasetArgs {
 
   /** Opens the dataset at the version asked for. */
   Dataset open(BufferAllocator allocator) {
-    boolean otherScheme = uri.matches("^[a-zA-Z][a-zA-Z0-9+.-]+://.*") && !uri.startsWith("file:");
-    if (!otherScheme && !Files.exists(path())) {
-      throw new InvalidInputException("No such dataset (the directory does not exist): " + uri);
-    }
+    boolean otherScheme = otherScheme();
+    requireDirectory();
     if (version != null && tag != null) {
       throw new InvalidInputException("--as-of and --tag cannot be used together");
     }
-    Dataset ds = Dataset.open(uri, allocator);
-    if (version != null && version != ds.version()) {
-      ds = ds.checkout(version);
+    // The version asked for is opened directly: a damaged newer manifest must not stand in the way.
+    if (otherScheme || (version == null && tag == null)) {
+      return Dataset.open(uri, allocator);
     }
-    if (tag != null) {
-      ds = ds.checkout(tag);
+    return version != null ? Dataset.open(uri, version, allocator) : Dataset.open(path(), tag, allocator);
+  }
+
+  private boolean otherScheme() {
+    return uri.matches("^[a-zA-Z][a-zA-Z0-9+.-]+://.*") && !uri.startsWith("file:");
+  }
+
+  /** Fails with a one-line error if the URI is a local path that does not exist. */
+  void requireDirectory() {
+    if (!otherScheme() && !Files.exists(path())) {
+      throw new InvalidInputException("No such dataset (the directory does not exist): " + uri);
     }
-    return ds;
+  }
+
+  /** The dataset's versions as a whole, for commands that must not open the newest one first. */
+  Table table() {
+    requireDirectory();
+    if (otherScheme()) {
+      throw new InvalidInputException("Only local paths and file: URIs are supported so far: " + uri);
+    }
+    return Table.at(new LocalObjectStore(path()));
   }
 
   Path path() {

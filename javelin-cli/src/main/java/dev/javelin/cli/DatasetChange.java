@@ -20,12 +20,17 @@ abstract class DatasetChange extends BaseCommand {
   /** What was done, for the summary line ("Deleted 12 rows"). */
   abstract String summary(Dataset before, Dataset after);
 
+  /** The version the change starts from: the newest, unless a command says otherwise. */
+  Dataset open(DatasetArgs args, BufferAllocator allocator) {
+    return args.open(allocator);
+  }
+
   @Override
   public Integer call() throws Exception {
     DatasetArgs args = new DatasetArgs();
     args.uri = uri;
     try (BufferAllocator allocator = new RootAllocator()) {
-      Dataset before = args.open(allocator);
+      Dataset before = open(args, allocator);
       Dataset after = change(before, allocator);
       String what = summary(before, after);
       if (after.version() == before.version()) {

@@ -21,8 +21,9 @@ import picocli.CommandLine.ParseResult;
 import picocli.CommandLine.UnmatchedArgumentException;
 
 /**
- * The one place where failures become messages and exit codes: a bad argument or bad input is
- * {@link ExitCodes#INVALID_INPUT}, an I/O failure {@link ExitCodes#GENERIC}, anything else a bug
+ * The one place where failures become messages and exit codes: a bad argument or bad input
+ * (including a damaged dataset or a feature Javelin lacks) is {@link ExitCodes#INVALID_INPUT}, an
+ * I/O failure or a lost commit race {@link ExitCodes#GENERIC}, anything else a bug
  * ({@link ExitCodes#INTERNAL}). Each prints one line {@code javelin: <message>} on stderr; the
  * stack trace only with {@code --verbose}.
  */
@@ -37,6 +38,8 @@ final class ErrorHandler implements IExecutionExceptionHandler, IParameterExcept
         || (e instanceof TableException && !(e instanceof CommitFailedException)
             && !(e instanceof CommitStateUnknownException) && !(e instanceof CommitConflictException))
         || e instanceof IllegalArgumentException
+        // A feature this input needs that Javelin lacks ("... is not supported yet"): not a bug.
+        || e instanceof UnsupportedOperationException
         || e instanceof ParameterException
         || e instanceof NoSuchFileException
         || e instanceof FileAlreadyExistsException) {

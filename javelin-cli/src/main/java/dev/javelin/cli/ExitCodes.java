@@ -11,7 +11,8 @@ public final class ExitCodes {
   public static final int GENERIC = 1;
   /**
    * The input was wrong: bad arguments, a missing or unreadable input file, a file that is not
-   * Lance or is corrupt, an unknown column, a CSV cell that does not parse.
+   * Lance or is corrupt, a damaged or inconsistent manifest, a version or tag that does not exist,
+   * an unknown column, a CSV cell that does not parse, a feature Javelin does not support yet.
    */
   public static final int INVALID_INPUT = 2;
   /** A bug in Javelin (sysexits' EX_SOFTWARE); run with --verbose and report it. */

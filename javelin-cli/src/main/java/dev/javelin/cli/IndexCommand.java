@@ -108,7 +108,9 @@ final class IndexCommand implements Callable<Integer> {
       throw new InvalidInputException("Unknown --metric '" + c.metric + "': use l2, cosine or dot");
     }
     dev.javelin.format.schema.LanceField field = ds.schema().fields().stream()
-        .filter(f -> f.name().equals(c.column)).findFirst().orElseThrow();
+        .filter(f -> f.name().equals(c.column)).findFirst()
+        .orElseThrow(() -> new InvalidInputException("Column '" + c.column + "' is not a top-level column: "
+            + "an ivf_pq index needs a top-level vector column"));
     if (!field.isFixedSizeList()) {
       throw new InvalidInputException("Column '" + c.column + "' is " + field.logicalType()
           + ", not a fixed_size_list<float32> vector: an ivf_pq index needs vectors");

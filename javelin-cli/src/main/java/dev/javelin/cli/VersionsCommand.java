@@ -4,8 +4,6 @@ import dev.javelin.core.Dataset;
 import dev.javelin.core.VersionInfo;
 import java.util.List;
 import java.util.Locale;
-import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
@@ -13,6 +11,8 @@ import picocli.CommandLine.Parameters;
 @Command(
     name = "versions",
     header = "List a dataset's versions: number, time, operation, rows.",
+    description = {"A version whose manifest cannot be read is listed as unreadable (the reason goes",
+        "to stderr); the others are listed all the same.", ""},
     footer = {"", "Example:", "  javelin versions people"})
 final class VersionsCommand extends BaseCommand {
   @Parameters(index = "0", paramLabel = "URI", description = "The dataset: a directory or file: URI.")
@@ -22,15 +22,21 @@ final class VersionsCommand extends BaseCommand {
   public Integer call() {
     DatasetArgs args = new DatasetArgs();
     args.uri = uri;
-    try (BufferAllocator allocator = new RootAllocator()) {
-      Dataset ds = args.open(allocator);
-      List<VersionInfo> versions = ds.versions();
-      int w = Math.max("version".length(), String.valueOf(ds.version()).length());
-      out().printf(Locale.ROOT, "%" + w + "s  %-24s  %-16s  %s%n", "version", "timestamp", "operation", "rows");
-      for (VersionInfo v : versions) {
-        out().printf(Locale.ROOT, "%" + w + "d  %-24s  %-16s  %,d%n", v.version(),
-            v.timestamp().map(Object::toString).orElse("-"), v.operation(), v.rowCount());
+    args.requireDirectory();
+    // Listed without opening the newest version, so a damaged manifest shows as unreadable.
+    List<VersionInfo> versions = Dataset.versions(uri);
+    int w = Math.max("version".length(), String.valueOf(versions.get(versions.size() - 1).version()).length());
+    out().printf(Locale.ROOT, "%" + w + "s  %-24s  %-16s  %s%n", "version", "timestamp", "operation", "rows");
+    for (VersionInfo v : versions) {
+      if (!v.readable()) {
+        out().printf(Locale.ROOT, "%" + w + "d  %-24s  %-16s  %s%n", v.version(), "-", VersionInfo.UNREADABLE, "-");
+        continue;
       }
+      out().printf(Locale.ROOT, "%" + w + "d  %-24s  %-16s  %,d%n", v.version(),
+          v.timestamp().map(Object::toString).orElse("-"), v.operation(), v.rowCount());
+    }
+    for (VersionInfo v : versions) {
+      v.problem().ifPresent(p -> err().println(ErrorHandler.PREFIX + "version " + v.version() + " is unreadable: " + p));
     }
     return ExitCodes.OK;
   }

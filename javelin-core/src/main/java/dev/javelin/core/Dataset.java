@@ -9,7 +9,6 @@ import dev.javelin.table.CleanupResult;
 import dev.javelin.table.Commit;
 import dev.javelin.table.Deletes;
 import dev.javelin.table.Manifest;
-import dev.javelin.table.OperationKind;
 import dev.javelin.table.Table;
 import dev.javelin.table.TableErrors;
 import dev.javelin.table.Tags;
@@ -92,6 +91,16 @@ public final class Dataset {
   public static Dataset open(Path path, long version, BufferAllocator allocator) {
     Table t = Table.at(new LocalObjectStore(path));
     return new Dataset(t, t.load(version), allocator);
+  }
+
+  /**
+   * Opens one version at a local path or {@code file:} URI, reading only that version's manifest
+   * (so a damaged newer one does not stand in the way).
+   *
+   * @throws dev.javelin.table.VersionNotFoundException if there is no such version
+   */
+  public static Dataset open(String uri, long version, BufferAllocator allocator) {
+    return open(toPath(uri), version, allocator);
   }
 
   /** The same dataset at another version. */
@@ -294,16 +303,24 @@ public final class Dataset {
     return manifest.fileVersion();
   }
 
-  /** Every version of the dataset, oldest first. */
+  /** Every version of the dataset, oldest first (see {@link #versions(String)}). */
   public List<VersionInfo> versions() {
-    List<VersionInfo> out = new ArrayList<>();
-    for (Map.Entry<Long, String> e : table.listVersions().entrySet()) {
-      Manifest m = table.load(e.getKey());
-      String op = table.transaction(m).map(tx -> tx.kind() == OperationKind.UNKNOWN ? "unknown"
-          : tx.kind().displayName()).orElse("unknown");
-      out.add(new VersionInfo(m.version(), m.timestamp().orElse(null), op, m.countRows()));
+    return VersionInfo.list(table);
+  }
+
+  /**
+   * Every version of the dataset at a local path or {@code file:} URI, oldest first, without
+   * opening the newest: a version whose manifest cannot be read is listed as unreadable
+   * ({@link VersionInfo#problem()}) instead of failing the listing.
+   *
+   * @throws dev.javelin.table.VersionNotFoundException if there is no dataset there
+   */
+  public static List<VersionInfo> versions(String uri) {
+    Table t = Table.at(new LocalObjectStore(toPath(uri)));
+    if (!t.exists()) {
+      throw TableErrors.noDataset(t.location());
     }
-    return out;
+    return VersionInfo.list(t);
   }
 
   /** Starts configuring a scan of this version. */
@@ -691,7 +708,9 @@ public final class Dataset {
    * content. Returns the dataset at the new version.
    */
   public Dataset restore() {
-    Transaction txn = Transaction.restore(table.latest().version(), manifest);
+    // The newest version's number from the listing, not its manifest: restoring is how a dataset
+    // whose newest manifest is unreadable is recovered.
+    Transaction txn = Transaction.restore(table.listVersions().lastKey(), manifest);
     return new Dataset(table, table.newCommit(txn).commit(), allocator);
   }
 

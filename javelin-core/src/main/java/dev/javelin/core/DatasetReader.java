@@ -408,8 +408,9 @@ final class DatasetReader extends ArrowReader {
           LanceFileReader r = FragmentFiles.open(store, p, allocator);
           o.files.add(r);
           if (r.numRows() != fragment.physicalRows()) {
-            throw new IllegalStateException("Data file " + p.file.path() + " has " + r.numRows()
-                + " rows but fragment " + fragment.id() + " has " + fragment.physicalRows() + ": " + location);
+            throw TableErrors.corrupt(location, "Data file " + p.file.path() + " has "
+                + r.numRows() + " rows but the manifest gives fragment " + fragment.id() + " "
+                + fragment.physicalRows());
           }
         }
         return o;

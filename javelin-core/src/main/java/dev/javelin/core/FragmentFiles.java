@@ -4,6 +4,7 @@ import dev.javelin.format.LanceFileReader;
 import dev.javelin.format.schema.LanceField;
 import dev.javelin.table.DataFile;
 import dev.javelin.table.Fragment;
+import dev.javelin.table.TableErrors;
 import dev.javelin.table.io.ObjectStore;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -58,7 +59,7 @@ final class FragmentFiles {
    * <p>Fields no data file holds get no part. When no wanted field is held at all, one
    * {@link Part#rowsOnly} part still streams the fragment's row counts.
    *
-   * @throws IllegalStateException when the fragment has no data file at all
+   * @throws dev.javelin.table.CorruptManifestException when the fragment has no data file at all
    */
   static List<Part> plan(Fragment fragment, List<LanceField> fields, String location) {
     Map<String, Part> parts = new LinkedHashMap<>();
@@ -98,8 +99,8 @@ final class FragmentFiles {
     }
     if (parts.isEmpty() && !fields.isEmpty()) {
       if (fragment.files().isEmpty()) {
-        throw new IllegalStateException("Fragment " + fragment.id() + " has no data file to read its "
-            + fragment.physicalRows() + " rows from: " + location);
+        throw TableErrors.corrupt(location, "Fragment " + fragment.id()
+            + " has no data file to read its " + fragment.physicalRows() + " rows from");
       }
       Part p = new Part(fragment.files().get(0));
       p.rowsOnly = true;
@@ -135,8 +136,8 @@ final class FragmentFiles {
         }
       }
       if (names.isEmpty()) {
-        throw new IllegalStateException("Data file " + part.file.path() + " holds none of the fields "
-            + part.file.fields() + " the manifest lists for it: " + location);
+        throw TableErrors.corrupt(location, "Data file " + part.file.path() + " holds none of the fields "
+            + part.file.fields() + " the manifest lists for it");
       }
       return names;
     }
@@ -145,16 +146,16 @@ final class FragmentFiles {
       int id = part.fieldIds.get(i);
       LanceField inFile = reader.lanceSchema().topLevelField(id).orElse(null);
       if (inFile == null) {
-        throw new IllegalStateException("Data file " + part.file.path() + " does not hold field id " + id
-            + " that the manifest says it does: " + location);
+        throw TableErrors.corrupt(location, "Data file " + part.file.path() + " does not hold field id " + id
+            + " that the manifest says it does");
       }
       // The file may hold nested fields the dataset dropped since (see complete()); it cannot
       // lack nested fields the dataset has, since nested fields are only ever added with a new
       // top-level column.
       LanceField want = part.wanted.get(i);
       if (!ids(inFile).containsAll(ids(want))) {
-        throw new IllegalStateException("Field '" + want.name() + "' in data file " + part.file.path()
-            + " has nested fields " + ids(inFile) + " but the dataset has " + ids(want) + ": " + location);
+        throw TableErrors.corrupt(location, "Field '" + want.name() + "' in data file " + part.file.path()
+            + " has nested fields " + ids(inFile) + " but the dataset has " + ids(want));
       }
       held.add(inFile);
       names.add(inFile.name());

@@ -5,6 +5,7 @@ import dev.javelin.format.LanceFileReader;
 import dev.javelin.format.schema.LanceField;
 import dev.javelin.table.Fragment;
 import dev.javelin.table.Overlay;
+import dev.javelin.table.TableErrors;
 import dev.javelin.table.io.ObjectStore;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -88,8 +89,8 @@ final class OverlayApplier implements AutoCloseable {
     FragmentFiles.Part part = parts.get(0);
     try (LanceFileReader reader = FragmentFiles.open(store, part, allocator)) {
       if (reader.numRows() != o.numRows()) {
-        throw new IllegalStateException("Overlay file " + o.path() + " has " + reader.numRows() + " rows but "
-            + o.numRows() + " are recorded for fragment " + fragment.id() + ": " + location);
+        throw TableErrors.corrupt(location, "Overlay file " + o.path() + " has " + reader.numRows() + " rows but "
+            + o.numRows() + " are recorded for fragment " + fragment.id());
       }
       long[] all = new long[(int) o.numRows()];
       Arrays.setAll(all, i -> i);
@@ -114,9 +115,8 @@ final class OverlayApplier implements AutoCloseable {
       for (int i = 0; i < offsets.length; i++) {
         offsets[i] = Integer.toUnsignedLong(rows.get(i));
         if (offsets[i] >= fragment.physicalRows() || (i > 0 && offsets[i] <= offsets[i - 1])) {
-          throw new IllegalStateException("Overlay file " + o.path() + " has row offset " + offsets[i] + " at " + i
-              + ", not ascending within the " + fragment.physicalRows() + " rows of fragment " + fragment.id()
-              + ": " + location);
+          throw TableErrors.corrupt(location, "Overlay file " + o.path() + " has row offset " + offsets[i] + " at "
+              + i + ", not ascending within the " + fragment.physicalRows() + " rows of fragment " + fragment.id());
         }
       }
       return new Layer(offsets, values);

@@ -31,8 +31,9 @@ import java.util.UUID;
  *       a commit that is not visible yet.
  * </ul>
  *
- * Only {@code data/*.lance}, {@code _deletions/*.arrow|bin}, {@code _transactions/*.txn} and
- * {@code _indices/<uuid>/} are candidates. A version references the directories of its indices and
+ * Only {@code data/*.lance}, {@code _deletions/*.arrow|bin}, {@code _transactions/*.txn},
+ * {@code _indices/<uuid>/} and the store's temporary files ({@link ObjectStore#listTemporary}:
+ * what a killed writer staged, removed by the grace-period rule alone) are candidates. A version references the directories of its indices and
  * of the row maps its {@code __lance_stable_partition} transitions name. Old manifests are removed before the files, so a crash
  * midway leaves unreferenced files (removed by a later cleanup), never a version with missing files.
  */
@@ -73,6 +74,10 @@ public final class Cleanup {
    * @throws UnsupportedFeatureException if a version needs reader features Javelin lacks (its
    *     files could not be told apart from garbage)
    * @throws CleanupRefusedException if the policy asks to fail on tagged old versions and would remove one
+   * @throws CorruptManifestException if a version the cleanup would keep (the newest, a tagged or a
+   *     retained one) cannot be read: its files could not be told apart from garbage. An
+   *     unreadable version the policy removes is removed (restore an older version first to
+   *     recover from a damaged newest one)
    */
   public static CleanupResult run(Table table, CleanupPolicy policy, Instant now) {
     return new Cleanup(table, policy, now).run();
@@ -94,24 +99,44 @@ public final class Cleanup {
       before = before == null || t.isBefore(before) ? t : before;
     }
 
+    Map<String, ObjectInfo> manifestFiles = new HashMap<>();
+    for (ObjectInfo o : list(Table.VERSIONS)) {
+      manifestFiles.put(o.key(), o);
+    }
     Map<String, Long> oldManifests = new TreeMap<>();
     List<Long> removed = new ArrayList<>();
     Set<Long> taggedOld = new HashSet<>();
     Instant earliestKept = null;
     for (Map.Entry<Long, String> e : versions.entrySet()) {
       long v = e.getKey();
-      Manifest m = table.read(e.getValue());
-      long unknown = m.readerFeatureFlags() & ~LANCE_READER_FLAGS;
+      Manifest m;
+      try {
+        m = table.read(e.getValue());
+      } catch (CorruptManifestException unreadable) {
+        m = null;
+      }
+      long unknown = m == null ? 0 : m.readerFeatureFlags() & ~LANCE_READER_FLAGS;
       if (unknown != 0) {
         throw TableErrors.cannotRead(table.location(), v, unknown);
       }
-      Instant ts = m.timestamp().orElse(Instant.EPOCH);
+      // An unreadable manifest's age is its file's.
+      Instant ts = m != null ? m.timestamp().orElse(Instant.EPOCH)
+          : java.util.Optional.ofNullable(manifestFiles.get(e.getValue())).flatMap(ObjectInfo::lastModified)
+              .orElse(Instant.EPOCH);
       boolean old = Long.compareUnsigned(v, latest) < 0 && shouldClean(v, ts, before, retainFrom);
       boolean keep = !old || tagged.contains(v);
       if (old && tagged.contains(v)) {
         taggedOld.add(v);
       }
-      collect(m, keep ? referenced : verified);
+      if (m == null && keep) {
+        // Its files cannot be told apart from garbage.
+        throw TableErrors.cleanupUnreadable(table.location(), v, versions.lowerKey(v));
+      }
+      if (m != null) {
+        // A removed version that cannot be read verifies nothing: the files only it used stay
+        // until they are older than the grace period, like any unreferenced file.
+        collect(m, keep ? referenced : verified);
+      }
       if (keep) {
         earliestKept = earliestKept == null || ts.isBefore(earliestKept) ? ts : earliestKept;
       } else {
@@ -132,13 +157,10 @@ public final class Cleanup {
     ObjectStore store = table.store();
     long bytes = 0;
     // Manifests first: see the class comment.
-    Map<String, Long> sizes = new HashMap<>();
-    for (ObjectInfo o : list(Table.VERSIONS)) {
-      sizes.put(o.key(), o.size());
-    }
     for (String key : oldManifests.keySet()) {
       delete(store, key);
-      bytes += sizes.getOrDefault(key, 0L);
+      ObjectInfo o = manifestFiles.get(key);
+      bytes += o == null ? 0 : o.size();
     }
 
     Instant graceLimit = now.minus(policy.gracePeriod());
@@ -146,46 +168,73 @@ public final class Cleanup {
     long deletions = 0;
     long txns = 0;
     long indexFiles = 0;
+    long kept = 0;
+    long keptBytes = 0;
     Set<String> indices = new HashSet<>();
     for (ObjectInfo o : list("")) {
-      if (o.lastModified().isEmpty() || o.lastModified().get().isAfter(earliestKept)) {
-        continue;
-      }
-      boolean maybeInProgress = !policy.deleteUnverified() && !o.lastModified().get().isBefore(graceLimit);
       String key = o.key();
+      String id = key;
+      Set<String> ref;
+      Set<String> ver;
       if (key.startsWith(INDICES)) {
         int slash = key.indexOf('/', INDICES.length());
         if (slash < 0) {
           continue;
         }
-        String uuid = key.substring(INDICES.length(), slash);
-        if (removable(uuid, referenced.indices, verified.indices, maybeInProgress)) {
-          delete(store, key);
-          indices.add(uuid);
-          indexFiles++;
-          bytes += o.size();
-        }
+        id = key.substring(INDICES.length(), slash);
+        ref = referenced.indices;
+        ver = verified.indices;
       } else if (key.startsWith(DATA) && key.endsWith(".lance")) {
-        if (removable(key, referenced.data, verified.data, maybeInProgress)) {
-          delete(store, key);
-          data++;
-          bytes += o.size();
-        }
+        ref = referenced.data;
+        ver = verified.data;
       } else if (key.startsWith(DELETIONS) && (key.endsWith(".arrow") || key.endsWith(".bin"))) {
-        if (removable(key, referenced.deletions, verified.deletions, maybeInProgress)) {
-          delete(store, key);
-          deletions++;
-          bytes += o.size();
-        }
+        ref = referenced.deletions;
+        ver = verified.deletions;
       } else if (key.startsWith(Table.TRANSACTIONS) && key.endsWith(".txn")) {
-        if (removable(key, referenced.txns, verified.txns, maybeInProgress)) {
-          delete(store, key);
-          txns++;
-          bytes += o.size();
-        }
+        ref = referenced.txns;
+        ver = verified.txns;
+      } else {
+        continue;
+      }
+      if (ref.contains(id)) {
+        continue;
+      }
+      boolean newerThanKept = o.lastModified().isEmpty() || o.lastModified().get().isAfter(earliestKept);
+      boolean maybeInProgress = newerThanKept
+          || (!policy.deleteUnverified() && !o.lastModified().get().isBefore(graceLimit) && !ver.contains(id));
+      if (maybeInProgress) {
+        kept++;
+        keptBytes += o.size();
+        continue;
+      }
+      delete(store, key);
+      bytes += o.size();
+      if (ref == referenced.indices) {
+        indices.add(id);
+        indexFiles++;
+      } else if (ref == referenced.data) {
+        data++;
+      } else if (ref == referenced.deletions) {
+        deletions++;
+      } else {
+        txns++;
       }
     }
-    return new CleanupResult(removed, data, deletions, txns, indices.size(), indexFiles, bytes);
+    // What killed writers staged but never published: no version can reference it.
+    long temporary = 0;
+    for (ObjectInfo o : listTemporary()) {
+      boolean young = o.lastModified().isEmpty() || !o.lastModified().get().isBefore(graceLimit);
+      if (young && !policy.deleteUnverified()) {
+        kept++;
+        keptBytes += o.size();
+        continue;
+      }
+      delete(store, o.key());
+      temporary++;
+      bytes += o.size();
+    }
+    return new CleanupResult(removed, data, deletions, txns, indices.size(), indexFiles, temporary, bytes, kept,
+        keptBytes);
   }
 
   // Lance's retain_n_versions: keep the newest n, i.e. clean below the n-th newest version.
@@ -210,13 +259,6 @@ public final class Cleanup {
       clean &= Long.compareUnsigned(version, retainFrom) < 0;
     }
     return clean;
-  }
-
-  private static boolean removable(String id, Set<String> referenced, Set<String> verified, boolean maybeInProgress) {
-    if (referenced.contains(id)) {
-      return false;
-    }
-    return !maybeInProgress || verified.contains(id);
   }
 
   private void collect(Manifest m, Refs refs) {
@@ -276,6 +318,14 @@ public final class Cleanup {
       return table.store().list(prefix);
     } catch (IOException e) {
       throw new UncheckedIOException("Could not list " + table.location() + "/" + prefix, e);
+    }
+  }
+
+  private List<ObjectInfo> listTemporary() {
+    try {
+      return table.store().listTemporary("");
+    } catch (IOException e) {
+      throw new UncheckedIOException("Could not list the temporary files of " + table.location(), e);
     }
   }
 

@@ -10,17 +10,23 @@ public final class CleanupResult {
   private final long transactionFiles;
   private final long indices;
   private final long indexFiles;
+  private final long temporaryFiles;
   private final long bytes;
+  private final long keptFiles;
+  private final long keptBytes;
 
   CleanupResult(List<Long> removedVersions, long dataFiles, long deletionFiles, long transactionFiles,
-      long indices, long indexFiles, long bytes) {
+      long indices, long indexFiles, long temporaryFiles, long bytes, long keptFiles, long keptBytes) {
     this.removedVersions = List.copyOf(removedVersions);
     this.dataFiles = dataFiles;
     this.deletionFiles = deletionFiles;
     this.transactionFiles = transactionFiles;
     this.indices = indices;
     this.indexFiles = indexFiles;
+    this.temporaryFiles = temporaryFiles;
     this.bytes = bytes;
+    this.keptFiles = keptFiles;
+    this.keptBytes = keptBytes;
   }
 
   /** The versions whose manifests were removed, ascending. */
@@ -58,6 +64,25 @@ public final class CleanupResult {
     return indexFiles;
   }
 
+  /** Temporary files a killed writer left (see {@link dev.javelin.table.io.ObjectStore#listTemporary}). */
+  public long temporaryFilesRemoved() {
+    return temporaryFiles;
+  }
+
+  /**
+   * Files no kept version references that were kept all the same because a write in progress
+   * may own them: younger than the grace period (unless {@link CleanupPolicy#deleteUnverified})
+   * or written after the oldest kept version was committed.
+   */
+  public long unreferencedFilesKept() {
+    return keptFiles;
+  }
+
+  /** Bytes of {@link #unreferencedFilesKept()}. */
+  public long unreferencedBytesKept() {
+    return keptBytes;
+  }
+
   /** Bytes of every removed file, manifests included. */
   public long bytesRemoved() {
     return bytes;
@@ -66,7 +91,7 @@ public final class CleanupResult {
   @Override
   public String toString() {
     return "CleanupResult{versions=" + removedVersions + ", dataFiles=" + dataFiles + ", deletionFiles="
-        + deletionFiles + ", transactionFiles=" + transactionFiles + ", indices=" + indices + ", bytes=" + bytes
-        + "}";
+        + deletionFiles + ", transactionFiles=" + transactionFiles + ", indices=" + indices + ", temporaryFiles="
+        + temporaryFiles + ", bytes=" + bytes + ", keptFiles=" + keptFiles + "}";
   }
 }

@@ -162,19 +162,21 @@ public final class Commit {
             throw TableErrors.exists(table.location());
           }
           Map.Entry<Long, String> last = versions.lastEntry();
-          latest = table.read(last.getValue());
+          latest = readNewest(last.getValue());
           naming = ManifestNaming.of(last.getValue().substring(Table.VERSIONS.length()));
-          long unknown = FeatureFlags.unwritable(latest.writerFeatureFlags());
-          if (unknown != 0) {
-            throw TableErrors.cannotWrite(table.location(), latest.version(), unknown);
+          if (latest != null) {
+            long unknown = FeatureFlags.unwritable(latest.writerFeatureFlags());
+            if (unknown != 0) {
+              throw TableErrors.cannotWrite(table.location(), latest.version(), unknown);
+            }
+            StableRowIds.checkSupported(txn, latest, table.location());
+            if (enableStableRowIds && !StableRowIds.enabled(latest)) {
+              throw TableErrors.cannotEnableStableRowIds(table.location(), latest.version());
+            }
           }
-          StableRowIds.checkSupported(txn, latest, table.location());
-          if (enableStableRowIds && !StableRowIds.enabled(latest)) {
-            throw TableErrors.cannotEnableStableRowIds(table.location(), latest.version());
-          }
-          checkedUpTo = checkConcurrent(versions, checkedUpTo, latest);
+          checkedUpTo = checkConcurrent(versions, checkedUpTo, last.getKey(), latest);
         }
-        long newVersion = latest == null ? 1 : latest.version() + 1;
+        long newVersion = versions.isEmpty() ? 1 : versions.lastKey() + 1;
         Manifest next = ManifestBuilder.build(txn, latest, newVersion, newFormat, Instant.now(), table.location(),
             enableStableRowIds);
         String key = naming.key(newVersion);
@@ -211,12 +213,17 @@ public final class Commit {
   }
 
   // Checks every version committed after the last checked one, rebasing over those that need
-  // it; returns the newest checked.
-  private long checkConcurrent(NavigableMap<Long, String> versions, long checkedUpTo, Manifest latest) {
+  // it; returns the newest checked. {@code latest} is null when the newest version is unreadable
+  // and this is a Restore, which wins over whatever that version did.
+  private long checkConcurrent(NavigableMap<Long, String> versions, long checkedUpTo, long latestVersion,
+      Manifest latest) {
     List<Transaction> toRebase = new ArrayList<>();
     for (Map.Entry<Long, String> e : versions.tailMap(checkedUpTo, false).entrySet()) {
       long v = e.getKey();
-      Manifest m = v == latest.version() ? latest : table.read(e.getValue());
+      if (v == latestVersion && latest == null) {
+        continue;
+      }
+      Manifest m = v == latestVersion ? latest : table.read(e.getValue());
       Transaction theirs = table.transaction(m)
           .orElseThrow(() -> TableErrors.missingTransaction(table.location(), v));
       ConflictRules.Resolution r = ConflictRules.check(txn, theirs);
@@ -242,7 +249,22 @@ public final class Commit {
         deleteQuietly(k);
       }
     }
-    return latest.version();
+    return latestVersion;
+  }
+
+  // The newest manifest. A Restore needs nothing of it but its number (taken from the listing),
+  // so a Restore can replace a newest version whose manifest is unreadable: that is how a
+  // dataset with a damaged newest manifest is recovered. Returns null in that case.
+  private Manifest readNewest(String key) {
+    try {
+      return table.read(key);
+    } catch (CorruptManifestException e) {
+      if (txn.kind() != OperationKind.RESTORE) {
+        throw e;
+      }
+      LOG.log(Level.FINE, "Restoring over an unreadable newest version", e);
+      return null;
+    }
   }
 
   private void backoff(int attempt) {

@@ -30,7 +30,16 @@ public final class Deletes {
   public static RoaringBitmap deletedRows(ObjectStore store, Fragment fragment, BufferAllocator allocator)
       throws IOException {
     Optional<DeletionFile> file = fragment.deletionFile();
-    return file.isPresent() ? DeletionFiles.read(store, fragment.id(), file.get(), allocator) : new RoaringBitmap();
+    if (file.isEmpty()) {
+      return new RoaringBitmap();
+    }
+    RoaringBitmap rows = DeletionFiles.read(store, fragment.id(), file.get(), allocator);
+    if (!rows.isEmpty() && Integer.toUnsignedLong(rows.last()) >= fragment.physicalRows()) {
+      throw TableErrors.corrupt(store.location() + "/" + file.get().key(fragment.id()), "Deletion file deletes row "
+          + Integer.toUnsignedLong(rows.last()) + " of fragment " + fragment.id() + ", which has "
+          + fragment.physicalRows() + " rows");
+    }
+    return rows;
   }
 
   /**

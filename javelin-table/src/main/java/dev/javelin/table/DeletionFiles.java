@@ -54,7 +54,13 @@ public final class DeletionFiles {
     String key = file.key(fragmentId);
     byte[] bytes = store.read(key);
     String where = store.location() + "/" + key;
-    return file.isBitmap() ? decodeBitmap(bytes, where) : decodeArrow(bytes, where, allocator);
+    RoaringBitmap rows = file.isBitmap() ? decodeBitmap(bytes, where) : decodeArrow(bytes, where, allocator);
+    // Counts come from the manifest and rows from the file: they must agree (0 = not recorded).
+    if (file.numDeletedRows() != 0 && rows.getLongCardinality() != file.numDeletedRows()) {
+      throw TableErrors.corrupt(where, "Deletion file holds " + rows.getLongCardinality()
+          + " deleted rows but the manifest records " + Long.toUnsignedString(file.numDeletedRows()));
+    }
+    return rows;
   }
 
   /**

@@ -57,7 +57,8 @@ final class ManifestFiles {
   /**
    * Parses a manifest file.
    *
-   * @throws CorruptManifestException naming {@code file} if the framing or a protobuf is broken
+   * @throws CorruptManifestException naming {@code file} if the framing or a protobuf is broken, or
+   *     the manifest is inconsistent (see {@link ManifestValidator})
    */
   static Manifest decode(byte[] bytes, String file) {
     if (bytes.length < TRAILER + 4) {
@@ -87,7 +88,9 @@ final class ManifestFiles {
         txn = Transaction.fromProto(TransactionProtos.Transaction.parseFrom(
             section(b, proto.getTransactionSection(), t, file, "Transaction section")));
       }
-      return new Manifest(proto, indices, txn);
+      Manifest manifest = new Manifest(proto, indices, txn);
+      ManifestValidator.validate(manifest, file);
+      return manifest;
     } catch (InvalidProtocolBufferException e) {
       throw TableErrors.corrupt(file, "Manifest does not parse", e);
     }

@@ -46,12 +46,25 @@ public final class TableErrors {
         + "); delete those tags or let the cleanup keep them: " + location);
   }
 
+  public static CorruptManifestException cleanupUnreadable(String location, long version, Long older) {
+    return new CorruptManifestException("Cleanup would keep version " + version + " but its manifest cannot be read, "
+        + "so the files it uses cannot be told apart from garbage" + (older == null ? ""
+            : "; restore an intact version first (e.g. version " + older + ") and the cleanup can remove it")
+        + ": " + location, null);
+  }
+
   public static CorruptManifestException corrupt(String file, String what) {
     return new CorruptManifestException(what + ": " + file, null);
   }
 
   public static CorruptManifestException corrupt(String file, String what, Throwable cause) {
     return new CorruptManifestException(what + ": " + file, cause);
+  }
+
+  /** A manifest that parses but contradicts itself (see {@link ManifestValidator}). */
+  static CorruptManifestException invalidManifest(String file, long version, String what, Throwable cause) {
+    return new CorruptManifestException("Manifest of version " + Long.toUnsignedString(version) + " is inconsistent: "
+        + what + ": " + file, cause);
   }
 
   public static CommitConflictException conflict(

@@ -69,6 +69,11 @@ final class FaultyObjectStore implements ObjectStore {
   }
 
   @Override
+  public List<ObjectInfo> listTemporary(String prefix) throws IOException {
+    return delegate.listTemporary(prefix);
+  }
+
+  @Override
   public InputFile open(String key) throws IOException {
     return delegate.open(key);
   }

@@ -70,20 +70,36 @@ public final class LocalObjectStore implements ObjectStore {
 
   @Override
   public List<ObjectInfo> list(String prefix) throws IOException {
+    return listing(prefix, false);
+  }
+
+  /**
+   * The {@code .tmp-<name>-<uuid>} files {@link #put} and {@link #putIfAbsent} stage next to
+   * their target (manifests, the version hint, transactions, tags...), which only a killed writer
+   * leaves behind.
+   */
+  @Override
+  public List<ObjectInfo> listTemporary(String prefix) throws IOException {
+    return listing(prefix, true);
+  }
+
+  private List<ObjectInfo> listing(String prefix, boolean temporary) throws IOException {
     // Walk only the deepest directory the prefix names, then filter by the rest of it.
     int slash = prefix.lastIndexOf('/');
     Path dir = slash < 0 ? root : root.resolve(prefix.substring(0, slash));
     List<ObjectInfo> out = new ArrayList<>();
-    walk(dir, prefix, out);
+    walk(dir, prefix, temporary, out);
     return out;
   }
 
   // Other writers create and delete files while we list (temporary files above all), so a
   // file or directory that vanishes between being listed and being looked at is skipped.
-  private void walk(Path dir, String prefix, List<ObjectInfo> out) throws IOException {
+  // Lists either the published files or only the temporary ones.
+  private void walk(Path dir, String prefix, boolean temporary, List<ObjectInfo> out) throws IOException {
     try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
       for (Path p : entries) {
-        if (p.getFileName().toString().startsWith(TEMP_PREFIX)) {
+        boolean isTemporary = p.getFileName().toString().startsWith(TEMP_PREFIX);
+        if (isTemporary && !temporary) {
           continue;
         }
         BasicFileAttributes attrs;
@@ -95,9 +111,9 @@ public final class LocalObjectStore implements ObjectStore {
         String key = root.relativize(p).toString().replace(java.io.File.separatorChar, '/');
         if (attrs.isDirectory()) {
           if (key.startsWith(prefix) || prefix.startsWith(key + "/")) {
-            walk(p, prefix, out);
+            walk(p, prefix, temporary, out);
           }
-        } else if (attrs.isRegularFile() && key.startsWith(prefix)) {
+        } else if (attrs.isRegularFile() && key.startsWith(prefix) && isTemporary == temporary) {
           out.add(new ObjectInfo(key, attrs.size(), attrs.lastModifiedTime().toInstant()));
         }
       }

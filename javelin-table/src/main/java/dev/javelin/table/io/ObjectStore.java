@@ -25,6 +25,16 @@ public interface ObjectStore {
   List<ObjectInfo> list(String prefix) throws IOException;
 
   /**
+   * Lists the temporary objects under {@code prefix} that a write stages before publishing it
+   * under its own name (see {@link LocalObjectStore}): a writer killed midway leaves them
+   * behind, and cleanup removes them once older than its grace period. {@link #list} never
+   * returns them. Empty for a store whose writes need no staging (the default).
+   */
+  default List<ObjectInfo> listTemporary(String prefix) throws IOException {
+    return List.of();
+  }
+
+  /**
    * Opens an object for positional reads. The caller closes it.
    *
    * @throws java.nio.file.NoSuchFileException if there is no such object
