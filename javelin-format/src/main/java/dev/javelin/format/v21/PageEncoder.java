@@ -1,5 +1,6 @@
 package dev.javelin.format.v21;
 
+import dev.javelin.format.LanceFileVersion;
 import dev.javelin.format.UnsupportedFormatException;
 
 /**
@@ -15,6 +16,10 @@ import dev.javelin.format.UnsupportedFormatException;
  * bit-packed ({@link LevelEncoder}). Full-zip: variable-width values over 32 KiB are compressed
  * one by one with zstd ({@link ZstdPerValueEncoder}), else FSST, else nothing; fixed-width values
  * nothing. All-null pages keep plain levels, as Lance's do.
+ *
+ * <p>Format 2.2 pages are the same but for what lance-core 7.0.0 requires of them and chooses for
+ * them: mini-block pages say {@code has_large_chunk} (32-bit chunk sizes), and levels with fewer
+ * runs than half their count are run-length encoded ({@link MiniBlockWriter}, {@link LevelEncoder}).
  */
 final class PageEncoder {
   /** Values at least this wide go full-zip (Lance's MINIBLOCK_MAX_BYTE_LENGTH_PER_VALUE). */
@@ -23,10 +28,15 @@ final class PageEncoder {
   private PageEncoder() {}
 
   static EncodedPage encode(LeafEntries page) {
-    return encode(page, false);
+    return encode(page, false, LanceFileVersion.V2_1);
   }
 
   static EncodedPage encode(LeafEntries page, boolean compress) {
+    return encode(page, compress, LanceFileVersion.V2_1);
+  }
+
+  /** Encodes a page for a file of the given version (2.1 or 2.2). */
+  static EncodedPage encode(LeafEntries page, boolean compress, LanceFileVersion version) {
     LeafPath path = page.path;
     int layersCount = path.numLayers();
     boolean[] nullSeen = new boolean[layersCount];
@@ -61,7 +71,7 @@ final class PageEncoder {
     }
     if (compress) {
       try {
-        return compressedMiniBlock(page, layers, def, dict);
+        return compressedMiniBlock(page, layers, def, dict, version);
       } catch (MiniBlockWriter.ChunkTooLargeException e) {
         // The codec's chunks break a limit with these levels: let the writer cut its own chunks.
       }
@@ -70,20 +80,20 @@ final class PageEncoder {
       }
     }
     try {
-      return MiniBlockWriter.write(page, layers, def, miniBlock(page), compress);
+      return MiniBlockWriter.write(page, layers, def, miniBlock(page), compress, version);
     } catch (MiniBlockWriter.ChunkTooLargeException e) {
       return fullZip(page, layers, compress ? compressedPerValue(page) : perValue(page));
     }
   }
 
   private static EncodedPage compressedMiniBlock(LeafEntries page, RepDefLayers layers, short[] def,
-      StringDictionary dict) throws MiniBlockWriter.ChunkTooLargeException {
+      StringDictionary dict, LanceFileVersion version) throws MiniBlockWriter.ChunkTooLargeException {
     LeafType t = page.path.type;
     if (t.kind == LeafType.Kind.FIXED) {
       FixedValues v = (FixedValues) page.values;
       ChunkedValues chunks = v.bits == 1 ? null : FixedCompression.choose(v.array(), v.bits, v.count());
       if (chunks != null) {
-        return MiniBlockWriter.write(page, layers, def, chunks, null, true);
+        return MiniBlockWriter.write(page, layers, def, chunks, null, true, version);
       }
     } else if (t.kind == LeafType.Kind.VARIABLE) {
       VarValues v = (VarValues) page.values;
@@ -92,18 +102,18 @@ final class PageEncoder {
             java.nio.ByteBuffer.wrap(dict.block));
         ChunkedValues indices = FixedCompression.choose(dict.indices, dict.indices.length);
         if (indices != null) {
-          return MiniBlockWriter.write(page, layers, def, indices, d, true);
+          return MiniBlockWriter.write(page, layers, def, indices, d, true, version);
         }
-        return MiniBlockWriter.write(page, layers, def, new FlatEncoder(asFixed(dict.indices)), d, true);
+        return MiniBlockWriter.write(page, layers, def, new FlatEncoder(asFixed(dict.indices)), d, true, version);
       }
       if (FsstCompression.applies(v, v.maxLength(0, v.count()))) {
         VariableEncoder fsst = FsstCompression.compress(v);
         if (fsst != null) {
-          return MiniBlockWriter.write(page, layers, def, fsst, true);
+          return MiniBlockWriter.write(page, layers, def, fsst, true, version);
         }
       }
     }
-    return MiniBlockWriter.write(page, layers, def, miniBlock(page), true);
+    return MiniBlockWriter.write(page, layers, def, miniBlock(page), true, version);
   }
 
   private static FixedValues asFixed(int[] ints) {
