@@ -1,6 +1,7 @@
 package dev.javelin.format.v21;
 
 import dev.javelin.format.LanceFileVersion;
+import dev.javelin.format.compression.general.GeneralCodec;
 import dev.javelin.format.UnsupportedFormatException;
 
 /**
@@ -18,8 +19,11 @@ import dev.javelin.format.UnsupportedFormatException;
  * nothing. All-null pages keep plain levels, as Lance's do.
  *
  * <p>Format 2.2 pages are the same but for what lance-core 7.0.0 requires of them and chooses for
- * them: mini-block pages say {@code has_large_chunk} (32-bit chunk sizes), and levels with fewer
- * runs than half their count are run-length encoded ({@link MiniBlockWriter}, {@link LevelEncoder}).
+ * them: mini-block pages say {@code has_large_chunk} (32-bit chunk sizes), levels with fewer runs
+ * than half their count are run-length encoded ({@link MiniBlockWriter}, {@link LevelEncoder}),
+ * string dictionaries are LZ4-compressed, and a page outside lists whose valid values are equal
+ * is a constant page ({@link ConstantWriter}). Not written: lance-core's 2.2 dictionaries of
+ * fixed-width values and its compressed levels in all-null pages (such pages stay as in 2.1).
  */
 final class PageEncoder {
   /** Values at least this wide go full-zip (Lance's MINIBLOCK_MAX_BYTE_LENGTH_PER_VALUE). */
@@ -58,6 +62,12 @@ final class PageEncoder {
     short[] def = levels(page, layers);
     if (!anyValid) {
       return AllNullWriter.write(page, layers, def);
+    }
+    if (compress && version == LanceFileVersion.V2_2) {
+      EncodedPage constant = ConstantWriter.tryWrite(page, layers, def);
+      if (constant != null) {
+        return constant;
+      }
     }
     StringDictionary dict = null;
     if (compress && page.path.type.kind == LeafType.Kind.VARIABLE) {
@@ -98,8 +108,10 @@ final class PageEncoder {
     } else if (t.kind == LeafType.Kind.VARIABLE) {
       VarValues v = (VarValues) page.values;
       if (dict != null) {
-        MiniBlockWriter.Dictionary d = new MiniBlockWriter.Dictionary(dict.encoding, dict.numItems,
-            java.nio.ByteBuffer.wrap(dict.block));
+        MiniBlockWriter.Dictionary d = version == LanceFileVersion.V2_2
+            ? new MiniBlockWriter.Dictionary(CompressionProtos.lz4(dict.encoding), dict.numItems,
+                java.nio.ByteBuffer.wrap(GeneralCodec.lz4().compress(dict.block, 0, dict.block.length)))
+            : new MiniBlockWriter.Dictionary(dict.encoding, dict.numItems, java.nio.ByteBuffer.wrap(dict.block));
         ChunkedValues indices = FixedCompression.choose(dict.indices, dict.indices.length);
         if (indices != null) {
           return MiniBlockWriter.write(page, layers, def, indices, d, true, version);
