@@ -32,8 +32,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  * Javelin writes format 2.2 files; lance-core 7.0.0 reads every value back row by row, and the
  * pages are what lance-core requires and chooses in 2.2: every mini-block page says
  * {@code has_large_chunk}; each page has the layout of lance-core's 2.2 file of the same data
- * (constant pages included), and its repetition and definition levels the same kind of
- * compression (run-length or bit-packed), and a string dictionary the same compression (LZ4). Over typical
+ * (constant pages included), its repetition and definition levels the same kind of compression
+ * (run-length, bit-packed or none, in mini-block and all-null pages), and a string dictionary the
+ * same compression (LZ4). Over typical
  * shapes ({@link EncShapes}) and every type and nesting of the smoke test with random data, in
  * default and small pages. Javelin reads its own files back too (whole and by takes).
  */
@@ -84,8 +85,13 @@ class JavelinWrites22Test {
     return out;
   }
 
-  // "rep:rle def:out_of_line_bitpacking" for a mini-block page; the layout's name otherwise.
+  // "rep:RLE def:OUT_OF_LINE_BITPACKING" for a mini-block or all-null page; the layout's name otherwise.
   private static String levels(PageLayout l) {
+    if (l.hasAllNullLayout()) {
+      var a = l.getAllNullLayout();
+      return "rep:" + kind(a.hasRepCompression() ? a.getRepCompression() : null)
+          + " def:" + kind(a.hasDefCompression() ? a.getDefCompression() : null);
+    }
     if (!l.hasMiniBlockLayout()) {
       return l.getLayoutCase().toString();
     }
@@ -134,8 +140,8 @@ class JavelinWrites22Test {
           PageLayout o = ours.get(p);
           PageLayout t = theirs.get(p);
           assertThat(layoutKind(o)).as("%s page %s layout", name, p).isEqualTo(layoutKind(t));
+          assertThat(levels(o)).as("%s page %s levels", name, p).isEqualTo(levels(t));
           if (o.hasMiniBlockLayout() && t.hasMiniBlockLayout()) {
-            assertThat(levels(o)).as("%s page %s levels", name, p).isEqualTo(levels(t));
             if (o.getMiniBlockLayout().hasDictionary() && t.getMiniBlockLayout().hasDictionary()) {
               assertThat(kind(o.getMiniBlockLayout().getDictionary())).as("%s page %s dictionary", name, p)
                   .isEqualTo(kind(t.getMiniBlockLayout().getDictionary()));

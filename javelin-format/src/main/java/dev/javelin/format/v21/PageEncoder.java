@@ -16,14 +16,15 @@ import dev.javelin.format.UnsupportedFormatException;
  * FSST ({@link FsstCompression}), else nothing; fixed-size lists and booleans nothing; levels are
  * bit-packed ({@link LevelEncoder}). Full-zip: variable-width values over 32 KiB are compressed
  * one by one with zstd ({@link ZstdPerValueEncoder}), else FSST, else nothing; fixed-width values
- * nothing. All-null pages keep plain levels, as Lance's do.
+ * nothing. All-null pages keep plain levels, as Lance's 2.1 pages do.
  *
  * <p>Format 2.2 pages are the same but for what lance-core 7.0.0 requires of them and chooses for
  * them: mini-block pages say {@code has_large_chunk} (32-bit chunk sizes), levels with fewer runs
  * than half their count are run-length encoded ({@link MiniBlockWriter}, {@link LevelEncoder}),
  * string dictionaries are LZ4-compressed, and a page outside lists whose valid values are equal
- * is a constant page ({@link ConstantWriter}). Not written: lance-core's 2.2 dictionaries of
- * fixed-width values and its compressed levels in all-null pages (such pages stay as in 2.1).
+ * is a constant page ({@link ConstantWriter}), and all-null pages compress their levels
+ * ({@link AllNullWriter}). Not written: lance-core's 2.2 dictionaries of fixed-width values (such
+ * pages keep their 2.1 encodings).
  */
 final class PageEncoder {
   /** Values at least this wide go full-zip (Lance's MINIBLOCK_MAX_BYTE_LENGTH_PER_VALUE). */
@@ -61,7 +62,7 @@ final class PageEncoder {
     RepDefLayers layers = RepDefLayers.forPage(path, nullSeen, emptySeen);
     short[] def = levels(page, layers);
     if (!anyValid) {
-      return AllNullWriter.write(page, layers, def);
+      return AllNullWriter.write(page, layers, def, compress && version == LanceFileVersion.V2_2);
     }
     if (compress && version == LanceFileVersion.V2_2) {
       EncodedPage constant = ConstantWriter.tryWrite(page, layers, def);

@@ -93,4 +93,14 @@ class V22PagesTest {
         i -> ("word" + i % 7).getBytes(StandardCharsets.UTF_8), LanceFileVersion.V2_1))
         .contains("dictionary { variable").doesNotContain("has_large_chunk");
   }
+
+  @Test
+  void allNullPagesCompressTheirLevels() throws Exception {
+    Field lists = ArrowData.list("l", ArrowData.field("item", new ArrowType.Int(32, true)));
+    assertThat(page(lists, 3000, i -> i % 3 == 0 ? null : List.of(), LanceFileVersion.V2_2))
+        .startsWith("all_null_layout").contains("rep_compression { rle", "num_rep_values: 3000",
+            "def_compression { out_of_line_bitpacking", "num_def_values: 3000");
+    assertThat(page(lists, 3000, i -> i % 3 == 0 ? null : List.of(), LanceFileVersion.V2_1))
+        .startsWith("all_null_layout").doesNotContain("compression");
+  }
 }
