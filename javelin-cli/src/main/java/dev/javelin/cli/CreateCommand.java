@@ -20,7 +20,7 @@ import picocli.CommandLine.Option;
       "  javelin create events --input events.arrow --version 2.0 --max-rows-per-file 100000"
     })
 final class CreateCommand extends DatasetWriteCommand {
-  @Option(names = "--version", paramLabel = "2.0|2.1", converter = WriteCommand.VersionConverter.class,
+  @Option(names = "--version", paramLabel = "2.0|2.1|2.2", converter = WriteCommand.VersionConverter.class,
       defaultValue = "2.1", description = "Lance file format version of the data files (default: ${DEFAULT-VALUE}).")
   LanceFileVersion version;
 

@@ -116,7 +116,7 @@ final class InfoText {
   private static void field(StringBuilder b, LanceField f, int depth, int idWidth, int nameWidth) {
     b.append("  ").append(pad(String.valueOf(f.id()), idWidth, true)).append("  ")
         .append(pad("  ".repeat(depth) + f.name(), nameWidth, false)).append("  ")
-        .append(f.logicalType()).append(f.nullable() ? "" : " not null");
+        .append(typeName(f)).append(f.nullable() ? "" : " not null");
     if (!f.metadata().isEmpty()) {
       b.append("  ").append(f.metadata());
     }
@@ -124,6 +124,15 @@ final class InfoText {
     for (LanceField c : f.children()) {
       field(b, c, depth + 1, idWidth, nameWidth);
     }
+  }
+
+  // Lance's logical type, but a map shows its key and value types, as in "map<string, int32>".
+  private static String typeName(LanceField f) {
+    if (f.isMap() && f.children().size() == 1 && f.children().get(0).children().size() == 2) {
+      List<LanceField> kv = f.children().get(0).children();
+      return "map<" + typeName(kv.get(0)) + ", " + typeName(kv.get(1)) + ">";
+    }
+    return f.logicalType();
   }
 
   private static String list(long[] values) {

@@ -106,7 +106,7 @@ public final class Javelin implements Callable<Integer> {
           version = p.getProperty("version", version);
         }
       }
-      return new String[] {"javelin " + version + " (Lance file format 2.0 and 2.1)"};
+      return new String[] {"javelin " + version + " (Lance file format 2.0, 2.1 and 2.2)"};
     }
   }
 }

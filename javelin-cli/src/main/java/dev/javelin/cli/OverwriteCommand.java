@@ -19,7 +19,7 @@ import picocli.CommandLine.Option;
     },
     footer = {"", "Example:", "  javelin overwrite people --input people-2025.csv"})
 final class OverwriteCommand extends DatasetWriteCommand {
-  @Option(names = "--version", paramLabel = "2.0|2.1", converter = WriteCommand.VersionConverter.class,
+  @Option(names = "--version", paramLabel = "2.0|2.1|2.2", converter = WriteCommand.VersionConverter.class,
       description = "Lance file format version of the data files (default: the dataset's, or 2.1).")
   LanceFileVersion version;
 

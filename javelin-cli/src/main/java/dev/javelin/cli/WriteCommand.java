@@ -63,7 +63,7 @@ final class WriteCommand extends BaseCommand {
       description = "Arrow IPC file or stream, or CSV file with a header.")
   Path input;
 
-  @Option(names = "--version", paramLabel = "2.0|2.1", converter = VersionConverter.class, defaultValue = "2.1",
+  @Option(names = "--version", paramLabel = "2.0|2.1|2.2", converter = VersionConverter.class, defaultValue = "2.1",
       description = "Lance file format version (default: ${DEFAULT-VALUE}).")
   LanceFileVersion version;
 

@@ -35,7 +35,7 @@ class CommandLineTest extends CliTestBase {
   void version() {
     Result r = run("--version");
     assertThat(r.code).isEqualTo(ExitCodes.OK);
-    assertThat(r.out).matches("javelin \\S+ \\(Lance file format 2\\.0 and 2\\.1\\)\n");
+    assertThat(r.out).matches("javelin \\S+ \\(Lance file format 2\\.0, 2\\.1 and 2\\.2\\)\n");
   }
 
   @Test

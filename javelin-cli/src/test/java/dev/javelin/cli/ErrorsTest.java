@@ -192,7 +192,7 @@ class ErrorsTest extends CliTestBase {
     assertFails(run("file", "write", out, "--input", dir.toString()), 2,
         "javelin: Input is a directory, not a file: " + dir + "\n");
     assertFails(run("file", "write", out, "--input", csv.toString(), "--version", "3.0"), 2,
-        "javelin: Invalid value for option '--version': Unknown Lance file version '3.0' (expected 2.0 or 2.1)\n"
+        "javelin: Invalid value for option '--version': Unknown Lance file version '3.0' (expected 2.0, 2.1 or 2.2)\n"
             + HELP_WRITE);
     assertFails(run("file", "write", out, "--input", csv.toString(), "--max-page-bytes", "12x"), 2,
         "javelin: Invalid value for option '--max-page-bytes': '12x' is not a size (for example 1048576, 512K or 8M)\n"

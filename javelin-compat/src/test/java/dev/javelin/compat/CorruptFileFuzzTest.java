@@ -32,7 +32,7 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Damaged files written by lance-core and by Javelin, in 2.0 and 2.1: every truncation of a small
+ * Damaged files written by lance-core and by Javelin, in 2.0, 2.1 and 2.2: every truncation of a small
  * file, random cuts of a larger one, random byte flips in the metadata (schema, column metadata,
  * tables, footer) and in the data pages, and random values in the footer and offset tables.
  *
@@ -62,9 +62,6 @@ class CorruptFileFuzzTest {
     List<Arguments> out = new ArrayList<>();
     for (Writer w : Writer.values()) {
       for (LanceFileVersion v : LanceFileVersion.values()) {
-        if (w == Writer.JAVELIN && v == LanceFileVersion.V2_2) {
-          continue; // Javelin reads 2.2 but does not write it
-        }
         out.add(Arguments.of(w, v));
       }
     }

@@ -119,7 +119,7 @@ class DatasetDeleteCompatTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"V2_0", "V2_1"})
+  @ValueSource(strings = {"V2_0", "V2_1", "V2_2"})
   void lanceReadsJavelinDeletesThenDeletesAppendsAndCompacts(String version) throws Exception {
     Path path = dir.resolve("ds");
     Dataset ds = javelinCreate(path, LanceFileVersion.valueOf(version), 12000, 6000);

@@ -56,7 +56,7 @@ class DatasetJavelinToLanceTest {
   }
 
   @ParameterizedTest
-  @EnumSource(value = LanceFileVersion.class, names = {"V2_0", "V2_1"})
+  @EnumSource(value = LanceFileVersion.class, names = {"V2_0", "V2_1", "V2_2"})
   void lanceReadsWhatJavelinWrote(LanceFileVersion v) throws Exception {
     Path path = dir.resolve("ds");
     Dataset ds = javelinDataset(path, v);
@@ -85,7 +85,7 @@ class DatasetJavelinToLanceTest {
   }
 
   @ParameterizedTest
-  @EnumSource(value = LanceFileVersion.class, names = {"V2_0", "V2_1"})
+  @EnumSource(value = LanceFileVersion.class, names = {"V2_0", "V2_1", "V2_2"})
   void javelinReadsWhatLanceAppendedToAJavelinDataset(LanceFileVersion v) throws Exception {
     Path path = dir.resolve("ds");
     javelinDataset(path, v);

@@ -110,7 +110,7 @@ class DatasetUpdateCompatTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"V2_0", "V2_1"})
+  @ValueSource(strings = {"V2_0", "V2_1", "V2_2"})
   void lanceReadsJavelinUpdatesThenDeletesAndUpdatesMore(String version) throws Exception {
     Path path = dir.resolve("ds");
     Dataset ds = javelinCreate(path, LanceFileVersion.valueOf(version), 3000, 1000);
@@ -336,7 +336,7 @@ class DatasetUpdateCompatTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"V2_0", "V2_1"})
+  @ValueSource(strings = {"V2_0", "V2_1", "V2_2"})
   void addColumnsByExpressionEqualsLance(String version) throws Exception {
     Path ours = dir.resolve("ours");
     Path theirs = dir.resolve("theirs");

@@ -45,6 +45,11 @@ class JavelinWritesLanceReadsTest {
     check(LanceFileVersion.V2_1, RandomData.V2_1, seeds);
   }
 
+  @Property(seed = "20261202", tries = 1, shrinking = ShrinkingMode.OFF, edgeCases = EdgeCasesMode.NONE)
+  void v22(@ForAll("seeds") List<Long> seeds) throws IOException {
+    check(LanceFileVersion.V2_2, RandomData.V2_1, seeds);
+  }
+
   static void check(LanceFileVersion version, RandomData.Profile profile, List<Long> seeds) throws IOException {
     List<IsolatedLanceChecks.Case> cases = new ArrayList<>();
     List<String> failures = new ArrayList<>();

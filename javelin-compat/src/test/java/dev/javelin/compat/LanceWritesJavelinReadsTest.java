@@ -95,6 +95,20 @@ class LanceWritesJavelinReadsTest {
     }
   }
 
+  /** lance-core writes 2.2 with its default encodings; Javelin reads every file. */
+  @Property(seed = "20261202", tries = 40, shrinking = ShrinkingMode.OFF)
+  void v22(@ForAll long seed) throws IOException {
+    Path file = Scratch.newFile("lance-2.2-" + seed);
+    try (BufferAllocator allocator = new RootAllocator();
+        Sample sample = Sample.generate(seed, RandomData.V2_1, allocator)) {
+      write(file, LanceFileVersion.V2_2, sample, allocator);
+      ReadChecks.javelin(file, sample.expected, sample.data.random(), allocator,
+          "lance-core wrote 2.2, " + sample.describe());
+    } finally {
+      Scratch.delete(file);
+    }
+  }
+
   private static synchronized void record(Set<String> encodings) {
     SKIPPED_FILES_21.incrementAndGet();
     for (String e : encodings) {

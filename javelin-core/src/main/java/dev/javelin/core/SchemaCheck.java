@@ -70,7 +70,7 @@ final class SchemaCheck {
     }
     ArrowType.ArrowTypeID t = want.getType().getTypeID();
     boolean item = t == ArrowType.ArrowTypeID.List || t == ArrowType.ArrowTypeID.LargeList
-        || t == ArrowType.ArrowTypeID.FixedSizeList;
+        || t == ArrowType.ArrowTypeID.FixedSizeList || t == ArrowType.ArrowTypeID.Map;
     for (int i = 0; i < want.getChildren().size(); i++) {
       Field w = want.getChildren().get(i);
       Field g = got.getChildren().get(i);

@@ -24,7 +24,7 @@ import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
- * Reads a Lance 2.0 or 2.1 file into Arrow vectors.
+ * Reads a Lance 2.0, 2.1 or 2.2 file into Arrow vectors.
  *
  * <p>{@link #read} streams batches through an {@link org.apache.arrow.vector.ipc.ArrowReader},
  * reading only the pages that hold the requested rows; {@link #take} reads given rows. The

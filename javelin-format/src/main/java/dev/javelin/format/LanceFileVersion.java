@@ -3,8 +3,7 @@ package dev.javelin.format;
 import java.util.Locale;
 
 /**
- * The versions of the Lance 2.x file format that Javelin reads and writes. Javelin reads 2.2
- * (lance-core writes it when asked for "2.2") but does not write it.
+ * The versions of the Lance 2.x file format that Javelin reads and writes.
  */
 public enum LanceFileVersion {
   /** Format 2.0: the footer says 0.3 for historical reasons; data files record 2/0. */
@@ -12,8 +11,9 @@ public enum LanceFileVersion {
   /** Format 2.1: structural encoding (mini-block and full-zip pages, repetition/definition levels). */
   V2_1("2.1", 2, 1, 2, 1),
   /**
-   * Format 2.2: the 2.1 layouts plus larger mini-block chunks, constant pages, compressed
-   * dictionaries and variable-width packed structs. Read only.
+   * Format 2.2: the 2.1 layouts plus larger mini-block chunks (32-bit chunk sizes), constant pages,
+   * compressed dictionaries and variable-width packed structs; the format lance-core writes for
+   * {@code map} columns.
    */
   V2_2("2.2", 2, 2, 2, 2);
 
@@ -56,8 +56,10 @@ public enum LanceFileVersion {
   }
 
   /**
-   * Parses a version Javelin writes: "2.0", "2.1" or "stable" (2.1, what lance-core 7.0.0 writes
-   * by default).
+   * Parses a version Javelin writes: "2.0", "2.1", "2.2" or "stable" (2.1, what lance-core 7.0.0
+   * writes by default).
+   *
+   * @throws IllegalArgumentException for any other text
    */
   public static LanceFileVersion parse(String text) {
     String t = text.trim().toLowerCase(Locale.ROOT);
@@ -67,9 +69,11 @@ public enum LanceFileVersion {
       case "2.1":
       case "stable":
         return V2_1;
+      case "2.2":
+        return V2_2;
       default:
         throw new IllegalArgumentException(
-            "Unknown Lance file version '" + text + "' (expected 2.0 or 2.1)");
+            "Unknown Lance file version '" + text + "' (expected 2.0, 2.1 or 2.2)");
     }
   }
 

@@ -53,6 +53,9 @@ public final class LanceFileWriter implements AutoCloseable {
     this.arrowSchema = schema.toArrow();
     this.options = options;
     EncodingStrategy strategy = EncodingStrategy.forVersion(options.version());
+    if (options.version() != LanceFileVersion.V2_2) {
+      requireNoMap(output, schema.fields(), options.version());
+    }
     int column = 0;
     for (LanceField f : schema.fields()) {
       encoders.add(strategy.newEncoder(f, options));
@@ -64,6 +67,18 @@ public final class LanceFileWriter implements AutoCloseable {
       apart &= e.canEncodeApart();
     }
     this.encodeApart = apart;
+  }
+
+  // Maps exist from format 2.2 on; lance-core 7.0.0 refuses them in 2.0 and 2.1 files too.
+  private static void requireNoMap(OutputFile output, List<LanceField> fields, LanceFileVersion version) {
+    for (LanceField top : fields) {
+      for (LanceField f : top.flatten()) {
+        if (f.isMap()) {
+          throw new UnsupportedFormatException(output.location(), "Map field '" + f.name()
+              + "' needs Lance file format 2.2 or later; this file is " + version);
+        }
+      }
+    }
   }
 
   // Records (field id, column index) the way Lance does: pre-order, −1 for fields with no column.
@@ -184,10 +199,11 @@ public final class LanceFileWriter implements AutoCloseable {
       Field w = want.getChildren().get(i);
       Field g = got.getChildren().get(i);
       // A list's item name is not part of its type: Arrow Java calls it "$data$", others "item"
-      // or "element". The item of a fixed-size list has no Lance field, so its name is not kept.
+      // or "element" (a map's entries, "entries" or "key_value"). The item of a fixed-size list
+      // has no Lance field, so its name is not kept.
       ArrowType.ArrowTypeID t = want.getType().getTypeID();
       boolean item = t == ArrowType.ArrowTypeID.List || t == ArrowType.ArrowTypeID.LargeList
-          || t == ArrowType.ArrowTypeID.FixedSizeList;
+          || t == ArrowType.ArrowTypeID.FixedSizeList || t == ArrowType.ArrowTypeID.Map;
       if (item ? !sameShape(renamed(w, g.getName()), g) : !sameShape(w, g)) {
         return false;
       }

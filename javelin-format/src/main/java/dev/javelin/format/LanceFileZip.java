@@ -26,7 +26,7 @@ import java.util.Set;
  * buffers (shared by a column's pages) can be carried. The output's schema is the picked fields,
  * ids kept, in the order picked.
  *
- * <p>The sources must have one file version (2.0 or 2.1) and row count, and no global buffer but
+ * <p>The sources must have one file version (2.0, 2.1 or 2.2) and row count, and no global buffer but
  * the schema: an encoding may refer to an extra global buffer by its index, and indices from
  * several files would collide in one file.
  */
@@ -128,9 +128,7 @@ public final class LanceFileZip {
     for (InputFile in : sources) {
       FileMetadata m = FileMetadata.read(in);
       String loc = in.location();
-      if (m.version() != LanceFileVersion.V2_0 && m.version() != LanceFileVersion.V2_1) {
-        throw new UnsupportedFormatException(loc, "Binary zip handles file versions 2.0 and 2.1, not " + m.version());
-      }
+
       if (m.numGlobalBuffers() != 1) {
         throw new UnsupportedFormatException(loc, "Binary zip needs files whose only global buffer is the schema, "
             + "this one has " + m.numGlobalBuffers() + " (encodings may refer to the others by index, which would "

@@ -8,7 +8,7 @@ public enum CompactionMode {
    * Copy the encoded pages of the source files into the new files without decoding them when the
    * task's fragments allow it, and re-encode otherwise. A rewrite needs no deletions and the same
    * files and file version in every fragment; a repack needs its source files in one file version
-   * (2.0 or 2.1) with no global buffer but the schema. A repack that re-encodes logs why.
+   * (2.0, 2.1 or 2.2) with no global buffer but the schema. A repack that re-encodes logs why.
    */
   TRY_BINARY_COPY,
   /**

@@ -12,9 +12,10 @@ import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.FieldType;
 
 /**
- * One field of a Lance schema: a name, a field id, a logical type and, for structs and lists,
- * child fields. A fixed-size list has no child field in Lance; its item type is part of the
- * logical type string. Immutable.
+ * One field of a Lance schema: a name, a field id, a logical type and, for structs, lists and
+ * maps, child fields. A fixed-size list has no child field in Lance; its item type is part of the
+ * logical type string. A map ({@code "map"}) has one child, a non-null struct of its entries
+ * holding a non-null {@code key} and a {@code value}, as lance-core 7.0.0 records it. Immutable.
  */
 public final class LanceField {
   /** The item field name Lance gives the child of a fixed-size list. */
@@ -70,9 +71,17 @@ public final class LanceField {
     return logicalType.equals("struct");
   }
 
-  /** A variable-size list (list, large_list, and their ".struct" forms). */
+  /**
+   * A variable-size list (list, large_list, and their ".struct" forms), or a map, which Lance
+   * stores as a list of its entries.
+   */
   public boolean isList() {
-    return logicalType.startsWith("list") || logicalType.startsWith("large_list");
+    return logicalType.startsWith("list") || logicalType.startsWith("large_list") || isMap();
+  }
+
+  /** A map: a list of entries structs of a key and a value (Arrow's {@code Map}). */
+  public boolean isMap() {
+    return logicalType.equals("map");
   }
 
   public boolean isLargeList() {
@@ -124,6 +133,14 @@ public final class LanceField {
       }
       return new Field(name, new FieldType(nullable, ArrowType.Struct.INSTANCE, null, md), kids);
     }
+    if (isMap()) {
+      if (children.size() != 1 || !children.get(0).isStruct() || children.get(0).children().size() != 2) {
+        throw new IllegalArgumentException("Map field '" + name + "' (id " + id
+            + ") must have one child, a struct of a key and a value; has " + children);
+      }
+      return new Field(name, new FieldType(nullable, new ArrowType.Map(false), null, md),
+          List.of(children.get(0).toArrow()));
+    }
     if (isList()) {
       ArrowType t = isLargeList() ? ArrowType.LargeList.INSTANCE : ArrowType.List.INSTANCE;
       if (children.size() != 1) {
@@ -163,7 +180,8 @@ public final class LanceField {
     ArrowType.ArrowTypeID t = field.getType().getTypeID();
     if (t == ArrowType.ArrowTypeID.Struct
         || t == ArrowType.ArrowTypeID.List
-        || t == ArrowType.ArrowTypeID.LargeList) {
+        || t == ArrowType.ArrowTypeID.LargeList
+        || t == ArrowType.ArrowTypeID.Map) {
       for (Field c : field.getChildren()) {
         kids.add(fromArrow(c, nextId));
       }

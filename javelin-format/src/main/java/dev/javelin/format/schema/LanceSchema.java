@@ -122,7 +122,8 @@ public final class LanceSchema {
 
   private static FileProtos.Encoding legacyEncoding(LanceField f) {
     String t = f.logicalType();
-    if (f.isStruct() || f.isList()) {
+    // lance-core 7.0.0 records a map as PLAIN, structs and lists as NONE.
+    if ((f.isStruct() || f.isList()) && !f.isMap()) {
       return FileProtos.Encoding.NONE;
     }
     if (t.equals("string") || t.equals("large_string") || t.equals("binary") || t.equals("large_binary")) {

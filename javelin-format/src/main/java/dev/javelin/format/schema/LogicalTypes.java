@@ -17,7 +17,8 @@ public final class LogicalTypes {
   /**
    * The logical type string of an Arrow field.
    *
-   * @throws IllegalArgumentException for types Lance has no name for (maps, unions, ...)
+   * @throws IllegalArgumentException for types Lance has no name for (unions, ...) and for maps
+   *     with sorted keys, which lance-core 7.0.0 refuses too
    */
   public static String of(Field field) {
     ArrowType type = field.getType();
@@ -33,6 +34,12 @@ public final class LogicalTypes {
             + ((ArrowType.FixedSizeList) type).getListSize();
       case Struct:
         return "struct";
+      case Map:
+        if (((ArrowType.Map) type).getKeysSorted()) {
+          throw new IllegalArgumentException("Map field '" + field.getName()
+              + "' has keys_sorted=true, which Lance does not support (lance-core 7.0.0 refuses it too)");
+        }
+        return "map";
       default:
         return ofPrimitive(type);
     }

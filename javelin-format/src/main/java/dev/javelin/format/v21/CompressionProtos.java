@@ -41,6 +41,15 @@ final class CompressionProtos {
   }
 
   /** Each value compressed on its own with zstd (level 0: zstd's default), as Lance writes it. */
+  /** LZ4 over a block, as format 2.2 compresses mini-block dictionaries (no level, as Lance writes it). */
+  static CompressiveEncoding lz4(CompressiveEncoding values) {
+    return CompressiveEncoding.newBuilder()
+        .setGeneral(General.newBuilder()
+            .setCompression(BufferCompression.newBuilder().setScheme(CompressionScheme.COMPRESSION_ALGORITHM_LZ4))
+            .setValues(values))
+        .build();
+  }
+
   static CompressiveEncoding zstd(CompressiveEncoding values) {
     return CompressiveEncoding.newBuilder()
         .setGeneral(General.newBuilder()

@@ -1,5 +1,6 @@
 package dev.javelin.format.v21;
 
+import dev.javelin.format.LanceFileVersion;
 import dev.javelin.format.encoding.BufferSink;
 import dev.javelin.format.proto.File2Protos.ColumnMetadata;
 import java.io.IOException;
@@ -23,6 +24,7 @@ final class LeafEncoder {
   private final LeafPath path;
   private final long maxPageBytes;
   private final boolean compress;
+  private final LanceFileVersion version;
   // Rows the file is expected to get (0: unknown), to size a page's buffers once.
   private final long expectedRows;
   private final Shredder shredder;
@@ -48,11 +50,12 @@ final class LeafEncoder {
   }
 
   LeafEncoder(LeafPath path, long maxPageBytes, boolean compress) {
-    this(path, maxPageBytes, compress, 0);
+    this(path, maxPageBytes, compress, 0, LanceFileVersion.V2_1);
   }
 
-  LeafEncoder(LeafPath path, long maxPageBytes, boolean compress, long expectedRows) {
+  LeafEncoder(LeafPath path, long maxPageBytes, boolean compress, long expectedRows, LanceFileVersion version) {
     this.path = path;
+    this.version = version;
     this.expectedRows = expectedRows;
     this.maxPageBytes = maxPageBytes;
     this.compress = compress;
@@ -119,7 +122,7 @@ final class LeafEncoder {
     if (page.rows == 0) {
       return;
     }
-    EncodedPage encoded = PageEncoder.encode(page, compress);
+    EncodedPage encoded = PageEncoder.encode(page, compress, version);
     pending.add(new Pending(page, encoded, rowsEncoded));
     rowsEncoded += page.rows;
     if (spare != null) {

@@ -1,5 +1,6 @@
 package dev.javelin.format.v21;
 
+import dev.javelin.format.LanceFileVersion;
 import dev.javelin.format.proto.Encodings21.CompressiveEncoding;
 import dev.javelin.format.proto.Encodings21.MiniBlockLayout;
 import dev.javelin.format.proto.Encodings21.PageLayout;
@@ -23,6 +24,11 @@ import java.util.List;
  * <p>Page buffers: chunk metadata (a u16 per chunk: {@code (8-byte words - 1) << 4 | log2(values)},
  * 0 for the last), the chunks, the dictionary if any, and with lists the repetition index (per
  * chunk, u64 rows that end in it and u64 levels left over after the last row start).
+ *
+ * <p>Format 2.2 pages say {@code has_large_chunk}: the chunk metadata words and the chunk headers'
+ * buffer sizes are u32 (lance-core 7.0.0 refuses 2.2 mini-block pages without it); the level
+ * counts and sizes stay u16, and chunks keep the 2.1 limits. Their levels may be run-length
+ * encoded ({@link LevelEncoder}).
  */
 final class MiniBlockWriter {
   static final int MAX_CHUNK_BYTES = 32 * 1024;
@@ -61,17 +67,21 @@ final class MiniBlockWriter {
     final LevelEncoder repEnc;
     final LevelEncoder defEnc;
     final int header;
+    final boolean largeChunks;
 
-    Levels(LeafEntries page, short[] def, boolean compress, int numBuffers) {
+    Levels(LeafEntries page, short[] def, boolean compress, int numBuffers, LanceFileVersion version) {
       this.rep = page.rep == null ? null : page.rep.array();
       this.def = def;
       this.any = rep != null || def != null;
       int numValues = page.values.count();
       this.numLevels = any ? page.size() : numValues;
       this.levelOfValue = levelOfValue(page, rep != null && def != null, numValues);
-      this.repEnc = rep == null ? null : compress ? LevelEncoder.forLevels(rep, numLevels) : LevelEncoder.flat();
-      this.defEnc = def == null ? null : compress ? LevelEncoder.forLevels(def, numLevels) : LevelEncoder.flat();
-      this.header = pad8(2 + (rep != null ? 2 : 0) + (def != null ? 2 : 0) + 2 * numBuffers);
+      this.largeChunks = version == LanceFileVersion.V2_2;
+      this.repEnc = rep == null ? null : compress ? LevelEncoder.forLevels(rep, numLevels, largeChunks)
+          : LevelEncoder.flat();
+      this.defEnc = def == null ? null : compress ? LevelEncoder.forLevels(def, numLevels, largeChunks)
+          : LevelEncoder.flat();
+      this.header = pad8(2 + (rep != null ? 2 : 0) + (def != null ? 2 : 0) + (largeChunks ? 4 : 2) * numBuffers);
     }
 
     int levelEnd(int valueEnd) {
@@ -81,28 +91,29 @@ final class MiniBlockWriter {
       return levelOfValue == null ? valueEnd : levelOfValue[valueEnd - 1] + 1;
     }
 
-    // The chunk's bytes, or -1 when it breaks a limit.
-    long chunkSize(int levels, int[] sizes) {
-      if (levels > MAX_CHUNK_LEVELS) {
+    // The bytes of a chunk with levels [from, to) (from == to without levels), or -1 when it
+    // breaks a limit.
+    long chunkSize(int from, int to, int[] sizes) {
+      if (to - from > MAX_CHUNK_LEVELS) {
         return -1;
       }
       long size = header;
       if (rep != null) {
-        long s = repEnc.size(levels);
+        long s = repEnc.size(rep, from, to);
         if (s > 0xFFFF) {
           return -1;
         }
         size += pad8(s);
       }
       if (def != null) {
-        long s = defEnc.size(levels);
+        long s = defEnc.size(this.def, from, to);
         if (s > 0xFFFF) {
           return -1;
         }
         size += pad8(s);
       }
       for (int s : sizes) {
-        if (s > 0xFFFF) {
+        if (s > 0xFFFF && !largeChunks) {
           return -1;
         }
         size += pad8(s);
@@ -115,22 +126,22 @@ final class MiniBlockWriter {
 
   /** Writes values whose encoder lets this writer choose the chunks. */
   static EncodedPage write(LeafEntries page, RepDefLayers layers, short[] def, MiniBlockValueEncoder values,
-      boolean compressLevels) throws ChunkTooLargeException {
-    return write(page, layers, def, values, null, compressLevels);
+      boolean compressLevels, LanceFileVersion version) throws ChunkTooLargeException {
+    return write(page, layers, def, values, null, compressLevels, version);
   }
 
   /** As above, with an optional dictionary (the values are then its indices). */
   static EncodedPage write(LeafEntries page, RepDefLayers layers, short[] def, MiniBlockValueEncoder values,
-      Dictionary dictionary, boolean compressLevels) throws ChunkTooLargeException {
-    Levels lv = new Levels(page, def, compressLevels, values.numBuffers());
+      Dictionary dictionary, boolean compressLevels, LanceFileVersion version) throws ChunkTooLargeException {
+    Levels lv = new Levels(page, def, compressLevels, values.numBuffers(), version);
     List<int[]> chunks = plan(page.values.count(), lv, values);
     return serialize(page, layers, lv, chunks, new Planned(values, chunks), dictionary);
   }
 
   /** Writes values already cut into chunks, with an optional dictionary. */
   static EncodedPage write(LeafEntries page, RepDefLayers layers, short[] def, ChunkedValues values,
-      Dictionary dictionary, boolean compressLevels) throws ChunkTooLargeException {
-    Levels lv = new Levels(page, def, compressLevels, values.numBuffers());
+      Dictionary dictionary, boolean compressLevels, LanceFileVersion version) throws ChunkTooLargeException {
+    Levels lv = new Levels(page, def, compressLevels, values.numBuffers(), version);
     List<int[]> chunks = new ArrayList<>(values.numChunks());
     int[] sizes = new int[values.numBuffers()];
     int v = 0;
@@ -143,7 +154,7 @@ final class MiniBlockWriter {
       for (int b = 0; b < sizes.length; b++) {
         sizes[b] = values.bufferSize(c, b);
       }
-      if (lv.chunkSize(lv.any ? l1 - l : 0, sizes) < 0) {
+      if (lv.chunkSize(l, lv.any ? l1 : l, sizes) < 0) {
         throw new ChunkTooLargeException("chunk " + c + " of values " + v + ".. breaks the mini-block limits");
       }
       chunks.add(new int[] {v, v + k, l, l1, last ? 0 : Integer.numberOfTrailingZeros(k)});
@@ -166,7 +177,7 @@ final class MiniBlockWriter {
       int rem = numValues - v;
       if (rem <= MAX_CHUNK_VALUES) {
         int[] sizes = values.bufferSizes(v, numValues);
-        long size = lv.chunkSize(lv.any ? lv.numLevels - l : 0, sizes);
+        long size = lv.chunkSize(l, lv.any ? lv.numLevels : l, sizes);
         if (size >= 0 && valueBytes(sizes) <= TARGET_VALUE_BYTES) {
           chunks.add(new int[] {v, numValues, l, lv.numLevels, 0});
           break;
@@ -180,7 +191,7 @@ final class MiniBlockWriter {
       for (; n >= 2; n >>= 1) {
         int l1 = lv.levelEnd(v + n);
         int[] sizes = values.bufferSizes(v, v + n);
-        long size = lv.chunkSize(lv.any ? l1 - l : 0, sizes);
+        long size = lv.chunkSize(l, lv.any ? l1 : l, sizes);
         if (size >= 0 && (valueBytes(sizes) <= TARGET_VALUE_BYTES || n == 2)) {
           chunks.add(new int[] {v, v + n, l, l1, Integer.numberOfTrailingZeros(n)});
           v += n;
@@ -190,7 +201,7 @@ final class MiniBlockWriter {
         }
       }
       if (!placed) {
-        if (rem == 1 && lv.chunkSize(lv.any ? lv.numLevels - l : 0, values.bufferSizes(v, numValues)) >= 0) {
+        if (rem == 1 && lv.chunkSize(l, lv.any ? lv.numLevels : l, values.bufferSizes(v, numValues)) >= 0) {
           chunks.add(new int[] {v, numValues, l, lv.numLevels, 0});
           break;
         }
@@ -213,10 +224,10 @@ final class MiniBlockWriter {
       for (int b = 0; b < numBuffers; b++) {
         sizes[b] = values.bufferSize(c, b);
       }
-      total += Math.max(0, lv.chunkSize(lv.any ? ch[3] - ch[2] : 0, sizes));
+      total += Math.max(0, lv.chunkSize(ch[2], lv.any ? ch[3] : ch[2], sizes));
     }
     ByteBuilder data = new ByteBuilder((int) Math.min(Integer.MAX_VALUE / 2, total));
-    ByteBuilder meta = new ByteBuilder(2 * chunks.size());
+    ByteBuilder meta = new ByteBuilder((lv.largeChunks ? 4 : 2) * chunks.size());
     for (int c = 0; c < chunks.size(); c++) {
       int[] ch = chunks.get(c);
       boolean last = c == chunks.size() - 1;
@@ -224,13 +235,17 @@ final class MiniBlockWriter {
       int nl = lv.any ? ch[3] - ch[2] : 0;
       data.appendShort(nl);
       if (hasRep) {
-        data.appendShort((int) lv.repEnc.size(nl));
+        data.appendShort((int) lv.repEnc.size(lv.rep, ch[2], ch[3]));
       }
       if (hasDef) {
-        data.appendShort((int) lv.defEnc.size(nl));
+        data.appendShort((int) lv.defEnc.size(lv.def, ch[2], ch[3]));
       }
       for (int b = 0; b < numBuffers; b++) {
-        data.appendShort(values.bufferSize(c, b));
+        if (lv.largeChunks) {
+          data.appendInt(values.bufferSize(c, b));
+        } else {
+          data.appendShort(values.bufferSize(c, b));
+        }
       }
       data.padTo(8, FILL);
       if (hasRep) {
@@ -246,7 +261,12 @@ final class MiniBlockWriter {
         data.padTo(8, FILL);
       }
       int bytes = data.size() - start;
-      meta.appendShort(((bytes / 8 - 1) << 4) | (last ? 0 : ch[4]));
+      int word = ((bytes / 8 - 1) << 4) | (last ? 0 : ch[4]);
+      if (lv.largeChunks) {
+        meta.appendInt(word);
+      } else {
+        meta.appendShort(word);
+      }
     }
 
     List<ByteBuffer> buffers = new ArrayList<>();
@@ -256,7 +276,8 @@ final class MiniBlockWriter {
         .setValueCompression(values.encoding())
         .addAllLayers(layers.asList())
         .setNumBuffers(numBuffers)
-        .setNumItems(page.values.count());
+        .setNumItems(page.values.count())
+        .setHasLargeChunk(lv.largeChunks);
     if (dictionary != null) {
       layout.setDictionary(dictionary.encoding).setNumDictionaryItems(dictionary.numItems);
       buffers.add(dictionary.buffer);

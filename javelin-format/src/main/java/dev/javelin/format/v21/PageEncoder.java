@@ -1,5 +1,7 @@
 package dev.javelin.format.v21;
 
+import dev.javelin.format.LanceFileVersion;
+import dev.javelin.format.compression.general.GeneralCodec;
 import dev.javelin.format.UnsupportedFormatException;
 
 /**
@@ -14,7 +16,15 @@ import dev.javelin.format.UnsupportedFormatException;
  * FSST ({@link FsstCompression}), else nothing; fixed-size lists and booleans nothing; levels are
  * bit-packed ({@link LevelEncoder}). Full-zip: variable-width values over 32 KiB are compressed
  * one by one with zstd ({@link ZstdPerValueEncoder}), else FSST, else nothing; fixed-width values
- * nothing. All-null pages keep plain levels, as Lance's do.
+ * nothing. All-null pages keep plain levels, as Lance's 2.1 pages do.
+ *
+ * <p>Format 2.2 pages are the same but for what lance-core 7.0.0 requires of them and chooses for
+ * them: mini-block pages say {@code has_large_chunk} (32-bit chunk sizes), levels with fewer runs
+ * than half their count are run-length encoded ({@link MiniBlockWriter}, {@link LevelEncoder}),
+ * string dictionaries are LZ4-compressed, and a page outside lists whose valid values are equal
+ * is a constant page ({@link ConstantWriter}), and all-null pages compress their levels
+ * ({@link AllNullWriter}). Not written: lance-core's 2.2 dictionaries of fixed-width values (such
+ * pages keep their 2.1 encodings).
  */
 final class PageEncoder {
   /** Values at least this wide go full-zip (Lance's MINIBLOCK_MAX_BYTE_LENGTH_PER_VALUE). */
@@ -23,10 +33,15 @@ final class PageEncoder {
   private PageEncoder() {}
 
   static EncodedPage encode(LeafEntries page) {
-    return encode(page, false);
+    return encode(page, false, LanceFileVersion.V2_1);
   }
 
   static EncodedPage encode(LeafEntries page, boolean compress) {
+    return encode(page, compress, LanceFileVersion.V2_1);
+  }
+
+  /** Encodes a page for a file of the given version (2.1 or 2.2). */
+  static EncodedPage encode(LeafEntries page, boolean compress, LanceFileVersion version) {
     LeafPath path = page.path;
     int layersCount = path.numLayers();
     boolean[] nullSeen = new boolean[layersCount];
@@ -47,7 +62,13 @@ final class PageEncoder {
     RepDefLayers layers = RepDefLayers.forPage(path, nullSeen, emptySeen);
     short[] def = levels(page, layers);
     if (!anyValid) {
-      return AllNullWriter.write(page, layers, def);
+      return AllNullWriter.write(page, layers, def, compress && version == LanceFileVersion.V2_2);
+    }
+    if (compress && version == LanceFileVersion.V2_2) {
+      EncodedPage constant = ConstantWriter.tryWrite(page, layers, def);
+      if (constant != null) {
+        return constant;
+      }
     }
     StringDictionary dict = null;
     if (compress && page.path.type.kind == LeafType.Kind.VARIABLE) {
@@ -61,7 +82,7 @@ final class PageEncoder {
     }
     if (compress) {
       try {
-        return compressedMiniBlock(page, layers, def, dict);
+        return compressedMiniBlock(page, layers, def, dict, version);
       } catch (MiniBlockWriter.ChunkTooLargeException e) {
         // The codec's chunks break a limit with these levels: let the writer cut its own chunks.
       }
@@ -70,40 +91,42 @@ final class PageEncoder {
       }
     }
     try {
-      return MiniBlockWriter.write(page, layers, def, miniBlock(page), compress);
+      return MiniBlockWriter.write(page, layers, def, miniBlock(page), compress, version);
     } catch (MiniBlockWriter.ChunkTooLargeException e) {
       return fullZip(page, layers, compress ? compressedPerValue(page) : perValue(page));
     }
   }
 
   private static EncodedPage compressedMiniBlock(LeafEntries page, RepDefLayers layers, short[] def,
-      StringDictionary dict) throws MiniBlockWriter.ChunkTooLargeException {
+      StringDictionary dict, LanceFileVersion version) throws MiniBlockWriter.ChunkTooLargeException {
     LeafType t = page.path.type;
     if (t.kind == LeafType.Kind.FIXED) {
       FixedValues v = (FixedValues) page.values;
       ChunkedValues chunks = v.bits == 1 ? null : FixedCompression.choose(v.array(), v.bits, v.count());
       if (chunks != null) {
-        return MiniBlockWriter.write(page, layers, def, chunks, null, true);
+        return MiniBlockWriter.write(page, layers, def, chunks, null, true, version);
       }
     } else if (t.kind == LeafType.Kind.VARIABLE) {
       VarValues v = (VarValues) page.values;
       if (dict != null) {
-        MiniBlockWriter.Dictionary d = new MiniBlockWriter.Dictionary(dict.encoding, dict.numItems,
-            java.nio.ByteBuffer.wrap(dict.block));
+        MiniBlockWriter.Dictionary d = version == LanceFileVersion.V2_2
+            ? new MiniBlockWriter.Dictionary(CompressionProtos.lz4(dict.encoding), dict.numItems,
+                java.nio.ByteBuffer.wrap(GeneralCodec.lz4().compress(dict.block, 0, dict.block.length)))
+            : new MiniBlockWriter.Dictionary(dict.encoding, dict.numItems, java.nio.ByteBuffer.wrap(dict.block));
         ChunkedValues indices = FixedCompression.choose(dict.indices, dict.indices.length);
         if (indices != null) {
-          return MiniBlockWriter.write(page, layers, def, indices, d, true);
+          return MiniBlockWriter.write(page, layers, def, indices, d, true, version);
         }
-        return MiniBlockWriter.write(page, layers, def, new FlatEncoder(asFixed(dict.indices)), d, true);
+        return MiniBlockWriter.write(page, layers, def, new FlatEncoder(asFixed(dict.indices)), d, true, version);
       }
       if (FsstCompression.applies(v, v.maxLength(0, v.count()))) {
         VariableEncoder fsst = FsstCompression.compress(v);
         if (fsst != null) {
-          return MiniBlockWriter.write(page, layers, def, fsst, true);
+          return MiniBlockWriter.write(page, layers, def, fsst, true, version);
         }
       }
     }
-    return MiniBlockWriter.write(page, layers, def, miniBlock(page), true);
+    return MiniBlockWriter.write(page, layers, def, miniBlock(page), true, version);
   }
 
   private static FixedValues asFixed(int[] ints) {

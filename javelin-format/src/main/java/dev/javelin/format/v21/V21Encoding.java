@@ -11,7 +11,8 @@ import dev.javelin.format.schema.LanceField;
 import java.util.List;
 
 /**
- * The Lance 2.1 ("structural") encodings, also used to read format 2.2. Only leaf fields get columns; structs and lists live in
+ * The Lance 2.1 ("structural") encodings, also used for format 2.2 (see {@link PageEncoder} for
+ * what 2.2 changes). Only leaf fields get columns; structs and lists live in
  * each leaf's repetition and definition levels. Pages use the mini-block layout for values under
  * 256 bytes, full-zip for wider ones and all-null when no item is valid. Packed structs take one
  * column for the whole struct. The reader decodes every layout and compressive encoding
@@ -31,9 +32,8 @@ public final class V21Encoding implements EncodingStrategy {
 
   @Override
   public FieldEncoder newEncoder(LanceField field, WriteOptions options) {
-    if (options.version() != LanceFileVersion.V2_1) {
-      throw new UnsupportedFormatException(null, "Javelin writes Lance files of format 2.0 and 2.1, not "
-          + options.version());
+    if (options.version() != LanceFileVersion.V2_1 && options.version() != LanceFileVersion.V2_2) {
+      throw new IllegalArgumentException("The structural encodings write formats 2.1 and 2.2, not " + options.version());
     }
     List<LeafPath> leaves = LeafPath.leaves(field);
     for (LeafPath p : leaves) {

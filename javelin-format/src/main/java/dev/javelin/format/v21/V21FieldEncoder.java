@@ -16,7 +16,7 @@ final class V21FieldEncoder implements FieldEncoder {
   V21FieldEncoder(List<LeafPath> paths, WriteOptions options) {
     for (LeafPath p : paths) {
       boolean compress = options.compression() && !PageCompression.optedOut(p);
-      leaves.add(new LeafEncoder(p, options.maxPageBytes(), compress, options.expectedRows()));
+      leaves.add(new LeafEncoder(p, options.maxPageBytes(), compress, options.expectedRows(), options.version()));
     }
   }
 

@@ -98,11 +98,32 @@ class LanceSchemaTest {
 
   @Test
   void rejectsArrowTypesLanceCannotName() {
-    Field map = new Field("m", FieldType.nullable(new ArrowType.Map(false)), List.of(
-        new Field("entries", FieldType.notNullable(ArrowType.Struct.INSTANCE), List.of(
-            leaf("key", ArrowType.Utf8.INSTANCE), leaf("value", ArrowType.Utf8.INSTANCE)))));
-    assertThatThrownBy(() -> LanceSchema.fromArrow(new Schema(List.of(map))))
+    Field union = new Field("u", FieldType.nullable(new ArrowType.Union(
+        org.apache.arrow.vector.types.UnionMode.Sparse, new int[] {0})), List.of(leaf("a", ArrowType.Utf8.INSTANCE)));
+    assertThatThrownBy(() -> LanceSchema.fromArrow(new Schema(List.of(union))))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageStartingWith("Lance has no logical type for Arrow type Map");
+        .hasMessageStartingWith("Lance has no logical type for Arrow type Union");
+  }
+
+  /** A map is recorded as lance-core 7.0.0 records it: "map" (PLAIN), a non-null entries struct, key, value. */
+  @Test
+  void mapsAsLanceRecordsThem() {
+    Field entries = new Field("entries", FieldType.notNullable(ArrowType.Struct.INSTANCE), List.of(
+        new Field("key", FieldType.notNullable(ArrowType.Utf8.INSTANCE), null), leaf("value", new ArrowType.Int(32, true))));
+    Schema arrow = new Schema(List.of(new Field("m", FieldType.nullable(new ArrowType.Map(false)), List.of(entries))));
+    LanceSchema schema = LanceSchema.fromArrow(arrow);
+    assertThat(schema.flatten()).extracting(f -> f.name() + ":" + f.logicalType() + ":" + f.nullable())
+        .containsExactly("m:map:true", "entries:struct:false", "key:string:false", "value:int32:true");
+    assertThat(schema.fields().get(0).isMap()).isTrue();
+    FileProtos.Schema proto = schema.toProto();
+    assertThat(proto.getFields(0).getEncoding()).isEqualTo(FileProtos.Encoding.PLAIN);
+    assertThat(proto.getFields(1).getEncoding()).isEqualTo(FileProtos.Encoding.NONE);
+    LanceSchema back = LanceSchema.fromProto(proto.getFieldsList(), proto.getMetadataMap());
+    assertThat(back).isEqualTo(schema);
+    assertThat(back.toArrow()).isEqualTo(arrow);
+
+    Schema sorted = new Schema(List.of(new Field("m", FieldType.nullable(new ArrowType.Map(true)), List.of(entries))));
+    assertThatThrownBy(() -> LanceSchema.fromArrow(sorted)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("Map field 'm' has keys_sorted=true, which Lance does not support (lance-core 7.0.0 refuses it too)");
   }
 }

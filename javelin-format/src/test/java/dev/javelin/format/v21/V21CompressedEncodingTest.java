@@ -181,12 +181,43 @@ class V21CompressedEncodingTest {
       ByteBuilder out = new ByteBuilder();
       enc.write(levels, range[0], range[1], out);
       int n = range[1] - range[0];
-      assertThat((long) out.size()).isEqualTo(enc.size(n));
+      assertThat((long) out.size()).isEqualTo(enc.size(levels, range[0], range[1]));
       short[] back = new short[n];
       OutOfLineBitpackingCodec.decode(ByteBuffer.wrap(Arrays.copyOf(out.array(), out.size())), n, 2, back, 0);
       assertThat(back).isEqualTo(Arrays.copyOfRange(levels, range[0], range[1]));
     }
     assertThat(LevelEncoder.forLevels(new short[10], 10).encoding()).isEqualTo(Protos21.flat(16));
+  }
+
+  /**
+   * Format 2.2: levels with fewer runs than half their count are run-length encoded (runs over
+   * 255 split), and the block decodes back; choppier levels stay bit-packed.
+   */
+  @Test
+  void runLengthLevelsIn22() {
+    short[] levels = new short[3000];
+    for (int i = 0; i < levels.length; i++) {
+      levels[i] = (short) (i < 700 ? 0 : i < 705 ? 1 : i % 40 < 20 ? 2 : 0);
+    }
+    LevelEncoder enc = LevelEncoder.forLevels(levels, levels.length, true);
+    assertThat(enc.encoding()).isEqualTo(CompressionProtos.rle(16));
+    assertThat(LevelEncoder.forLevels(levels, levels.length, false).encoding())
+        .isEqualTo(CompressionProtos.outOfLineBitpacking(16, 2));
+    for (int[] range : new int[][] {{0, 3000}, {0, 1}, {100, 705}, {703, 3000}}) {
+      ByteBuilder out = new ByteBuilder();
+      enc.write(levels, range[0], range[1], out);
+      int n = range[1] - range[0];
+      assertThat((long) out.size()).isEqualTo(enc.size(levels, range[0], range[1]));
+      short[] back = new LevelDecompressor(new RleDecompressor(16))
+          .decode(ByteBuffer.wrap(Arrays.copyOf(out.array(), out.size())), 0, out.size(), n);
+      assertThat(back).isEqualTo(Arrays.copyOfRange(levels, range[0], range[1]));
+    }
+    short[] choppy = new short[2000];
+    for (int i = 0; i < choppy.length; i++) {
+      choppy[i] = (short) (i % 3 == 0 ? 1 : 0);
+    }
+    assertThat(LevelEncoder.forLevels(choppy, choppy.length, true).encoding())
+        .isEqualTo(CompressionProtos.outOfLineBitpacking(16, 1));
   }
 
   // ------------------------------------------------------------------ strings

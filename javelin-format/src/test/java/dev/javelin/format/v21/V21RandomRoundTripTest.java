@@ -3,7 +3,9 @@ package dev.javelin.format.v21;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.javelin.format.LanceFileReader;
+import dev.javelin.format.LanceFileVersion;
 import dev.javelin.format.ReadOptions;
+import dev.javelin.format.encoding.WriteOptions;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -103,6 +105,16 @@ class V21RandomRoundTripTest {
 
   @Property(seed = "20261130", tries = 40)
   void roundTrips(@ForAll long seed, @ForAll @IntRange(min = 0, max = 600) int rows) throws Exception {
+    roundTrip(seed, rows, LanceFileVersion.V2_1);
+  }
+
+  /** The same for format 2.2 (large-chunk mini-blocks, run-length levels). */
+  @Property(seed = "20261202", tries = 40)
+  void roundTrips22(@ForAll long seed, @ForAll @IntRange(min = 0, max = 600) int rows) throws Exception {
+    roundTrip(seed, rows, LanceFileVersion.V2_2);
+  }
+
+  private void roundTrip(long seed, int rows, LanceFileVersion version) throws Exception {
     Random r = new Random(seed);
     List<Field> fields = new ArrayList<>();
     int n = 1 + r.nextInt(3);
@@ -125,12 +137,13 @@ class V21RandomRoundTripTest {
     try (VectorSchemaRoot a = ArrowData.root(schema, data.subList(0, cut), allocator);
         VectorSchemaRoot b = ArrowData.root(schema, data.subList(cut, rows), allocator);
         VectorSchemaRoot all = ArrowData.root(schema, data, allocator)) {
-      V21Fixtures.write(file, V21Fixtures.v21(pageBytes), a, b);
+      V21Fixtures.write(file, WriteOptions.builder().version(version).maxPageBytes(pageBytes).build(), a, b);
       List<List<Object>> expected = V21Fixtures.rows(all);
       int batch = 1 + r.nextInt(Math.max(1, rows));
       assertThat(V21Fixtures.readAll(allocator, file, batch)).as("full read").isEqualTo(expected);
 
       try (LanceFileReader reader = LanceFileReader.open(file, allocator)) {
+        assertThat(reader.version()).isEqualTo(version);
         if (rows > 0) {
           long s = r.nextInt(rows);
           long e = s + r.nextInt((int) (rows - s) + 1);
