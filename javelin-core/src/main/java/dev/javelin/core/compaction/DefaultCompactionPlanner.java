@@ -173,9 +173,9 @@ public final class DefaultCompactionPlanner implements CompactionPlanner {
   }
 
   /**
-   * Refuses a rewrite of fragments an index Javelin cannot remap covers (any index but a BTree),
-   * or, with stable row ids, any index (Javelin's indices hold row addresses, which would need a
-   * remap Lance does not record for such datasets).
+   * Refuses, with stable row ids, a rewrite of fragments any index covers (Javelin's indices hold
+   * row addresses, which would need a remap Lance does not record for such datasets). Without
+   * them every index kind is kept right at commit ({@link IndexRemapper}).
    */
   static void checkNotIndexed(Manifest m, List<Fragment> fragments, String location) {
     List<Long> ids = new ArrayList<>();
@@ -188,6 +188,5 @@ public final class DefaultCompactionPlanner implements CompactionPlanner {
             + "indexed fragments there yet (column repacks work, use CompactionScope.REPACK_COLUMNS): " + location);
       }
     }
-    IndexRemapper.checkRemappable(m, ids, location);
   }
 }

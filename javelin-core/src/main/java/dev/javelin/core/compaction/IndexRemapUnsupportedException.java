@@ -1,9 +1,8 @@
 package dev.javelin.core.compaction;
 
 /**
- * A fragment rewrite would move rows an index covers that Javelin cannot remap (anything but a
- * BTree, or any index on a dataset with stable row ids).
- * Column repacks are unaffected (they move no rows).
+ * A fragment rewrite would move rows an index covers on a dataset with stable row ids, where
+ * Javelin cannot keep its indices right yet. Column repacks are unaffected (they move no rows).
  */
 public class IndexRemapUnsupportedException extends CompactionException {
   private static final long serialVersionUID = 1L;
