@@ -160,7 +160,7 @@ final class DatasetCompatSupport {
 
       @Override
       protected Schema readSchema() {
-        return SCHEMA;
+        return batches.isEmpty() ? SCHEMA : batches.get(0).getSchema();
       }
     };
   }
