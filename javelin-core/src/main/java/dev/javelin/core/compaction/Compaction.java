@@ -219,8 +219,11 @@ public final class Compaction {
       if (deferIndexRemap) {
         List<RoaringBitmap> deleted = new ArrayList<>();
         olds.forEach(g -> g.forEach(f -> deleted.add(deletedRows(dataset, f))));
+        List<Long> oldIds = new ArrayList<>();
+        olds.forEach(g -> g.forEach(f -> oldIds.add(f.id())));
         txn = Transaction.rewriteDeferringIndexRemap(readVersion, olds, news,
-            FragReuseIndex.build(latest, olds, news, deleted, dataset.location()));
+            FragReuseIndex.build(latest, olds, news, deleted, dataset.location()),
+            IndexRemapper.deferring(read, oldIds));
       } else {
         IndexRemapper.Outcome indices = remapIndices(dataset, read, olds, news, written);
         txn = Transaction.rewrite(readVersion, olds, news, indices.remapped(), indices.unremapped());

@@ -104,6 +104,45 @@ public final class IndexRemapper {
     return out;
   }
 
+  /**
+   * What a rewrite that defers remapping does with the indices covering {@code fragmentIds}
+   * besides recording the fragment reuse index: lance-core 7.0.0 translates the coverage of every
+   * index through it, but loads zone maps and bloom filters without translating their entries
+   * (their zones name fragments and row offsets), so those would claim the new fragments with
+   * the old fragments' zones and miss rows. They stop covering the old fragments instead.
+   */
+  static UnremappedIndices deferring(Manifest m, Collection<Long> fragmentIds) {
+    Set<ByteString> uncovered = new HashSet<>();
+    for (TableProtos.IndexMetadata i : covering(m, fragmentIds)) {
+      String url = i.getIndexDetails().getTypeUrl();
+      if (url.endsWith(".ZoneMapIndexDetails") || url.endsWith(".BloomFilterIndexDetails")) {
+        uncovered.add(i.getUuid().getUuid());
+      }
+    }
+    return new UnremappedIndices(uncovered, Set.of());
+  }
+
+  /**
+   * Refuses a rewrite deferring the remap of an inverted or vector index covering
+   * {@code fragmentIds}: lance-core 7.0.0 translates their coverage through the fragment reuse
+   * index but then fails searching them (a vector search takes rows of the old fragments; a full
+   * text search panics), and neither uncovering nor retiring them helps once a reuse index
+   * translates every bitmap.
+   *
+   * @throws IndexRemapUnsupportedException naming the index
+   */
+  static void checkDeferrable(Manifest m, Collection<Long> fragmentIds, String location) {
+    for (TableProtos.IndexMetadata i : covering(m, fragmentIds)) {
+      String url = i.getIndexDetails().getTypeUrl();
+      if (url.endsWith(".VectorIndexDetails") || url.endsWith(".InvertedIndexDetails")) {
+        throw new IndexRemapUnsupportedException("Index '" + i.getName() + "' covers fragments " + fragmentIds
+            + ", which compaction would rewrite; lance-core cannot search an inverted or vector index through a "
+            + "fragment reuse index, so its remap cannot be deferred (compact with deferIndexRemap false): "
+            + location);
+      }
+    }
+  }
+
   /** What a rewrite did with the indices covering its old fragments. */
   record Outcome(List<RewrittenIndex> remapped, UnremappedIndices unremapped) {}
 
