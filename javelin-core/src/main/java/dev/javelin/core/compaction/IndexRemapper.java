@@ -74,8 +74,7 @@ public final class IndexRemapper {
    * RETIRE when its files are not an IVF_PQ index Javelin reads ({@link #tryRemap}).
    */
   public static Action action(TableProtos.IndexMetadata index) {
-    String url = index.getIndexDetails().getTypeUrl();
-    switch (url.substring(url.lastIndexOf('.') + 1)) {
+    switch (detailsKind(index)) {
       case "BTreeIndexDetails":
       case "VectorIndexDetails":
         return Action.REMAP;
@@ -88,6 +87,13 @@ public final class IndexRemapper {
       default:
         return Action.RETIRE;
     }
+  }
+
+  // The index's details message name, e.g. BitmapIndexDetails (Lance names the kind by it; the
+  // package differs between kinds and versions).
+  private static String detailsKind(TableProtos.IndexMetadata index) {
+    String url = index.getIndexDetails().getTypeUrl();
+    return url.substring(url.lastIndexOf('.') + 1);
   }
 
   /** The indices of {@code m} whose coverage includes one of {@code fragmentIds}. */
@@ -114,8 +120,8 @@ public final class IndexRemapper {
   static UnremappedIndices deferring(Manifest m, Collection<Long> fragmentIds) {
     Set<ByteString> uncovered = new HashSet<>();
     for (TableProtos.IndexMetadata i : covering(m, fragmentIds)) {
-      String url = i.getIndexDetails().getTypeUrl();
-      if (url.endsWith(".ZoneMapIndexDetails") || url.endsWith(".BloomFilterIndexDetails")) {
+      String kind = detailsKind(i);
+      if (kind.equals("ZoneMapIndexDetails") || kind.equals("BloomFilterIndexDetails")) {
         uncovered.add(i.getUuid().getUuid());
       }
     }
@@ -133,8 +139,8 @@ public final class IndexRemapper {
    */
   static void checkDeferrable(Manifest m, Collection<Long> fragmentIds, String location) {
     for (TableProtos.IndexMetadata i : covering(m, fragmentIds)) {
-      String url = i.getIndexDetails().getTypeUrl();
-      if (url.endsWith(".VectorIndexDetails") || url.endsWith(".InvertedIndexDetails")) {
+      String kind = detailsKind(i);
+      if (kind.equals("VectorIndexDetails") || kind.equals("InvertedIndexDetails")) {
         throw new IndexRemapUnsupportedException("Index '" + i.getName() + "' covers fragments " + fragmentIds
             + ", which compaction would rewrite; lance-core cannot search an inverted or vector index through a "
             + "fragment reuse index, so its remap cannot be deferred (compact with deferIndexRemap false): "
