@@ -314,7 +314,7 @@ class CompactionIndexKindsCompatTest {
   Path lanceDataset(boolean deleteNow) throws Exception {
     Path path = dir.resolve("ds");
     for (long s = 0; s < ROWS; s += 500) {
-      try (VectorSchemaRoot data = batch(s, 500); ArrowReader reader = readerOf(allocator, List.of(data))) {
+      try (VectorSchemaRoot data = batch(s, 500); ArrowReader reader = readerOf(allocator, SCHEMA, List.of(data))) {
         org.lance.Dataset.write().allocator(allocator).reader(reader).uri(path.toString())
             .mode(s == 0 ? org.lance.WriteParams.WriteMode.CREATE : org.lance.WriteParams.WriteMode.APPEND)
             .maxRowsPerFile(250).execute().close();

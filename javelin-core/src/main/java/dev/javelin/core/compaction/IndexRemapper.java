@@ -5,7 +5,7 @@ import dev.javelin.index.BTreeIndex;
 import dev.javelin.index.BTreeIndexBuilder;
 import dev.javelin.index.IndexType;
 import dev.javelin.index.RowAddressMap;
-import dev.javelin.index.ivf.VectorIndexException;
+import dev.javelin.index.ivf.UnsupportedIndexKindException;
 import dev.javelin.table.Manifest;
 import dev.javelin.table.UnremappedIndices;
 import dev.javelin.table.io.ObjectStore;
@@ -188,7 +188,7 @@ public final class IndexRemapper {
       int before = written.size();
       try {
         return Optional.of(remap(store, List.of(index), map, allocator, location).get(0));
-      } catch (VectorIndexException e) {
+      } catch (UnsupportedIndexKindException e) {
         written.subList(before, written.size()).clear(); // refused on reading, before writing
         return Optional.empty();
       }
