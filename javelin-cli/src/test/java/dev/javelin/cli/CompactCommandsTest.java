@@ -82,4 +82,39 @@ class CompactCommandsTest extends CliTestBase {
     Result badMode = run("compact", ds, "--mode", "fast");
     assertThat(badMode.err).contains("--mode must be reencode or binary-copy, got 'fast'");
   }
+
+  // An index entry of a kind Javelin neither reads nor remaps (as lance-core writes it), over
+  // fragments 0, 1 and 2.
+  private static dev.javelin.table.proto.TableProtos.IndexMetadata foreignIndex(String name, int field,
+      String detailsType, long version) {
+    return dev.javelin.table.proto.TableProtos.IndexMetadata.newBuilder()
+        .setUuid(dev.javelin.table.proto.TableProtos.UUID.newBuilder().setUuid(dev.javelin.table.IndexUuids.toBytes(
+            java.util.UUID.randomUUID().toString())))
+        .setName(name).addFields(field).setDatasetVersion(version)
+        .setFragmentBitmap(dev.javelin.table.IndexBitmaps.write(org.roaringbitmap.RoaringBitmap.bitmapOf(0, 1, 2)))
+        .setIndexDetails(com.google.protobuf.Any.newBuilder().setTypeUrl(detailsType))
+        .setIndexVersion(0).build();
+  }
+
+  @Test
+  void compactRewritesFragmentsIndicesOfOtherKindsCover() throws Exception {
+    String ds = create();
+    dev.javelin.core.Dataset d = dev.javelin.core.Dataset.open(java.nio.file.Path.of(ds), allocator);
+    dev.javelin.table.Table.at(d.store()).newCommit(dev.javelin.table.Transaction.createIndex(d.version(), java.util.List.of(
+        foreignIndex("name_bitmap", 1, "/lance.table.BitmapIndexDetails", d.version()),
+        foreignIndex("name_fts", 1, "/lance.table.InvertedIndexDetails", d.version())), java.util.List.of()))
+        .commit();
+    assertThat(run("delete", ds, "--filter", "id = 5").code).isZero();
+    Result r = run("compact", ds, "--target-rows-per-fragment", "100");
+    assertThat(r.code).as(r.toString()).isZero();
+    assertThat(r.out).contains("After:  1 fragment");
+    dev.javelin.core.Dataset after = dev.javelin.core.Dataset.open(java.nio.file.Path.of(ds), allocator);
+    java.util.Map<String, java.util.Set<Long>> coverage = new java.util.HashMap<>();
+    after.indices().forEach(i -> coverage.put(i.name(), i.fragments()));
+    // The bitmap index stops covering the rewritten fragments; the inverted one keeps them as
+    // retired ids (lance-core searches it through a prefilter that skips fragments that are gone).
+    assertThat(coverage).containsEntry("name_bitmap", java.util.Set.of())
+        .containsEntry("name_fts", java.util.Set.of(0L, 1L, 2L));
+    assertThat(after.countRows("name = 'n2'")).isEqualTo(2); // ids 2 and 8 (5 is deleted)
+  }
 }

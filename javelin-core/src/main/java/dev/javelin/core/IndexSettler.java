@@ -1,7 +1,6 @@
 package dev.javelin.core;
 
 import dev.javelin.core.compaction.IndexRemapper;
-import dev.javelin.index.IndexType;
 import dev.javelin.table.CommitConflictException;
 import dev.javelin.table.IndexBitmaps;
 import dev.javelin.table.Manifest;
@@ -22,7 +21,7 @@ import org.apache.arrow.memory.BufferAllocator;
 import org.roaringbitmap.RoaringBitmap;
 
 /**
- * Settles indices after reordered rewrites: every BTree and IVF_PQ index that answers for some
+ * Settles indices after reordered rewrites: every BTree and IVF_PQ index Javelin reads that answers for some
  * fragments through row maps is remapped (a copy under a new uuid, its row addresses passed
  * through the row maps, as compaction remaps) so its bitmap names the destinations directly; then
  * the stable partition transitions no index answers through any more are dropped, and the
@@ -75,29 +74,22 @@ final class IndexSettler {
       if (c.through().isEmpty()) {
         continue;
       }
-      IndexType type = IndexType.fromDetailsTypeUrl(i.getIndexDetails().getTypeUrl());
-      if (type == IndexType.BTREE || type == IndexType.VECTOR) {
-        toRemap.add(i);
+      if (IndexRemapper.action(i) == IndexRemapper.Action.REMAP) {
+        toRemap.add(i); // unless its files turn out to be a vector index Javelin cannot read
         coverages.add(c);
       } else {
         needed.addAll(c.through()); // cannot remap it: it keeps answering through the row maps
       }
     }
-    List<StablePartitionTransition> keep = new ArrayList<>();
-    for (StablePartitionTransition t : transitions) {
-      if (needed.contains(t)) {
-        keep.add(t);
-      }
-    }
-    if (toRemap.isEmpty() && keep.size() == transitions.size()) {
-      return new IndexSettleResult(ds, List.of(), 0, keep.size());
+    if (toRemap.isEmpty() && needed.size() == transitions.size()) {
+      return new IndexSettleResult(ds, List.of(), 0, transitions.size());
     }
     IndexRemapper remapper = new IndexRemapper();
     List<String> written = new ArrayList<>(); // besides the remapper's
     boolean handedOver = false;
     try {
       List<TableProtos.IndexMetadata> added = new ArrayList<>();
-      List<TableProtos.IndexMetadata> removed = new ArrayList<>(toRemap);
+      List<TableProtos.IndexMetadata> removed = new ArrayList<>();
       List<String> names = new ArrayList<>();
       java.util.Map<List<StablePartitionTransition>, TransitionAddressMap> maps = new java.util.HashMap<>();
       for (int k = 0; k < toRemap.size(); k++) {
@@ -109,7 +101,13 @@ final class IndexSettler {
           map = new TransitionAddressMap(ds.store(), c.through(), allocator);
           maps.put(c.through(), map);
         }
-        RewrittenIndex r = remapper.remap(ds.store(), List.of(old), map, allocator, ds.location()).get(0);
+        Optional<RewrittenIndex> remapped = remapper.tryRemap(ds.store(), old, map, allocator, ds.location());
+        if (remapped.isEmpty()) {
+          needed.addAll(c.through()); // a vector index of a kind Javelin cannot read
+          continue;
+        }
+        RewrittenIndex r = remapped.get();
+        removed.add(old);
         // The transitions' sources are retired and every row they held now has an address in a
         // destination (or none): the new bitmap names the destinations instead.
         RoaringBitmap bitmap = c.fragments();
@@ -124,6 +122,15 @@ final class IndexSettler {
             .setFragmentBitmap(IndexBitmaps.write(bitmap))
             .build());
         names.add(old.getName());
+      }
+      List<StablePartitionTransition> keep = new ArrayList<>();
+      for (StablePartitionTransition t : transitions) {
+        if (needed.contains(t)) {
+          keep.add(t);
+        }
+      }
+      if (names.isEmpty() && keep.size() == transitions.size()) {
+        return new IndexSettleResult(ds, List.of(), 0, keep.size()); // nothing written
       }
       if (keep.isEmpty()) {
         removed.add(entry.get());

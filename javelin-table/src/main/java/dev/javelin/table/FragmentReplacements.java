@@ -74,6 +74,8 @@ final class FragmentReplacements {
    * The indices after a Rewrite, as Lance's {@code handle_rewrite_indices}: each rewritten index
    * takes its new uuid (and details and version when given), and its coverage loses each group's
    * old fragments and gains the new ones. A group must be wholly covered or not covered at all.
+   * Indices the Rewrite does not remap lose the old fragments or keep them as retired ids, as its
+   * {@link UnremappedIndices} say.
    * System indices are kept as they are. A reordered Rewrite (with a {@link StablePartition})
    * skips bitmap maintenance for its reordered groups and installs its stable partition entry.
    *
@@ -115,9 +117,14 @@ final class FragmentReplacements {
         continue; // replaced by the new one, added last
       }
       if (r == null) {
-        // With a fragment reuse index, indices keep covering the old fragments (remap deferred).
-        // System indices' bitmaps are provenance, not coverage of rows.
-        if (fragReuse == null && !isSystem(i) && IndexBitmaps.covering(List.of(i), removed) != null) {
+        if (txn.unremapped().uncovered().contains(i.getUuid().getUuid())) {
+          out.add(IndexBitmaps.without(i, removed));
+          continue;
+        }
+        // With a fragment reuse index, indices keep covering the old fragments (remap deferred);
+        // a retired index keeps their ids. System indices' bitmaps are provenance, not coverage.
+        if (fragReuse == null && !isSystem(i) && !txn.unremapped().retired().contains(i.getUuid().getUuid())
+            && IndexBitmaps.covering(List.of(i), removed) != null) {
           throw new IllegalStateException("Index '" + i.getName() + "' covers fragments this Rewrite replaces "
               + "but the Rewrite does not remap it: " + location);
         }

@@ -40,10 +40,20 @@ public final class Transaction {
 
   private Transaction(TransactionProtos.Transaction proto, Manifest restored, TableProtos.IndexMetadata fragReuse,
       StablePartition stablePartition) {
+    this(proto, restored, fragReuse, stablePartition, UnremappedIndices.NONE);
+  }
+
+  // What a Rewrite made in this process does with the indices it does not remap (in memory only,
+  // as fragReuseIndex).
+  private final UnremappedIndices unremapped;
+
+  private Transaction(TransactionProtos.Transaction proto, Manifest restored, TableProtos.IndexMetadata fragReuse,
+      StablePartition stablePartition, UnremappedIndices unremapped) {
     this.proto = proto;
     this.restored = restored;
     this.fragReuseIndex = fragReuse;
     this.stablePartition = stablePartition;
+    this.unremapped = unremapped;
   }
 
   /**
@@ -79,8 +89,23 @@ public final class Transaction {
    */
   public static Transaction rewriteDeferringIndexRemap(long readVersion, List<List<Fragment>> oldGroups,
       List<List<Fragment>> newGroups, TableProtos.IndexMetadata fragReuseIndex) {
+    return rewriteDeferringIndexRemap(readVersion, oldGroups, newGroups, fragReuseIndex, UnremappedIndices.NONE);
+  }
+
+  /**
+   * A Rewrite that defers index remapping, except that the indices {@code unremapped} names
+   * (ones a reader could not translate through {@code fragReuseIndex}) stop covering, or retire,
+   * the old fragments instead.
+   */
+  public static Transaction rewriteDeferringIndexRemap(long readVersion, List<List<Fragment>> oldGroups,
+      List<List<Fragment>> newGroups, TableProtos.IndexMetadata fragReuseIndex, UnremappedIndices unremapped) {
     return new Transaction(rewrite(readVersion, oldGroups, newGroups).proto, null,
-        Objects.requireNonNull(fragReuseIndex));
+        Objects.requireNonNull(fragReuseIndex), null, Objects.requireNonNull(unremapped));
+  }
+
+  /** What a Rewrite made in this process does with the indices it does not remap. */
+  UnremappedIndices unremapped() {
+    return unremapped;
   }
 
   /** The fragment reuse index a deferred-remap Rewrite made in this process installs, or null. */
@@ -268,6 +293,17 @@ public final class Transaction {
     }
     op.addAllRewrittenIndices(rewrittenIndices);
     return new Transaction(base(readVersion).setRewrite(op).build());
+  }
+
+  /**
+   * A Rewrite that swaps the remapped indices in, and stops covering (or retires) the old
+   * fragments in the indices {@code unremapped} names. Serialized, it is an ordinary Rewrite:
+   * {@code unremapped} stays in memory (lance-core builds no manifest from another's Rewrite).
+   */
+  public static Transaction rewrite(long readVersion, List<List<Fragment>> oldGroups, List<List<Fragment>> newGroups,
+      List<TransactionProtos.Transaction.Rewrite.RewrittenIndex> rewrittenIndices, UnremappedIndices unremapped) {
+    return new Transaction(rewrite(readVersion, oldGroups, newGroups, rewrittenIndices).proto, null, null, null,
+        Objects.requireNonNull(unremapped));
   }
 
   /**

@@ -7,8 +7,8 @@ import dev.javelin.table.Fragment;
 import dev.javelin.table.Manifest;
 import dev.javelin.table.Table;
 import dev.javelin.table.Transaction;
+import dev.javelin.table.UnremappedIndices;
 import dev.javelin.table.proto.TableProtos;
-import dev.javelin.table.proto.TransactionProtos.Transaction.Rewrite.RewrittenIndex;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -27,7 +27,9 @@ import org.roaringbitmap.RoaringBitmap;
  * fragments' ids) then one Rewrite, as lance-core 7.0.0 does; repacks then commit as one
  * {@code DataReplacement{data_change: false}}. Indices covering rewritten fragments are remapped
  * at commit (once the new fragments' ids are reserved) and swapped in by the Rewrite's
- * {@code rewritten_indices}; column repacks keep every index as it is. A run with both kinds makes up to three versions;
+ * {@code rewritten_indices}, or, for kinds Javelin cannot remap, stop covering the old fragments
+ * or retire their ids ({@link IndexRemapper}); column repacks move no row, so they keep every
+ * index as it is. A run with both kinds makes up to three versions;
  * if the repack commit fails, the rewrite stays committed and the repacks can be planned again.
  */
 public final class Compaction {
@@ -217,10 +219,14 @@ public final class Compaction {
       if (deferIndexRemap) {
         List<RoaringBitmap> deleted = new ArrayList<>();
         olds.forEach(g -> g.forEach(f -> deleted.add(deletedRows(dataset, f))));
+        List<Long> oldIds = new ArrayList<>();
+        olds.forEach(g -> g.forEach(f -> oldIds.add(f.id())));
         txn = Transaction.rewriteDeferringIndexRemap(readVersion, olds, news,
-            FragReuseIndex.build(latest, olds, news, deleted, dataset.location()));
+            FragReuseIndex.build(latest, olds, news, deleted, dataset.location()),
+            IndexRemapper.deferring(read, oldIds));
       } else {
-        txn = Transaction.rewrite(readVersion, olds, news, remapIndices(dataset, read, olds, news, written));
+        IndexRemapper.Outcome indices = remapIndices(dataset, read, olds, news, written);
+        txn = Transaction.rewrite(readVersion, olds, news, indices.remapped(), indices.unremapped());
       }
     } catch (RuntimeException e) {
       deleteQuietly(dataset, written);
@@ -238,17 +244,18 @@ public final class Compaction {
     }
   }
 
-  // Indices covering the rewritten fragments get a copy under a new uuid whose row addresses
-  // point at the new fragments (their files join `written`, so a failed commit deletes them).
-  private static List<RewrittenIndex> remapIndices(Dataset dataset, Manifest read, List<List<Fragment>> olds,
+  // Indices covering the rewritten fragments that Javelin can remap get a copy under a new uuid
+  // whose row addresses point at the new fragments (their files join `written`, so a failed
+  // commit deletes them); the others stop covering the old fragments or retire their ids
+  // (IndexRemapper.action says which, and why).
+  private static IndexRemapper.Outcome remapIndices(Dataset dataset, Manifest read, List<List<Fragment>> olds,
       List<List<Fragment>> news, List<String> written) {
     List<Long> oldIds = new ArrayList<>();
     olds.forEach(g -> g.forEach(f -> oldIds.add(f.id())));
     List<TableProtos.IndexMetadata> covering = IndexRemapper.covering(read, oldIds);
     if (covering.isEmpty()) {
-      return List.of();
+      return new IndexRemapper.Outcome(List.of(), UnremappedIndices.NONE);
     }
-    IndexRemapper.checkRemappable(read, oldIds, dataset.location());
     List<RewriteAddressMap.Group> groups = new ArrayList<>();
     for (int g = 0; g < olds.size(); g++) {
       List<Long> ids = new ArrayList<>();
@@ -269,7 +276,7 @@ public final class Compaction {
     }
     IndexRemapper remapper = new IndexRemapper();
     try {
-      return remapper.remap(dataset.store(), covering, new RewriteAddressMap(groups), dataset.allocator(),
+      return remapper.rewrite(dataset.store(), covering, new RewriteAddressMap(groups), dataset.allocator(),
           dataset.location());
     } finally {
       written.addAll(remapper.written());

@@ -294,7 +294,10 @@ public final class CompactionOptions implements Serializable {
     /**
      * Instead of remapping the indices covering rewritten fragments, record how rows moved in the
      * {@code __lance_frag_reuse} system index (Lance's {@code defer_index_remap}); the indices
-     * keep covering the old fragments, and lance-core translates their addresses on read.
+     * keep covering the old fragments, and lance-core translates their addresses on read. Zone
+     * maps and bloom filters, which lance-core does not translate, stop covering them instead; a
+     * rewrite of fragments an inverted or vector index covers is refused (lance-core cannot search
+     * those through the reuse index). See docs/compaction-indices.md.
      */
     public Builder deferIndexRemap(boolean on) {
       this.deferIndexRemap = on;

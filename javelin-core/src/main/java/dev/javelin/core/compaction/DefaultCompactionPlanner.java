@@ -34,9 +34,7 @@ public final class DefaultCompactionPlanner implements CompactionPlanner {
         if (bytes > budget) {
           continue;
         }
-        if (!options.deferIndexRemap()) {
-          checkNotIndexed(m, bin, dataset.location());
-        }
+        checkIndices(m, bin, options.deferIndexRemap(), dataset.location());
         budget -= bytes;
         List<Long> ids = new ArrayList<>();
         bin.forEach(f -> ids.add(f.id()));
@@ -173,13 +171,19 @@ public final class DefaultCompactionPlanner implements CompactionPlanner {
   }
 
   /**
-   * Refuses a rewrite of fragments an index Javelin cannot remap covers (any index but a BTree),
-   * or, with stable row ids, any index (Javelin's indices hold row addresses, which would need a
-   * remap Lance does not record for such datasets).
+   * Refuses, before any work, a rewrite of fragments whose indices it could not keep right.
+   * Remapping (the default): with stable row ids, any index (Javelin's indices hold row
+   * addresses, which would need a remap Lance does not record for such datasets); without them
+   * every index kind is kept right at commit ({@link IndexRemapper}). Deferring the remap: an
+   * inverted or vector index, which lance-core 7.0.0 cannot search through a fragment reuse index.
    */
-  static void checkNotIndexed(Manifest m, List<Fragment> fragments, String location) {
+  static void checkIndices(Manifest m, List<Fragment> fragments, boolean deferIndexRemap, String location) {
     List<Long> ids = new ArrayList<>();
     fragments.forEach(f -> ids.add(f.id()));
+    if (deferIndexRemap) {
+      IndexRemapper.checkDeferrable(m, ids, location);
+      return;
+    }
     if ((m.readerFeatureFlags() & dev.javelin.table.FeatureFlags.STABLE_ROW_IDS) != 0) {
       List<TableProtos.IndexMetadata> covering = IndexRemapper.covering(m, ids);
       if (!covering.isEmpty()) {
@@ -188,6 +192,5 @@ public final class DefaultCompactionPlanner implements CompactionPlanner {
             + "indexed fragments there yet (column repacks work, use CompactionScope.REPACK_COLUMNS): " + location);
       }
     }
-    IndexRemapper.checkRemappable(m, ids, location);
   }
 }

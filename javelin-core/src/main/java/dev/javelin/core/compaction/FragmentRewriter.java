@@ -38,9 +38,7 @@ final class FragmentRewriter {
   static CompactionResult execute(Dataset at, CompactionTask task) {
     Manifest m = at.manifest();
     List<Fragment> fragments = TaskFragments.of(m, task, at.location());
-    if (!task.options().deferIndexRemap()) {
-      DefaultCompactionPlanner.checkNotIndexed(m, fragments, at.location());
-    }
+    DefaultCompactionPlanner.checkIndices(m, fragments, task.options().deferIndexRemap(), at.location());
     CompactionOptions o = task.options();
     boolean stable = (m.readerFeatureFlags() & FeatureFlags.STABLE_ROW_IDS) != 0;
     Lineage lineage = stable ? Lineage.of(at, fragments) : null;

@@ -1,9 +1,9 @@
 package dev.javelin.core.compaction;
 
 /**
- * A fragment rewrite would move rows an index covers that Javelin cannot remap (anything but a
- * BTree, or any index on a dataset with stable row ids).
- * Column repacks are unaffected (they move no rows).
+ * A fragment rewrite would move rows an index covers where Javelin cannot keep that index right:
+ * any index on a dataset with stable row ids, or an inverted or vector index when the remap is
+ * deferred. Column repacks are unaffected (they move no rows).
  */
 public class IndexRemapUnsupportedException extends CompactionException {
   private static final long serialVersionUID = 1L;

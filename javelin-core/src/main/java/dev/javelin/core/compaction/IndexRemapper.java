@@ -1,10 +1,13 @@
 package dev.javelin.core.compaction;
 
+import com.google.protobuf.ByteString;
 import dev.javelin.index.BTreeIndex;
 import dev.javelin.index.BTreeIndexBuilder;
 import dev.javelin.index.IndexType;
 import dev.javelin.index.RowAddressMap;
+import dev.javelin.index.ivf.UnsupportedIndexKindException;
 import dev.javelin.table.Manifest;
+import dev.javelin.table.UnremappedIndices;
 import dev.javelin.table.io.ObjectStore;
 import dev.javelin.table.proto.TableProtos;
 import dev.javelin.table.proto.TransactionProtos.Transaction.Rewrite.RewrittenIndex;
@@ -12,19 +15,49 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import org.apache.arrow.memory.BufferAllocator;
 
 /**
- * Remaps the indices covering rewritten fragments (as Lance's {@code IndexRemapper}): each is
- * copied under a new uuid with its row addresses passed through the rewrite's address map. Only
- * BTree and IVF_PQ indices can be remapped; the fragment reuse system index is never remapped.
- * Public because index settling ({@code Dataset.settleIndices()}) remaps through reordered
- * rewrites' row maps with the same code; not an API for applications.
+ * Keeps the indices covering rewritten fragments right (as Lance's {@code IndexRemapper}). BTree
+ * and IVF_PQ indices Javelin reads are remapped: copied under a new uuid with their row addresses
+ * passed through the rewrite's address map. Javelin cannot rewrite the files of the other kinds,
+ * so a rewrite leaves each of those as {@link #action} says, which is what keeps lance-core's
+ * answers right for that kind (each choice proven in javelin-compat's
+ * {@code CompactionIndexKindsCompatTest}; docs/compaction-indices.md has the table):
+ * <ul>
+ *   <li>{@link Action#UNCOVER} (bitmap, label list, n-gram, zone map, bloom filter): the old
+ *       fragments leave the index's fragment bitmap. lance-core then scans the new fragments with
+ *       the filter, and applies the index's answers fragment by fragment to the fragments it
+ *       covers, so its entries for the old (gone) fragments are never read.
+ *   <li>{@link Action#RETIRE} (inverted/FTS, vector indices Javelin cannot read such as HNSW,
+ *       and any kind Javelin does not know): the bitmap keeps the old ids as retired ids.
+ *       lance-core searches these through a prefilter built from the bitmap, which treats the
+ *       rows of covered fragments that are gone as deleted (as after a delete that removed a
+ *       whole fragment); without those ids it would return the old rows and fail to take them.
+ *       The new fragments are uncovered and searched without the index. This is also what
+ *       lance-core's own compaction does with indices it cannot remap (zone maps, bloom filters).
+ * </ul>
+ * The fragment reuse system index is never remapped. Public because index settling
+ * ({@code Dataset.settleIndices()}) remaps through reordered rewrites' row maps with the same
+ * code; not an API for applications.
  */
 public final class IndexRemapper {
   static final String FRAG_REUSE_INDEX_NAME = "__lance_frag_reuse";
+
+  /** What a fragment rewrite does to an index covering its old fragments. */
+  public enum Action {
+    /** Copy it under a new uuid with the rows' new addresses; it covers the new fragments. */
+    REMAP,
+    /** Keep it, without the old fragments in its coverage. */
+    UNCOVER,
+    /** Keep it, its coverage naming the old fragments as retired ids. */
+    RETIRE
+  }
 
   private final List<String> written = new ArrayList<>();
 
@@ -34,6 +67,33 @@ public final class IndexRemapper {
   /** The keys of the index files written so far (to delete if the commit fails). */
   public List<String> written() {
     return written;
+  }
+
+  /**
+   * What a rewrite does to {@code index}, by its kind. A vector index is REMAP here but turns
+   * RETIRE when its files are not an IVF_PQ index Javelin reads ({@link #tryRemap}).
+   */
+  public static Action action(TableProtos.IndexMetadata index) {
+    switch (detailsKind(index)) {
+      case "BTreeIndexDetails":
+      case "VectorIndexDetails":
+        return Action.REMAP;
+      case "BitmapIndexDetails":
+      case "LabelListIndexDetails":
+      case "NGramIndexDetails":
+      case "ZoneMapIndexDetails":
+      case "BloomFilterIndexDetails":
+        return Action.UNCOVER;
+      default:
+        return Action.RETIRE;
+    }
+  }
+
+  // The index's details message name, e.g. BitmapIndexDetails (Lance names the kind by it; the
+  // package differs between kinds and versions).
+  private static String detailsKind(TableProtos.IndexMetadata index) {
+    String url = index.getIndexDetails().getTypeUrl();
+    return url.substring(url.lastIndexOf('.') + 1);
   }
 
   /** The indices of {@code m} whose coverage includes one of {@code fragmentIds}. */
@@ -51,22 +111,96 @@ public final class IndexRemapper {
   }
 
   /**
-   * Refuses, before any work, a rewrite whose fragments an index Javelin cannot remap covers.
+   * What a rewrite that defers remapping does with the indices covering {@code fragmentIds}
+   * besides recording the fragment reuse index: lance-core 7.0.0 translates the coverage of every
+   * index through it, but loads zone maps and bloom filters without translating their entries
+   * (their zones name fragments and row offsets), so those would claim the new fragments with
+   * the old fragments' zones and miss rows. They stop covering the old fragments instead.
+   */
+  static UnremappedIndices deferring(Manifest m, Collection<Long> fragmentIds) {
+    Set<ByteString> uncovered = new HashSet<>();
+    for (TableProtos.IndexMetadata i : covering(m, fragmentIds)) {
+      String kind = detailsKind(i);
+      if (kind.equals("ZoneMapIndexDetails") || kind.equals("BloomFilterIndexDetails")) {
+        uncovered.add(i.getUuid().getUuid());
+      }
+    }
+    return new UnremappedIndices(uncovered, Set.of());
+  }
+
+  /**
+   * Refuses a rewrite deferring the remap of an inverted or vector index covering
+   * {@code fragmentIds}: lance-core 7.0.0 translates their coverage through the fragment reuse
+   * index but then fails searching them (a vector search takes rows of the old fragments; a full
+   * text search panics), and neither uncovering nor retiring them helps once a reuse index
+   * translates every bitmap.
    *
    * @throws IndexRemapUnsupportedException naming the index
    */
-  static void checkRemappable(Manifest m, Collection<Long> fragmentIds, String location) {
+  static void checkDeferrable(Manifest m, Collection<Long> fragmentIds, String location) {
     for (TableProtos.IndexMetadata i : covering(m, fragmentIds)) {
-      if (IndexType.fromDetailsTypeUrl(i.getIndexDetails().getTypeUrl()) == IndexType.OTHER) {
+      String kind = detailsKind(i);
+      if (kind.equals("VectorIndexDetails") || kind.equals("InvertedIndexDetails")) {
         throw new IndexRemapUnsupportedException("Index '" + i.getName() + "' covers fragments " + fragmentIds
-            + ", which compaction would rewrite; Javelin can remap only BTree and IVF_PQ indices (column repacks "
-            + "work, use CompactionScope.REPACK_COLUMNS): " + location);
+            + ", which compaction would rewrite; lance-core cannot search an inverted or vector index through a "
+            + "fragment reuse index, so its remap cannot be deferred (compact with deferIndexRemap false): "
+            + location);
       }
     }
   }
 
-  /** Writes a remapped copy of every index of {@code indices} and says how to swap it in. */
-  public List<RewrittenIndex> remap(ObjectStore store, List<TableProtos.IndexMetadata> indices, RowAddressMap map,
+  /** What a rewrite did with the indices covering its old fragments. */
+  record Outcome(List<RewrittenIndex> remapped, UnremappedIndices unremapped) {}
+
+  /**
+   * Remaps every index of {@code indices} Javelin can remap, and says what becomes of the others
+   * ({@link #action}).
+   */
+  Outcome rewrite(ObjectStore store, List<TableProtos.IndexMetadata> indices, RowAddressMap map,
+      BufferAllocator allocator, String location) {
+    List<RewrittenIndex> remapped = new ArrayList<>();
+    Set<ByteString> uncovered = new HashSet<>();
+    Set<ByteString> retired = new HashSet<>();
+    for (TableProtos.IndexMetadata i : indices) {
+      switch (action(i)) {
+        case UNCOVER:
+          uncovered.add(i.getUuid().getUuid());
+          break;
+        case RETIRE:
+          retired.add(i.getUuid().getUuid());
+          break;
+        default:
+          tryRemap(store, i, map, allocator, location).ifPresentOrElse(remapped::add,
+              () -> retired.add(i.getUuid().getUuid()));
+      }
+    }
+    return new Outcome(remapped, new UnremappedIndices(uncovered, retired));
+  }
+
+  /**
+   * Writes a remapped copy of {@code index} if it is a BTree or an IVF_PQ index Javelin reads;
+   * empty for any other kind (nothing written).
+   */
+  public Optional<RewrittenIndex> tryRemap(ObjectStore store, TableProtos.IndexMetadata index, RowAddressMap map,
+      BufferAllocator allocator, String location) {
+    if (IndexType.fromDetailsTypeUrl(index.getIndexDetails().getTypeUrl()) == IndexType.VECTOR) {
+      // Only the files tell an IVF_PQ from an HNSW or other IVF index (the details are empty).
+      int before = written.size();
+      try {
+        return Optional.of(remap(store, List.of(index), map, allocator, location).get(0));
+      } catch (UnsupportedIndexKindException e) {
+        written.subList(before, written.size()).clear(); // refused on reading, before writing
+        return Optional.empty();
+      }
+    }
+    if (action(index) != Action.REMAP) {
+      return Optional.empty();
+    }
+    return Optional.of(remap(store, List.of(index), map, allocator, location).get(0));
+  }
+
+  // Writes a remapped copy of every index of `indices` and says how to swap it in.
+  private List<RewrittenIndex> remap(ObjectStore store, List<TableProtos.IndexMetadata> indices, RowAddressMap map,
       BufferAllocator allocator, String location) {
     List<RewrittenIndex> out = new ArrayList<>();
     for (TableProtos.IndexMetadata i : indices) {
@@ -74,7 +208,7 @@ public final class IndexRemapper {
       String newUuid = UUID.randomUUID().toString();
       String dir = BTreeIndex.directory(newUuid);
       try {
-        // One case per index kind Javelin can remap (checkRemappable refused the others).
+        // One case per index kind Javelin can remap (tryRemap keeps the others out).
         switch (IndexType.fromDetailsTypeUrl(i.getIndexDetails().getTypeUrl())) {
           case BTREE:
             written.add(dir + "/page_data.lance");
@@ -85,6 +219,7 @@ public final class IndexRemapper {
             break;
           case VECTOR:
             // Centroids and codebooks stay; only the row ids (and the codes of deleted rows) change.
+            // (The old files are read before any is written: an index of another kind writes none.)
             written.add(dir + "/index.idx");
             written.add(dir + "/auxiliary.idx");
             dev.javelin.index.ivf.IvfPqIndex.remap(store, oldUuid, newUuid, map, allocator);

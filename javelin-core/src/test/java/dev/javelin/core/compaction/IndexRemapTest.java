@@ -179,4 +179,65 @@ class IndexRemapTest {
     out.sort(null);
     return out;
   }
+
+  // An index entry of a kind Javelin neither reads nor remaps (as lance-core writes one), over
+  // fragments 0 to 4 (its files are never opened).
+  private static dev.javelin.table.proto.TableProtos.IndexMetadata foreign(String name, String detailsType,
+      long version) {
+    return dev.javelin.table.proto.TableProtos.IndexMetadata.newBuilder()
+        .setUuid(dev.javelin.table.proto.TableProtos.UUID.newBuilder().setUuid(dev.javelin.table.IndexUuids.toBytes(
+            java.util.UUID.randomUUID().toString())))
+        .setName(name).addFields(0).setDatasetVersion(version)
+        .setFragmentBitmap(dev.javelin.table.IndexBitmaps.write(org.roaringbitmap.RoaringBitmap.bitmapOf(0, 1, 2, 3, 4)))
+        .setIndexDetails(com.google.protobuf.Any.newBuilder().setTypeUrl(detailsType))
+        .setIndexVersion(0).build();
+  }
+
+  @Test
+  void rewriteUncoversScalarIndicesAndRetiresSearchIndicesJavelinCannotRemap() throws IOException {
+    Dataset ds = Data.create(dir.resolve("ds"), allocator, 1000, 100, LanceFileVersion.V2_1)
+        .createIndex("id", IndexType.BTREE, null, false);
+    List<dev.javelin.table.proto.TableProtos.IndexMetadata> foreign = List.of(
+        foreign("bitmap", "/lance.table.BitmapIndexDetails", ds.version()),
+        foreign("zones", "/lance.table.ZoneMapIndexDetails", ds.version()),
+        foreign("bloom", "/lance.index.pb.BloomFilterIndexDetails", ds.version()),
+        foreign("fts", "/lance.table.InvertedIndexDetails", ds.version()),
+        foreign("future", "/lance.table.SomeFutureIndexDetails", ds.version()));
+    dev.javelin.table.Table.at(ds.store()).newCommit(dev.javelin.table.Transaction.createIndex(ds.version(), foreign,
+        List.of())).commit();
+    ds = Dataset.open(dir.resolve("ds"), allocator).delete("id >= 150 AND id < 170");
+    // Fragments 0-4 (every foreign index covers them) and 5-9 go to separate rewrites.
+    Dataset after = ds.compact(CompactionOptions.builder().targetRowsPerFragment(500).build());
+    java.util.Map<String, Set<Long>> coverage = new java.util.HashMap<>();
+    after.indices().forEach(x -> coverage.put(x.name(), x.fragments()));
+    Set<Long> live = new TreeSet<>(after.manifest().fragments().stream().map(Fragment::id).toList());
+    assertThat(live).hasSize(2).allSatisfy(id -> assertThat(id).isGreaterThanOrEqualTo(10L));
+    assertThat(coverage.get("id_idx")).isEqualTo(live);
+    for (String name : List.of("bitmap", "zones", "bloom")) {
+      assertThat(coverage.get(name)).as(name).isEmpty();
+    }
+    for (String name : List.of("fts", "future")) {
+      assertThat(coverage.get(name)).as(name).containsExactly(0L, 1L, 2L, 3L, 4L);
+    }
+    assertThat(after.countRows("id >= 100 AND id < 200")).isEqualTo(80);
+  }
+
+  @Test
+  void deferredRemapRefusesAnInvertedIndexAndUncoversZoneMaps() throws IOException {
+    Dataset ds = Data.create(dir.resolve("ds"), allocator, 1000, 100, LanceFileVersion.V2_1);
+    dev.javelin.table.Table.at(ds.store()).newCommit(dev.javelin.table.Transaction.createIndex(ds.version(),
+        List.of(foreign("fts", "/lance.table.InvertedIndexDetails", ds.version())), List.of())).commit();
+    Dataset withFts = Dataset.open(dir.resolve("ds"), allocator);
+    CompactionOptions deferred = CompactionOptions.builder().targetRowsPerFragment(500).deferIndexRemap(true).build();
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> withFts.compact(deferred))
+        .isInstanceOf(IndexRemapUnsupportedException.class).hasMessageContaining("'fts'");
+    Dataset noFts = withFts.dropIndex("fts");
+    dev.javelin.table.Table.at(ds.store()).newCommit(dev.javelin.table.Transaction.createIndex(noFts.version(),
+        List.of(foreign("zones", "/lance.table.ZoneMapIndexDetails", noFts.version())), List.of())).commit();
+    Dataset after = Dataset.open(dir.resolve("ds"), allocator).compact(deferred);
+    java.util.Map<String, Set<Long>> coverage = new java.util.HashMap<>();
+    after.indices().forEach(x -> coverage.put(x.name(), x.fragments()));
+    assertThat(coverage.get("zones")).isEmpty();
+    assertThat(after.manifest().indices()).anySatisfy(x -> assertThat(x.getName()).isEqualTo("__lance_frag_reuse"));
+  }
 }
