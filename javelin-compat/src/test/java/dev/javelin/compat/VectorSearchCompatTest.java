@@ -73,14 +73,17 @@ class VectorSearchCompatTest {
 
   /**
    * Over a few queries: Javelin returns min(k, passing) rows, at least as many as lance-core, and
-   * its recall is at least lance-core's (both without re-ranking, same minimum nprobes).
+   * its recall is at least lance-core's (both without re-ranking, same minimum nprobes), less a
+   * tolerance of two rows in the 160 asked for: the two sides sum PQ distances in different orders,
+   * so a candidate whose distance ties the k-th (or k * refine-th) to within float rounding can go
+   * either way, and lance-core's index (k-means from a random start) differs from run to run.
    */
   private void compare(org.lance.Dataset lance, Dataset ds, String filter, IntPredicate keep) throws Exception {
     double jr = 0;
     double lr = 0;
     double jrr = 0;
     double lrr = 0;
-    int queries = 8;
+    int queries = 16;
     for (int s = 0; s < queries; s++) {
       float[] q = DATA.query(s);
       long[] truth = DATA.truth(q, K, keep);
@@ -105,8 +108,9 @@ class VectorSearchCompatTest {
     }
     System.out.printf("prefilter %-28s recall@%d at minimum nprobes 1: javelin %.3f, lance-core %.3f; refine 2: "
         + "javelin %.3f, lance-core %.3f%n", filter, K, jr / queries, lr / queries, jrr / queries, lrr / queries);
-    assertThat(jr / queries).as("recall of " + filter).isGreaterThanOrEqualTo(lr / queries - 1e-9);
-    assertThat(jrr / queries).as("recall of " + filter + ", refine 2").isGreaterThanOrEqualTo(lrr / queries - 1e-9);
+    double tolerance = 2.0 / (queries * K) + 1e-9;
+    assertThat(jr / queries).as("recall of " + filter).isGreaterThanOrEqualTo(lr / queries - tolerance);
+    assertThat(jrr / queries).as("recall of " + filter + ", refine 2").isGreaterThanOrEqualTo(lrr / queries - tolerance);
   }
 
   @Test
