@@ -282,7 +282,8 @@ final class DatasetIndexes {
   private static void addOldEntries(Dataset ds, TableProtos.IndexMetadata old, LanceField field,
       Map<Long, RoaringBitmap> deleted, BTreeIndexBuilder b, BufferAllocator allocator) throws IOException {
     String path = BTreeIndex.directory(IndexUuids.toText(old.getUuid().getUuid())) + "/page_data.lance";
-    try (LanceFileReader r = LanceFileReader.open(ds.store().open(path), allocator);
+    dev.javelin.table.io.ObjectStore indexStore = ds.manifest().basePaths().indexStore(ds.store(), old);
+    try (LanceFileReader r = LanceFileReader.open(indexStore.open(path), allocator);
         ArrowReader in = r.read(ReadOptions.builder().columns(List.of("values", "ids")).build())) {
       long[] addresses = new long[0];
       while (in.loadNextBatch()) {

@@ -109,7 +109,7 @@ final class IndexSettler {
           map = new TransitionAddressMap(ds.store(), c.through(), allocator);
           maps.put(c.through(), map);
         }
-        RewrittenIndex r = remapper.remap(ds.store(), List.of(old), map, allocator, ds.location()).get(0);
+        RewrittenIndex r = remapper.remap(ds.store(), ds.manifest().basePaths(), List.of(old), map, allocator, ds.location()).get(0);
         // The transitions' sources are retired and every row they held now has an address in a
         // destination (or none): the new bitmap names the destinations instead.
         RoaringBitmap bitmap = c.fragments();

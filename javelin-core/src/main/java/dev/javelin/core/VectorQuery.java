@@ -306,7 +306,7 @@ public final class VectorQuery {
         return cached;
       }
     }
-    IvfPqIndex index = IvfPqIndex.open(ds.store(), uuid, allocator);
+    IvfPqIndex index = IvfPqIndex.open(ds.manifest().basePaths().indexStore(ds.store(), entry), uuid, allocator);
     synchronized (CACHE) {
       CACHE.put(key, index);
     }

@@ -174,7 +174,8 @@ public final class Commit {
           }
           checkedUpTo = checkConcurrent(versions, checkedUpTo, latest);
         }
-        long newVersion = latest == null ? 1 : latest.version() + 1;
+        // A clone starts at its source's version number, as Lance's does.
+        long newVersion = latest != null ? latest.version() + 1 : txn.kind() == OperationKind.CLONE ? txn.readVersion() : 1;
         Manifest next = ManifestBuilder.build(txn, latest, newVersion, newFormat, Instant.now(), table.location(),
             enableStableRowIds);
         String key = naming.key(newVersion);

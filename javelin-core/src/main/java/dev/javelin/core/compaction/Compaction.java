@@ -269,7 +269,7 @@ public final class Compaction {
     }
     IndexRemapper remapper = new IndexRemapper();
     try {
-      return remapper.remap(dataset.store(), covering, new RewriteAddressMap(groups), dataset.allocator(),
+      return remapper.remap(dataset.store(), dataset.manifest().basePaths(), covering, new RewriteAddressMap(groups), dataset.allocator(),
           dataset.location());
     } finally {
       written.addAll(remapper.written());

@@ -66,28 +66,30 @@ public final class IndexRemapper {
   }
 
   /** Writes a remapped copy of every index of {@code indices} and says how to swap it in. */
-  public List<RewrittenIndex> remap(ObjectStore store, List<TableProtos.IndexMetadata> indices, RowAddressMap map,
-      BufferAllocator allocator, String location) {
+  public List<RewrittenIndex> remap(ObjectStore store, dev.javelin.table.BasePaths bases,
+      List<TableProtos.IndexMetadata> indices, RowAddressMap map, BufferAllocator allocator, String location) {
     List<RewrittenIndex> out = new ArrayList<>();
     for (TableProtos.IndexMetadata i : indices) {
       String oldUuid = dev.javelin.table.IndexUuids.toText(i.getUuid().getUuid());
       String newUuid = UUID.randomUUID().toString();
       String dir = BTreeIndex.directory(newUuid);
+      // The old index may live under a shallow clone's source; the remapped one is this dataset's.
+      ObjectStore from = bases.indexStore(store, i);
       try {
         // One case per index kind Javelin can remap (checkRemappable refused the others).
         switch (IndexType.fromDetailsTypeUrl(i.getIndexDetails().getTypeUrl())) {
           case BTREE:
             written.add(dir + "/page_data.lance");
             written.add(dir + "/page_lookup.lance");
-            try (BTreeIndex index = BTreeIndex.open(store, oldUuid, allocator)) {
-              index.remap(map, newUuid, BTreeIndexBuilder.Options.defaults());
+            try (BTreeIndex index = BTreeIndex.open(from, oldUuid, allocator)) {
+              index.remap(map, store, newUuid, BTreeIndexBuilder.Options.defaults());
             }
             break;
           case VECTOR:
             // Centroids and codebooks stay; only the row ids (and the codes of deleted rows) change.
             written.add(dir + "/index.idx");
             written.add(dir + "/auxiliary.idx");
-            dev.javelin.index.ivf.IvfPqIndex.remap(store, oldUuid, newUuid, map, allocator);
+            dev.javelin.index.ivf.IvfPqIndex.remap(from, store, oldUuid, newUuid, map, allocator);
             break;
           default:
             throw new IndexRemapUnsupportedException("Javelin cannot remap index '" + i.getName() + "': " + location);
