@@ -20,6 +20,10 @@ final class DatasetArgs {
   @Option(names = "--tag", paramLabel = "NAME", description = "Read the version this tag names.")
   String tag;
 
+  @Option(names = "--branch", paramLabel = "NAME",
+      description = "Use this branch (see 'javelin branch'; default: main). <URI>/tree/<NAME> works too.")
+  String branch;
+
   /** Opens the dataset at the version asked for. */
   Dataset open(BufferAllocator allocator) {
     boolean otherScheme = uri.matches("^[a-zA-Z][a-zA-Z0-9+.-]+://.*") && !uri.startsWith("file:");
@@ -29,7 +33,13 @@ final class DatasetArgs {
     if (version != null && tag != null) {
       throw new InvalidInputException("--as-of and --tag cannot be used together");
     }
+    if (branch != null && tag != null) {
+      throw new InvalidInputException("--branch and --tag cannot be used together (a tag names its branch)");
+    }
     Dataset ds = Dataset.open(uri, allocator);
+    if (branch != null) {
+      ds = ds.checkoutBranch(branch);
+    }
     if (version != null && version != ds.version()) {
       ds = ds.checkout(version);
     }
