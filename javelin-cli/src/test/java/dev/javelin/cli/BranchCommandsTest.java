@@ -69,7 +69,9 @@ class BranchCommandsTest extends CliTestBase {
     assertThat(run("append", path("copy"), "--input", path("more.csv")).code).isZero();
     assertThat(run("scan", path("copy"), "--format", "csv", "--columns", "id").out).isEqualTo("id\n1\n2\n4\n7\n");
     assertThat(run("scan", ds, "--format", "csv", "--columns", "id").out).isEqualTo("id\n1\n3\n4\n");
-    assertThat(run("describe", path("copy")).out).contains("base paths");
+    assertThat(run("describe", path("copy")).out).contains("base paths (id, location; files marked [base N] are read "
+        + "from there):\n  0  " + ds + "\n").contains("[base 0] data/");
+    assertThat(run("describe", ds, "--branch", "b").code).isEqualTo(ExitCodes.INVALID_INPUT);
 
     Result again = run("clone", "--shallow", ds, path("copy"));
     assertThat(again.code).isEqualTo(ExitCodes.INVALID_INPUT);
