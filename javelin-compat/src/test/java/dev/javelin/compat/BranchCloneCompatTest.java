@@ -265,4 +265,73 @@ class BranchCloneCompatTest {
       assertSameRows(sorted(javelinScan(main.checkoutBranch("dev2"))), sorted(lanceRows(br)));
     }
   }
+
+  /**
+   * Each library's cleanup of the main branch keeps the version a branch (made by the other) was
+   * created from, so the branch still reads in both; a clone's cleanup leaves its source alone.
+   */
+  @Test
+  void cleanupOfMainKeepsWhatTheOthersBranchesUse() throws Exception {
+    for (boolean javelinBranches : new boolean[] {true, false}) {
+      Path src = dir.resolve("src-" + javelinBranches);
+      lanceWrite(src.toString(), org.lance.WriteParams.WriteMode.CREATE, 0, 600);
+      if (javelinBranches) {
+        Dataset.open(src, allocator).createBranch("b", 1);
+      } else {
+        try (org.lance.Dataset lance = org.lance.Dataset.open(src.toString(), allocator)) {
+          lance.createBranch("b", Ref.ofMain(1)).close();
+        }
+      }
+      // Main drops fragment 0 and rewrites the rest, so version 1's files are only the branch's.
+      List<List<String>> mainWant = without(expected(allocator, 0, 600), id -> id < 260);
+      if (javelinBranches) {
+        try (org.lance.Dataset lance = org.lance.Dataset.open(src.toString(), allocator)) {
+          lance.delete("id < 260");
+          lance.compact(org.lance.compaction.CompactionOptions.builder().withTargetRowsPerFragment(10000).build());
+          lance.checkoutLatest();
+          lance.cleanupWithPolicy(org.lance.cleanup.CleanupPolicy.builder().withBeforeVersion(lance.version())
+              .withDeleteUnverified(true).build());
+        }
+      } else {
+        Dataset main = Dataset.open(src, allocator).delete("id < 260")
+            .compact(dev.javelin.core.compaction.CompactionOptions.builder().targetRowsPerFragment(10000).build());
+        main.cleanup(dev.javelin.table.CleanupPolicy.builder().beforeVersion(main.version()).deleteUnverified(true)
+            .build());
+        assertThat(main.versions()).extracting(dev.javelin.core.VersionInfo::version).contains(1L);
+      }
+      Dataset main = Dataset.open(src, allocator);
+      assertSameRows(sorted(javelinScan(main)), sorted(mainWant));
+      assertSameRows(javelinScan(main.checkoutBranch("b")), expected(allocator, 0, 600));
+      try (org.lance.Dataset lance = org.lance.Dataset.open(src.toString(), allocator);
+          org.lance.Dataset br = lance.checkout(Ref.ofBranch("b"))) {
+        assertSameRows(lanceRows(br), expected(allocator, 0, 600));
+        assertSameRows(sorted(lanceRows(lance)), sorted(mainWant));
+      }
+    }
+
+    // A clone compacted and cleaned up by Javelin: the source keeps every file, and lance-core
+    // reads the clone (its remapped index too).
+    Path src = dir.resolve("src");
+    lanceWrite(src.toString(), org.lance.WriteParams.WriteMode.CREATE, 0, 600);
+    try (org.lance.Dataset lance = org.lance.Dataset.open(src.toString(), allocator)) {
+      lance.delete("id = 5");
+      lance.createIndex(List.of("id"), org.lance.index.IndexType.BTREE, Optional.of("id_idx"),
+          org.lance.index.IndexParams.builder().setScalarIndexParams(
+              org.lance.index.scalar.ScalarIndexParams.create("btree", "{}")).build(), true);
+      lance.shallowClone(dir.resolve("clone").toString(), Ref.ofMain(3)).close();
+    }
+    Map<String, Long> srcFiles = files(src);
+    Dataset clone = Dataset.open(dir.resolve("clone"), allocator).delete("id >= 300 AND id < 320")
+        .compact(dev.javelin.core.compaction.CompactionOptions.builder().targetRowsPerFragment(10000).build());
+    clone.cleanup(dev.javelin.table.CleanupPolicy.builder().beforeVersion(clone.version()).deleteUnverified(true)
+        .build());
+    assertThat(files(src)).isEqualTo(srcFiles);
+    List<List<String>> want = without(expected(allocator, 0, 600), id -> id == 5 || (id >= 300 && id < 320));
+    checkJavelin(Dataset.open(dir.resolve("clone"), allocator), want);
+    try (org.lance.Dataset lance = org.lance.Dataset.open(dir.resolve("clone").toString(), allocator)) {
+      assertSameRows(sorted(lanceRows(lance)), sorted(want));
+      assertSameRows(lanceFiltered(lance, "id = 77"), want.stream().filter(r -> r.get(0).equals("77")).toList());
+      assertThat(lance.countRows("id >= 300 AND id < 330")).isEqualTo(10);
+    }
+  }
 }

@@ -245,11 +245,8 @@ final class DatasetIndexes {
           b.finish(ds.store(), dir);
         }
         removed.add(old);
-        // Only the fields Javelin knows are carried over: lance-core may have stored facts about
-        // the old files (e.g. their sizes) in fields this proto lacks.
-        added.add(old.toBuilder()
-            .setUnknownFields(com.google.protobuf.UnknownFieldSet.getDefaultInstance())
-            .setUuid(TableProtos.UUID.newBuilder().setUuid(IndexUuids.toBytes(uuid)))
+        added.add(dev.javelin.table.IndexEntries.renewed(old,
+                TableProtos.UUID.newBuilder().setUuid(IndexUuids.toBytes(uuid)).build())
             .setDatasetVersion(m.version())
             .setFragmentBitmap(IndexBitmaps.write(now))
             .setCreatedAt(System.currentTimeMillis())

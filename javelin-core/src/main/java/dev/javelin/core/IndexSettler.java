@@ -116,11 +116,7 @@ final class IndexSettler {
         for (StablePartitionTransition t : c.through()) {
           t.sources().forEach(s -> bitmap.remove((int) s.id()));
         }
-        // Only the fields Javelin knows are carried over (lance-core may have recorded the old
-        // files in fields this proto lacks).
-        added.add(old.toBuilder()
-            .setUnknownFields(com.google.protobuf.UnknownFieldSet.getDefaultInstance())
-            .setUuid(r.getNewId())
+        added.add(dev.javelin.table.IndexEntries.renewed(old, r.getNewId())
             .setFragmentBitmap(IndexBitmaps.write(bitmap))
             .build());
         names.add(old.getName());

@@ -138,6 +138,12 @@ class DatasetBranchesTest {
     got.sort(java.util.Comparator.comparingLong(r -> Long.parseLong((String) r.get(0))));
     TestData.assertSameRows(got, want);
     assertThat(files(src)).isEqualTo(before);
+    // The index was remapped into the clone's own _indices/ (no base id), and still answers.
+    Dataset after = Dataset.open(dir.resolve("clone"), allocator);
+    assertThat(after.manifest().indices()).allSatisfy(i -> assertThat(i.hasBaseId()).isFalse());
+    assertThat(after.explain("id = 777").usesIndex()).isTrue();
+    assertThat(after.countRows("id = 777")).isEqualTo(1);
+    assertThat(after.countRows("id >= 500 AND id < 530")).isEqualTo(10);
 
     assertThatThrownBy(() -> ds.shallowClone(dir.resolve("clone"))).isInstanceOf(DatasetExistsException.class);
   }
