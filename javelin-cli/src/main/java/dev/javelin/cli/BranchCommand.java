@@ -15,7 +15,7 @@ import picocli.CommandLine.Spec;
 /** {@code javelin branch}: Lance branches (independent lines of versions under {@code tree/<name>/}). */
 @Command(
     name = "branch",
-    header = "Create, list and delete branches (lines of versions that start from a version).",
+    header = "Create, list and delete branches (own lines of versions).",
     synopsisSubcommandLabel = "COMMAND",
     subcommands = {BranchCommand.ListBranches.class, BranchCommand.Create.class, BranchCommand.Delete.class},
     footer = {"", "A branch starts as a shallow clone of a version: it refers to that version's files and",
@@ -54,7 +54,7 @@ final class BranchCommand implements Callable<Integer> {
     }
   }
 
-  @Command(name = "list", header = "List branches: name, parent branch and version, creation time.")
+  @Command(name = "list", header = "List branches: name, parent, parent version, created.")
   static final class ListBranches extends BranchAction {
     @Override
     void run(Dataset ds) {
@@ -65,7 +65,7 @@ final class BranchCommand implements Callable<Integer> {
     }
   }
 
-  @Command(name = "create", header = "Create a branch from a version (default: the newest of the main branch).")
+  @Command(name = "create", header = "Create a branch from a version (default: newest of main).")
   static final class Create extends BranchAction {
     @Parameters(index = "1", paramLabel = "NAME",
         description = "Segments of letters, digits, '.', '-' and '_', joined by '/'; not 'main'.")
@@ -97,7 +97,7 @@ final class BranchCommand implements Callable<Integer> {
     }
   }
 
-  @Command(name = "delete", header = "Delete a branch and its own files (not the files it shares with its parent).")
+  @Command(name = "delete", header = "Delete a branch and the files only it has.")
   static final class Delete extends BranchAction {
     @Parameters(index = "1", paramLabel = "NAME", description = "The branch.")
     String name;

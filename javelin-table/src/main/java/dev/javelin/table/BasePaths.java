@@ -73,17 +73,22 @@ public final class BasePaths {
     return p;
   }
 
-  /** The store holding an index's files ({@code own} for an index without a base id). */
-  public ObjectStore indexStore(ObjectStore own, TableProtos.IndexMetadata index) {
-    return store(own, index.hasBaseId() ? index.getBaseId() : null, "Index " + index.getName());
-  }
-
   /**
-   * The directory of an index's files in {@link #indexStore}: {@code _indices/<uuid>} under a
-   * dataset root, else {@code <uuid>}.
+   * The store holding an index's files ({@code own} for an index without a base id), under
+   * {@code _indices/<uuid>/} there.
+   *
+   * @throws UnsupportedOperationException if the index's base is not a dataset root (its files
+   *     would be directly under the base, which Javelin's index readers do not look for)
    */
-  public String indexDirectory(ObjectStore own, TableProtos.IndexMetadata index) {
-    String uuid = IndexUuids.toText(index.getUuid().getUuid());
-    return key(own, index.hasBaseId() ? index.getBaseId() : null, "_indices/", uuid);
+  public ObjectStore indexStore(ObjectStore own, TableProtos.IndexMetadata index) {
+    if (!index.hasBaseId()) {
+      return own;
+    }
+    String what = "Index " + index.getName();
+    if (!base(own, index.getBaseId(), what).getIsDatasetRoot()) {
+      throw new UnsupportedOperationException(what + " lives under base path " + index.getBaseId()
+          + ", which is not a dataset root; Javelin reads indices of dataset roots only: " + own.location());
+    }
+    return store(own, index.getBaseId(), what);
   }
 }

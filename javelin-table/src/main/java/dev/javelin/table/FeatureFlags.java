@@ -37,7 +37,7 @@ public final class FeatureFlags {
 
   /**
    * What Javelin can commit on top of. Every operation carries existing fragments' base ids and
-   * writes its new files under the dataset's own root; appends and overwrites and assign stable row ids to new rows (other operations
+   * writes its new files under the dataset's own root. Appends and overwrites assign stable row ids to new rows (other operations
    * are refused on such datasets until they maintain row ids: see StableRowIds). Transaction files are written even under
    * DISABLE_TRANSACTION_FILE, which costs a file and breaks nothing.
    */
