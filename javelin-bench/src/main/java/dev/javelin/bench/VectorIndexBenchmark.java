@@ -263,7 +263,8 @@ public final class VectorIndexBenchmark {
   }
 
   private static long[] javelinIds(Dataset ds, float[] q, int nprobes, int refine) {
-    return ds.nearest("v", q).k(10).nprobes(nprobes).refineFactor(refine).neighbors().rowIds();
+    // Exactly nprobes partitions, as lance-core's setNprobes (minimum = maximum).
+    return ds.nearest("v", q).k(10).nprobes(nprobes).maximumNprobes(nprobes).refineFactor(refine).neighbors().rowIds();
   }
 
   private static double median(double[] x) {

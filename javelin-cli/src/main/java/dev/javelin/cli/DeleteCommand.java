@@ -1,6 +1,7 @@
 package dev.javelin.cli;
 
 import dev.javelin.core.Dataset;
+import dev.javelin.core.DeleteResult;
 import org.apache.arrow.memory.BufferAllocator;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -20,13 +21,18 @@ final class DeleteCommand extends DatasetChange {
       description = "The rows to delete: those for which this is true.")
   String where;
 
-  @Override
-  Dataset change(Dataset ds, BufferAllocator allocator) {
-    return ds.delete(where);
-  }
+  private long deleted;
 
   @Override
+  Dataset change(Dataset ds, BufferAllocator allocator) {
+    DeleteResult r = ds.deleteWhere(where);
+    deleted = r.rowsDeleted();
+    return r.dataset();
+  }
+
+  // The rows this commit deleted: the change in row count would count concurrent appends too.
+  @Override
   String summary(Dataset before, Dataset after) {
-    return "Deleted " + rows(before.countRows() - after.countRows());
+    return "Deleted " + rows(deleted);
   }
 }

@@ -2,6 +2,8 @@ package dev.javelin.cli;
 
 import dev.javelin.core.Dataset;
 import dev.javelin.core.IndexInfo;
+import dev.javelin.core.IndexOptimizeResult;
+import dev.javelin.core.OptimizedIndex;
 import dev.javelin.index.IndexType;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -136,26 +138,27 @@ final class IndexCommand implements Callable<Integer> {
         if (rows.size() == 1) {
           out().println("(no indices)");
         } else {
-          printAligned(rows);
+          printAligned(out(), rows);
         }
       }
       return ExitCodes.OK;
     }
+  }
 
-    private void printAligned(List<String[]> rows) {
-      int[] width = new int[rows.get(0).length];
-      for (String[] r : rows) {
-        for (int c = 0; c < r.length; c++) {
-          width[c] = Math.max(width[c], r[c].length());
-        }
+  // Columns padded to their widest cell, the last one unpadded.
+  private static void printAligned(java.io.PrintWriter out, List<String[]> rows) {
+    int[] width = new int[rows.get(0).length];
+    for (String[] r : rows) {
+      for (int c = 0; c < r.length; c++) {
+        width[c] = Math.max(width[c], r[c].length());
       }
-      for (String[] r : rows) {
-        StringBuilder b = new StringBuilder();
-        for (int c = 0; c < r.length; c++) {
-          b.append(c == r.length - 1 ? r[c] : String.format("%-" + width[c] + "s  ", r[c]));
-        }
-        out().println(b);
+    }
+    for (String[] r : rows) {
+      StringBuilder b = new StringBuilder();
+      for (int c = 0; c < r.length; c++) {
+        b.append(c == r.length - 1 ? r[c] : String.format("%-" + width[c] + "s  ", r[c]));
       }
+      out.println(b);
     }
   }
 
@@ -229,7 +232,16 @@ final class IndexCommand implements Callable<Integer> {
   }
 
   /** {@code javelin index optimize}. */
-  @Command(name = "optimize", header = "Index the fragments appended since each index was built.")
+  @Command(name = "optimize", header = "Index the fragments appended since each index was built.",
+      description = {
+        "Per index, the rows of fragments it does not cover yet are added to it, as Lance's",
+        "incremental optimize: a vector index keeps its IVF centroids and PQ codebook (the new",
+        "rows go into its existing partitions; nothing is retrained or re-partitioned), a BTree",
+        "is merged into a new one. Delta indices of one name are merged into one; deleted rows",
+        "are dropped. Prints per index what was done; kinds Javelin cannot update are skipped",
+        "and say why.",
+        ""
+      })
   static final class Optimize extends BaseCommand {
     @Parameters(index = "0", paramLabel = "URI", description = "The dataset: a directory or file: URI.")
     String uri;
@@ -238,14 +250,35 @@ final class IndexCommand implements Callable<Integer> {
     public Integer call() {
       try (BufferAllocator allocator = new RootAllocator()) {
         Dataset ds = open(uri, allocator);
-        Dataset next = ds.optimizeIndices();
-        if (next == ds) {
-          err().println("Indices are up to date: version " + ds.version());
+        IndexOptimizeResult r = ds.optimizeIndices();
+        List<String[]> rows = new ArrayList<>();
+        rows.add(new String[] {"name", "type", "fragments added", "rows added", "rows dropped", "result"});
+        for (OptimizedIndex i : r.indices()) {
+          rows.add(new String[] {i.name(), i.type().name().toLowerCase(Locale.ROOT),
+              i.fragmentsAdded().size() + " " + i.fragmentsAdded(), Long.toString(i.rowsAdded()),
+              Long.toString(i.rowsDropped()), result(i)});
+        }
+        if (rows.size() == 1) {
+          out().println("(no indices)");
         } else {
-          err().println("Optimized indices: version " + next.version());
+          printAligned(out(), rows);
+        }
+        if (r.unchanged()) {
+          err().println("Indices are up to date: version " + r.dataset().version());
+        } else {
+          err().println("Optimized indices: version " + r.dataset().version());
         }
       }
       return ExitCodes.OK;
+    }
+
+    private static String result(OptimizedIndex i) {
+      String merged = i.entriesReplaced() > 1 ? " (" + i.entriesReplaced() + " delta indices merged into one)" : "";
+      return switch (i.outcome()) {
+        case MERGED -> (i.type() == IndexType.VECTOR ? "merged into existing partitions" : "merged") + merged;
+        case UNCHANGED -> "unchanged (covers every fragment)";
+        case SKIPPED -> "skipped: " + i.reason();
+      };
     }
   }
 

@@ -10,6 +10,7 @@ import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.pojo.Field;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -19,13 +20,25 @@ import picocli.CommandLine.Option;
     name = "search",
     header = "Find the rows whose vectors are nearest a query vector.",
     description = {"Uses the column's IVF_PQ index when there is one (fragments it does not cover are",
-        "searched exactly), else an exact search. Rows come nearest first, with a _distance column.", ""},
+        "searched exactly), else an exact search. Rows come nearest first, with a _distance column.",
+        "The index search probes --nprobes partitions, then more (nearest first, up to --max-nprobes)",
+        "while fewer than k rows are found, so a selective --prefilter still gets k rows.",
+        "",
+        "_distance: as in lance-core, when the IVF_PQ index covers every fragment and no --refine-factor",
+        "is given, rows are ranked by and shown with their approximate (PQ code) distance. With",
+        "--refine-factor, when some fragments are searched exactly (the index's candidates are then",
+        "re-ranked by their true vectors), and without an index, it is the true distance. The arrow",
+        "output's _distance field metadata says which (javelin:distance = approximate or exact), and a",
+        "note on standard error says when it is approximate.",
+        "Vector indices of kinds Javelin cannot read yet (IVF_FLAT, IVF_SQ, IVF_RQ, IVF_HNSW_*, 4-bit",
+        "IVF_PQ) do not fail a search: their fragments are searched exactly (see --explain).", ""},
     footer = {
       "",
       "Examples:",
       "  javelin search items --column v --vector 0.1,0.2,0.3,0.4 --k 5",
       "  javelin search items --column v --vector 0.1,0.2,0.3,0.4 --nprobes 40 --refine-factor 4 \\",
-      "      --filter \"category = 'shoes'\" --prefilter --columns id,name"
+      "      --filter \"category = 'shoes'\" --prefilter --columns id,name",
+      "  javelin search items --column v --vector 0.1,0.2,0.3,0.4 --explain"
     })
 final class SearchCommand extends BaseCommand {
   @Mixin
@@ -42,12 +55,17 @@ final class SearchCommand extends BaseCommand {
   @Option(names = {"-k", "--k"}, paramLabel = "N", defaultValue = "10", description = "Rows to return (default: ${DEFAULT-VALUE}).")
   int k;
 
-  @Option(names = "--nprobes", paramLabel = "N", defaultValue = "" + VectorQuery.DEFAULT_NPROBES,
-      description = "IVF partitions to search (default: ${DEFAULT-VALUE}).")
+  @Option(names = {"--nprobes", "--min-nprobes"}, paramLabel = "N", defaultValue = "" + VectorQuery.DEFAULT_NPROBES,
+      description = "IVF partitions always searched (Lance's minimum_nprobes; default: ${DEFAULT-VALUE}).")
   int nprobes;
 
+  @Option(names = "--max-nprobes", paramLabel = "N",
+      description = "Most IVF partitions to search while fewer than k rows are found (Lance's maximum_nprobes; "
+          + "default: all).")
+  Integer maxNprobes;
+
   @Option(names = "--refine-factor", paramLabel = "R",
-      description = "Re-rank k*R index candidates with their true vectors.")
+      description = "Re-rank k*R index candidates with their true vectors; _distance is then the true distance.")
   Integer refineFactor;
 
   @Option(names = {"-w", "--filter", "--where"}, paramLabel = "SQL", description = "Only rows where this is true.")
@@ -64,6 +82,11 @@ final class SearchCommand extends BaseCommand {
 
   @Option(names = "--exact", description = "Do not use an index.")
   boolean exact;
+
+  @Option(names = "--explain",
+      description = "Also print (to standard error) how the search uses the indices and which fragments it "
+          + "searches exactly.")
+  boolean explain;
 
   @Option(names = {"-c", "--columns"}, split = ",", paramLabel = "COL",
       description = "Columns to print (default: all), before _distance.")
@@ -86,12 +109,18 @@ final class SearchCommand extends BaseCommand {
     if (nprobes < 1) {
       throw new InvalidInputException("--nprobes must be at least 1, got " + nprobes);
     }
+    if (maxNprobes != null && maxNprobes < 1) {
+      throw new InvalidInputException("--max-nprobes must be at least 1, got " + maxNprobes);
+    }
     if (refineFactor != null && refineFactor < 1) {
       throw new InvalidInputException("--refine-factor must be at least 1, got " + refineFactor);
     }
     try (BufferAllocator allocator = new RootAllocator()) {
       Dataset ds = dataset.open(allocator);
       VectorQuery q = ds.nearest(column, vector).k(k).nprobes(nprobes).prefilter(prefilter).useIndex(!exact);
+      if (maxNprobes != null) {
+        q.maximumNprobes(maxNprobes);
+      }
       if (refineFactor != null) {
         q.refineFactor(refineFactor);
       }
@@ -105,7 +134,14 @@ final class SearchCommand extends BaseCommand {
         q.columns(Columns.check(ds, columns));
       }
       try (RowOutput out = new RowOutput(this, format, output, allocator); VectorSchemaRoot rows = q.execute()) {
+        if (explain) {
+          err().print(q.explain().describe());
+        }
         out.report(out.writeOne(rows));
+        Field distance = rows.getSchema().findField(VectorQuery.DISTANCE);
+        if ("approximate".equals(distance.getMetadata().get(VectorQuery.DISTANCE_KIND_KEY))) {
+          err().println("note: _distance is approximate (IVF_PQ codes); --refine-factor gives true distances");
+        }
       } catch (VectorIndexException e) {
         throw new InvalidInputException(e.getMessage());
       }

@@ -2,6 +2,10 @@ package dev.javelin.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 class DatasetChangeCommandsTest extends CliTestBase {
@@ -83,5 +87,27 @@ class DatasetChangeCommandsTest extends CliTestBase {
         .isEqualTo("id,name,score,twice\n1,ann,0.0,2\n2,bob,,4\n3,x,6.5,6\n4,x,8.0,8\n");
     Result bad = run("update", ds, "--set", "nope=1");
     assertThat(bad.code).isEqualTo(ExitCodes.INVALID_INPUT);
+  }
+
+  @Test
+  void updateRefusesNullInANotNullColumn() throws Exception {
+    text("orders.csv", "order_id,customer\n1,ann\n2,bob\n1,cy\n");
+    String ds = path("orders");
+    assertThat(run("create", ds, "--input", path("orders.csv"), "--schema", "order_id:int64,customer:utf8").code)
+        .isZero();
+    List<Path> before = files(ds);
+    Result r = run("update", ds, "--where", "order_id = 1", "--set", "customer=NULL");
+    assertThat(r.code).as(r.toString()).isEqualTo(ExitCodes.INVALID_INPUT);
+    assertThat(r.err).isEqualTo("javelin: Column 'customer' is not nullable but the update writes nulls into it: "
+        + dir.resolve("orders").toAbsolutePath() + "\n");
+    assertThat(files(ds)).isEqualTo(before);
+    assertThat(run("count", ds, "--filter", "customer IS NULL").out).isEqualTo("0\n");
+    assertThat(run("versions", ds).out.split("\n")).hasSize(2); // the header and version 1
+  }
+
+  private static List<Path> files(String ds) throws Exception {
+    try (Stream<Path> s = Files.walk(Path.of(ds))) {
+      return s.filter(Files::isRegularFile).sorted().toList();
+    }
   }
 }

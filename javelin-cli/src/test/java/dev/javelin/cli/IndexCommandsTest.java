@@ -2,6 +2,21 @@ package dev.javelin.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.javelin.core.Dataset;
+import dev.javelin.core.WriteParams;
+import java.nio.file.Path;
+import java.util.List;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.Float4Vector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.complex.FixedSizeListVector;
+import org.apache.arrow.vector.types.FloatingPointPrecision;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.FieldType;
+import org.apache.arrow.vector.types.pojo.Schema;
 import org.junit.jupiter.api.Test;
 
 class IndexCommandsTest extends CliTestBase {
@@ -72,5 +87,65 @@ class IndexCommandsTest extends CliTestBase {
     Result twice = run("index", "create", ds, "--column", "id");
     assertThat(twice.err).isEqualTo("javelin: Index 'id_idx' already exists: " + ds + "\n");
     assertThat(run("index", "create", ds, "--column", "id", "--replace").code).isZero();
+  }
+
+  /** Rows [start, start + n): id i, v = (i, i % 7, 0, 0); a new dataset when start is 0. */
+  private void writeVectors(String ds, int start, int n) {
+    Schema schema = new Schema(List.of(
+        new Field("id", FieldType.notNullable(new ArrowType.Int(64, true)), null),
+        new Field("v", FieldType.nullable(new ArrowType.FixedSizeList(4)), List.of(
+            new Field("item", FieldType.nullable(new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE)), null)))));
+    try (BufferAllocator a = new RootAllocator(); VectorSchemaRoot root = VectorSchemaRoot.create(schema, a)) {
+      root.allocateNew();
+      FixedSizeListVector v = (FixedSizeListVector) root.getVector("v");
+      Float4Vector f = (Float4Vector) v.getDataVector();
+      for (int i = 0; i < n; i++) {
+        int id = start + i;
+        ((BigIntVector) root.getVector("id")).setSafe(i, id);
+        v.setNotNull(i);
+        float[] x = {id, id % 7, 0, 0};
+        for (int j = 0; j < 4; j++) {
+          f.setSafe(i * 4 + j, x[j]);
+        }
+      }
+      root.setRowCount(n);
+      if (start == 0) {
+        Dataset.create(Path.of(ds), List.of(root), WriteParams.defaults(), a);
+      } else {
+        Dataset.open(Path.of(ds), a).append(List.of(root), WriteParams.defaults());
+      }
+    }
+  }
+
+  @Test
+  void optimizePrintsWhatItDidToEachIndex() {
+    String ds = path("vec");
+    writeVectors(ds, 0, 300);
+    assertThat(run("index", "create", ds, "--column", "v", "--type", "ivf_pq", "--partitions", "2",
+        "--sub-vectors", "2").code).isZero();
+    assertThat(run("index", "create", ds, "--column", "id").code).isZero();
+    writeVectors(ds, 300, 100);
+    assertThat(run("index", "list", ds).out).contains("v_idx   vector  v        1 of 2\n");
+
+    Result opt = run("index", "optimize", ds);
+    assertThat(opt.code).as(opt.toString()).isZero();
+    assertThat(opt.out).isEqualTo(
+        "name    type    fragments added  rows added  rows dropped  result\n"
+        + "v_idx   vector  1 [1]            100         0             merged into existing partitions\n"
+        + "id_idx  btree   1 [1]            100         0             merged\n");
+    assertThat(opt.err).isEqualTo("Optimized indices: version 5\n");
+    assertThat(run("index", "list", ds).out).contains("v_idx   vector  v        2 of 2\n",
+        "id_idx  btree   id       2 of 2\n");
+    // An appended row is found through the index, which now covers its fragment.
+    Result r = run("search", ds, "--column", "v", "--vector", "350,0,0,0", "--k", "1", "--columns", "id",
+        "--nprobes", "2", "--refine-factor", "50", "--format", "csv");
+    assertThat(r.out).isEqualTo("id,_distance\n350,0.0\n");
+
+    Result again = run("index", "optimize", ds);
+    assertThat(again.out).isEqualTo(
+        "name    type    fragments added  rows added  rows dropped  result\n"
+        + "v_idx   vector  0 []             0           0             unchanged (covers every fragment)\n"
+        + "id_idx  btree   0 []             0           0             unchanged (covers every fragment)\n");
+    assertThat(again.err).isEqualTo("Indices are up to date: version 5\n");
   }
 }

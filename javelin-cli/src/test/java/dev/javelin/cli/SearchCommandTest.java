@@ -92,4 +92,53 @@ class SearchCommandTest extends CliTestBase {
     Result metric = run("index", "create", ds, "--column", "v", "--type", "ivf_pq", "--metric", "manhattan");
     assertThat(metric.err).isEqualTo("javelin: Unknown --metric 'manhattan': use l2, cosine or dot\n");
   }
+
+  @Test
+  void prefilterSearchesFurtherPartitionsUpToMaxNprobes() {
+    String ds = create(true);
+    // The 10 passing rows sit in the partition far from the query; the nearest one holds none.
+    Result r = run("search", ds, "--column", "v", "--vector", "290,0,0,0", "--k", "3", "--columns", "id",
+        "--nprobes", "1", "--refine-factor", "100", "--filter", "id < 10", "--prefilter", "--format", "csv");
+    assertThat(r.code).as(r.toString()).isZero();
+    assertThat(r.out).isEqualTo("id,_distance\n9,78961.0\n8,79524.0\n7,80089.0\n");
+    Result capped = run("search", ds, "--column", "v", "--vector", "290,0,0,0", "--k", "3", "--columns", "id",
+        "--nprobes", "1", "--max-nprobes", "1", "--refine-factor", "100", "--filter", "id < 10", "--prefilter",
+        "--format", "csv");
+    assertThat(capped.code).as(capped.toString()).isZero();
+    assertThat(capped.out).isEqualTo("id,_distance\n");
+    Result bad = run("search", ds, "--column", "v", "--vector", "290,0,0,0", "--max-nprobes", "0");
+    assertThat(bad.code).isEqualTo(ExitCodes.INVALID_INPUT);
+    assertThat(bad.err).contains("--max-nprobes must be at least 1, got 0");
+  }
+
+  @Test
+  void explainAndApproximateDistanceNote() {
+    String ds = create(true);
+    Result r = run("search", ds, "--column", "v", "--vector", "3,0,0,1", "--k", "3", "--columns", "id",
+        "--explain", "--format", "csv");
+    assertThat(r.code).as(r.toString()).isZero();
+    assertThat(r.err).isEqualTo("""
+        vector search: column v, k 3, l2
+        index: v_idx (IVF_PQ, 2 partitions) for fragments 0: probes 2 partitions
+        fragments searched exactly: 0
+        distances: approximate (PQ codes; a refine factor gives true distances)
+        (3 rows)
+        note: _distance is approximate (IVF_PQ codes); --refine-factor gives true distances
+        """);
+    Result refined = run("search", ds, "--column", "v", "--vector", "3,0,0,1", "--k", "3", "--columns", "id",
+        "--refine-factor", "100", "--format", "csv");
+    assertThat(refined.err).isEqualTo("(3 rows)\n");
+    Result exact = run("search", ds, "--column", "v", "--vector", "3,0,0,1", "--k", "3", "--exact", "--explain",
+        "--format", "csv");
+    assertThat(exact.err).isEqualTo("""
+        vector search: column v, k 3, l2
+        index: none
+        note: indices turned off: every fragment searched exactly
+        fragments searched exactly: 1 (0)
+        distances: exact
+        (3 rows)
+        """);
+    Result help = run("search", "--help");
+    assertThat(help.out).contains("--max-nprobes").contains("approximate (PQ", "--refine-factor");
+  }
 }

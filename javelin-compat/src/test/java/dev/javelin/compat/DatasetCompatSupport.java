@@ -134,8 +134,13 @@ final class DatasetCompatSupport {
     assertThat(got.size()).as("row count").isEqualTo(want.size());
   }
 
-  /** An ArrowReader over batches it does not own, to feed lance-core's writer. */
+  /** An ArrowReader over batches of {@link #SCHEMA} it does not own, to feed lance-core's writer. */
   static ArrowReader readerOf(BufferAllocator a, List<VectorSchemaRoot> batches) {
+    return readerOf(a, SCHEMA, batches);
+  }
+
+  /** An ArrowReader over batches of {@code schema} it does not own, to feed lance-core's writer. */
+  static ArrowReader readerOf(BufferAllocator a, Schema schema, List<VectorSchemaRoot> batches) {
     return new ArrowReader(a) {
       private int next;
 
@@ -160,7 +165,7 @@ final class DatasetCompatSupport {
 
       @Override
       protected Schema readSchema() {
-        return SCHEMA;
+        return schema;
       }
     };
   }

@@ -160,7 +160,7 @@ class IndexedScanCompatTest {
     try (org.lance.Dataset lance = org.lance.Dataset.open(path.toString(), allocator)) {
       assertSame(lance, ds, false);
     }
-    Dataset optimized = ds.optimizeIndices();
+    Dataset optimized = ds.optimizeIndices().dataset();
     assertThat(optimized.indices()).extracting(IndexInfo::fragments).containsOnly(java.util.Set.of(0L, 1L, 2L, 3L));
     try (org.lance.Dataset lance = org.lance.Dataset.open(path.toString(), allocator)) {
       assertThat(lance.version()).isEqualTo(optimized.version());

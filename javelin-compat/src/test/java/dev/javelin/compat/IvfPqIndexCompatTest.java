@@ -176,7 +176,7 @@ class IvfPqIndexCompatTest {
   }
 
   /** lance-core's answer: row ids and distances. */
-  private Neighbors lanceNearest(org.lance.Dataset lance, float[] q, int k, int nprobes, Integer refine)
+  static Neighbors lanceNearest(org.lance.Dataset lance, float[] q, int k, int nprobes, Integer refine)
       throws Exception {
     Query.Builder qb = new Query.Builder().setColumn("v").setKey(q).setK(k).setNprobes(nprobes);
     if (refine != null) {
@@ -202,12 +202,12 @@ class IvfPqIndexCompatTest {
     return new Neighbors(a, b);
   }
 
-  private static double recall(Neighbors n, Set<Long> truth) {
+  static double recall(Neighbors n, Set<Long> truth) {
     return Arrays.stream(n.rowIds()).filter(truth::contains).count() / (double) truth.size();
   }
 
   /** Same rows with the same PQ distances (ties may swap places). */
-  private static void assertSameApproximation(Neighbors javelin, Neighbors lance) {
+  static void assertSameApproximation(Neighbors javelin, Neighbors lance) {
     assertThat(javelin.size()).isEqualTo(lance.size());
     for (int i = 0; i < javelin.size(); i++) {
       assertThat(javelin.distances()[i]).as("distance " + i)

@@ -206,7 +206,8 @@ public final class Dataset {
       schema = LanceSchema.fromArrow(incoming);
     }
     Schema target = schema.toArrow();
-    FragmentWriter writer = new FragmentWriter(t.store(), schema, version, params);
+    FragmentWriter writer = new FragmentWriter(t.store(), schema, version, params,
+        appendTo != null ? "append" : readVersion == 0 ? "create" : "overwrite");
     boolean committed = false;
     try {
       int[] order = incoming == null ? null : SchemaCheck.align(target, incoming, location);
@@ -374,8 +375,17 @@ public final class Dataset {
    * @return the dataset at the committed version
    * @throws dev.javelin.table.RowNotFoundException if an address names no fragment or is past its end
    * @throws dev.javelin.table.CommitConflictException if a concurrent commit makes the delete impossible
+   * @see #deleteAddresses(long[]) for the number of rows deleted
    */
   public Dataset deleteRows(long[] rowAddresses) {
+    return deleteAddresses(rowAddresses).dataset();
+  }
+
+  /**
+   * Deletes rows by row address as {@link #deleteRows(long[])} does, and says how many rows this
+   * commit deleted.
+   */
+  public DeleteResult deleteAddresses(long[] rowAddresses) {
     Map<Long, RoaringBitmap> rows = new HashMap<>();
     for (long a : rowAddresses) {
       rows.computeIfAbsent(a >>> 32, k -> new RoaringBitmap()).add((int) (a & 0xFFFFFFFFL));
@@ -391,8 +401,17 @@ public final class Dataset {
    * @return the dataset at the committed version, or this one if no row matched
    * @throws dev.javelin.core.expr.UnknownColumnException if the filter names a column the dataset lacks
    * @throws dev.javelin.core.expr.ExpressionSyntaxException if the filter does not parse
+   * @see #deleteWhere(String) for the number of rows deleted
    */
   public Dataset delete(String filter) {
+    return deleteWhere(filter).dataset();
+  }
+
+  /**
+   * Deletes the rows a filter selects as {@link #delete(String)} does, and says how many rows this
+   * commit deleted (not the change in row count, which concurrent appends also move).
+   */
+  public DeleteResult deleteWhere(String filter) {
     dev.javelin.core.expr.Expression where = dev.javelin.core.expr.Expression.parse(filter);
     Map<Long, RoaringBitmap> rows = DeleteScan.rows(this, where);
     return deleteRows(rows, filter);
@@ -402,9 +421,10 @@ public final class Dataset {
    * Deletes rows given per fragment id as physical offsets, recording {@code predicate} (may be
    * null) in the transaction: the seam for a filter-driven delete.
    */
-  Dataset deleteRows(Map<Long, RoaringBitmap> rowsByFragment, String predicate) {
-    Manifest next = Deletes.commit(table, manifest, rowsByFragment, predicate, allocator);
-    return next == manifest ? this : new Dataset(table, next, allocator);
+  DeleteResult deleteRows(Map<Long, RoaringBitmap> rowsByFragment, String predicate) {
+    Deletes.Committed c = Deletes.commitCounted(table, manifest, rowsByFragment, predicate, allocator);
+    return new DeleteResult(c.manifest() == manifest ? this : new Dataset(table, c.manifest(), allocator),
+        c.rowsDeleted());
   }
 
   // ---- updates (implemented in Updater)
@@ -584,13 +604,22 @@ public final class Dataset {
   }
 
   /**
-   * Adds the fragments appended since each BTree index was built to it (a new merged index
-   * replaces the old one under the same name, in one CreateIndex commit). Returns this dataset
-   * when every index is up to date.
+   * Adds the fragments appended since each index was built to it, as Lance's optimize does
+   * incrementally: per index name a new index replaces the old entries (delta indices included)
+   * under the same name, holding their still-live rows and the new fragments' rows; a vector
+   * index's new rows go into its existing IVF partitions, encoded with its PQ codebook (nothing is
+   * retrained or re-partitioned, unlike lance-core 7.0.0's default, which may join small
+   * partitions). Deleted rows and rows of fragments no longer in the dataset are dropped. Indices
+   * that cover every fragment are left alone, and so are kinds Javelin cannot update (reported
+   * as skipped). One CreateIndex commit.
+   *
+   * @return per index what was done, and the dataset at the version committed (this dataset when
+   *     no index changed)
    */
-  public Dataset optimizeIndices() {
-    Manifest next = DatasetIndexes.optimize(this, table, allocator);
-    return next == manifest ? this : new Dataset(table, next, allocator);
+  public IndexOptimizeResult optimizeIndices() {
+    DatasetIndexes.Optimized o = DatasetIndexes.optimize(this, table, allocator);
+    return new IndexOptimizeResult(o.manifest() == manifest ? this : new Dataset(table, o.manifest(), allocator),
+        o.report());
   }
 
   /** How a scan with this filter would use the indices (see {@link ScanBuilder#explain()}). */

@@ -7,6 +7,7 @@ import dev.javelin.format.schema.LanceField;
 import dev.javelin.index.BTreeIndex;
 import dev.javelin.index.BTreeIndexBuilder;
 import dev.javelin.index.IndexType;
+import dev.javelin.index.ivf.VectorIndexException;
 import dev.javelin.table.IndexBitmaps;
 import dev.javelin.table.IndexUuids;
 import dev.javelin.table.Deletes;
@@ -19,12 +20,13 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
-import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
+import java.util.function.LongPredicate;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.UInt8Vector;
@@ -93,25 +95,21 @@ final class DatasetIndexes {
       throw new UncheckedIOException("Creating index '" + indexName + "' failed: " + ds.location(), e);
     } finally {
       if (!committed) {
-        for (String k : written) {
-          try {
-            ds.store().delete(k);
-          } catch (IOException | RuntimeException ignored) {
-            // best effort; the original failure is what matters
-          }
-        }
+        deleteQuietly(ds, written);
       }
     }
   }
 
-  // Row address = fragment id << 32 | physical row offset; deleted rows are left out, as Lance does.
-  private static void addFragment(Dataset ds, Fragment f, LanceField field, BTreeIndexBuilder b,
+  // Each row under its index row id (IndexRowIds); deleted rows are left out, as Lance does.
+  // Returns the number of rows added.
+  private static long addFragment(Dataset ds, Fragment f, LanceField field, BTreeIndexBuilder b,
       BufferAllocator allocator) throws IOException {
     RoaringBitmap deleted = Deletes.deletedRows(ds.store(), f, allocator);
+    long[] ids = IndexRowIds.of(ds, f);
     FragmentFiles.Part part = FragmentFiles.plan(f, List.of(field), ds.location()).get(0);
     if (part.rowsOnly) {
-      addNulls(ds, f, field, deleted, b, allocator);
-      return;
+      addNulls(ds, f, ids, field, deleted, b, allocator);
+      return f.physicalRows() - deleted.getLongCardinality();
     }
     try (LanceFileReader r = FragmentFiles.open(ds.store(), part, allocator);
         ArrowReader in = r.read(ReadOptions.builder()
@@ -126,7 +124,7 @@ final class DatasetIndexes {
           addresses = new long[n];
         }
         for (int i = 0; i < n; i++) {
-          addresses[i] = (f.id() << 32) | (offset + i);
+          addresses[i] = IndexRowIds.id(ids, f.id(), offset + i);
         }
         FieldVector[] values = {batch.getVector(0)};
         // The index holds the values reads see: overlays applied.
@@ -139,11 +137,12 @@ final class DatasetIndexes {
         offset += n;
       }
     }
+    return f.physicalRows() - deleted.getLongCardinality();
   }
 
   // A fragment whose files lack the column (added later as all-null): every live row is a null.
-  private static void addNulls(Dataset ds, Fragment f, LanceField field, RoaringBitmap deleted, BTreeIndexBuilder b,
-      BufferAllocator allocator) throws IOException {
+  private static void addNulls(Dataset ds, Fragment f, long[] ids, LanceField field, RoaringBitmap deleted,
+      BTreeIndexBuilder b, BufferAllocator allocator) throws IOException {
     int chunk = 8192;
     try (FieldVector nulls = field.toArrow().createVector(allocator);
         OverlayApplier overlays = OverlayApplier.open(ds.store(), ds.location(), f, List.of(field), allocator)) {
@@ -154,7 +153,7 @@ final class DatasetIndexes {
       for (long start = 0; start < f.physicalRows(); start += chunk) {
         int n = (int) Math.min(chunk, f.physicalRows() - start);
         for (int i = 0; i < n; i++) {
-          addresses[i] = (f.id() << 32) | (start + i);
+          addresses[i] = IndexRowIds.id(ids, f.id(), start + i);
         }
         FieldVector[] values = {nulls};
         List<FieldVector> made = overlays == null ? List.of() : overlays.apply(values, start, n);
@@ -189,96 +188,152 @@ final class DatasetIndexes {
     }
   }
 
+  /** What {@link #optimize} committed ({@code manifest} is the read one when nothing) and its report. */
+  record Optimized(Manifest manifest, List<OptimizedIndex> report) {}
+
   /**
-   * Brings every BTree up to date with the fragments added since it was built (Lance's optimize,
-   * merging): a new BTree from the old one's entries (still-live rows of fragments still there)
-   * and the new fragments' values replaces it under the same name. Indices already covering every
-   * fragment are left alone.
+   * Brings every index up to date with the fragments added since it was built (Lance's
+   * incremental optimize, merged into one index per name):
+   * for each index name, one new index replaces its entries (the index and any delta indices),
+   * holding their still-live rows and the rows of the fragments none of them covers. A BTree's
+   * values are merged into a new tree; a vector index keeps its IVF centroids and PQ codebook, the
+   * new rows assigned to its partitions (see {@link VectorIndexBuild#extend}). An index of one
+   * entry covering every fragment is left alone, and so is one Javelin cannot update (reported as
+   * skipped, with the reason). Everything changed commits as one CreateIndex.
    */
-  static Manifest optimize(Dataset ds, Table table, BufferAllocator allocator) {
+  static Optimized optimize(Dataset ds, Table table, BufferAllocator allocator) {
     Manifest m = ds.manifest();
+    Map<String, List<TableProtos.IndexMetadata>> byName = new LinkedHashMap<>();
+    for (TableProtos.IndexMetadata i : m.indices()) {
+      if (!i.getName().startsWith("__lance_")) {
+        byName.computeIfAbsent(i.getName(), k -> new ArrayList<>()).add(i);
+      }
+    }
+    List<OptimizedIndex> report = new ArrayList<>();
     List<TableProtos.IndexMetadata> added = new ArrayList<>();
     List<TableProtos.IndexMetadata> removed = new ArrayList<>();
     List<String> written = new ArrayList<>();
     boolean committed = false;
     try {
-      for (TableProtos.IndexMetadata old : m.indices()) {
-        if (IndexType.fromDetailsTypeUrl(old.getIndexDetails().getTypeUrl()) != IndexType.BTREE
-            || old.getFieldsCount() != 1) {
-          continue;
-        }
-        LanceField field = null;
-        for (LanceField f : ds.schema().fields()) {
-          if (f.id() == old.getFields(0)) {
-            field = f;
-          }
-        }
-        RoaringBitmap covered = fragmentBitmap(old, ds.location());
+      for (var e : byName.entrySet()) {
+        String name = e.getKey();
+        List<TableProtos.IndexMetadata> entries = e.getValue();
+        TableProtos.IndexMetadata first = entries.get(0);
+        IndexType type = IndexType.fromDetailsTypeUrl(first.getIndexDetails().getTypeUrl());
+        RoaringBitmap covered = new RoaringBitmap();
+        entries.forEach(i -> covered.or(fragmentBitmap(i, ds.location())));
         List<Fragment> fresh = new ArrayList<>();
+        List<Long> freshIds = new ArrayList<>();
         for (Fragment f : m.fragments()) {
           if (!covered.contains((int) f.id())) {
             fresh.add(f);
+            freshIds.add(f.id());
           }
         }
-        if (field == null || fresh.isEmpty()) {
+        LanceField field = first.getFieldsCount() == 1 ? fieldById(ds, first.getFields(0)) : null;
+        String skip = type == IndexType.OTHER ? "Javelin cannot update this kind of index ("
+            + first.getIndexDetails().getTypeUrl() + ")"
+            : first.getFieldsCount() != 1 ? "Javelin updates indices of one column only"
+            : field == null ? "its column (field id " + first.getFields(0) + ") is not in the schema" : null;
+        if (skip == null && fresh.isEmpty() && entries.size() == 1) {
+          report.add(new OptimizedIndex(name, type, OptimizedIndex.Outcome.UNCHANGED, List.of(), 0, 0, 0, ""));
           continue;
         }
-        String uuid = UUID.randomUUID().toString();
-        String dir = BTreeIndex.directory(uuid);
-        written.add(dir + "/page_data.lance");
-        written.add(dir + "/page_lookup.lance");
-        RoaringBitmap now = new RoaringBitmap();
-        try (BTreeIndexBuilder b = new BTreeIndexBuilder(field.toArrow(), BTreeIndexBuilder.Options.defaults(),
-            allocator)) {
-          Map<Long, RoaringBitmap> live = new HashMap<>();
-          for (Fragment f : m.fragments()) {
-            if (covered.contains((int) f.id())) {
-              live.put(f.id(), Deletes.deletedRows(ds.store(), f, allocator));
-              now.add((int) f.id());
-            }
-          }
-          addOldEntries(ds, old, field, live, b, allocator);
-          for (Fragment f : fresh) {
-            addFragment(ds, f, field, b, allocator);
-            now.add((int) f.id());
-          }
-          b.finish(ds.store(), dir);
+        if (skip != null) {
+          report.add(new OptimizedIndex(name, type, OptimizedIndex.Outcome.SKIPPED, List.of(), 0, 0, 0, skip));
+          continue;
         }
-        removed.add(old);
-        added.add(dev.javelin.table.IndexEntries.renewed(old,
-                TableProtos.UUID.newBuilder().setUuid(IndexUuids.toBytes(uuid)).build())
-            .setDatasetVersion(m.version())
-            .setFragmentBitmap(IndexBitmaps.write(now))
-            .setCreatedAt(System.currentTimeMillis())
-            .build());
+        if (type == IndexType.VECTOR) {
+          VectorIndexBuild.Extended x;
+          try {
+            x = VectorIndexBuild.extend(ds, entries, field, fresh, allocator);
+          } catch (VectorIndexException unreadable) {
+            report.add(new OptimizedIndex(name, type, OptimizedIndex.Outcome.SKIPPED, List.of(), 0, 0, 0,
+                unreadable.getMessage()));
+            continue;
+          }
+          written.addAll(x.files());
+          added.add(x.entry());
+          report.add(new OptimizedIndex(name, type, OptimizedIndex.Outcome.MERGED, freshIds, x.rowsAdded(),
+              x.rowsDropped(), entries.size(), ""));
+        } else {
+          long[] counts = new long[2];
+          added.add(mergeBTree(ds, entries, field, fresh, written, counts, allocator));
+          report.add(new OptimizedIndex(name, type, OptimizedIndex.Outcome.MERGED, freshIds, counts[0], counts[1],
+              entries.size(), ""));
+        }
+        removed.addAll(entries);
       }
       if (added.isEmpty()) {
         committed = true;
-        return m;
+        return new Optimized(m, report);
       }
       Transaction txn = Transaction.createIndex(m.version(), added, removed);
       committed = true;
-      return table.newCommit(txn).cleanupOnFailure(written).commit();
+      return new Optimized(table.newCommit(txn).cleanupOnFailure(written).commit(), report);
     } catch (IOException e) {
       throw new UncheckedIOException("Optimizing indices failed: " + ds.location(), e);
     } finally {
       if (!committed) {
-        for (String k : written) {
-          try {
-            ds.store().delete(k);
-          } catch (IOException | RuntimeException ignored) {
-            // best effort; the original failure is what matters
-          }
-        }
+        deleteQuietly(ds, written);
       }
     }
   }
 
-  // Feeds the old index's (value, address) entries whose fragment is still there (deleted -> its
-  // deletion vector) and whose row is not deleted into the builder.
-  private static void addOldEntries(Dataset ds, TableProtos.IndexMetadata old, LanceField field,
-      Map<Long, RoaringBitmap> deleted, BTreeIndexBuilder b, BufferAllocator allocator) throws IOException {
+  private static LanceField fieldById(Dataset ds, int id) {
+    for (LanceField f : ds.schema().fields()) {
+      if (f.id() == id) {
+        return f;
+      }
+    }
+    return null;
+  }
+
+  /**
+   * A new BTree from the entries' (value, row id) pairs of live rows of the fragments they cover
+   * and the {@code fresh} fragments' values; its files are added to {@code written}, the rows
+   * added and dropped to {@code counts[0]} and {@code counts[1]}.
+   */
+  private static TableProtos.IndexMetadata mergeBTree(Dataset ds, List<TableProtos.IndexMetadata> entries,
+      LanceField field, List<Fragment> fresh, List<String> written, long[] counts, BufferAllocator allocator)
+      throws IOException {
+    Manifest m = ds.manifest();
+    String uuid = UUID.randomUUID().toString();
+    String dir = BTreeIndex.directory(uuid);
+    written.add(dir + "/page_data.lance");
+    written.add(dir + "/page_lookup.lance");
+    RoaringBitmap now = new RoaringBitmap();
+    try (BTreeIndexBuilder b = new BTreeIndexBuilder(field.toArrow(), BTreeIndexBuilder.Options.defaults(),
+        allocator)) {
+      for (TableProtos.IndexMetadata old : entries) {
+        RoaringBitmap bitmap = fragmentBitmap(old, ds.location());
+        counts[1] += addOldEntries(ds, old, IndexRowIds.liveIn(ds, bitmap, allocator), b, allocator);
+        for (Fragment f : m.fragments()) {
+          if (bitmap.contains((int) f.id())) {
+            now.add((int) f.id());
+          }
+        }
+      }
+      for (Fragment f : fresh) {
+        counts[0] += addFragment(ds, f, field, b, allocator);
+        now.add((int) f.id());
+      }
+      b.finish(ds.store(), dir);
+    }
+    return dev.javelin.table.IndexEntries.renewed(entries.get(0),
+            TableProtos.UUID.newBuilder().setUuid(IndexUuids.toBytes(uuid)).build())
+        .setDatasetVersion(m.version())
+        .setFragmentBitmap(IndexBitmaps.write(now))
+        .setCreatedAt(System.currentTimeMillis())
+        .build();
+  }
+
+  // Feeds the old index's (value, row id) entries that keep accepts into the builder; returns how
+  // many it rejected.
+  private static long addOldEntries(Dataset ds, TableProtos.IndexMetadata old, LongPredicate keep,
+      BTreeIndexBuilder b, BufferAllocator allocator) throws IOException {
     String path = BTreeIndex.directory(IndexUuids.toText(old.getUuid().getUuid())) + "/page_data.lance";
+    long dropped = 0;
     dev.javelin.table.io.ObjectStore indexStore = ds.manifest().basePaths().indexStore(ds.store(), old);
     try (LanceFileReader r = LanceFileReader.open(indexStore.open(path), allocator);
         ArrowReader in = r.read(ReadOptions.builder().columns(List.of("values", "ids")).build())) {
@@ -294,24 +349,32 @@ final class DatasetIndexes {
         int i = 0;
         while (i < n) {
           int from = i;
-          while (i < n && keep(ids.get(i), deleted)) {
+          while (i < n && keep.test(ids.get(i))) {
             addresses[i] = ids.get(i);
             i++;
           }
           if (i > from) {
             b.add(values, addresses, from, i - from);
           }
-          while (i < n && !keep(ids.get(i), deleted)) {
+          while (i < n && !keep.test(ids.get(i))) {
+            dropped++;
             i++;
           }
         }
       }
     }
+    return dropped;
   }
 
-  private static boolean keep(long address, Map<Long, RoaringBitmap> deleted) {
-    RoaringBitmap d = deleted.get(address >>> 32);
-    return d != null && !d.contains((int) (address & 0xFFFFFFFFL));
+  /** Deletes files a failed operation wrote, best effort: the original failure is what matters. */
+  static void deleteQuietly(Dataset ds, List<String> keys) {
+    for (String k : keys) {
+      try {
+        ds.store().delete(k);
+      } catch (IOException | RuntimeException ignored) {
+        // best effort
+      }
+    }
   }
 
   /** Drops the index named {@code name}. */

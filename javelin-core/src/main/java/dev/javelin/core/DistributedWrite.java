@@ -107,7 +107,7 @@ public final class DistributedWrite {
     FragmentSink(ObjectStore store, LanceSchema schema, LanceFileVersion version, WriteParams params) {
       this.store = store;
       this.target = schema.toArrow();
-      this.writer = new FragmentWriter(store, schema, version, params);
+      this.writer = new FragmentWriter(store, schema, version, params, "distributed write");
     }
 
     /**
@@ -209,7 +209,7 @@ public final class DistributedWrite {
     List<LanceField> readFields = reads.isEmpty() ? List.of(dataset.schema().fields().get(0)) : dataset.fields(reads);
     Schema target = newColumns.toArrow();
     WriteParams params = WriteParams.builder().maxRowsPerFile(Math.max(1, fragment.physicalRows())).build();
-    FragmentWriter writer = new FragmentWriter(dataset.store(), newColumns, dataset.fileVersion(), params);
+    FragmentWriter writer = new FragmentWriter(dataset.store(), newColumns, dataset.fileVersion(), params, "backfill");
     boolean done = false;
     try {
       DeletedSlots slots = new DeletedSlots(Deletes.deletedRows(dataset.store(), fragment, dataset.allocator()),

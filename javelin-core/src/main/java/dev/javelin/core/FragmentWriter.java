@@ -47,6 +47,8 @@ final class FragmentWriter {
   private final LanceSchema schema;
   private final LanceFileVersion version;
   private final WriteParams params;
+  private final String operation;
+  private final NullCheck nullCheck;
   private final List<Fragment> fragments = new ArrayList<>();
   private final List<String> written = new ArrayList<>();
   /** Files being closed in the background, oldest first; their fragments are added in order. */
@@ -54,18 +56,31 @@ final class FragmentWriter {
   private LanceFileWriter current;
   private String currentName;
 
-  FragmentWriter(ObjectStore store, LanceSchema schema, LanceFileVersion version, WriteParams params) {
+  /**
+   * @param operation what the data is written for, as a noun ("append", "update"), for the
+   *     message of a refused batch
+   */
+  FragmentWriter(ObjectStore store, LanceSchema schema, LanceFileVersion version, WriteParams params,
+      String operation) {
     this.store = store;
     this.schema = schema;
     this.version = version;
     this.params = params;
+    this.operation = operation;
+    this.nullCheck = NullCheck.of(schema);
   }
 
   /**
    * Writes a batch whose columns are already in the dataset's field order (see {@link SchemaCheck}).
-   * The caller keeps ownership of the batch.
+   * The caller keeps ownership of the batch. Every write of rows into a dataset comes through
+   * here, so this is where data that breaks the schema's nullability is refused, before any of
+   * the batch is written.
+   *
+   * @throws dev.javelin.table.NullValueException if a non-nullable field holds nulls (the
+   *     caller deletes what was written before, see {@link #deleteAll()})
    */
   void write(VectorSchemaRoot batch) throws IOException {
+    nullCheck.check(batch, operation, store.location());
     int rows = batch.getRowCount();
     int done = 0;
     while (done < rows) {

@@ -81,7 +81,7 @@ final class OverlayUpdate {
           continue;
         }
         FragmentWriter w = new FragmentWriter(store, outSchema, at.fileVersion(),
-            WriteParams.builder().maxRowsPerFile(f.physicalRows()).build());
+            WriteParams.builder().maxRowsPerFile(f.physicalRows()).build(), "update");
         writers.add(w);
         long matched = 0;
         try (ArrowReader in = new DatasetReader(store, location, List.of(f), readFields,

@@ -349,7 +349,7 @@ final class SchemaEvolution {
         long fragRows = fragments.get(writers.size()).physicalRows();
         // One file per fragment: it must not roll over to a second file.
         WriteParams params = WriteParams.builder().maxRowsPerFile(Math.max(1, fragRows)).build();
-        writers.add(new FragmentWriter(ds.store(), schema, ds.fileVersion(), params));
+        writers.add(new FragmentWriter(ds.store(), schema, ds.fileVersion(), params, "column addition"));
         rows.add(0L);
       }
       return writers.get(frag);

@@ -155,7 +155,7 @@ final class Updater {
     BufferAllocator allocator = at.allocator();
     Assignment[] byIndex = new Assignment[fields.size()];
     set.forEach(a -> byIndex[a.index] = a);
-    FragmentWriter writer = new FragmentWriter(at.store(), schema, at.fileVersion(), WriteParams.defaults());
+    FragmentWriter writer = new FragmentWriter(at.store(), schema, at.fileVersion(), WriteParams.defaults(), "update");
     Map<Long, RoaringBitmap> moved = new TreeMap<>();
     MovedRowIds ids = stableRowIds(read) ? new MovedRowIds(at.store(), read) : null;
     List<String> written = new ArrayList<>();
@@ -451,7 +451,7 @@ final class Updater {
         }
         DeletedSlots slots = new DeletedSlots(Deletes.deletedRows(store, f, allocator), f.physicalRows());
         FragmentWriter w = new FragmentWriter(store, outSchema, at.fileVersion(),
-            WriteParams.builder().maxRowsPerFile(f.physicalRows()).build());
+            WriteParams.builder().maxRowsPerFile(f.physicalRows()).build(), "update");
         writers.add(w);
         long matched = 0;
         try (ArrowReader in = new DatasetReader(store, location, List.of(f), readFields,

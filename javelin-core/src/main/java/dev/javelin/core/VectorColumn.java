@@ -31,17 +31,6 @@ final class VectorColumn {
 
   private VectorColumn() {}
 
-  /**
-   * Refuses datasets with stable row ids: their index rows hold stable ids, which Javelin cannot
-   * take by yet.
-   */
-  static void checkRowAddresses(Dataset ds, String what) {
-    if ((ds.manifest().readerFeatureFlags() & dev.javelin.table.FeatureFlags.STABLE_ROW_IDS) != 0) {
-      throw new UnsupportedOperationException(what + " on a dataset with stable row ids is not supported yet: "
-          + ds.location());
-    }
-  }
-
   /** The field of a vector column, checked to be {@code fixed_size_list<float32>}. */
   static LanceField field(Dataset ds, String column) {
     LanceField f = ds.fields(List.of(column)).get(0);
@@ -60,8 +49,28 @@ final class VectorColumn {
         + ", not a fixed_size_list<float32> vector column: " + location);
   }
 
+  /** Streams the vectors of some fragments with their row addresses. */
   static void scan(Dataset ds, List<Fragment> fragments, LanceField field, BoundExpression filter,
       BufferAllocator allocator, Sink sink) throws IOException {
+    scan(ds, fragments, field, filter, DatasetReader.Meta.ROW_ADDR, allocator, sink);
+  }
+
+  /**
+   * {@link #scan} without a filter, each vector with the id an index stores for its row: the
+   * stable row id when the dataset has them, else the row address (see {@link IndexRowIds}).
+   */
+  static void scanRowIds(Dataset ds, List<Fragment> fragments, LanceField field, BufferAllocator allocator,
+      Sink sink) throws IOException {
+    scan(ds, fragments, field, null, DatasetReader.Meta.ROW_ID, allocator, sink);
+  }
+
+  /**
+   * Streams the vectors of some fragments with, as their ids, the meta column {@code id}: row
+   * addresses ({@code ROW_ADDR}) or row ids ({@code ROW_ID}: stable row ids when the dataset has
+   * them, what its indices hold).
+   */
+  static void scan(Dataset ds, List<Fragment> fragments, LanceField field, BoundExpression filter,
+      DatasetReader.Meta id, BufferAllocator allocator, Sink sink) throws IOException {
     if (fragments.isEmpty()) {
       return;
     }
@@ -74,7 +83,8 @@ final class VectorColumn {
         }
       }
     }
-    ArrowReader inner = new DatasetReader(ds.store(), ds.location(), fragments, read, 8192, false, true, allocator);
+    ArrowReader inner = new DatasetReader(ds.store(), ds.location(), fragments, read, 8192, List.of(id),
+        ds.hasStableRowIds(), allocator);
     ArrowReader in = filter == null ? inner
         : new FilteredReader(inner, filter, new int[] {0, read.size()}, 0, -1, allocator);
     float[] vectors = new float[0];

@@ -8,6 +8,7 @@ import dev.javelin.index.ivf.DistanceType;
 import dev.javelin.index.ivf.FlatSearch;
 import dev.javelin.index.ivf.IvfPqIndex;
 import dev.javelin.index.ivf.Neighbors;
+import dev.javelin.index.ivf.UnsupportedIndexKindException;
 import dev.javelin.index.ivf.VectorIndexException;
 import dev.javelin.table.Deletes;
 import dev.javelin.table.Fragment;
@@ -45,22 +46,45 @@ import org.roaringbitmap.longlong.Roaring64NavigableMap;
  * Lance's {@code nearest}: start with {@link Dataset#nearest}, set options, then {@link #execute}.
  *
  * <p>With an IVF_PQ index on the column (and a matching distance type) the fragments it covers
- * are searched through the index ({@code nprobes} partitions, PQ-approximate distances) and the
- * fragments it does not cover by brute force, and the two are merged. Without one, the search is
- * exact. Deleted rows are never returned. A {@link #refineFactor} re-ranks {@code k * factor}
- * candidates with their true vectors. A {@link #filter} is applied before the search
+ * are searched through the index and the fragments it does not cover by brute force, and the two
+ * are merged. The index search probes the {@link #nprobes} partitions nearest the query, then, as
+ * Lance does, further partitions one at a time (nearest first, up to {@link #maximumNprobes})
+ * while fewer than k rows have been found: so a selective prefilter still gets k rows when k rows
+ * pass it. Without a usable index the search is exact; a vector index of a kind Javelin cannot
+ * read yet (lance-core's IVF_FLAT, IVF_SQ, IVF_RQ, IVF_HNSW_*, 4-bit IVF_PQ) does not make a query
+ * fail: the fragments it covers are searched exactly, and {@link #explain} says so.
+ *
+ * <p><b>Distances.</b> As in lance-core 7.0.0: when the index covers every fragment and no
+ * {@link #refineFactor} is set, the rows come ranked by, and with the {@code _distance} of, their
+ * approximate (PQ code) distances, not the distances of their true vectors. A refine factor (1 or
+ * more) re-ranks {@code k * factor} candidates by their true vectors and returns true distances;
+ * when some fragments are searched by brute force, the index's k candidates are re-ranked by their
+ * true vectors (as with factor 1) so that both kinds of rows compare by true distance. The
+ * {@code _distance} field's metadata says which it is ({@link #DISTANCE_KIND_KEY}).
+ *
+ * <p>Deleted rows are never returned. A {@link #filter} is applied before the search
  * ({@link #prefilter}{@code (true)}: the k nearest of the rows that pass) or, by default as in
- * Lance, after it (the rows of the k nearest that pass; possibly fewer than k).
+ * Lance, after it (the rows of the k nearest that pass; possibly fewer than k). On a dataset with
+ * stable row ids the index holds stable row ids, and {@code _rowid} and {@link #neighbors} give
+ * them.
  */
 public final class VectorQuery {
   /** The distance column of the results (float32, ascending). */
   public static final String DISTANCE = "_distance";
-  /** Lance's default number of IVF partitions to probe. */
+  /**
+   * The {@code _distance} field's metadata key: {@code approximate} when the distances are IVF_PQ
+   * code distances (an index that covers every fragment, no refine factor), else {@code exact}.
+   */
+  public static final String DISTANCE_KIND_KEY = "javelin:distance";
+  /** The {@code _distance} field's metadata key naming the distance type ({@code l2}, ...). */
+  public static final String DISTANCE_TYPE_KEY = "javelin:distance_type";
+  /** Javelin's default number of IVF partitions to probe at least. */
   public static final int DEFAULT_NPROBES = 20;
   private static final int CACHED_INDICES = 8;
-  private static final Map<String, IvfPqIndex> CACHE = new LinkedHashMap<>(16, 0.75f, true) {
+  // Open indices by dataset and uuid, or the UnsupportedIndexKindException of one Javelin cannot read.
+  private static final Map<String, Object> CACHE = new LinkedHashMap<>(16, 0.75f, true) {
     @Override
-    protected boolean removeEldestEntry(Map.Entry<String, IvfPqIndex> eldest) {
+    protected boolean removeEldestEntry(Map.Entry<String, Object> eldest) {
       return size() > CACHED_INDICES;
     }
   };
@@ -71,6 +95,7 @@ public final class VectorQuery {
   private final BufferAllocator allocator;
   private int k = 10;
   private int nprobes = DEFAULT_NPROBES;
+  private int maximumNprobes = Integer.MAX_VALUE;
   private int refineFactor;
   private String filter;
   private boolean prefilter;
@@ -95,7 +120,14 @@ public final class VectorQuery {
     return this;
   }
 
-  /** IVF partitions to search (default 20, Lance's minimum). */
+  /**
+   * IVF partitions always searched, nearest the query first (default 20): Lance's
+   * {@code minimum_nprobes}. As Lance does, partitions whose centroids are nearly as near as the
+   * nearest one (within 7 times its distance for k up to 10, 81 times beyond, 0.6 for k = 1) are
+   * searched too, up to {@link #maximumNprobes}; further partitions only while fewer than k rows
+   * have been found. {@code nprobes(n).maximumNprobes(n)} searches exactly n partitions, as Lance's
+   * {@code nprobes(n)}.
+   */
   public VectorQuery nprobes(int nprobes) {
     if (nprobes < 1) {
       throw new IllegalArgumentException("nprobes must be at least 1, got " + nprobes);
@@ -104,7 +136,27 @@ public final class VectorQuery {
     return this;
   }
 
-  /** Re-rank {@code k * factor} index candidates by their true distances (0 or 1: none). */
+  /**
+   * The most IVF partitions to search (default: all), Lance's {@code maximum_nprobes}: when the
+   * first {@link #nprobes} partitions hold fewer than k rows that may be returned (a selective
+   * prefilter, deleted rows), further partitions are searched one at a time, nearest first, until
+   * k are found or this many have been searched. Below {@code nprobes} it also lowers
+   * {@code nprobes} (as Lance caps the minimum at the maximum); equal to it, exactly that many
+   * partitions are searched (Lance's {@code nprobes}).
+   */
+  public VectorQuery maximumNprobes(int maximumNprobes) {
+    if (maximumNprobes < 1) {
+      throw new IllegalArgumentException("maximumNprobes must be at least 1, got " + maximumNprobes);
+    }
+    this.maximumNprobes = maximumNprobes;
+    return this;
+  }
+
+  /**
+   * Re-rank {@code k * factor} index candidates by their true vectors and return their true
+   * distances (0, the default: no re-ranking, index distances). As in Lance, 1 re-ranks the k
+   * candidates themselves: the same rows as without, in true order, with true distances.
+   */
   public VectorQuery refineFactor(int factor) {
     if (factor < 0) {
       throw new IllegalArgumentException("refineFactor must not be negative, got " + factor);
@@ -140,7 +192,7 @@ public final class VectorQuery {
     return this;
   }
 
-  /** Adds a {@code _rowid} column (uint64; the row address without stable row ids). */
+  /** Adds a {@code _rowid} column (uint64: the stable row id, or the row address without stable row ids). */
   public VectorQuery withRowId(boolean on) {
     this.withRowId = on;
     return this;
@@ -154,10 +206,12 @@ public final class VectorQuery {
 
   /**
    * Runs the query and reads the result rows: the chosen columns, then {@code _rowid} if asked,
-   * then {@code _distance}, nearest first. The caller closes the result.
+   * then {@code _distance}, nearest first. {@code _distance}'s metadata holds
+   * {@link #DISTANCE_KIND_KEY} ({@code approximate} or {@code exact}) and
+   * {@link #DISTANCE_TYPE_KEY}. The caller closes the result.
    */
   public VectorSchemaRoot execute() {
-    Neighbors n = neighbors();
+    Result r = run();
     List<String> cols = columns;
     if (cols == null) {
       cols = new ArrayList<>();
@@ -165,27 +219,38 @@ public final class VectorQuery {
         cols.add(f.name());
       }
     }
-    VectorSchemaRoot rows = ds.takeRows(n.rowIds(), cols);
+    Neighbors n = r.rows();
+    VectorSchemaRoot rows;
+    try {
+      rows = Take.takeRows(ds, n.rowIds(), ds.fields(cols), allocator);
+    } catch (IOException e) {
+      throw new UncheckedIOException("Vector search failed: " + ds.location(), e);
+    }
     List<FieldVector> vectors = new ArrayList<>(rows.getFieldVectors());
     try {
       if (withRowId) {
-        UInt8Vector ids = new UInt8Vector(new Field("_rowid", FieldType.notNullable(new ArrowType.Int(64, false)),
+        long[] ids = rowIds(n.rowIds());
+        UInt8Vector idv = new UInt8Vector(new Field("_rowid", FieldType.notNullable(new ArrowType.Int(64, false)),
             null), allocator);
-        ids.allocateNew(n.size());
+        vectors.add(idv);
+        idv.allocateNew(n.size());
         for (int i = 0; i < n.size(); i++) {
-          ids.set(i, n.rowIds()[i]);
+          idv.set(i, ids[i]);
         }
-        ids.setValueCount(n.size());
-        vectors.add(ids);
+        idv.setValueCount(n.size());
       }
+      Map<String, String> meta = new LinkedHashMap<>();
+      meta.put(DISTANCE_KIND_KEY, r.approximate() ? "approximate" : "exact");
+      meta.put(DISTANCE_TYPE_KEY, r.distanceType().lanceName());
       Float4Vector dist = new Float4Vector(new Field(DISTANCE,
-          FieldType.nullable(new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE)), null), allocator);
+          new FieldType(true, new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE), null, meta), null),
+          allocator);
+      vectors.add(dist);
       dist.allocateNew(n.size());
       for (int i = 0; i < n.size(); i++) {
         dist.set(i, n.distances()[i]);
       }
       dist.setValueCount(n.size());
-      vectors.add(dist);
     } catch (RuntimeException e) {
       vectors.forEach(FieldVector::close);
       throw e;
@@ -193,54 +258,152 @@ public final class VectorQuery {
     return new VectorSchemaRoot(vectors);
   }
 
-  /** Runs the query and returns only the row ids (row addresses) and distances, nearest first. */
+  /**
+   * Runs the query and returns only the row ids and distances, nearest first: row ids as
+   * {@link Dataset#takeRows} takes them (stable row ids on a dataset with stable row ids, else row
+   * addresses).
+   */
   public Neighbors neighbors() {
-    VectorColumn.checkRowAddresses(ds, "Vector search");
+    Neighbors n = run().rows();
+    return new Neighbors(rowIds(n.rowIds()), n.distances());
+  }
+
+  /**
+   * How the query would search (no search runs): which index answers for which fragments, which
+   * fragments are searched exactly and why, the partitions probed, and whether distances are
+   * approximate.
+   *
+   * @throws VectorIndexException if the column is not a vector column or the query's dimension
+   *     differs from it
+   */
+  public VectorSearchPlan explain() {
+    Plan plan = plan();
+    List<Long> indexed = new ArrayList<>();
+    List<Long> exact = new ArrayList<>();
+    plan.indexed().forEach(f -> indexed.add(f.id()));
+    plan.flat().forEach(f -> exact.add(f.id()));
+    VectorSearchPlan.IndexUse use = null;
+    if (plan.index() != null) {
+      int partitions = plan.index().numPartitions();
+      int max = Math.min(maximumNprobes, partitions);
+      use = new VectorSearchPlan.IndexUse(plan.entry().getName(), "IVF_PQ", partitions, Math.min(nprobes, max), max);
+    }
+    return new VectorSearchPlan(column, k, plan.distanceType().lanceName(), filter, prefilter, use, indexed, exact,
+        refineFactor, plan.index() != null && refineFactor < 1 && plan.flat().isEmpty(), plan.notes());
+  }
+
+  /**
+   * What a search reads: the usable index (null: none) and its entry, the fragments it answers for
+   * and those searched exactly, the distance type, and notes saying why an index is not used.
+   */
+  private record Plan(TableProtos.IndexMetadata entry, IvfPqIndex index, IndexCoverage coverage,
+      List<Fragment> indexed, List<Fragment> flat, DistanceType distanceType, List<String> notes) {}
+
+  /** The rows found (addresses), whether some distances are the index's, and the distance type. */
+  private record Result(Neighbors rows, boolean approximate, DistanceType distanceType) {}
+
+  private Plan plan() {
     LanceField field = VectorColumn.field(ds, column);
     int dim = VectorColumn.dimension(field.toArrow(), ds.location());
     if (query.length != dim) {
       throw new VectorIndexException("Query vector has " + query.length + " dimensions but column '" + column
           + "' has " + dim + ": " + ds.location());
     }
+    List<String> notes = new ArrayList<>();
+    TableProtos.IndexMetadata entry = null;
+    IvfPqIndex index = null;
+    if (!useIndex) {
+      notes.add("indices turned off: every fragment searched exactly");
+    } else {
+      List<TableProtos.IndexMetadata> candidates = vectorIndices(field);
+      if (candidates.isEmpty()) {
+        notes.add("no vector index on column '" + column + "': every fragment searched exactly");
+      }
+      for (TableProtos.IndexMetadata i : candidates) {
+        String fragments = VectorSearchPlan.ranges(coveredFragments(i));
+        Object opened = open(i);
+        if (opened instanceof UnsupportedIndexKindException u) {
+          notes.add("index '" + i.getName() + "' (" + u.kind() + ") is not readable by Javelin yet; fragments "
+              + fragments + " searched exactly");
+        } else if (distanceType != null && distanceType != ((IvfPqIndex) opened).distanceType()) {
+          notes.add("index '" + i.getName() + "' ranks by " + ((IvfPqIndex) opened).distanceType().lanceName()
+              + ", the query by " + distanceType.lanceName() + ": fragments " + fragments + " searched exactly");
+        } else if (index == null) {
+          entry = i;
+          index = (IvfPqIndex) opened;
+        }
+      }
+    }
+    DistanceType dt = index != null ? index.distanceType() : distanceType != null ? distanceType : DistanceType.L2;
+    // The index answers for its fragments and, through reordered rewrites' row maps, for the
+    // destinations of rewrites whose sources it covered entirely. With stable row ids the index
+    // holds row ids, which need no translation: it answers for the rows it holds that still live
+    // in fragments of its bitmap.
+    IndexCoverage coverage = null;
+    if (index != null) {
+      RoaringBitmap bitmap = DatasetIndexes.fragmentBitmap(entry, ds.location());
+      coverage = IndexCoverage.derive(bitmap, ds.hasStableRowIds() ? List.of() : IndexCoverage.transitions(ds));
+    }
+    List<Fragment> flat = new ArrayList<>();
+    List<Fragment> indexed = new ArrayList<>();
+    for (Fragment f : ds.manifest().fragments()) {
+      (coverage != null && coverage.covers(f.id()) ? indexed : flat).add(f);
+    }
+    return new Plan(entry, index, coverage, indexed, flat, dt, notes);
+  }
+
+  // Ids of the live fragments an index's bitmap names.
+  private List<Long> coveredFragments(TableProtos.IndexMetadata i) {
+    RoaringBitmap bitmap = DatasetIndexes.fragmentBitmap(i, ds.location());
+    List<Long> out = new ArrayList<>();
+    for (Fragment f : ds.manifest().fragments()) {
+      if (f.id() <= 0xFFFFFFFFL && bitmap.contains((int) f.id())) {
+        out.add(f.id());
+      }
+    }
+    return out;
+  }
+
+  // Searches; the result's row ids are row addresses (also with stable row ids).
+  private Result run() {
+    Plan plan = plan();
+    LanceField field = VectorColumn.field(ds, column);
     BoundExpression bound = filter == null ? null : Expression.parse(filter).bindFilter(ds.schema());
+    IvfPqIndex index = plan.index();
+    DistanceType dt = plan.distanceType();
+    int candidates = refineFactor >= 1 ? k * refineFactor : k;
+    // As lance-core 7.0.0: the index's candidates are re-ranked by their true vectors with a refine
+    // factor, and also when some fragments are searched by brute force, so that the two kinds of
+    // rows are compared by the same (true) distance. Otherwise their PQ distances are returned.
+    boolean rerank = refineFactor >= 1 || !plan.flat().isEmpty();
     try {
-      TableProtos.IndexMetadata info = useIndex ? findIndex(field) : null;
-      IvfPqIndex index = info == null ? null : open(info);
-      if (index != null && distanceType != null && distanceType != index.distanceType()) {
-        index = null;
-      }
-      DistanceType dt = index != null ? index.distanceType() : distanceType != null ? distanceType : DistanceType.L2;
-      int candidates = refineFactor > 1 ? k * refineFactor : k;
-      // The index answers for its fragments and, through reordered rewrites' row maps, for
-      // the destinations of rewrites whose sources it covered entirely.
-      IndexCoverage coverage = index == null ? null
-          : IndexCoverage.derive(DatasetIndexes.fragmentBitmap(info, ds.location()), IndexCoverage.transitions(ds));
-      List<Fragment> flat = new ArrayList<>();
-      List<Fragment> indexed = new ArrayList<>();
-      for (Fragment f : ds.manifest().fragments()) {
-        (coverage != null && coverage.covers(f.id()) ? indexed : flat).add(f);
-      }
       BoundExpression pre = prefilter ? bound : null;
-      Neighbors fromIndex = new Neighbors(new long[0], new float[0]);
-      if (!indexed.isEmpty()) {
-        fromIndex = searchIndex(index, coverage, candidates, accepted(indexed, pre));
+      Neighbors merged = new Neighbors(new long[0], new float[0]);
+      boolean approximate = false;
+      if (!plan.indexed().isEmpty()) {
+        Roaring64NavigableMap keep = pre == null ? null : passing(plan.indexed(), pre);
+        if (keep != null && keep.getLongCardinality() <= k) {
+          // No more rows pass than are wanted: all of them, by their true vectors (as Lance,
+          // which returns every passing row then, without searching).
+          merged = exactly(keep.toArray(), field, dt, k);
+        } else {
+          LongPredicate accept = keep != null ? keep::contains : new LiveRows(ds, plan.indexed(), allocator);
+          Neighbors found = ds.hasStableRowIds() ? searchByRowIds(index, plan.indexed(), candidates, accept)
+              : searchIndex(index, plan.coverage(), candidates, accept);
+          merged = rerank ? refine(found, field, dt, k) : Neighbors.merge(k, found);
+          approximate = !rerank && merged.size() > 0;
+        }
       }
-      // The index's list is already its sorted nearest: merged only with rows searched by brute force.
-      Neighbors merged = fromIndex;
-      if (!flat.isEmpty()) {
-        FlatSearch exact = new FlatSearch(query, dt, candidates);
-        VectorColumn.scan(ds, flat, field, pre, allocator, (v, a, n) -> exact.add(v, 0, n, a));
-        merged = Neighbors.merge(candidates, fromIndex, exact.result());
-      }
-      if (refineFactor > 1 && index != null) {
-        merged = refine(merged, field, dt, k);
+      if (!plan.flat().isEmpty()) {
+        FlatSearch exact = new FlatSearch(query, dt, k);
+        VectorColumn.scan(ds, plan.flat(), field, pre, allocator, (v, a, n) -> exact.add(v, 0, n, a));
+        merged = Neighbors.merge(k, merged, exact.result());
       }
       // As in Lance, the postfilter sees the k nearest (after re-ranking), so fewer may remain.
-      merged = Neighbors.merge(k, merged);
       if (bound != null && !prefilter) {
         merged = postfilter(merged, bound);
       }
-      return merged;
+      return new Result(merged, approximate, dt);
     } catch (IOException e) {
       throw new UncheckedIOException("Vector search failed: " + ds.location(), e);
     }
@@ -256,14 +419,14 @@ public final class VectorQuery {
       throws IOException {
     AddressTranslator translator = new AddressTranslator(ds.store(), coverage.through());
     if (translator.isIdentity()) {
-      return index.search(query, candidates, nprobes, accept);
+      return index.search(query, candidates, probes(), accept);
     }
     Set<Long> sources = new HashSet<>();
     coverage.through().forEach(t -> t.sources().forEach(s -> sources.add(s.id())));
     LongPredicate tentative = id -> sources.contains(id >>> 32) || accept.test(id);
     int want = candidates;
     while (true) {
-      Neighbors got = index.search(query, want, nprobes, tentative);
+      Neighbors got = index.search(query, want, probes(), tentative);
       long[] moved = translator.translate(got.rowIds());
       int n = 0;
       long[] ids = new long[moved.length];
@@ -284,57 +447,126 @@ public final class VectorQuery {
     }
   }
 
-  // The first vector index on exactly this field, straight from the manifest (Dataset.indices()
-  // would describe every index, coverage included, on each query).
-  private TableProtos.IndexMetadata findIndex(LanceField field) {
+  /**
+   * With stable row ids: the index holds stable row ids. A row id it holds is returned when its
+   * live row is in a fragment the index covers (a row updated since lives in a newer fragment,
+   * searched by brute force) and {@code accept} keeps that row's address; the result is in
+   * addresses.
+   */
+  private Neighbors searchByRowIds(IvfPqIndex index, List<Fragment> indexed, int candidates, LongPredicate accept) {
+    RowIdIndex ids = ds.rowIdIndex();
+    List<Fragment> all = ds.manifest().fragments();
+    Set<Long> covered = new HashSet<>();
+    indexed.forEach(f -> covered.add(f.id()));
+    java.util.function.LongUnaryOperator address = id -> {
+      long at;
+      try {
+        at = ids.lookup(id);
+      } catch (IOException e) {
+        throw new UncheckedIOException("Vector search failed: " + ds.location(), e);
+      }
+      if (at < 0) {
+        return -1;
+      }
+      long frag = all.get((int) (at >>> 32)).id();
+      return covered.contains(frag) ? frag << 32 | (at & 0xFFFFFFFFL) : -1;
+    };
+    Neighbors got = index.search(query, candidates, probes(), id -> {
+      long a = address.applyAsLong(id);
+      return a >= 0 && accept.test(a);
+    });
+    long[] out = new long[got.size()];
+    for (int i = 0; i < out.length; i++) {
+      out[i] = address.applyAsLong(got.rowIds()[i]);
+    }
+    // Re-sorted: ties are broken by the addresses.
+    return Neighbors.merge(candidates, new Neighbors(out, got.distances()));
+  }
+
+  // The partitions to probe, as Lance: pruning and the late search go by k, not k * refine.
+  private IvfPqIndex.Probes probes() {
+    return new IvfPqIndex.Probes(nprobes, maximumNprobes, k);
+  }
+
+  // Row ids for the caller: stable row ids on a dataset with them, else the addresses themselves.
+  private long[] rowIds(long[] addresses) {
+    if (!ds.hasStableRowIds() || addresses.length == 0) {
+      return addresses;
+    }
+    Map<Long, Fragment> byId = new HashMap<>();
+    for (Fragment f : ds.manifest().fragments()) {
+      byId.put(f.id(), f);
+    }
+    Map<Long, dev.javelin.table.rowids.RowIdSequence> sequences = new HashMap<>();
+    long[] out = new long[addresses.length];
+    for (int i = 0; i < out.length; i++) {
+      Fragment f = byId.get(addresses[i] >>> 32);
+      dev.javelin.table.rowids.RowIdSequence seq = sequences.computeIfAbsent(f.id(), id -> f.rowIdSequence(ds.store())
+          .orElseThrow(() -> dev.javelin.table.TableErrors.corrupt(ds.location(), "Fragment " + id
+              + " has no row id sequence in a dataset with stable row ids")));
+      out[i] = seq.get(addresses[i] & 0xFFFFFFFFL);
+    }
+    return out;
+  }
+
+  // Every vector index on exactly this field, in manifest order, straight from the manifest
+  // (Dataset.indices() would describe every index, coverage included, on each query).
+  private List<TableProtos.IndexMetadata> vectorIndices(LanceField field) {
+    List<TableProtos.IndexMetadata> out = new ArrayList<>();
     for (TableProtos.IndexMetadata i : ds.manifest().indices()) {
       if (i.getFieldsCount() == 1 && i.getFields(0) == field.id()
           && dev.javelin.index.IndexType.fromDetailsTypeUrl(i.getIndexDetails().getTypeUrl())
               == dev.javelin.index.IndexType.VECTOR) {
-        return i;
+        out.add(i);
       }
     }
-    return null;
+    return out;
   }
 
-  private IvfPqIndex open(TableProtos.IndexMetadata entry) throws IOException {
+  // The open index, or the UnsupportedIndexKindException saying why Javelin cannot read it.
+  private Object open(TableProtos.IndexMetadata entry) {
     String uuid = IndexUuids.toText(entry.getUuid().getUuid());
     String key = ds.location() + "#" + uuid;
     synchronized (CACHE) {
-      IvfPqIndex cached = CACHE.get(key);
+      Object cached = CACHE.get(key);
       if (cached != null) {
         return cached;
       }
     }
-    IvfPqIndex index = IvfPqIndex.open(ds.manifest().basePaths().indexStore(ds.store(), entry), uuid, allocator);
-    synchronized (CACHE) {
-      CACHE.put(key, index);
+    Object opened;
+    try {
+      opened = IvfPqIndex.open(ds.manifest().basePaths().indexStore(ds.store(), entry), uuid, allocator);
+    } catch (UnsupportedIndexKindException e) {
+      opened = e;
+    } catch (IOException e) {
+      throw new UncheckedIOException("Opening vector index '" + entry.getName() + "' failed: " + ds.location(), e);
     }
-    return index;
+    synchronized (CACHE) {
+      CACHE.put(key, opened);
+    }
+    return opened;
   }
 
-  /**
-   * Which index rows may be returned: rows of the indexed fragments still present and not
-   * deleted, and with a prefilter only those it keeps.
-   */
-  private LongPredicate accepted(List<Fragment> fragments, BoundExpression pre)
-      throws IOException {
-    if (pre != null) {
-      // Only the filter's columns are read; the scan already leaves deleted rows out.
-      Roaring64NavigableMap keep = new Roaring64NavigableMap();
-      List<LanceField> read = ds.fields(pre.columns());
-      ArrowReader inner = new DatasetReader(ds.store(), ds.location(), fragments, read, 8192, false, true, allocator);
-      try (ArrowReader in = new FilteredReader(inner, pre, new int[] {read.size()}, 0, -1, allocator)) {
-        while (in.loadNextBatch()) {
-          UInt8Vector addr = (UInt8Vector) in.getVectorSchemaRoot().getVector(0);
-          for (int i = 0; i < in.getVectorSchemaRoot().getRowCount(); i++) {
-            keep.addLong(addr.get(i));
-          }
+  /** The addresses of the rows of some fragments that the prefilter keeps (deleted rows left out). */
+  private Roaring64NavigableMap passing(List<Fragment> fragments, BoundExpression pre) throws IOException {
+    // Only the filter's columns are read; the scan already leaves deleted rows out.
+    Roaring64NavigableMap keep = new Roaring64NavigableMap();
+    List<LanceField> read = ds.fields(pre.columns());
+    ArrowReader inner = new DatasetReader(ds.store(), ds.location(), fragments, read, 8192, false, true, allocator);
+    try (ArrowReader in = new FilteredReader(inner, pre, new int[] {read.size()}, 0, -1, allocator)) {
+      while (in.loadNextBatch()) {
+        UInt8Vector addr = (UInt8Vector) in.getVectorSchemaRoot().getVector(0);
+        for (int i = 0; i < in.getVectorSchemaRoot().getRowCount(); i++) {
+          keep.addLong(addr.get(i));
         }
       }
-      return keep::contains;
     }
-    return new LiveRows(ds, fragments, allocator);
+    return keep;
+  }
+
+  // The k nearest of some live rows (addresses), by their true vectors.
+  private Neighbors exactly(long[] addresses, LanceField field, DistanceType dt, int k) throws IOException {
+    return refine(new Neighbors(addresses, new float[addresses.length]), field, dt, k);
   }
 
   /**
@@ -457,11 +689,11 @@ public final class VectorQuery {
     }
   }
 
-  private Neighbors postfilter(Neighbors candidates, BoundExpression bound) {
+  private Neighbors postfilter(Neighbors candidates, BoundExpression bound) throws IOException {
     if (candidates.size() == 0) {
       return candidates;
     }
-    try (VectorSchemaRoot rows = ds.takeRows(candidates.rowIds(), bound.columns())) {
+    try (VectorSchemaRoot rows = Take.takeRows(ds, candidates.rowIds(), ds.fields(bound.columns()), allocator)) {
       int[] keep = bound.select(rows);
       long[] ids = new long[keep.length];
       float[] dist = new float[keep.length];

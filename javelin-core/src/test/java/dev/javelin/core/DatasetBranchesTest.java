@@ -131,6 +131,13 @@ class DatasetBranchesTest {
     assertThat(files(src)).isEqualTo(before);
     TestData.assertSameRows(scanAll(Dataset.open(src, allocator), 256), without(expected(0, 1000), id -> id < 10));
 
+    // Optimizing the source's index writes the merged index into the clone.
+    c = c.optimizeIndices().dataset();
+    assertThat(c.manifest().indices()).allSatisfy(i -> assertThat(i.hasBaseId()).isFalse());
+    assertThat(c.explain("id = 1100").usesIndex()).isTrue();
+    assertThat(c.countRows("id = 1100")).isEqualTo(1);
+    assertThat(files(src)).isEqualTo(before);
+
     // Compaction rewrites into the clone; cleanup of the clone never touches the source.
     Dataset compacted = c.compact(CompactionOptions.builder().targetRowsPerFragment(5000).build());
     compacted.cleanup(CleanupPolicy.builder().beforeVersion(compacted.version()).deleteUnverified(true).build());

@@ -272,4 +272,58 @@ class DatasetDeleteTest {
       assertThat(files.map(p -> "_deletions/" + p.getFileName())).containsExactlyInAnyOrderElementsOf(referenced);
     }
   }
+
+  // ---- the count a delete reports
+
+  @Test
+  void aDeleteRacingAnAppendCountsOnlyTheRowsItDeleted() throws IOException {
+    create(LanceFileVersion.V2_1, 300, 100);
+    Path root = dir.resolve("ds");
+    Dataset other = Dataset.open(root, allocator);
+    Dataset ds = Dataset.open(new InterleavingStore(root, 1, () -> {
+      try (VectorSchemaRoot more = TestData.batch(allocator, 1000, 50)) {
+        other.append(List.of(more), WriteParams.defaults());
+      }
+    }), allocator);
+    DeleteResult r = ds.deleteWhere("id < 30");
+    // Before minus after would say -20: the append's 50 rows landed between read and commit.
+    assertThat(r.rowsDeleted()).isEqualTo(30);
+    assertThat(r.dataset().version()).isEqualTo(3);
+    assertThat(r.dataset().countRows()).isEqualTo(320);
+  }
+
+  @Test
+  void aDeleteRebasedOverOverlappingDeletesCountsOnlyTheRowsStillLive() throws IOException {
+    create(LanceFileVersion.V2_1, 300, 100);
+    Path root = dir.resolve("ds");
+    Dataset other = Dataset.open(root, allocator);
+    String[] concurrent = {"id >= 20 AND id < 50", "id >= 100 AND id < 200"};
+    int[] next = {0};
+    // Two lost races: first to a delete of some of the same rows, then to one of all of fragment 1.
+    Dataset ds = Dataset.open(new InterleavingStore(root, 2, () ->
+        other.checkoutLatest().delete(concurrent[next[0]++])), allocator);
+    DeleteResult r = ds.deleteWhere("id < 30 OR (id >= 150 AND id < 160) OR id >= 290");
+    // 0-19 and 290-299 are this delete's; 20-29 and 150-159 were deleted first by the others.
+    assertThat(r.rowsDeleted()).isEqualTo(30);
+    assertThat(r.dataset().version()).isEqualTo(4);
+    assertThat(r.dataset().countRows()).isEqualTo(300 - 50 - 100 - 10);
+    Set<Long> gone = new TreeSet<>();
+    LongStream.range(0, 50).forEach(gone::add);
+    LongStream.range(100, 200).forEach(gone::add);
+    LongStream.range(290, 300).forEach(gone::add);
+    assertThat(scanIds(r.dataset(), 8192)).isEqualTo(live(300, gone));
+  }
+
+  @Test
+  void aWholeFragmentDeleteRebasedOverAPartialOneCountsTheRest() throws IOException {
+    create(LanceFileVersion.V2_1, 300, 100);
+    Path root = dir.resolve("ds");
+    Dataset other = Dataset.open(root, allocator);
+    Dataset ds = Dataset.open(new InterleavingStore(root, 1, () ->
+        other.checkoutLatest().delete("id >= 100 AND id < 140")), allocator);
+    DeleteResult r = ds.deleteAddresses(addrs(LongStream.range(100, 200), 100)); // all of fragment 1
+    assertThat(r.rowsDeleted()).isEqualTo(60);
+    assertThat(r.dataset().manifest().fragments()).extracting(Fragment::id).containsExactly(0L, 2L);
+    assertThat(ds.deleteWhere("id > 100000").rowsDeleted()).isZero();
+  }
 }

@@ -239,11 +239,11 @@ class IndexedScanTest {
     Dataset ds = write(null, path, rnd, 900, 300).createIndex("i", IndexType.BTREE, null, false)
         .createIndex("s", IndexType.BTREE, null, false);
     ds = write(ds, path, rnd, 500, 300).delete("k < 50");
-    Dataset opt = ds.optimizeIndices();
+    Dataset opt = ds.optimizeIndices().dataset();
     assertThat(opt.indices()).extracting(IndexInfo::fragments).containsOnly(java.util.Set.of(0L, 1L, 2L, 3L, 4L));
     assertThat(opt.version()).isEqualTo(ds.version() + 1);
     assertThat(opt.indices()).extracting(IndexInfo::name).containsExactlyInAnyOrder("i_idx", "s_idx");
-    assertThat(opt.optimizeIndices()).isSameAs(opt);
+    assertThat(opt.optimizeIndices().dataset()).isSameAs(opt);
     assertThat(opt.explain("i = 1").scannedFragments()).isEmpty();
     assertSameAsFullScan(opt, rnd, 40);
     try (var index = dev.javelin.index.BTreeIndex.open(opt.store(), opt.indices().get(0).uuid(), allocator)) {

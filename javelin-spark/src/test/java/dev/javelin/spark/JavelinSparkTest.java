@@ -241,6 +241,42 @@ class JavelinSparkTest {
   }
 
   @Test
+  void appendRefusesNullsInANotNullColumn() throws IOException {
+    Path p = dir.resolve("not-null");
+    BigIntVector id = new BigIntVector(new org.apache.arrow.vector.types.pojo.Field("id",
+        org.apache.arrow.vector.types.pojo.FieldType.notNullable(new org.apache.arrow.vector.types.pojo.ArrowType.Int(
+            64, true)), null), allocator);
+    for (int i = 0; i < 5; i++) {
+      id.setSafe(i, i);
+    }
+    try (VectorSchemaRoot root = VectorSchemaRoot.of(id)) {
+      root.setRowCount(5);
+      Dataset.create(p, List.of(root), WriteParams.defaults(), allocator);
+    }
+    Set<String> before = new HashSet<>();
+    try (Stream<Path> s = Files.walk(p)) {
+      s.filter(Files::isRegularFile).forEach(x -> before.add(p.relativize(x).toString()));
+    }
+    var df = spark.range(0, 1000, 1, 2).selectExpr("IF(id = 700, NULL, id) AS id");
+    assertThatThrownBy(() -> df.write().format("javelin").mode("append").save(p.toString()))
+        .satisfies(e -> {
+          Throwable t = e;
+          while (t != null && !(t instanceof dev.javelin.table.NullValueException)) {
+            t = t.getCause();
+          }
+          assertThat(t).as("cause chain of %s", e).isNotNull();
+          assertThat(t).hasMessage("Column 'id' is not nullable but the distributed write writes nulls into it: "
+              + Dataset.open(p, allocator).location());
+        });
+    assertThat(Dataset.open(p, allocator).version()).isEqualTo(1);
+    Set<String> after = new HashSet<>();
+    try (Stream<Path> s = Files.walk(p)) {
+      s.filter(Files::isRegularFile).forEach(x -> after.add(p.relativize(x).toString()));
+    }
+    assertThat(after).isEqualTo(before);
+  }
+
+  @Test
   void retriedWriteTasksLeaveNoOrphans() throws IOException {
     Path p = dir.resolve("written-retry");
     var df = spark.range(0, 1000, 1, 2).selectExpr("id", "concat('n', id) AS name");

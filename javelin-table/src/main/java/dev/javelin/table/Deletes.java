@@ -34,6 +34,16 @@ public final class Deletes {
   }
 
   /**
+   * What a delete committed: the manifest, and how many rows it deleted there. The count is of
+   * rows live in the version the delete was built on and deleted by this commit: rows a concurrent
+   * delete removed first are not counted, nor are rows other concurrent commits added.
+   *
+   * @param manifest the committed manifest, or the read one if nothing was committed
+   * @param rowsDeleted the rows this commit deleted (0 if nothing was committed)
+   */
+  public record Committed(Manifest manifest, long rowsDeleted) {}
+
+  /**
    * Deletes rows of version {@code read} and commits on the newest version.
    *
    * @param rows per fragment id, the physical offsets to delete (already deleted ones are ignored)
@@ -44,6 +54,16 @@ public final class Deletes {
    *     concurrent reordered rewrite moved are followed through its row map instead)
    */
   public static Manifest commit(Table table, Manifest read, Map<Long, RoaringBitmap> rows, String predicate,
+      BufferAllocator allocator) {
+    return commitCounted(table, read, rows, predicate, allocator).manifest();
+  }
+
+  /**
+   * Deletes rows as {@link #commit} does and counts the rows the commit deleted: per fragment,
+   * the rows of its committed deletion vector that the vector it was built on lacked (after a
+   * rebase over concurrent deletes, the newest one).
+   */
+  public static Committed commitCounted(Table table, Manifest read, Map<Long, RoaringBitmap> rows, String predicate,
       BufferAllocator allocator) {
     ObjectStore store = table.store();
     Map<Long, Fragment> byId = new HashMap<>();
@@ -86,12 +106,13 @@ public final class Deletes {
         updated.add(withDeletions(f, file));
       }
       if (affected.isEmpty()) {
-        return read;
+        return new Committed(read, 0);
       }
       Transaction txn = Transaction.delete(read.version(), updated, removed, predicate);
       handedOver = true;
-      return table.newCommit(txn).cleanupOnFailure(written)
-          .rebase(new MergeDeletions(table, affected, allocator)).commit();
+      MergeDeletions merge = new MergeDeletions(table, affected, allocator);
+      Manifest committed = table.newCommit(txn).cleanupOnFailure(written).rebase(merge).commit();
+      return new Committed(committed, merge.rowsDeleted());
     } catch (IOException e) {
       throw new UncheckedIOException("Delete failed: " + table.location(), e);
     } finally {
@@ -121,11 +142,27 @@ public final class Deletes {
     private final Table table;
     private final Map<Long, RoaringBitmap> affected;
     private final BufferAllocator allocator;
+    /**
+     * Per fragment id, the rows of {@code affected} its deletion vector lacked when last read:
+     * what the transaction as last rebased deletes there.
+     */
+    private final Map<Long, Long> deleting = new HashMap<>();
 
     MergeDeletions(Table table, Map<Long, RoaringBitmap> affected, BufferAllocator allocator) {
       this.table = table;
       this.affected = affected;
       this.allocator = allocator;
+      // Built on the read version's vectors, which affected's rows are not in.
+      affected.forEach((id, rows) -> deleting.put(id, rows.getLongCardinality()));
+    }
+
+    /** The rows the transaction as last attempted deletes. */
+    long rowsDeleted() {
+      long n = 0;
+      for (long c : deleting.values()) {
+        n += c;
+      }
+      return n;
     }
 
     @Override
@@ -165,10 +202,12 @@ public final class Deletes {
           superseded.add(DeletionFile.fromProto(f.getDeletionFile()).key(id));
           Fragment current = now.get(id);
           if (current == null) {
+            deleting.remove(id);
             continue; // a concurrent delete removed every row
           }
           RoaringBitmap theirs = deletedRows(table.store(), current, allocator);
           RoaringBitmap ours = affected.get(id);
+          deleting.put(id, (long) RoaringBitmap.andNotCardinality(ours, theirs));
           if (byUpdate.contains(id) && RoaringBitmap.intersects(theirs, ours)) {
             long offset = Integer.toUnsignedLong(RoaringBitmap.and(theirs, ours).first());
             throw TableErrors.rowsConflict(table.location(), mine, latest.version(), id << 32 | offset);
@@ -187,10 +226,14 @@ public final class Deletes {
         for (long id : followed) {
           Fragment current = now.get(id);
           if (listed.contains(id) || current == null) {
+            if (current == null) {
+              deleting.remove(id);
+            }
             continue; // merged above, or a concurrent delete removed every row
           }
           RoaringBitmap theirs = deletedRows(table.store(), current, allocator);
           RoaringBitmap ours = affected.get(id);
+          deleting.put(id, (long) RoaringBitmap.andNotCardinality(ours, theirs));
           if (byUpdate.contains(id) && RoaringBitmap.intersects(theirs, ours)) {
             long offset = Integer.toUnsignedLong(RoaringBitmap.and(theirs, ours).first());
             throw TableErrors.rowsConflict(table.location(), mine, latest.version(), id << 32 | offset);
@@ -205,8 +248,16 @@ public final class Deletes {
           updated.add(withDeletions(current, file).proto());
         }
         for (long id : op.getDeletedFragmentIdsList()) {
-          if (now.containsKey(id)) {
-            removed.add(id);
+          Fragment current = now.get(id);
+          if (current == null) {
+            deleting.remove(id); // removed concurrently, or rewritten: its rows were followed
+            continue;
+          }
+          removed.add(id);
+          if (touched.contains(id)) {
+            // Dropped whole: what it deletes is what a concurrent delete left live.
+            deleting.put(id, (long) RoaringBitmap.andNotCardinality(affected.get(id),
+                deletedRows(table.store(), current, allocator)));
           }
         }
         Transaction rebased = Transaction.fromProto(mine.proto().toBuilder()
@@ -271,7 +322,10 @@ public final class Deletes {
           if (moved.isEmpty()) {
             throw TableErrors.conflict(table.location(), mine, t, e.getKey());
           }
-          hit.keySet().forEach(affected::remove);
+          hit.keySet().forEach(id -> {
+            affected.remove(id);
+            deleting.remove(id); // counted where the rows went, below
+          });
           moved.get().forEach((id, rows) -> affected.merge(id, rows, (x, y) -> RoaringBitmap.or(x, y)));
           followed.removeAll(hit.keySet());
           followed.addAll(moved.get().keySet());

@@ -98,6 +98,18 @@ public final class TableErrors {
         + "): " + location, field);
   }
 
+  /**
+   * Nulls bound for a non-nullable field. The message gives no count: a write stops at the first
+   * batch holding any, so the total is not known.
+   *
+   * @param field the field's path, struct children and list items joined by dots ({@code address.city})
+   * @param operation what writes them, as a noun ("update", "append")
+   */
+  public static NullValueException nullsInNonNullable(String location, String field, String operation) {
+    return new NullValueException("Column '" + field + "' is not nullable but the " + operation
+        + " writes nulls into it: " + location, field);
+  }
+
   /** Formats a row address as Lance shows it in messages: {@code fragment:offset}. */
   private static String address(long rowAddress) {
     return rowAddress + " (fragment " + (rowAddress >>> 32) + ", offset " + (rowAddress & 0xFFFFFFFFL) + ")";

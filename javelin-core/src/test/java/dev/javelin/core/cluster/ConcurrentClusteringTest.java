@@ -267,7 +267,10 @@ class ConcurrentClusteringTest {
     Map<Long, Map<String, Object>> before = byKey(ds, "_rowid");
     Dataset stale = Dataset.open(dir, allocator);
     ClusterResult r = ds.cluster().by("x").targetRowsPerFragment(300).commit();
-    Dataset after = stale.delete("x < 100 OR a = 3"); // scanned the version before the clustering
+    long matching = stale.countRows("x < 100 OR a = 3");
+    var deleted = stale.deleteWhere("x < 100 OR a = 3"); // scanned the version before the clustering
+    Dataset after = deleted.dataset();
+    assertThat(deleted.rowsDeleted()).isEqualTo(matching).isPositive(); // counted where the rows went
 
     assertThat(after.version()).isEqualTo(r.version() + 1);
     assertThat(byKey(after, "_rowid")).isEqualTo(without(before, ConcurrentClusteringTest::small));

@@ -14,7 +14,7 @@ import java.util.List;
  * A local store whose {@code failAt}-th new file cannot be created ("disk full"), or whose new
  * files with a key containing {@code failWrites} are created but cannot be written.
  */
-final class FailingStore implements ObjectStore {
+public final class FailingStore implements ObjectStore {
   private final LocalObjectStore local;
   private final int failAt;
   private final String failWrites;
@@ -26,7 +26,7 @@ final class FailingStore implements ObjectStore {
     this.failWrites = null;
   }
 
-  FailingStore(Path root, String failWrites) {
+  public FailingStore(Path root, String failWrites) {
     this.local = new LocalObjectStore(root);
     this.failAt = 0;
     this.failWrites = failWrites;

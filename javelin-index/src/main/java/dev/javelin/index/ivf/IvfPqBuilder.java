@@ -1,11 +1,13 @@
 package dev.javelin.index.ivf;
 
 import com.google.protobuf.Any;
+import dev.javelin.index.BTreeIndex;
 import dev.javelin.index.proto.IndexProtos;
 import dev.javelin.table.io.ObjectStore;
 import java.io.IOException;
 import java.util.Arrays;
 import java.util.Random;
+import java.util.function.LongPredicate;
 import java.util.stream.IntStream;
 import org.apache.arrow.memory.BufferAllocator;
 
@@ -13,6 +15,10 @@ import org.apache.arrow.memory.BufferAllocator;
  * Builds an IVF_PQ index: {@link #train} on a random sample of the column (see
  * {@link IvfPqParams#sampleSize()}), {@link #add} every row with its row id, then {@link #write}
  * the files. Only the codes (m bytes a row), row ids and partitions are kept in memory.
+ *
+ * <p>{@link #extending} starts instead from an existing index (Lance's incremental optimize): its
+ * centroids and codebook are kept, its rows are carried over, and rows added later go into its
+ * partitions, encoded with its codebook.
  */
 public final class IvfPqBuilder {
   /** The manifest {@code index_details} type URL lance-core 7.0.0 writes for vector indices. */
@@ -20,10 +26,14 @@ public final class IvfPqBuilder {
   private static final int BLOCK = 1024;
 
   private final int dim;
+  // Null when extending an index: nothing is trained then.
   private final IvfPqParams params;
+  private final int m;
   private IvfPqModel model;
   private float[] pqNorms;
   private int rows;
+  // Rows of extended indices that keep rejected.
+  private long dropped;
   private int[] partitions = new int[1024];
   private long[] rowIds = new long[1024];
   private byte[] codes;
@@ -38,7 +48,72 @@ public final class IvfPqBuilder {
     }
     this.dim = dimension;
     this.params = params;
-    this.codes = new byte[1024 * params.numSubVectors()];
+    this.m = params.numSubVectors();
+    this.codes = new byte[1024 * m];
+  }
+
+  private IvfPqBuilder(IvfPqModel model) {
+    this.dim = model.dim;
+    this.params = null;
+    this.m = model.pq.m;
+    this.model = model;
+    this.pqNorms = model.pq.norms();
+    this.codes = new byte[1024 * m];
+  }
+
+  /**
+   * A builder continuing the index {@code uuid} of the dataset at {@code store}: its model, and
+   * those of its rows whose id {@code keep} accepts (the rest, e.g. deleted rows, are dropped).
+   * {@link #add} then assigns new rows to its partitions and encodes them with its codebook.
+   *
+   * @throws VectorIndexException if the files are not an IVF_PQ index Javelin reads
+   */
+  public static IvfPqBuilder extending(ObjectStore store, String uuid, LongPredicate keep, BufferAllocator allocator)
+      throws IOException {
+    IvfPqFiles.Contents c = IvfPqFiles.read(store, BTreeIndex.directory(uuid), allocator);
+    IvfPqBuilder b = new IvfPqBuilder(c.model());
+    b.carry(c, keep);
+    return b;
+  }
+
+  /**
+   * Carries over the rows {@code keep} accepts of another index {@code uuid} of the same model (a
+   * delta index of the one this builder extends: same centroids, codebook and distance), codes
+   * as they are.
+   *
+   * @return false, adding nothing, if that index's model differs (its rows must be encoded anew)
+   * @throws VectorIndexException if the files are not an IVF_PQ index Javelin reads
+   */
+  public boolean addRowsOf(ObjectStore store, String uuid, LongPredicate keep, BufferAllocator allocator)
+      throws IOException {
+    IvfPqFiles.Contents c = IvfPqFiles.read(store, BTreeIndex.directory(uuid), allocator);
+    if (model == null || !model.sameAs(c.model())) {
+      return false;
+    }
+    carry(c, keep);
+    return true;
+  }
+
+  // Appends the accepted rows of an index's files; their codes are stored transposed per partition.
+  private void carry(IvfPqFiles.Contents c, LongPredicate keep) {
+    for (int part = 0; part < c.lengths().length; part++) {
+      int n = c.lengths()[part];
+      int base = (int) c.offsets()[part];
+      for (int i = 0; i < n; i++) {
+        long id = c.rowIds()[base + i];
+        if (!keep.test(id)) {
+          dropped++;
+          continue;
+        }
+        ensure(rows + 1);
+        partitions[rows] = part;
+        rowIds[rows] = id;
+        for (int j = 0; j < m; j++) {
+          codes[rows * m + j] = c.codes()[base * m + j * n + i];
+        }
+        rows++;
+      }
+    }
   }
 
   /**
@@ -48,6 +123,9 @@ public final class IvfPqBuilder {
    * @throws VectorIndexException if there are fewer rows than partitions or than 256
    */
   public void train(float[] sample, int sampleRows) {
+    if (params == null) {
+      throw new IllegalStateException("IvfPqBuilder.train on a builder extending an index");
+    }
     int p = params.numPartitions();
     if (sampleRows < p) {
       throw new VectorIndexException("Cannot train " + p + " IVF partitions on " + sampleRows + " rows");
@@ -87,7 +165,6 @@ public final class IvfPqBuilder {
     if (model == null) {
       throw new IllegalStateException("IvfPqBuilder.add before train");
     }
-    int m = params.numSubVectors();
     int[] parts = new int[n];
     byte[] out = new byte[n * m];
     int blocks = (n + BLOCK - 1) / BLOCK;
@@ -126,13 +203,18 @@ public final class IvfPqBuilder {
       int size = Math.max(capacity, partitions.length * 2);
       partitions = Arrays.copyOf(partitions, size);
       rowIds = Arrays.copyOf(rowIds, size);
-      codes = Arrays.copyOf(codes, size * params.numSubVectors());
+      codes = Arrays.copyOf(codes, size * m);
     }
   }
 
-  /** Rows added so far. */
+  /** Rows added so far (carried over from extended indices, and added). */
   public int rows() {
     return rows;
+  }
+
+  /** Rows of the extended indices that were not carried over (their ids were not kept). */
+  public long rowsDropped() {
+    return dropped;
   }
 
   /**
@@ -146,7 +228,6 @@ public final class IvfPqBuilder {
       throw new IllegalStateException("IvfPqBuilder.write before train");
     }
     int p = model.numPartitions;
-    int m = params.numSubVectors();
     int[] lengths = new int[p];
     for (int r = 0; r < rows; r++) {
       lengths[partitions[r]]++;

@@ -53,6 +53,9 @@ final class IvfPqFiles {
   private static final Pattern TRANSPOSED = Pattern.compile("transposed\\\\?\"\\s*:\\s*(true|false)");
   private static final Pattern DISTANCE = Pattern.compile("distance_type\\\\?\"\\s*:\\s*\\\\?\"(\\w+)");
 
+  // The index kind in lance:index, e.g. "type":"IVF_HNSW_SQ" (a quote before: not distance_type).
+  private static final Pattern KIND = Pattern.compile("\"type\\\\?\"\\s*:\\s*\\\\?\"(\\w+)");
+
   private IvfPqFiles() {}
 
   /** What {@link #read} loads: the model, the partition layout, and the rows. */
@@ -168,9 +171,11 @@ final class IvfPqFiles {
     try (LanceFileReader r = LanceFileReader.open(store.open(indexKey), allocator)) {
       Map<String, String> meta = r.lanceSchema().metadata();
       String type = meta.get("lance:index");
-      if (type == null || !type.contains("IVF_PQ")) {
-        throw new VectorIndexException("Index file " + r.location() + " is not an IVF_PQ index (lance:index="
-            + type + ")");
+      Matcher km = type == null ? null : KIND.matcher(type);
+      String kind = km != null && km.find() ? km.group(1) : null;
+      if (!"IVF_PQ".equals(kind)) {
+        throw new UnsupportedIndexKindException(kind == null ? "unknown" : kind, "Index file " + r.location()
+            + " is not an IVF_PQ index (lance:index=" + type + ")");
       }
       Matcher dm = DISTANCE.matcher(type);
       distance = dm.find() ? DistanceType.fromName(dm.group(1)) : DistanceType.L2;
@@ -187,8 +192,8 @@ final class IvfPqFiles {
       int bits = intOf(NBITS, storage, r.location());
       Matcher tm = TRANSPOSED.matcher(storage);
       if (bits != 8) {
-        throw new VectorIndexException("Index file " + r.location() + " has " + bits
-            + "-bit PQ codes; Javelin reads 8-bit codes only");
+        throw new UnsupportedIndexKindException("IVF_PQ (" + bits + "-bit codes)", "Index file " + r.location()
+            + " has " + bits + "-bit PQ codes; Javelin reads 8-bit codes only");
       }
       if (!tm.find() || !tm.group(1).equals("true")) {
         throw new VectorIndexException("Index file " + r.location() + " stores PQ codes untransposed; "

@@ -153,8 +153,37 @@ public final class IvfPqIndex {
     return search(query, k, nprobes, accept, PARALLEL_ROWS);
   }
 
-  /** {@link #search}, on several threads once the probed partitions hold {@code parallelRows} rows. */
+  /**
+   * Which partitions a search probes, as Lance's: the {@code minimum} nearest the query always
+   * (more when, as Lance prunes early, further centroids are nearly as near: see
+   * {@link #earlyPruning}), then, while fewer than {@code queryK} accepted rows have been found (a
+   * selective prefilter, deleted rows, small partitions), further partitions one at a time in
+   * order of centroid distance, up to {@code maximum} partitions. {@code minimum} is capped at
+   * {@code maximum}, both at the number of partitions.
+   *
+   * @param queryK the query's k (before a refine factor multiplies the rows asked of the index),
+   *     which Lance's pruning and late search go by
+   */
+  public record Probes(int minimum, int maximum, int queryK) {
+    public Probes {
+      if (minimum < 1 || maximum < 1 || queryK < 1) {
+        throw new IllegalArgumentException("nprobes and k must be at least 1, got minimum " + minimum + ", maximum "
+            + maximum + ", k " + queryK);
+      }
+    }
+  }
+
+  /** The {@code k} nearest accepted rows of the partitions {@code probes} chooses (see {@link Probes}). */
+  public Neighbors search(float[] query, int k, Probes probes, LongPredicate accept) {
+    return search(query, k, probes, accept, PARALLEL_ROWS);
+  }
+
+  /** {@link #search}, on several threads once the first partitions hold {@code parallelRows} rows. */
   Neighbors search(float[] query, int k, int nprobes, LongPredicate accept, long parallelRows) {
+    return search(query, k, new Probes(nprobes, nprobes, Math.max(1, k)), accept, parallelRows);
+  }
+
+  Neighbors search(float[] query, int k, Probes probeRange, LongPredicate accept, long parallelRows) {
     int dim = model.dim;
     if (query.length != dim) {
       throw new VectorIndexException("Query has " + query.length + " dimensions but the index has " + dim);
@@ -165,10 +194,11 @@ public final class IvfPqIndex {
     }
     int p = model.numPartitions;
     boolean dot = model.distanceType == DistanceType.DOT;
-    int probes = Math.max(1, Math.min(nprobes, p));
-    // Nearest centroids first. For L2 and cosine all P distances at once from the transposed
-    // centroids (vectorised, equal bit for bit to one l2 per centroid).
-    TopK nearest = new TopK(probes);
+    int maxProbes = Math.min(probeRange.maximum(), p);
+    int probes = Math.min(probeRange.minimum(), maxProbes);
+    // Nearest centroids first, as many as may be searched. For L2 and cosine all P distances at
+    // once from the transposed centroids (vectorised, equal bit for bit to one l2 per centroid).
+    TopK nearest = new TopK(maxProbes);
     if (dot) {
       for (int c = 0; c < p; c++) {
         nearest.offer(-VectorMath.dot(q, 0, model.centroids, c * dim, dim), c);
@@ -181,15 +211,53 @@ public final class IvfPqIndex {
       }
     }
     Neighbors nearestPartitions = nearest.result();
-    long[] probed = nearestPartitions.rowIds();
-    float[] probedDist = nearestPartitions.distances();
+    long[] ordered = nearestPartitions.rowIds();
+    float[] orderedDist = nearestPartitions.distances();
+    probes = Math.max(probes, Math.min(maxProbes, earlyPruning(orderedDist, dot, probeRange.queryK())));
+    long[] probed = java.util.Arrays.copyOf(ordered, Math.min(probes, ordered.length));
+    float[] probedDist = java.util.Arrays.copyOf(orderedDist, probed.length);
+    NearestRows top = searchPartitions(q, probed, probedDist, k, accept, parallelRows);
+    // Lance's late search: one more partition at a time, nearest first, until the query's k rows
+    // are found. (A row is only skipped by the top's bound once k rows are kept, so fewer kept
+    // than wanted (at most k) means fewer accepted rows were seen.)
+    int wanted = Math.min(k, probeRange.queryK());
+    for (int at = probed.length; at < ordered.length && top.size() < wanted; at++) {
+      top.offerAll(scan(q, new long[] {ordered[at]}, new float[] {orderedDist[at]}, new AtomicInteger(), k,
+          accept));
+    }
+    return neighbors(top);
+  }
+
+  /**
+   * Lance's early pruning: besides the minimum, every partition whose centroid is within a factor
+   * of the nearest centroid's distance (0.6 for k = 1, 7 up to k = 10, 81 beyond) is searched from
+   * the start. Lance compares squared L2 (cosine: 1 - cos, here 2 - 2 cos, the same ratios; dot:
+   * 1 - a·b, here -a·b).
+   */
+  static int earlyPruning(float[] sortedDistances, boolean dot, int k) {
+    if (sortedDistances.length == 0) {
+      return 0;
+    }
+    float factor = k <= 1 ? 0.6f : k <= 10 ? 7f : 81f;
+    float shift = dot ? 1f : 0f;
+    float threshold = (sortedDistances[0] + shift) * factor;
+    int n = 0;
+    while (n < sortedDistances.length && sortedDistances[n] + shift <= threshold) {
+      n++;
+    }
+    return n;
+  }
+
+  // The k nearest accepted rows of the given partitions, on several threads when they are large.
+  private NearestRows searchPartitions(float[] q, long[] probed, float[] probedDist, int k, LongPredicate accept,
+      long parallelRows) {
     long rows = 0;
     for (long c : probed) {
       rows += lengths[(int) c];
     }
     int workers = Math.min(probed.length, HELPERS + 1);
     if (workers < 2 || rows < parallelRows) {
-      return neighbors(scan(q, probed, probedDist, new AtomicInteger(), k, accept));
+      return scan(q, probed, probedDist, new AtomicInteger(), k, accept);
     }
     // Like Lance, a large search runs its partitions on several threads: each keeps its own k
     // nearest, and since (distance, position in the index) orders rows totally, the k nearest of
@@ -225,7 +293,7 @@ public final class IvfPqIndex {
         throw new IllegalStateException("Vector search failed", e.getCause());
       }
     }
-    return neighbors(top);
+    return top;
   }
 
   // The kept rows as row ids and distances, nearest first (ties by position in the index).

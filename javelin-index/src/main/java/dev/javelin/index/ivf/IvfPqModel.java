@@ -27,6 +27,12 @@ final class IvfPqModel {
     this.loss = loss;
   }
 
+  /** Whether rows encoded by {@code other} mean the same here: equal centroids, codebook and distance. */
+  boolean sameAs(IvfPqModel other) {
+    return dim == other.dim && distanceType == other.distanceType && pq.m == other.pq.m
+        && java.util.Arrays.equals(centroids, other.centroids) && java.util.Arrays.equals(pq.codebook, other.pq.codebook);
+  }
+
   boolean residual() {
     return distanceType != DistanceType.DOT;
   }

@@ -46,6 +46,11 @@ final class NearestRows {
     return (int) key;
   }
 
+  /** Rows kept: at most k once {@link #sorted} or a cut has run, possibly more before. */
+  int size() {
+    return size;
+  }
+
   /** A distance above which an offer cannot enter (+inf until the first cut): a cheap pre-check. */
   float bound() {
     return barDistance;

@@ -327,6 +327,46 @@ class IvfPqIndexTest {
   }
 
   @Test
+  void lateSearchProbesFurtherPartitionsUntilKRowsPass() throws Exception {
+    int rows = 3000;
+    float[] v = data(rows, true, 4);
+    IvfPqIndex index = build(v, rows, IvfPqParams.of(8, 4, DistanceType.L2).withIterations(10, 5), "late");
+    float[] q = java.util.Arrays.copyOfRange(v, 0, DIM);
+    // Only rows of the partition whose centroid is farthest from the query pass: the one whose rows
+    // a search of all 8 partitions finds and a search of the nearest 7 does not.
+    java.util.Set<Long> passing = new java.util.HashSet<>();
+    for (long id : index.search(q, rows, 8, null).rowIds()) {
+      passing.add(id);
+    }
+    for (long id : index.search(q, rows, 7, null).rowIds()) {
+      passing.remove(id);
+    }
+    assertThat(passing.size()).isGreaterThanOrEqualTo(10);
+    // nprobes 1 (minimum = maximum): the nearest partition holds none of them.
+    assertThat(index.search(q, 10, 1, passing::contains).size()).isZero();
+    // Minimum 1, maximum all: further partitions until 10 pass.
+    Neighbors late = index.search(q, 10, new IvfPqIndex.Probes(1, 8, 10), passing::contains);
+    assertThat(late.size()).isEqualTo(10);
+    assertThat(java.util.Arrays.stream(late.rowIds()).allMatch(passing::contains)).isTrue();
+    // The same rows as a search of every partition.
+    assertThat(late.rowIds()).containsExactly(index.search(q, 10, 8, passing::contains).rowIds());
+    // Maximum 7 stops before the farthest partition.
+    assertThat(index.search(q, 10, new IvfPqIndex.Probes(1, 7, 10), passing::contains).size()).isZero();
+  }
+
+  @Test
+  void earlyPruningKeepsCentroidsNearlyAsNear() {
+    float[] d = {1f, 2f, 6.9f, 7f, 7.1f, 80f, 82f};
+    // k = 1: a factor below 1 adds nothing to the minimum.
+    assertThat(IvfPqIndex.earlyPruning(d, false, 1)).isZero();
+    assertThat(IvfPqIndex.earlyPruning(d, false, 10)).isEqualTo(4);
+    assertThat(IvfPqIndex.earlyPruning(d, false, 11)).isEqualTo(6);
+    // Dot: Lance compares 1 - a.b, the index sorts by -a.b.
+    assertThat(IvfPqIndex.earlyPruning(new float[] {-0.5f, 2f, 2.5f, 3f}, true, 10)).isEqualTo(3);
+    assertThat(IvfPqIndex.earlyPruning(new float[0], false, 10)).isZero();
+  }
+
+  @Test
   void acceptFilterAndAllPartitions() throws Exception {
     int rows = 3000;
     float[] v = data(rows, true, 4);
