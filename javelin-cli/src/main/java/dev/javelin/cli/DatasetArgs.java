@@ -22,12 +22,23 @@ final class DatasetArgs {
   @Option(names = "--tag", paramLabel = "NAME", description = "Read the version this tag names.")
   String tag;
 
+  @Option(names = "--branch", paramLabel = "NAME",
+      description = "Use this branch (see 'javelin branch'; default: main). <URI>/tree/<NAME> works too.")
+  String branch;
+
   /** Opens the dataset at the version asked for. */
   Dataset open(BufferAllocator allocator) {
     boolean otherScheme = otherScheme();
     requireDirectory();
     if (version != null && tag != null) {
       throw new InvalidInputException("--as-of and --tag cannot be used together");
+    }
+    if (branch != null && tag != null) {
+      throw new InvalidInputException("--branch and --tag cannot be used together (a tag names its branch)");
+    }
+    if (branch != null) {
+      Dataset ds = Dataset.open(uri, allocator).checkoutBranch(branch);
+      return version != null && version != ds.version() ? ds.checkout(version) : ds;
     }
     // The version asked for is opened directly: a damaged newer manifest must not stand in the way.
     if (otherScheme || (version == null && tag == null)) {

@@ -14,6 +14,10 @@ abstract class DatasetChange extends BaseCommand {
   @Parameters(index = "0", paramLabel = "URI", description = "The dataset: a directory or file: URI.")
   String uri;
 
+  @picocli.CommandLine.Option(names = "--branch", paramLabel = "NAME",
+      description = "Change this branch (default: main). <URI>/tree/<NAME> works too.")
+  String branch;
+
   /** Makes the change; returns the dataset at the version committed (or {@code ds} if none). */
   abstract Dataset change(Dataset ds, BufferAllocator allocator) throws Exception;
 
@@ -29,6 +33,7 @@ abstract class DatasetChange extends BaseCommand {
   public Integer call() throws Exception {
     DatasetArgs args = new DatasetArgs();
     args.uri = uri;
+    args.branch = branch;
     try (BufferAllocator allocator = new RootAllocator()) {
       Dataset before = open(args, allocator);
       Dataset after = change(before, allocator);

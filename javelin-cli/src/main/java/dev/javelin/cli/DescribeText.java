@@ -58,6 +58,13 @@ final class DescribeText {
     b.append('\n');
     InfoText.schema(b, m.schema().fields());
 
+    m.branch().ifPresent(name -> b.append("branch    ").append(name).append('\n'));
+    if (!m.basePaths().byId().isEmpty()) {
+      b.append("\nbase paths (id, location; files marked [base N] are read from there):\n");
+      m.basePaths().byId().forEach((id, p) -> b.append("  ").append(id).append("  ").append(p.getPath())
+          .append(p.hasName() ? "  (" + p.getName() + ")" : "").append('\n'));
+    }
+
     b.append("\nfragments (id, rows, data files):\n");
     if (m.fragments().isEmpty()) {
       b.append("  (none)\n");
@@ -73,14 +80,16 @@ final class DescribeText {
       f.deletionFile().ifPresent(d -> b.append(String.format(Locale.ROOT, ", %,d deleted", d.numDeletedRows())));
       b.append('\n');
       for (DataFile d : f.files()) {
-        b.append(indent).append("data/").append(d.path()).append("  fields ").append(d.fields())
+        b.append(indent).append(d.hasBaseId() ? "[base " + d.proto().getBaseId() + "] " : "").append("data/")
+            .append(d.path()).append("  fields ").append(d.fields())
             .append("  Lance ").append(d.fileMajorVersion()).append('.').append(d.fileMinorVersion());
         if (d.fileSizeBytes() > 0) {
           b.append(String.format(Locale.ROOT, "  %,d bytes", d.fileSizeBytes()));
         }
         b.append('\n');
       }
-      f.deletionFile().ifPresent(d -> b.append(indent).append(d.key(f.id()))
+      f.deletionFile().ifPresent(d -> b.append(indent).append(d.hasBaseId() ? "[base " + d.proto().getBaseId() + "] " : "")
+          .append(d.key(f.id()))
           .append(String.format(Locale.ROOT, "  %,d %s%n", d.numDeletedRows(), d.numDeletedRows() == 1 ? "row" : "rows")));
     }
 

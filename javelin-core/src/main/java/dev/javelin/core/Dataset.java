@@ -17,9 +17,7 @@ import dev.javelin.table.io.LocalObjectStore;
 import dev.javelin.table.io.ObjectStore;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.URI;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
@@ -77,10 +75,14 @@ public final class Dataset {
     return open(toPath(uri), allocator);
   }
 
-  /** Opens the newest version of the dataset in a store. */
+  /**
+   * Opens the newest version of the dataset in a store; a branch's own location
+   * ({@code <dataset>/tree/<branch>}) opens as that branch.
+   */
   public static Dataset open(ObjectStore store, BufferAllocator allocator) {
     Table t = Table.at(store);
-    return new Dataset(t, t.latest(), allocator);
+    Manifest m = t.latest();
+    return new Dataset(m.branch().isPresent() ? Table.ofBranchStore(store, m.branch().get()) : t, m, allocator);
   }
 
   /**
@@ -114,13 +116,7 @@ public final class Dataset {
   }
 
   private static Path toPath(String uri) {
-    if (uri.startsWith("file:")) {
-      return Paths.get(URI.create(uri));
-    }
-    if (uri.matches("^[a-zA-Z][a-zA-Z0-9+.-]+://.*")) {
-      throw new IllegalArgumentException("Only local paths and file: URIs are supported so far: " + uri);
-    }
-    return Paths.get(uri);
+    return LocalObjectStore.pathOf(uri);
   }
 
   // ---- writing
@@ -689,13 +685,17 @@ public final class Dataset {
    * @throws dev.javelin.table.TagNotFoundException if there is no such tag
    */
   public static Dataset open(Path path, String tag, BufferAllocator allocator) {
-    Table t = Table.at(new LocalObjectStore(path));
-    return new Dataset(t, Tags.of(t).load(tag), allocator);
+    return atTag(Table.at(new LocalObjectStore(path)), tag, allocator);
   }
 
-  /** The same dataset at the version a tag names. */
+  /** The same dataset at the version a tag names (on the branch the tag names). */
   public Dataset checkout(String tag) {
-    return new Dataset(table, Tags.of(table).load(tag), allocator);
+    return atTag(table, tag, allocator);
+  }
+
+  private static Dataset atTag(Table t, String tag, BufferAllocator allocator) {
+    Manifest m = Tags.of(t).load(tag);
+    return new Dataset(t.branch(Tags.of(t).get(tag).branch().orElse(null)), m, allocator);
   }
 
   /** The dataset's tags: list, create, update, delete. */
@@ -712,6 +712,91 @@ public final class Dataset {
     // whose newest manifest is unreadable is recovered.
     Transaction txn = Transaction.restore(table.listVersions().lastKey(), manifest);
     return new Dataset(table, table.newCommit(txn).commit(), allocator);
+  }
+
+  // ---- shallow clones and branches (the work is in dev.javelin.table: Table.shallowClone, Branches)
+
+  /**
+   * Shallow-clones this version into a new dataset at {@code target}: its first version (numbered
+   * as this one) has this version's rows, schema and indices, and refers to this dataset's files
+   * through a base path (reader feature 16) instead of copying them. Writes to the clone put new
+   * files under {@code target}; this dataset is never written. Cleaning up this dataset may
+   * remove files the clone still uses (a dataset does not know its clones, as in Lance).
+   *
+   * @return the clone
+   * @throws dev.javelin.table.DatasetExistsException if a dataset exists at {@code target}
+   */
+  public Dataset shallowClone(Path target) {
+    return shallowClone(target, version());
+  }
+
+  /** Shallow-clones another version of this dataset (or branch) to {@code target}. */
+  public Dataset shallowClone(Path target, long version) {
+    Table t = Table.at(new LocalObjectStore(target));
+    return new Dataset(t, table.shallowClone(t, version, null), allocator);
+  }
+
+  /**
+   * Shallow-clones the version a tag names (on whichever branch it names) to {@code target}.
+   *
+   * @throws dev.javelin.table.TagNotFoundException if there is no such tag
+   */
+  public Dataset shallowClone(Path target, String tag) {
+    dev.javelin.table.TagInfo info = tags().get(tag);
+    Table t = Table.at(new LocalObjectStore(target));
+    return new Dataset(t, table.branch(info.branch().orElse(null)).shallowClone(t, info.version(), null), allocator);
+  }
+
+  /** This dataset's branch; empty on the main branch. */
+  public java.util.Optional<String> branch() {
+    return table.branch();
+  }
+
+  /** The dataset's branches: list, get, delete (create with {@link #createBranch}). */
+  public dev.javelin.table.Branches branches() {
+    return dev.javelin.table.Branches.of(table);
+  }
+
+  /**
+   * Creates a branch from this version (of this dataset's branch), as Lance's {@code createBranch}:
+   * the branch's first version has this version's number and content, under
+   * {@code tree/<name>/}, referring to this branch's files through a base path.
+   *
+   * @return the branch at its first version
+   * @throws dev.javelin.table.InvalidBranchNameException if Lance would not accept the name
+   * @throws dev.javelin.table.BranchExistsException if the branch exists
+   */
+  public Dataset createBranch(String name) {
+    return createBranch(name, version());
+  }
+
+  /** Creates a branch from another version of this dataset's branch. */
+  public Dataset createBranch(String name, long version) {
+    Manifest first = branches().create(name, table, version);
+    return new Dataset(table.branch(name), first, allocator);
+  }
+
+  /** Creates a branch from the version a tag names (on whichever branch it names). */
+  public Dataset createBranch(String name, String tag) {
+    dev.javelin.table.TagInfo info = tags().get(tag);
+    Manifest first = branches().create(name, table.branch(info.branch().orElse(null)), info.version());
+    return new Dataset(table.branch(name), first, allocator);
+  }
+
+  /**
+   * The newest version of a branch of this dataset; {@code "main"} (or null) is the main branch.
+   *
+   * @throws dev.javelin.table.BranchNotFoundException if there is no such branch
+   */
+  public Dataset checkoutBranch(String name) {
+    Table t = name == null || name.equals("main") ? table.main() : branches().open(name);
+    return new Dataset(t, t.latest(), allocator);
+  }
+
+  /** One version of a branch of this dataset ({@code "main"} or null: the main branch). */
+  public Dataset checkoutBranch(String name, long version) {
+    Table t = name == null || name.equals("main") ? table.main() : branches().open(name);
+    return new Dataset(t, t.load(version), allocator);
   }
 
   /** Removes old versions and the files no kept version uses (see {@link CleanupPolicy}). */

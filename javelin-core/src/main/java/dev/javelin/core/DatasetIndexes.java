@@ -320,11 +320,8 @@ final class DatasetIndexes {
       }
       b.finish(ds.store(), dir);
     }
-    // Only the fields Javelin knows are carried over: lance-core may have stored facts about
-    // the old files (e.g. their sizes) in fields this proto lacks.
-    return entries.get(0).toBuilder()
-        .setUnknownFields(com.google.protobuf.UnknownFieldSet.getDefaultInstance())
-        .setUuid(TableProtos.UUID.newBuilder().setUuid(IndexUuids.toBytes(uuid)))
+    return dev.javelin.table.IndexEntries.renewed(entries.get(0),
+            TableProtos.UUID.newBuilder().setUuid(IndexUuids.toBytes(uuid)).build())
         .setDatasetVersion(m.version())
         .setFragmentBitmap(IndexBitmaps.write(now))
         .setCreatedAt(System.currentTimeMillis())
@@ -337,7 +334,8 @@ final class DatasetIndexes {
       BTreeIndexBuilder b, BufferAllocator allocator) throws IOException {
     String path = BTreeIndex.directory(IndexUuids.toText(old.getUuid().getUuid())) + "/page_data.lance";
     long dropped = 0;
-    try (LanceFileReader r = LanceFileReader.open(ds.store().open(path), allocator);
+    dev.javelin.table.io.ObjectStore indexStore = ds.manifest().basePaths().indexStore(ds.store(), old);
+    try (LanceFileReader r = LanceFileReader.open(indexStore.open(path), allocator);
         ArrowReader in = r.read(ReadOptions.builder().columns(List.of("values", "ids")).build())) {
       long[] addresses = new long[0];
       while (in.loadNextBatch()) {

@@ -84,10 +84,6 @@ final class FragmentFiles {
       if (holder == null) {
         continue; // all nulls in this fragment
       }
-      if (holder.hasBaseId()) {
-        throw new UnsupportedOperationException("Data file " + holder.path() + " lives under another base path, "
-            + "which Javelin does not read yet: " + location);
-      }
       Part p = parts.get(holder.path());
       if (p == null) {
         p = new Part(holder);
@@ -111,7 +107,7 @@ final class FragmentFiles {
 
   /** Opens a part's data file. The caller closes it. */
   static LanceFileReader open(ObjectStore store, Part part, BufferAllocator allocator) throws IOException {
-    return LanceFileReader.open(store.open("data/" + part.file.path()), allocator);
+    return LanceFileReader.open(part.file.store(store).open(part.file.key(store)), allocator);
   }
 
   /**
@@ -120,7 +116,7 @@ final class FragmentFiles {
    * closes it.
    */
   static LanceFileReader openCached(ObjectStore store, Part part, BufferAllocator allocator) throws IOException {
-    return DataFileCache.open(store, "data/" + part.file.path(), allocator);
+    return DataFileCache.open(part.file.store(store), part.file.key(store), allocator);
   }
 
   /** The names the file itself uses for the part's field ids (files are matched by id, not name). */

@@ -101,7 +101,7 @@ final class IndexSettler {
           map = new TransitionAddressMap(ds.store(), c.through(), allocator);
           maps.put(c.through(), map);
         }
-        Optional<RewrittenIndex> remapped = remapper.tryRemap(ds.store(), old, map, allocator, ds.location());
+        Optional<RewrittenIndex> remapped = remapper.tryRemap(ds.store(), ds.manifest().basePaths(), old, map, allocator, ds.location());
         if (remapped.isEmpty()) {
           needed.addAll(c.through()); // a vector index of a kind Javelin cannot read
           continue;
@@ -114,11 +114,7 @@ final class IndexSettler {
         for (StablePartitionTransition t : c.through()) {
           t.sources().forEach(s -> bitmap.remove((int) s.id()));
         }
-        // Only the fields Javelin knows are carried over (lance-core may have recorded the old
-        // files in fields this proto lacks).
-        added.add(old.toBuilder()
-            .setUnknownFields(com.google.protobuf.UnknownFieldSet.getDefaultInstance())
-            .setUuid(r.getNewId())
+        added.add(dev.javelin.table.IndexEntries.renewed(old, r.getNewId())
             .setFragmentBitmap(IndexBitmaps.write(bitmap))
             .build());
         names.add(old.getName());

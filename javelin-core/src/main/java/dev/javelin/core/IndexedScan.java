@@ -291,7 +291,8 @@ final class IndexedScan {
       if (i == null) {
         TableProtos.IndexMetadata m = byColumn.get(column);
         // Shared across queries: repeated queries reuse the lookup, data file and pages.
-        i = IndexCache.shared().open(ds.store(), dev.javelin.table.IndexUuids.toText(m.getUuid().getUuid()));
+        i = IndexCache.shared().open(ds.manifest().basePaths().indexStore(ds.store(), m),
+            dev.javelin.table.IndexUuids.toText(m.getUuid().getUuid()));
         opened.put(column, i);
       }
       return i;

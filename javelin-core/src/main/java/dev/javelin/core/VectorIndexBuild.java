@@ -144,9 +144,11 @@ final class VectorIndexBuild {
       RoaringBitmap bitmap = DatasetIndexes.fragmentBitmap(e, ds.location());
       java.util.function.LongPredicate keep = IndexRowIds.liveIn(ds, bitmap, allocator);
       String uuid = dev.javelin.table.IndexUuids.toText(e.getUuid().getUuid());
+      // A shallow clone's entries may be its source's; the extended index is the clone's own.
+      dev.javelin.table.io.ObjectStore from = m.basePaths().indexStore(ds.store(), e);
       if (builder == null) {
-        builder = IvfPqBuilder.extending(ds.store(), uuid, keep, allocator);
-      } else if (!builder.addRowsOf(ds.store(), uuid, keep, allocator)) {
+        builder = IvfPqBuilder.extending(from, uuid, keep, allocator);
+      } else if (!builder.addRowsOf(from, uuid, keep, allocator)) {
         for (Fragment f : m.fragments()) {
           if (bitmap.contains((int) f.id()) && !covered.contains((int) f.id())) {
             encode.add(f);
@@ -177,8 +179,8 @@ final class VectorIndexBuild {
       DatasetIndexes.deleteQuietly(ds, files);
       throw e;
     }
-    TableProtos.IndexMetadata entry = withFiles(first.toBuilder()
-        .setUuid(TableProtos.UUID.newBuilder().setUuid(dev.javelin.table.IndexUuids.toBytes(uuid)))
+    TableProtos.IndexMetadata entry = withFiles(dev.javelin.table.IndexEntries.renewed(first,
+            TableProtos.UUID.newBuilder().setUuid(dev.javelin.table.IndexUuids.toBytes(uuid)).build())
         .setDatasetVersion(m.version())
         .setFragmentBitmap(dev.javelin.table.IndexBitmaps.write(now))
         .setCreatedAt(System.currentTimeMillis()), sizes);

@@ -535,7 +535,7 @@ public final class VectorQuery {
     }
     Object opened;
     try {
-      opened = IvfPqIndex.open(ds.store(), uuid, allocator);
+      opened = IvfPqIndex.open(ds.manifest().basePaths().indexStore(ds.store(), entry), uuid, allocator);
     } catch (UnsupportedIndexKindException e) {
       opened = e;
     } catch (IOException e) {

@@ -177,6 +177,22 @@ class VectorSearchTest {
   }
 
   @Test
+  void aShallowCloneSearchesThroughTheSourcesIndex() {
+    Dataset ds = create(4000).createIndex("v", IvfPqParams.of(8, 4, DistanceType.L2).withIterations(10, 5),
+        null, false);
+    Dataset clone = ds.shallowClone(dir.resolve("clone"));
+    assertThat(clone.manifest().indices().get(0).hasBaseId()).isTrue();
+    for (int s = 0; s < 3; s++) {
+      float[] q = query(s);
+      // Index distances of 2 probed partitions: equal answers mean the clone read the same index.
+      Neighbors want = ds.nearest("v", q).k(10).nprobes(2).neighbors();
+      Neighbors got = clone.nearest("v", q).k(10).nprobes(2).neighbors();
+      assertThat(got.rowIds()).isEqualTo(want.rowIds());
+      assertThat(got.distances()).isEqualTo(want.distances());
+    }
+  }
+
+  @Test
   void filtersBeforeAndAfter() {
     Dataset ds = create(8000).createIndex("v", IvfPqParams.of(8, 4, DistanceType.L2).withIterations(10, 5),
         null, false);

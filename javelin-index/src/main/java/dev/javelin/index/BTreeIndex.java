@@ -542,6 +542,12 @@ public final class BTreeIndex implements AutoCloseable {
    */
   public synchronized void remap(RowAddressMap map, String newUuid, BTreeIndexBuilder.Options options)
       throws IOException {
+    remap(map, store, newUuid, options);
+  }
+
+  /** As {@link #remap(RowAddressMap, String, BTreeIndexBuilder.Options)}, writing the copy to {@code target}. */
+  public synchronized void remap(RowAddressMap map, ObjectStore target, String newUuid,
+      BTreeIndexBuilder.Options options) throws IOException {
     checkOpen();
     List<Integer> all = new ArrayList<>();
     for (int p = 0; p < pageCount(); p++) {
@@ -555,7 +561,7 @@ public final class BTreeIndex implements AutoCloseable {
           b.addOne(values, i, to);
         }
       });
-      b.finish(store, directory(newUuid));
+      b.finish(target, directory(newUuid));
     }
   }
 

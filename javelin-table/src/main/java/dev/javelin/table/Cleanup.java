@@ -88,9 +88,12 @@ public final class Cleanup {
     if (versions.isEmpty()) {
       throw TableErrors.noDataset(table.location());
     }
-    Map<String, TagInfo> tags = Tags.of(table).list();
+    // Tags live at the root and name versions of any branch: only this branch's count here.
+    Map<String, TagInfo> tags = new TreeMap<>(Tags.of(table).list());
+    tags.values().removeIf(t -> !t.branch().equals(table.branch()));
     Set<Long> tagged = new HashSet<>();
     tags.values().forEach(t -> tagged.add(t.version()));
+    Set<Long> branchedFrom = branchedFrom();
     long latest = versions.lastKey();
     long retainFrom = retainFrom(versions);
     Instant before = policy.beforeTimestamp().orElse(null);
@@ -124,7 +127,7 @@ public final class Cleanup {
           : java.util.Optional.ofNullable(manifestFiles.get(e.getValue())).flatMap(ObjectInfo::lastModified)
               .orElse(Instant.EPOCH);
       boolean old = Long.compareUnsigned(v, latest) < 0 && shouldClean(v, ts, before, retainFrom);
-      boolean keep = !old || tagged.contains(v);
+      boolean keep = !old || tagged.contains(v) || branchedFrom.contains(v);
       if (old && tagged.contains(v)) {
         taggedOld.add(v);
       }
@@ -237,6 +240,23 @@ public final class Cleanup {
         keptBytes);
   }
 
+  // The versions of this branch that branches were created from, kept as Lance 7 keeps them: a
+  // branch refers to the files of that version through a base path. On the main branch that is
+  // also where every branch's line of branchings starts (a branch of a branch refers to main's
+  // files through the base paths it inherited).
+  private Set<Long> branchedFrom() {
+    Set<Long> out = new HashSet<>();
+    for (BranchInfo b : Branches.of(table).list().values()) {
+      if (b.parentBranch().equals(table.branch())) {
+        out.add(b.parentVersion());
+      }
+      if (table.branch().isEmpty() && !b.lineage().isEmpty()) {
+        out.add(b.lineage().get(0).version());
+      }
+    }
+    return out;
+  }
+
   // Lance's retain_n_versions: keep the newest n, i.e. clean below the n-th newest version.
   private long retainFrom(NavigableMap<Long, String> versions) {
     if (policy.retainVersions().isEmpty()) {
@@ -268,13 +288,16 @@ public final class Cleanup {
           refs.data.add(DATA + d.path());
         }
       }
-      f.deletionFile().ifPresent(d -> refs.deletions.add(d.key(f.id())));
+      f.deletionFile().filter(d -> !d.hasBaseId()).ifPresent(d -> refs.deletions.add(d.key(f.id())));
       f.overlays().forEach(o -> refs.data.add(DATA + o.path())); // overlay files live under data/
     }
     if (!m.transactionFile().isEmpty()) {
       refs.txns.add(Table.TRANSACTIONS + m.transactionFile());
     }
     for (TableProtos.IndexMetadata i : m.indices()) {
+      if (i.hasBaseId()) {
+        continue; // another base's, like such data files
+      }
       refs.indices.add(uuid(i.getUuid().getUuid().toByteArray()));
       if (i.getName().equals(StablePartitionEntry.NAME)) {
         refs.indices.addAll(rowMapDirs(i));

@@ -176,7 +176,9 @@ public final class Commit {
           }
           checkedUpTo = checkConcurrent(versions, checkedUpTo, last.getKey(), latest);
         }
-        long newVersion = versions.isEmpty() ? 1 : versions.lastKey() + 1;
+        // A clone starts at its source's version number, as Lance's does.
+        long newVersion = !versions.isEmpty() ? versions.lastKey() + 1
+            : txn.kind() == OperationKind.CLONE ? txn.readVersion() : 1;
         Manifest next = ManifestBuilder.build(txn, latest, newVersion, newFormat, Instant.now(), table.location(),
             enableStableRowIds);
         String key = naming.key(newVersion);

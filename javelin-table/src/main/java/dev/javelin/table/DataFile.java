@@ -1,6 +1,7 @@
 package dev.javelin.table;
 
 import dev.javelin.format.LanceFileVersion;
+import dev.javelin.table.io.ObjectStore;
 import dev.javelin.table.proto.TableProtos;
 import java.util.List;
 import java.util.Objects;
@@ -15,13 +16,20 @@ public final class DataFile {
   public static final int TOMBSTONE = -2;
 
   private final TableProtos.DataFile proto;
+  // The manifest's base paths, when the file came from one (see #store).
+  private final BasePaths bases;
 
-  private DataFile(TableProtos.DataFile proto) {
+  private DataFile(TableProtos.DataFile proto, BasePaths bases) {
     this.proto = proto;
+    this.bases = bases;
   }
 
   public static DataFile fromProto(TableProtos.DataFile proto) {
-    return new DataFile(Objects.requireNonNull(proto));
+    return new DataFile(Objects.requireNonNull(proto), null);
+  }
+
+  static DataFile fromProto(TableProtos.DataFile proto, BasePaths bases) {
+    return new DataFile(Objects.requireNonNull(proto), bases);
   }
 
   /**
@@ -40,7 +48,7 @@ public final class DataFile {
       b.addFields(fc[0]);
       b.addColumnIndices(fc[1]);
     }
-    return new DataFile(b.build());
+    return new DataFile(b.build(), null);
   }
 
   public String path() {
@@ -68,9 +76,39 @@ public final class DataFile {
     return proto.getFileSizeBytes();
   }
 
-  /** Whether the file lives under another base path (not supported by Javelin's reader yet). */
+  /** Whether the file lives under another base path (a shallow clone's or branch's source). */
   public boolean hasBaseId() {
     return proto.hasBaseId();
+  }
+
+  /**
+   * The store the file is in: {@code own} (the dataset's) unless it lives under another base path.
+   *
+   * @throws IllegalStateException if it has a base id but was not read from a manifest
+   * @throws CorruptManifestException if the manifest has no base path of its id
+   */
+  public ObjectStore store(ObjectStore own) {
+    return resolved(own).store(own, baseId(), path());
+  }
+
+  /** The file's key in {@link #store}: {@code data/<path>}, or just the path under a file directory base. */
+  public String key(ObjectStore own) {
+    return resolved(own).key(own, baseId(), "data/", path());
+  }
+
+  private Integer baseId() {
+    return proto.hasBaseId() ? proto.getBaseId() : null;
+  }
+
+  private BasePaths resolved(ObjectStore own) {
+    if (!proto.hasBaseId()) {
+      return BasePaths.NONE;
+    }
+    if (bases == null) {
+      throw new IllegalStateException("Data file " + path() + " names base path " + proto.getBaseId()
+          + " but was not read from a manifest: " + own.location());
+    }
+    return bases;
   }
 
   public TableProtos.DataFile proto() {

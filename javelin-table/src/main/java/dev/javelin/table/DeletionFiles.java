@@ -40,20 +40,17 @@ public final class DeletionFiles {
   private DeletionFiles() {}
 
   /**
-   * Reads a fragment's deleted row offsets.
+   * Reads a fragment's deleted row offsets, from the dataset's store {@code store} or the base
+   * path the file lives under.
    *
    * @throws CorruptManifestException naming the file if it is not a deletion file
-   * @throws UnsupportedOperationException if the file lives under another base path
    */
   public static RoaringBitmap read(ObjectStore store, long fragmentId, DeletionFile file, BufferAllocator allocator)
       throws IOException {
-    if (file.proto().hasBaseId()) {
-      throw new UnsupportedOperationException("Deletion file " + file.key(fragmentId)
-          + " lives under another base path, which Javelin does not read yet: " + store.location());
-    }
-    String key = file.key(fragmentId);
-    byte[] bytes = store.read(key);
-    String where = store.location() + "/" + key;
+    ObjectStore in = file.store(store, fragmentId);
+    String key = file.key(store, fragmentId);
+    byte[] bytes = in.read(key);
+    String where = in.location() + "/" + key;
     RoaringBitmap rows = file.isBitmap() ? decodeBitmap(bytes, where) : decodeArrow(bytes, where, allocator);
     // Counts come from the manifest and rows from the file: they must agree (0 = not recorded).
     if (file.numDeletedRows() != 0 && rows.getLongCardinality() != file.numDeletedRows()) {

@@ -29,15 +29,15 @@ public final class FeatureFlags {
   public static final long OVERLAYS = 1L << 40;
 
   /**
-   * What Javelin reads correctly. Base paths are not applied yet, so a dataset using them is
-   * refused rather than read wrong. Stable row ids do not change what a scan returns.
+   * What Javelin reads correctly. Files under base paths are read from there (see
+   * {@link BasePaths}). Stable row ids do not change what a scan returns.
    */
-  static final long READABLE = DELETION_FILES | STABLE_ROW_IDS | USE_V2_FORMAT_DEPRECATED | TABLE_CONFIG | DISABLE_TRANSACTION_FILE
-      | OVERLAYS;
+  static final long READABLE = DELETION_FILES | STABLE_ROW_IDS | USE_V2_FORMAT_DEPRECATED | TABLE_CONFIG | BASE_PATHS
+      | DISABLE_TRANSACTION_FILE | OVERLAYS;
 
   /**
-   * What Javelin can commit on top of. Appends and overwrites carry existing fragments (with their
-   * deletion files and base ids) unchanged, and assign stable row ids to new rows (other operations
+   * What Javelin can commit on top of. Every operation carries existing fragments' base ids and
+   * writes its new files under the dataset's own root. Appends and overwrites assign stable row ids to new rows (other operations
    * are refused on such datasets until they maintain row ids: see StableRowIds). Transaction files are written even under
    * DISABLE_TRANSACTION_FILE, which costs a file and breaks nothing.
    */

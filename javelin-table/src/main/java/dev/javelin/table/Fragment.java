@@ -15,18 +15,25 @@ import java.util.Optional;
 public final class Fragment {
   private final TableProtos.DataFragment proto;
   private final List<DataFile> files;
+  // The manifest's base paths, when the fragment came from one (files under other bases resolve through them).
+  private final BasePaths bases;
 
-  private Fragment(TableProtos.DataFragment proto) {
+  private Fragment(TableProtos.DataFragment proto, BasePaths bases) {
     this.proto = proto;
+    this.bases = bases;
     List<DataFile> fs = new ArrayList<>();
     for (TableProtos.DataFile f : proto.getFilesList()) {
-      fs.add(DataFile.fromProto(f));
+      fs.add(DataFile.fromProto(f, bases));
     }
     this.files = Collections.unmodifiableList(fs);
   }
 
   public static Fragment fromProto(TableProtos.DataFragment proto) {
-    return new Fragment(Objects.requireNonNull(proto));
+    return new Fragment(Objects.requireNonNull(proto), null);
+  }
+
+  static Fragment fromProto(TableProtos.DataFragment proto, BasePaths bases) {
+    return new Fragment(Objects.requireNonNull(proto), bases);
   }
 
   /** A new fragment of one data file; its id is assigned when it is committed. */
@@ -34,7 +41,7 @@ public final class Fragment {
     return new Fragment(TableProtos.DataFragment.newBuilder()
         .addFiles(file.proto())
         .setPhysicalRows(physicalRows)
-        .build());
+        .build(), null);
   }
 
   public long id() {
@@ -43,7 +50,7 @@ public final class Fragment {
 
   /** The same fragment with another id. */
   public Fragment withId(long id) {
-    return new Fragment(proto.toBuilder().setId(id).build());
+    return new Fragment(proto.toBuilder().setId(id).build(), bases);
   }
 
   public List<DataFile> files() {
@@ -63,11 +70,11 @@ public final class Fragment {
 
   /** The same fragment with one more overlay, newer than the others. */
   public Fragment withOverlay(Overlay overlay) {
-    return new Fragment(proto.toBuilder().addJavelinOverlays(overlay.proto()).build());
+    return new Fragment(proto.toBuilder().addJavelinOverlays(overlay.proto()).build(), bases);
   }
 
   public Optional<DeletionFile> deletionFile() {
-    return proto.hasDeletionFile() ? Optional.of(DeletionFile.fromProto(proto.getDeletionFile())) : Optional.empty();
+    return proto.hasDeletionFile() ? Optional.of(DeletionFile.fromProto(proto.getDeletionFile(), bases)) : Optional.empty();
   }
 
   /** Rows in the data files, deleted rows included. */

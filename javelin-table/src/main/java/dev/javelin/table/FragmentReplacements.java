@@ -144,10 +144,7 @@ final class FragmentReplacements {
         g.getOldFragmentsList().forEach(f -> b.remove((int) f.getId()));
         g.getNewFragmentsList().forEach(f -> b.add((int) f.getId()));
       }
-      // Fields Javelin does not know (newer Lance records the index's files and sizes there)
-      // describe the old index's files, not the remapped copy's: they are dropped.
-      TableProtos.IndexMetadata.Builder nb = i.toBuilder().setUuid(r.getNewId()).setFragmentBitmap(IndexBitmaps.write(b))
-          .setUnknownFields(com.google.protobuf.UnknownFieldSet.getDefaultInstance());
+      TableProtos.IndexMetadata.Builder nb = IndexEntries.renewed(i, r.getNewId()).setFragmentBitmap(IndexBitmaps.write(b));
       if (r.hasNewIndexDetails()) {
         nb.setIndexDetails(r.getNewIndexDetails());
         nb.setIndexVersion((int) r.getNewIndexVersion());

@@ -30,15 +30,17 @@ public final class Manifest {
   private final List<TableProtos.IndexMetadata> indices;
   private final Transaction transaction;
   private final List<Fragment> fragments;
+  private final BasePaths basePaths;
   private volatile LanceSchema schema;
 
   Manifest(TableProtos.Manifest proto, List<TableProtos.IndexMetadata> indices, Transaction transaction) {
     this.proto = proto.toBuilder().clearIndexSection().clearTransactionSection().build();
     this.indices = List.copyOf(indices);
     this.transaction = transaction;
+    this.basePaths = BasePaths.of(proto.getBasePathsList());
     List<Fragment> fs = new ArrayList<>();
     for (TableProtos.DataFragment f : proto.getFragmentsList()) {
-      fs.add(Fragment.fromProto(f));
+      fs.add(Fragment.fromProto(f, basePaths));
     }
     this.fragments = Collections.unmodifiableList(fs);
   }
@@ -111,6 +113,16 @@ public final class Manifest {
   /** The library that wrote this version ("lance", "javelin", ...), empty if not recorded. */
   public String writerLibrary() {
     return proto.getWriterVersion().getLibrary();
+  }
+
+  /** The other locations this version's files may live under (a shallow clone's or branch's source). */
+  public BasePaths basePaths() {
+    return basePaths;
+  }
+
+  /** The branch this version belongs to; empty on the main branch. */
+  public Optional<String> branch() {
+    return proto.hasBranch() ? Optional.of(proto.getBranch()) : Optional.empty();
   }
 
   public List<TableProtos.IndexMetadata> indices() {

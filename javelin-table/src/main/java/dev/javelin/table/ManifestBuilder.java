@@ -37,6 +37,8 @@ final class ManifestBuilder {
     switch (txn.kind()) {
       case RESTORE:
         return restore(txn, newVersion, now, location);
+      case CLONE:
+        return shallowClone(txn, now, location);
       case APPEND: {
         if (current == null) {
           throw TableErrors.noDataset(location);
@@ -251,6 +253,61 @@ final class ManifestBuilder {
         .setTimestamp(Timestamp.newBuilder().setSeconds(now.getEpochSecond()).setNanos(now.getNano()))
         .setTransactionFile(txn.fileName());
     return new Manifest(m.build(), old.indices(), txn);
+  }
+
+  // Like Lance's Manifest::shallow_clone: the source's version as it is, under the source's
+  // version number, with a new base path for the source's root, which every file that had no base
+  // id (the source's own files) now names. Files the source itself refers to elsewhere keep their
+  // base ids, and the source's base paths are kept.
+  private static Manifest shallowClone(Transaction txn, Instant now, String location) {
+    Manifest source = txn.clonedManifest();
+    if (source == null) {
+      throw new IllegalArgumentException("This Clone was not made by Transaction.shallowClone: " + location);
+    }
+    TransactionProtos.Transaction.Clone op = txn.proto().getClone();
+    for (TableProtos.IndexMetadata i : source.indices()) {
+      if (i.getName().equals(StablePartitionEntry.NAME)) {
+        throw new IllegalArgumentException("Version " + source.version() + " has a " + StablePartitionEntry.NAME
+            + " entry, which a shallow clone cannot refer to yet; settle the indices first: " + location);
+      }
+    }
+    int baseId = source.basePaths().nextId();
+    TableProtos.Manifest.Builder m = source.proto().toBuilder();
+    for (TableProtos.DataFragment.Builder f : m.getFragmentsBuilderList()) {
+      for (TableProtos.DataFile.Builder d : f.getFilesBuilderList()) {
+        if (!d.hasBaseId()) {
+          d.setBaseId(baseId);
+        }
+      }
+      if (f.hasDeletionFile() && !f.getDeletionFile().hasBaseId()) {
+        f.getDeletionFileBuilder().setBaseId(baseId);
+      }
+      if (f.getJavelinOverlaysCount() > 0) {
+        throw new IllegalArgumentException("Fragment " + f.getId() + " has data overlays, which a shallow clone "
+            + "cannot refer to yet; compact first: " + location);
+      }
+    }
+    TableProtos.BasePath.Builder base = TableProtos.BasePath.newBuilder()
+        .setId(baseId).setIsDatasetRoot(true).setPath(op.getRefPath());
+    if (op.hasRefName()) {
+      base.setName(op.getRefName());
+    }
+    m.addBasePaths(base);
+    if (op.hasBranchName()) {
+      m.setBranch(op.getBranchName());
+    } else {
+      m.clearBranch();
+    }
+    List<TableProtos.IndexMetadata> indices = new ArrayList<>();
+    for (TableProtos.IndexMetadata i : source.indices()) {
+      indices.add(i.hasBaseId() ? i : i.toBuilder().setBaseId(baseId).build());
+    }
+    m.clearVersionAuxData()
+        .clearTag()
+        .setTimestamp(Timestamp.newBuilder().setSeconds(now.getEpochSecond()).setNanos(now.getNano()))
+        .setTransactionFile(txn.fileName());
+    applyFeatureFlags(m);
+    return new Manifest(m.build(), indices, txn);
   }
 
   // Lance refuses a manifest whose data files mix file versions.

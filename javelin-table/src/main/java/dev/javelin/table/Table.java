@@ -22,15 +22,52 @@ public final class Table {
   static final String TRANSACTIONS = "_transactions/";
   static final String HINT = VERSIONS + "latest_version_hint.json";
 
-  private final ObjectStore store;
+  /** Where branches keep their versions: {@code tree/<branch name>/} under the dataset's root. */
+  static final String BRANCH_DIR = "tree/";
 
-  private Table(ObjectStore store) {
+  private final ObjectStore store;
+  // The main branch's table and this table's branch name; null for the main branch itself.
+  private final Table main;
+  private final String branch;
+
+  private Table(ObjectStore store, Table main, String branch) {
     this.store = store;
+    this.main = main;
+    this.branch = branch;
   }
 
-  /** The dataset rooted at the store (it need not exist yet). */
+  /** The dataset rooted at the store (it need not exist yet), on its main branch. */
   public static Table at(ObjectStore store) {
-    return new Table(store);
+    return new Table(store, null, null);
+  }
+
+  /**
+   * The table of a branch whose store is already open ({@code store} at
+   * {@code <main>/tree/<branch>}), for a dataset opened at a branch's own location.
+   */
+  public static Table branchAt(ObjectStore main, String branch, ObjectStore store) {
+    return new Table(store, at(main), branch);
+  }
+
+  /** This table's branch; empty on the main branch. */
+  public java.util.Optional<String> branch() {
+    return java.util.Optional.ofNullable(branch);
+  }
+
+  /** The main branch's table (this one on the main branch): where tags and branch records live. */
+  public Table main() {
+    return main == null ? this : main;
+  }
+
+  /**
+   * The table of a branch of this dataset (its versions under {@code tree/<name>/}); the main
+   * table for {@code null}. Whether the branch exists is not checked here (see {@link Branches}).
+   */
+  public Table branch(String name) {
+    if (name == null) {
+      return main();
+    }
+    return new Table(main().store.child(BRANCH_DIR + name), main(), name);
   }
 
   public ObjectStore store() {
@@ -111,6 +148,24 @@ public final class Table {
     return Optional.of(ManifestNaming.of(key.substring(VERSIONS.length())));
   }
 
+  /** The size in bytes of a version's manifest file (tags and branch records note it). */
+  long manifestSize(long version) {
+    String key = listVersions().get(version);
+    if (key == null) {
+      throw exists() ? TableErrors.noVersion(location(), version) : TableErrors.noDataset(location());
+    }
+    try {
+      for (ObjectInfo o : store.list(key)) {
+        if (o.key().equals(key)) {
+          return o.size();
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("Could not list " + key + " of " + location(), e);
+    }
+    throw TableErrors.noVersion(location(), version);
+  }
+
   /** Reads a manifest file without checking its flags (conflict checks need every version). */
   Manifest read(String key) {
     try {
@@ -142,6 +197,42 @@ public final class Table {
     } catch (IOException e) {
       throw new UncheckedIOException("Could not read " + store.location() + "/" + key, e);
     }
+  }
+
+  /**
+   * Shallow-clones one version of this table into {@code target}, which must hold no dataset:
+   * commits the target's first version (numbered as the source version), which refers to this
+   * table's files through a base path instead of copying them.
+   *
+   * @param branchName the target's branch name (for a branch of this dataset), or null
+   * @return the target's first version
+   * @throws DatasetExistsException if the target holds a dataset
+   * @throws VersionNotFoundException if there is no such version here
+   */
+  public Manifest shallowClone(Table target, long version, String branchName) {
+    Manifest source = load(version);
+    Transaction txn = Transaction.shallowClone(source, location(), branch, branchName);
+    return target.newCommit(txn).createOnly().commit();
+  }
+
+  /**
+   * The table of a store that holds a branch's versions ({@code <main>/tree/<branch>}), found
+   * from the store's location; the store on its own (as a main branch) when that is not a local
+   * directory of that shape.
+   */
+  public static Table ofBranchStore(ObjectStore store, String branch) {
+    if (store instanceof dev.javelin.table.io.LocalObjectStore) {
+      java.nio.file.Path root = ((dev.javelin.table.io.LocalObjectStore) store).root();
+      java.nio.file.Path up = root;
+      for (int i = branch.split("/").length; i > 0 && up != null; i--) {
+        up = up.getParent();
+      }
+      if (up != null && up.getFileName() != null && up.getFileName().toString().equals("tree")
+          && up.resolve(branch).normalize().equals(root) && up.getParent() != null) {
+        return branchAt(new dev.javelin.table.io.LocalObjectStore(up.getParent()), branch, store);
+      }
+    }
+    return at(store);
   }
 
   /** Starts a commit of a transaction; configure it, then call {@link Commit#commit()}. */

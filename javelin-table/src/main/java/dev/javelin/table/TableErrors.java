@@ -41,6 +41,23 @@ public final class TableErrors {
     return new InvalidTagNameException("Invalid tag name '" + tag + "' (" + why + "): " + location);
   }
 
+  public static BranchNotFoundException noBranch(String location, String branch) {
+    return new BranchNotFoundException("Dataset has no branch '" + branch + "': " + location);
+  }
+
+  public static BranchExistsException branchExists(String location, String branch) {
+    return new BranchExistsException("Branch '" + branch + "' already exists: " + location);
+  }
+
+  public static BranchInUseException branchInUse(String location, String branch, java.util.Collection<String> children) {
+    return new BranchInUseException("Branch '" + branch + "' cannot be deleted: branches " + children
+        + " were created from it and refer to its files; delete them first: " + location);
+  }
+
+  public static InvalidBranchNameException invalidBranchName(String location, String branch, String why) {
+    return new InvalidBranchNameException("Invalid branch name '" + branch + "' (" + why + "): " + location);
+  }
+
   public static CleanupRefusedException taggedOldVersions(String location, java.util.Map<String, Long> tags) {
     return new CleanupRefusedException("Cleanup would remove tagged versions (" + tags
         + "); delete those tags or let the cleanup keep them: " + location);

@@ -41,7 +41,7 @@ public final class TagInfo {
     return manifestSize;
   }
 
-  /** The branch of the version; empty for the main branch (the only one Javelin knows). */
+  /** The branch of the version; empty for the main branch . */
   public Optional<String> branch() {
     return Optional.ofNullable(branch);
   }

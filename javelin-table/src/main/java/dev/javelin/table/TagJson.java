@@ -19,22 +19,33 @@ import java.util.Map;
 final class TagJson {
   private final String text;
   private final String file;
+  private final String kind;
   private int pos;
 
-  private TagJson(String text, String file) {
+  private TagJson(String text, String file, String kind) {
     this.text = text;
     this.file = file;
+    this.kind = kind;
   }
 
-  static TagInfo parse(String name, String text, String file) {
-    TagJson p = new TagJson(text, file);
+  /**
+   * Parses a ref file ({@code kind} is "Tag" or "Branch", for messages) into one object: a Map
+   * for each object, "$text" for a string, "#digits" for a number, a List for an array, Boolean, null.
+   */
+  static Map<?, ?> object(String text, String file, String kind) {
+    TagJson p = new TagJson(text, file, kind);
     p.skipSpace();
     Object value = p.value();
     p.skipSpace();
     if (p.pos != text.length() || !(value instanceof Map)) {
-      throw TableErrors.corrupt(file, "Tag file is not one JSON object");
+      throw TableErrors.corrupt(file, kind + " file is not one JSON object");
     }
-    Map<?, ?> m = (Map<?, ?>) value;
+    return (Map<?, ?>) value;
+  }
+
+  static TagInfo parse(String name, String text, String file) {
+    TagJson p = new TagJson(text, file, "Tag");
+    Map<?, ?> m = object(text, file, "Tag");
     long version = p.requiredNumber(m, "version");
     long size = p.requiredNumber(m, "manifestSize");
     Object branch = m.get("branch");
@@ -44,7 +55,7 @@ final class TagJson {
         metadata.put((String) e.getKey(), scalar(e.getValue()));
       }
     }
-    return new TagInfo(name, version, size, branch instanceof String ? (String) branch : null,
+    return new TagInfo(name, version, size, branch instanceof String ? ((String) branch).substring(1) : null,
         p.instant(m, "createdAt"), p.instant(m, "updatedAt"), metadata);
   }
 
@@ -66,7 +77,7 @@ final class TagJson {
   }
 
   // A metadata value as text (Lance's are strings; anything else is kept as its JSON text).
-  private static String scalar(Object v) {
+  static String scalar(Object v) {
     if (v instanceof String) {
       return ((String) v).substring(1);
     }
@@ -74,14 +85,18 @@ final class TagJson {
   }
 
   private long requiredNumber(Map<?, ?> m, String key) {
-    Object v = m.get(key);
+    return number(m.get(key), key, file, kind);
+  }
+
+  /** A parsed value that must be a whole number ({@code key} and {@code kind} for messages). */
+  static long number(Object v, String key, String file, String kind) {
     if (!(v instanceof String) || !((String) v).startsWith("#")) {
-      throw TableErrors.corrupt(file, "Tag file has no number '" + key + "'");
+      throw TableErrors.corrupt(file, kind + " file has no number '" + key + "'");
     }
     try {
       return Long.parseUnsignedLong(((String) v).substring(1));
     } catch (NumberFormatException e) {
-      throw TableErrors.corrupt(file, "Tag file's '" + key + "' is not a whole number", e);
+      throw TableErrors.corrupt(file, kind + " file's '" + key + "' is not a whole number", e);
     }
   }
 
@@ -131,16 +146,17 @@ final class TagJson {
       }
       case '[': {
         pos++;
+        java.util.List<Object> out = new java.util.ArrayList<>();
         skipSpace();
         if (peek(']')) {
-          return null;
+          return out;
         }
         while (true) {
           skipSpace();
-          value();
+          out.add(value());
           skipSpace();
           if (peek(']')) {
-            return null; // no array is meaningful in a tag file
+            return out;
           }
           expect(',');
         }
@@ -253,6 +269,6 @@ final class TagJson {
   }
 
   private CorruptManifestException error(String what) {
-    return TableErrors.corrupt(file, "Tag file is not valid JSON (" + what + " at offset " + pos + ")");
+    return TableErrors.corrupt(file, kind + " file is not valid JSON (" + what + " at offset " + pos + ")");
   }
 }

@@ -91,7 +91,8 @@ public final class Tags {
       throw TableErrors.tagExists(table.location(), name, read(name).version());
     }
     Instant now = Instant.now();
-    TagInfo tag = new TagInfo(name, version, manifestSize(version), null, now, now, Map.of());
+    TagInfo tag = new TagInfo(name, version, table.manifestSize(version), table.branch().orElse(null), now, now,
+        Map.of());
     try {
       store().putIfAbsent(key, TagJson.write(tag).getBytes(StandardCharsets.UTF_8));
     } catch (ObjectExistsException e) {
@@ -110,7 +111,8 @@ public final class Tags {
    */
   public TagInfo update(String name, long version) {
     TagInfo old = get(name);
-    TagInfo tag = new TagInfo(name, version, manifestSize(version), null, old.createdAt().orElse(null),
+    TagInfo tag = new TagInfo(name, version, table.manifestSize(version), table.branch().orElse(null),
+        old.createdAt().orElse(null),
         Instant.now(), old.metadata());
     try {
       store().put(key(name), TagJson.write(tag).getBytes(StandardCharsets.UTF_8));
@@ -146,11 +148,7 @@ public final class Tags {
    */
   public Manifest load(String name) {
     TagInfo tag = get(name);
-    if (tag.branch().isPresent()) {
-      throw new UnsupportedOperationException("Tag '" + name + "' names a version of branch '"
-          + tag.branch().get() + "'; Javelin reads only the main branch: " + table.location());
-    }
-    return table.load(tag.version());
+    return table.branch(tag.branch().orElse(null)).load(tag.version());
   }
 
   /**
@@ -204,23 +202,6 @@ public final class Tags {
     return TagJson.parse(name, new String(bytes, StandardCharsets.UTF_8), table.location() + "/" + key);
   }
 
-  private long manifestSize(long version) {
-    String key = table.listVersions().get(version);
-    if (key == null) {
-      throw table.exists() ? TableErrors.noVersion(table.location(), version) : TableErrors.noDataset(table.location());
-    }
-    try {
-      for (ObjectInfo o : store().list(key)) {
-        if (o.key().equals(key)) {
-          return o.size();
-        }
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException("Could not list " + key + " of " + table.location(), e);
-    }
-    throw TableErrors.noVersion(table.location(), version);
-  }
-
   private boolean exists(String key) {
     try {
       return store().exists(key);
@@ -229,8 +210,9 @@ public final class Tags {
     }
   }
 
+  // Tags live at the dataset's root whichever branch they name.
   private ObjectStore store() {
-    return table.store();
+    return table.main().store();
   }
 
   private static String key(String name) {

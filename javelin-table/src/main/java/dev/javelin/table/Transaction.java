@@ -172,6 +172,32 @@ public final class Transaction {
   }
 
   /**
+   * A shallow clone of {@code source} (Lance's Clone with {@code is_shallow}), committed as the
+   * first version of a new dataset or branch: the source's schema, fragments, indices and config
+   * under the source's version number, every file the source holds itself referred to through a
+   * new base path ({@code sourcePath}, a dataset root) instead of copied.
+   *
+   * @param refName the source's branch (or what it is known by there), or null
+   * @param branchName the new dataset's branch name, or null for a dataset of its own
+   */
+  public static Transaction shallowClone(Manifest source, String sourcePath, String refName, String branchName) {
+    TransactionProtos.Transaction.Clone.Builder op = TransactionProtos.Transaction.Clone.newBuilder()
+        .setIsShallow(true).setRefVersion(source.version()).setRefPath(sourcePath);
+    if (refName != null) {
+      op.setRefName(refName);
+    }
+    if (branchName != null) {
+      op.setBranchName(branchName);
+    }
+    return new Transaction(base(source.version()).setClone(op).build(), source);
+  }
+
+  // The manifest a Clone made here copies (null for one read from storage).
+  Manifest clonedManifest() {
+    return restored;
+  }
+
+  /**
    * Deletes rows: {@code updated} are the touched fragments with their new deletion files,
    * {@code deletedFragmentIds} the fragments whose every row is now deleted (dropped from the
    * manifest). {@code predicate} is recorded for readers of the history (empty if none).

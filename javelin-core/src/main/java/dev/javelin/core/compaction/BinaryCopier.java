@@ -37,9 +37,6 @@ final class BinaryCopier {
       for (int i = 0; i < f.files().size(); i++) {
         DataFile a = first.files().get(i);
         DataFile b = f.files().get(i);
-        if (b.hasBaseId()) {
-          return "fragment " + f.id() + " has a data file in another base";
-        }
         if (!a.fields().equals(b.fields()) || !a.columnIndices().equals(b.columnIndices())
             || a.fileMajorVersion() != b.fileMajorVersion() || a.fileMinorVersion() != b.fileMinorVersion()) {
           return "fragments " + first.id() + " and " + f.id() + " lay out their columns differently";
@@ -83,7 +80,8 @@ final class BinaryCopier {
       List<InputFile> in = new ArrayList<>();
       try {
         for (Fragment f : run) {
-          in.add(store.open("data/" + f.files().get(slot).path()));
+          DataFile d = f.files().get(slot);
+          in.add(d.store(store).open(d.key(store)));
         }
         String name = UUID.randomUUID() + ".lance";
         String key = "data/" + name;
@@ -96,7 +94,7 @@ final class BinaryCopier {
           }
         }
         files.add(DataFile.fromProto(run.get(0).files().get(slot).proto().toBuilder().setPath(name)
-            .setFileSizeBytes(size).build()));
+            .setFileSizeBytes(size).clearBaseId().build())); // written to this dataset's own base
       } finally {
         for (InputFile f : in) {
           f.close();

@@ -127,15 +127,10 @@ final class ColumnRepacker {
     for (int c : columns) {
       picks.add(new LanceFileZip.Pick(order.indexOf(fc.holders.get(c).get(0)), c));
     }
-    for (DataFile d : order) {
-      if (d.hasBaseId()) {
-        throw new UnsupportedFormatException(d.path(), "Binary repack reads data files of this dataset's base only");
-      }
-    }
     List<InputFile> in = new ArrayList<>();
     try {
       for (DataFile d : order) {
-        in.add(at.store().open("data/" + d.path()));
+        in.add(d.store(at.store()).open(d.key(at.store())));
       }
       String name = UUID.randomUUID() + ".lance";
       String key = "data/" + name;
@@ -173,7 +168,8 @@ final class ColumnRepacker {
       Map<Integer, LanceField> shape = new LinkedHashMap<>();
       Map<Integer, int[]> where = new LinkedHashMap<>(); // column -> {stream, position}
       for (Map.Entry<DataFile, List<Integer>> e : bySource.entrySet()) {
-        LanceFileReader r = LanceFileReader.open(at.store().open("data/" + e.getKey().path()), at.allocator());
+        LanceFileReader r = LanceFileReader.open(e.getKey().store(at.store()).open(e.getKey().key(at.store())),
+            at.allocator());
         readers.add(r);
         if (r.numRows() != fc.fragment.physicalRows()) {
           throw new CompactionException("Data file " + e.getKey().path() + " has " + r.numRows() + " rows but fragment "

@@ -276,7 +276,8 @@ public final class Compaction {
     }
     IndexRemapper remapper = new IndexRemapper();
     try {
-      return remapper.rewrite(dataset.store(), covering, new RewriteAddressMap(groups), dataset.allocator(),
+      return remapper.rewrite(dataset.store(), dataset.manifest().basePaths(), covering,
+          new RewriteAddressMap(groups), dataset.allocator(),
           dataset.location());
     } finally {
       written.addAll(remapper.written());

@@ -6,6 +6,7 @@ import dev.javelin.index.BTreeIndexBuilder;
 import dev.javelin.index.IndexType;
 import dev.javelin.index.RowAddressMap;
 import dev.javelin.index.ivf.UnsupportedIndexKindException;
+import dev.javelin.table.BasePaths;
 import dev.javelin.table.Manifest;
 import dev.javelin.table.UnremappedIndices;
 import dev.javelin.table.io.ObjectStore;
@@ -156,7 +157,7 @@ public final class IndexRemapper {
    * Remaps every index of {@code indices} Javelin can remap, and says what becomes of the others
    * ({@link #action}).
    */
-  Outcome rewrite(ObjectStore store, List<TableProtos.IndexMetadata> indices, RowAddressMap map,
+  Outcome rewrite(ObjectStore store, BasePaths bases, List<TableProtos.IndexMetadata> indices, RowAddressMap map,
       BufferAllocator allocator, String location) {
     List<RewrittenIndex> remapped = new ArrayList<>();
     Set<ByteString> uncovered = new HashSet<>();
@@ -170,7 +171,7 @@ public final class IndexRemapper {
           retired.add(i.getUuid().getUuid());
           break;
         default:
-          tryRemap(store, i, map, allocator, location).ifPresentOrElse(remapped::add,
+          tryRemap(store, bases, i, map, allocator, location).ifPresentOrElse(remapped::add,
               () -> retired.add(i.getUuid().getUuid()));
       }
     }
@@ -181,13 +182,13 @@ public final class IndexRemapper {
    * Writes a remapped copy of {@code index} if it is a BTree or an IVF_PQ index Javelin reads;
    * empty for any other kind (nothing written).
    */
-  public Optional<RewrittenIndex> tryRemap(ObjectStore store, TableProtos.IndexMetadata index, RowAddressMap map,
+  public Optional<RewrittenIndex> tryRemap(ObjectStore store, BasePaths bases, TableProtos.IndexMetadata index, RowAddressMap map,
       BufferAllocator allocator, String location) {
     if (IndexType.fromDetailsTypeUrl(index.getIndexDetails().getTypeUrl()) == IndexType.VECTOR) {
       // Only the files tell an IVF_PQ from an HNSW or other IVF index (the details are empty).
       int before = written.size();
       try {
-        return Optional.of(remap(store, List.of(index), map, allocator, location).get(0));
+        return Optional.of(remap(store, bases, List.of(index), map, allocator, location).get(0));
       } catch (UnsupportedIndexKindException e) {
         written.subList(before, written.size()).clear(); // refused on reading, before writing
         return Optional.empty();
@@ -196,25 +197,28 @@ public final class IndexRemapper {
     if (action(index) != Action.REMAP) {
       return Optional.empty();
     }
-    return Optional.of(remap(store, List.of(index), map, allocator, location).get(0));
+    return Optional.of(remap(store, bases, List.of(index), map, allocator, location).get(0));
   }
 
-  // Writes a remapped copy of every index of `indices` and says how to swap it in.
-  private List<RewrittenIndex> remap(ObjectStore store, List<TableProtos.IndexMetadata> indices, RowAddressMap map,
-      BufferAllocator allocator, String location) {
+  // Writes a remapped copy of every index of `indices` and says how to swap it in; an old index
+  // may live under a shallow clone's source (`bases`), the remapped one is this dataset's.
+  private List<RewrittenIndex> remap(ObjectStore store, BasePaths bases, List<TableProtos.IndexMetadata> indices,
+      RowAddressMap map, BufferAllocator allocator, String location) {
     List<RewrittenIndex> out = new ArrayList<>();
     for (TableProtos.IndexMetadata i : indices) {
       String oldUuid = dev.javelin.table.IndexUuids.toText(i.getUuid().getUuid());
       String newUuid = UUID.randomUUID().toString();
       String dir = BTreeIndex.directory(newUuid);
+      // The old index may live under a shallow clone's source; the remapped one is this dataset's.
+      ObjectStore from = bases.indexStore(store, i);
       try {
         // One case per index kind Javelin can remap (tryRemap keeps the others out).
         switch (IndexType.fromDetailsTypeUrl(i.getIndexDetails().getTypeUrl())) {
           case BTREE:
             written.add(dir + "/page_data.lance");
             written.add(dir + "/page_lookup.lance");
-            try (BTreeIndex index = BTreeIndex.open(store, oldUuid, allocator)) {
-              index.remap(map, newUuid, BTreeIndexBuilder.Options.defaults());
+            try (BTreeIndex index = BTreeIndex.open(from, oldUuid, allocator)) {
+              index.remap(map, store, newUuid, BTreeIndexBuilder.Options.defaults());
             }
             break;
           case VECTOR:
@@ -222,7 +226,7 @@ public final class IndexRemapper {
             // (The old files are read before any is written: an index of another kind writes none.)
             written.add(dir + "/index.idx");
             written.add(dir + "/auxiliary.idx");
-            dev.javelin.index.ivf.IvfPqIndex.remap(store, oldUuid, newUuid, map, allocator);
+            dev.javelin.index.ivf.IvfPqIndex.remap(from, store, oldUuid, newUuid, map, allocator);
             break;
           default:
             throw new IndexRemapUnsupportedException("Javelin cannot remap index '" + i.getName() + "': " + location);

@@ -428,7 +428,13 @@ public final class IvfPqIndex {
    */
   public static long[] remap(ObjectStore store, String oldUuid, String newUuid, RowAddressMap map,
       BufferAllocator allocator) throws IOException {
-    IvfPqFiles.Contents c = IvfPqFiles.read(store, BTreeIndex.directory(oldUuid), allocator);
+    return remap(store, store, oldUuid, newUuid, map, allocator);
+  }
+
+  /** As {@link #remap(ObjectStore, String, String, RowAddressMap, BufferAllocator)}, reading from one store and writing to another. */
+  public static long[] remap(ObjectStore from, ObjectStore store, String oldUuid, String newUuid, RowAddressMap map,
+      BufferAllocator allocator) throws IOException {
+    IvfPqFiles.Contents c = IvfPqFiles.read(from, BTreeIndex.directory(oldUuid), allocator);
     int m = c.model().pq.m;
     int p = c.offsets().length;
     long[] newOffsets = new long[p];

@@ -50,6 +50,31 @@ public final class LocalObjectStore implements ObjectStore {
     this.sync = sync;
   }
 
+  /**
+   * The directory a local path or {@code file:} URI names.
+   *
+   * @throws IllegalArgumentException for any other URI scheme
+   */
+  public static Path pathOf(String uri) {
+    if (uri.startsWith("file:")) {
+      return java.nio.file.Paths.get(java.net.URI.create(uri));
+    }
+    if (uri.matches("^[a-zA-Z][a-zA-Z0-9+.-]+://.*")) {
+      throw new IllegalArgumentException("Only local paths and file: URIs are supported so far: " + uri);
+    }
+    return java.nio.file.Paths.get(uri);
+  }
+
+  /** A store at a local path or {@code file:} URI (see {@link #pathOf}). */
+  public static LocalObjectStore forUri(String uri) {
+    return new LocalObjectStore(pathOf(uri));
+  }
+
+  @Override
+  public LocalObjectStore child(String dir) {
+    return new LocalObjectStore(path(dir), sync);
+  }
+
   /** The directory this store is rooted at. */
   public Path root() {
     return root;

@@ -93,4 +93,14 @@ public interface ObjectStore {
 
   /** Whether an object of that key exists. */
   boolean exists(String key) throws IOException;
+
+  /**
+   * The store rooted at a directory of this one ({@code dir} a relative key prefix without a
+   * trailing '/'), as a branch's files under {@code tree/<name>} need.
+   *
+   * @throws UnsupportedOperationException if this kind of store cannot do that
+   */
+  default ObjectStore child(String dir) {
+    throw new UnsupportedOperationException("This store cannot open a sub-directory (" + dir + "): " + location());
+  }
 }

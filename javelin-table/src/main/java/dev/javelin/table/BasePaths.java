@@ -1,0 +1,94 @@
+package dev.javelin.table;
+
+import dev.javelin.table.io.LocalObjectStore;
+import dev.javelin.table.io.ObjectStore;
+import dev.javelin.table.proto.TableProtos;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The base paths of a version (manifest field 18, reader feature 16): other locations its data
+ * files, deletion files and indices may live under, by id. A shallow clone or a branch refers to
+ * its source's files this way; a file without a base id lives under the dataset's own root.
+ *
+ * <p>A base that is a dataset root keeps files in the usual subdirectories ({@code data/},
+ * {@code _deletions/}, {@code _indices/}); any other base is the files' directory itself.
+ */
+public final class BasePaths {
+  static final BasePaths NONE = new BasePaths(List.of());
+
+  private final Map<Integer, TableProtos.BasePath> byId;
+  private final Map<Integer, ObjectStore> stores = new ConcurrentHashMap<>();
+
+  private BasePaths(List<TableProtos.BasePath> paths) {
+    Map<Integer, TableProtos.BasePath> m = new TreeMap<>();
+    for (TableProtos.BasePath p : paths) {
+      m.put(p.getId(), p);
+    }
+    this.byId = Collections.unmodifiableMap(m);
+  }
+
+  static BasePaths of(List<TableProtos.BasePath> paths) {
+    return paths.isEmpty() ? NONE : new BasePaths(paths);
+  }
+
+  /** The base paths by id. */
+  public Map<Integer, TableProtos.BasePath> byId() {
+    return byId;
+  }
+
+  /** The id a new base path gets: one above the highest, as Lance numbers them. */
+  int nextId() {
+    return byId.isEmpty() ? 0 : Collections.max(byId.keySet()) + 1;
+  }
+
+  /**
+   * The store a file of base {@code id} is in; {@code own} when the file has no base id.
+   *
+   * @throws CorruptManifestException if the manifest has no base path of that id
+   */
+  ObjectStore store(ObjectStore own, Integer id, String file) {
+    if (id == null) {
+      return own;
+    }
+    return stores.computeIfAbsent(id, k -> LocalObjectStore.forUri(base(own, k, file).getPath()));
+  }
+
+  /** The key of a file in its store: {@code dir + name} under a dataset root, else just the name. */
+  String key(ObjectStore own, Integer id, String dir, String name) {
+    if (id == null || base(own, id, name).getIsDatasetRoot()) {
+      return dir + name;
+    }
+    return name;
+  }
+
+  private TableProtos.BasePath base(ObjectStore own, int id, String file) {
+    TableProtos.BasePath p = byId.get(id);
+    if (p == null) {
+      throw TableErrors.corrupt(own.location(), file + " names base path id " + id + ", which the manifest does not list");
+    }
+    return p;
+  }
+
+  /**
+   * The store holding an index's files ({@code own} for an index without a base id), under
+   * {@code _indices/<uuid>/} there.
+   *
+   * @throws UnsupportedOperationException if the index's base is not a dataset root (its files
+   *     would be directly under the base, which Javelin's index readers do not look for)
+   */
+  public ObjectStore indexStore(ObjectStore own, TableProtos.IndexMetadata index) {
+    if (!index.hasBaseId()) {
+      return own;
+    }
+    String what = "Index " + index.getName();
+    if (!base(own, index.getBaseId(), what).getIsDatasetRoot()) {
+      throw new UnsupportedOperationException(what + " lives under base path " + index.getBaseId()
+          + ", which is not a dataset root; Javelin reads indices of dataset roots only: " + own.location());
+    }
+    return store(own, index.getBaseId(), what);
+  }
+}

@@ -1,0 +1,8 @@
+package dev.javelin.table;
+
+/** A branch the operation names does not exist. */
+public class BranchNotFoundException extends TableException {
+  BranchNotFoundException(String message) {
+    super(message);
+  }
+}
