@@ -1,6 +1,7 @@
 package dev.javelin.core.compaction;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.javelin.core.Dataset;
 import dev.javelin.core.IndexInfo;
@@ -10,6 +11,9 @@ import dev.javelin.index.IndexType;
 import dev.javelin.index.ivf.DistanceType;
 import dev.javelin.index.ivf.IvfPqParams;
 import dev.javelin.table.Fragment;
+import dev.javelin.table.Table;
+import dev.javelin.table.Transaction;
+import dev.javelin.table.UnremappedIndices;
 import dev.javelin.table.rowids.RowIdSequence;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -120,16 +124,52 @@ class StableRowIdsIndexCompactionTest {
     return LongStream.range(0, 5000).filter(id -> !DELETED.test(id) && p.test(id)).count();
   }
 
-  @Test
-  void rewriteKeepsBTreeAndIvfPqIndicesAndMovesTheirCoverageToTheNewFragments() {
+  /** 8 fragments both indices cover, then two no index covers; rows deleted from both. */
+  private Dataset indexed() {
     Dataset ds = write(null, 0, 4000)
         .createIndex("v", IvfPqParams.of(4, 4, DistanceType.L2).withIterations(10, 5), "v_idx", false)
         .createIndex("id", IndexType.BTREE, "id_idx", false);
-    ds = write(ds, 4000, 1000).delete(DELETE); // two fragments no index covers
+    ds = write(ds, 4000, 1000).delete(DELETE);
     assertThat(ds.manifest().fragments()).hasSize(10);
+    return ds;
+  }
+
+  @Test
+  void rewriteKeepsBTreeAndIvfPqIndicesAndMovesTheirCoverageToTheNewFragments() {
+    check(false);
+  }
+
+  /** With stable row ids there is no remap to defer: no fragment reuse index, the same result. */
+  @Test
+  void deferringTheRemapWritesNoFragmentReuseIndexWithStableRowIds() {
+    check(true);
+  }
+
+  /**
+   * A Rewrite group mixing fragments an index covers with ones it does not is refused at commit:
+   * its new fragment would hold rows the index does not.
+   */
+  @Test
+  void aGroupAnIndexCoversPartlyIsRefused() {
+    Dataset ds = indexed();
+    List<Fragment> frags = ds.manifest().fragments();
+    Fragment covered = frags.get(7);
+    Fragment uncovered = frags.get(8);
+    long next = ds.manifest().maxFragmentId().getAsLong() + 1;
+    Transaction txn = Transaction.rewrite(ds.version(), List.of(List.of(covered, uncovered)),
+        List.of(List.of(uncovered.withId(next))), List.of(), UnremappedIndices.NONE);
+    assertThatThrownBy(() -> Table.at(ds.store()).newCommit(txn).commit())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("A Rewrite group mixes fragments index '");
+    assertThat(Dataset.open(dir.resolve("ds"), allocator).version()).isEqualTo(ds.version());
+  }
+
+  private void check(boolean defer) {
+    Dataset ds = indexed();
     Map<String, String> uuids = ds.indices().stream().collect(Collectors.toMap(IndexInfo::name, IndexInfo::uuid));
 
-    Dataset after = ds.compact(CompactionOptions.builder().targetRowsPerFragment(2000).build());
+    Dataset after = ds.compact(CompactionOptions.builder().targetRowsPerFragment(2000).deferIndexRemap(defer).build());
+    assertThat(after.indices()).extracting(IndexInfo::name).containsExactlyInAnyOrder("id_idx", "v_idx");
 
     assertThat(after.manifest().fragments().size()).isLessThan(10);
     // Indexed fragments and unindexed ones are never rewritten together, so the new fragments
