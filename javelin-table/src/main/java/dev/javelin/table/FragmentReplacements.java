@@ -75,7 +75,9 @@ final class FragmentReplacements {
    * takes its new uuid (and details and version when given), and its coverage loses each group's
    * old fragments and gains the new ones. A group must be wholly covered or not covered at all.
    * Indices the Rewrite does not remap lose the old fragments or keep them as retired ids, as its
-   * {@link UnremappedIndices} say.
+   * {@link UnremappedIndices} say. With stable row ids, indices hold stable row ids, which the
+   * rewrite keeps, so every index it does not name keeps its files and its coverage follows the
+   * groups as a rewritten one's does (as lance-core 7.0.0, which names none there).
    * System indices are kept as they are. A reordered Rewrite (with a {@link StablePartition})
    * skips bitmap maintenance for its reordered groups and installs its stable partition entry.
    *
@@ -106,6 +108,7 @@ final class FragmentReplacements {
     }
     Set<Long> removed = new HashSet<>();
     groups.forEach(g -> g.getOldFragmentsList().forEach(f -> removed.add(f.getId())));
+    boolean stable = StableRowIds.enabled(current);
     List<TableProtos.IndexMetadata> out = new ArrayList<>();
     for (TableProtos.IndexMetadata i : current.indices()) {
       var r = byOld.remove(i.getUuid().getUuid());
@@ -115,6 +118,12 @@ final class FragmentReplacements {
       }
       if (sp != null && i.getName().equals(StablePartitionEntry.NAME)) {
         continue; // replaced by the new one, added last
+      }
+      if (r == null && stable && fragReuse == null && !isSystem(i)) {
+        // Indices of a dataset with stable row ids hold stable row ids, which the rewrite keeps:
+        // their files stay, their coverage follows the rows (as lance-core 7.0.0 does).
+        out.add(i.toBuilder().setFragmentBitmap(IndexBitmaps.write(rewrittenCoverage(i, groups, location))).build());
+        continue;
       }
       if (r == null) {
         if (txn.unremapped().uncovered().contains(i.getUuid().getUuid())) {
@@ -131,19 +140,7 @@ final class FragmentReplacements {
         out.add(i);
         continue;
       }
-      RoaringBitmap b = IndexBitmaps.read(i);
-      for (var g : groups) {
-        long covered = g.getOldFragmentsList().stream().filter(f -> b.contains((int) f.getId())).count();
-        if (covered == 0) {
-          continue;
-        }
-        if (covered != g.getOldFragmentsCount()) {
-          throw new IllegalArgumentException("A Rewrite group mixes fragments index '" + i.getName()
-              + "' covers with ones it does not: " + location);
-        }
-        g.getOldFragmentsList().forEach(f -> b.remove((int) f.getId()));
-        g.getNewFragmentsList().forEach(f -> b.add((int) f.getId()));
-      }
+      RoaringBitmap b = rewrittenCoverage(i, groups, location);
       TableProtos.IndexMetadata.Builder nb = IndexEntries.renewed(i, r.getNewId()).setFragmentBitmap(IndexBitmaps.write(b));
       if (r.hasNewIndexDetails()) {
         nb.setIndexDetails(r.getNewIndexDetails());
@@ -162,6 +159,31 @@ final class FragmentReplacements {
       out.add(sp.entryAt(current.version() + 1));
     }
     return out;
+  }
+
+  /**
+   * The coverage of {@code i} after {@code groups}: a group it covers wholly is replaced by the
+   * group's new fragments; one it does not cover stays out.
+   *
+   * @throws IllegalArgumentException if it covers a group partly (the new fragments would hold
+   *     rows it does not)
+   */
+  private static RoaringBitmap rewrittenCoverage(TableProtos.IndexMetadata i,
+      List<TransactionProtos.Transaction.Rewrite.RewriteGroup> groups, String location) {
+    RoaringBitmap b = IndexBitmaps.read(i);
+    for (var g : groups) {
+      long covered = g.getOldFragmentsList().stream().filter(f -> b.contains((int) f.getId())).count();
+      if (covered == 0) {
+        continue;
+      }
+      if (covered != g.getOldFragmentsCount()) {
+        throw new IllegalArgumentException("A Rewrite group mixes fragments index '" + i.getName()
+            + "' covers with ones it does not: " + location);
+      }
+      g.getOldFragmentsList().forEach(f -> b.remove((int) f.getId()));
+      g.getNewFragmentsList().forEach(f -> b.add((int) f.getId()));
+    }
+    return b;
   }
 
   /** Whether an index is a system index ({@code __lance_*}), whose bitmap does not mean coverage. */

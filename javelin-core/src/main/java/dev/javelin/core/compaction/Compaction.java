@@ -28,8 +28,9 @@ import org.roaringbitmap.RoaringBitmap;
  * {@code DataReplacement{data_change: false}}. Indices covering rewritten fragments are remapped
  * at commit (once the new fragments' ids are reserved) and swapped in by the Rewrite's
  * {@code rewritten_indices}, or, for kinds Javelin cannot remap, stop covering the old fragments
- * or retire their ids ({@link IndexRemapper}); column repacks move no row, so they keep every
- * index as it is. A run with both kinds makes up to three versions;
+ * or retire their ids ({@link IndexRemapper}); with stable row ids indices hold stable row ids,
+ * which a rewrite keeps, so none is remapped and their coverage follows the rows; column
+ * repacks move no row, so they keep every index as it is. A run with both kinds makes up to three versions;
  * if the repack commit fails, the rewrite stays committed and the repacks can be planned again.
  */
 public final class Compaction {
@@ -216,7 +217,11 @@ public final class Compaction {
         olds.add(old);
         news.add(nw);
       }
-      if (deferIndexRemap) {
+      // With stable row ids, indices hold stable row ids, which the rewrite keeps: no index
+      // needs a remap (deferred or not); the commit moves their coverage to the new fragments.
+      if ((read.readerFeatureFlags() & dev.javelin.table.FeatureFlags.STABLE_ROW_IDS) != 0) {
+        txn = Transaction.rewrite(readVersion, olds, news, List.of(), UnremappedIndices.NONE);
+      } else if (deferIndexRemap) {
         List<RoaringBitmap> deleted = new ArrayList<>();
         olds.forEach(g -> g.forEach(f -> deleted.add(deletedRows(dataset, f))));
         List<Long> oldIds = new ArrayList<>();

@@ -172,25 +172,16 @@ public final class DefaultCompactionPlanner implements CompactionPlanner {
 
   /**
    * Refuses, before any work, a rewrite of fragments whose indices it could not keep right.
-   * Remapping (the default): with stable row ids, any index (Javelin's indices hold row
-   * addresses, which would need a remap Lance does not record for such datasets); without them
-   * every index kind is kept right at commit ({@link IndexRemapper}). Deferring the remap: an
+   * Remapping (the default) keeps every index kind right at commit ({@link IndexRemapper}); with
+   * stable row ids no index needs a remap at all (they hold stable row ids, which the rewrite
+   * keeps). Deferring the remap (without stable row ids; with them there is nothing to defer): an
    * inverted or vector index, which lance-core 7.0.0 cannot search through a fragment reuse index.
    */
   static void checkIndices(Manifest m, List<Fragment> fragments, boolean deferIndexRemap, String location) {
-    List<Long> ids = new ArrayList<>();
-    fragments.forEach(f -> ids.add(f.id()));
-    if (deferIndexRemap) {
+    if (deferIndexRemap && (m.readerFeatureFlags() & dev.javelin.table.FeatureFlags.STABLE_ROW_IDS) == 0) {
+      List<Long> ids = new ArrayList<>();
+      fragments.forEach(f -> ids.add(f.id()));
       IndexRemapper.checkDeferrable(m, ids, location);
-      return;
-    }
-    if ((m.readerFeatureFlags() & dev.javelin.table.FeatureFlags.STABLE_ROW_IDS) != 0) {
-      List<TableProtos.IndexMetadata> covering = IndexRemapper.covering(m, ids);
-      if (!covering.isEmpty()) {
-        throw new IndexRemapUnsupportedException("Index '" + covering.get(0).getName() + "' covers fragments " + ids
-            + ", which compaction would rewrite, and the dataset has stable row ids; Javelin cannot rewrite "
-            + "indexed fragments there yet (column repacks work, use CompactionScope.REPACK_COLUMNS): " + location);
-      }
     }
   }
 }
