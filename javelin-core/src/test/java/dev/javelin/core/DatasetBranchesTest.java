@@ -11,6 +11,7 @@ import dev.javelin.table.BranchInUseException;
 import dev.javelin.table.BranchInfo;
 import dev.javelin.table.BranchNotFoundException;
 import dev.javelin.table.CleanupPolicy;
+import dev.javelin.table.CloneRefusedException;
 import dev.javelin.table.DatasetExistsException;
 import dev.javelin.table.FeatureFlags;
 import dev.javelin.table.InvalidBranchNameException;
@@ -153,6 +154,20 @@ class DatasetBranchesTest {
     assertThat(after.countRows("id >= 500 AND id < 530")).isEqualTo(10);
 
     assertThatThrownBy(() -> ds.shallowClone(dir.resolve("clone"))).isInstanceOf(DatasetExistsException.class);
+  }
+
+  @Test
+  void aCloneOfAVersionWithOverlaysIsRefusedAndWritesNothing() throws Exception {
+    Path src = dir.resolve("src");
+    Dataset ds = source(src).updateOverlay("id < 100", Map.of("s", "'u'")).dataset();
+    Map<String, Long> before = files(src);
+    Path target = dir.resolve("clone");
+    assertThatThrownBy(() -> ds.shallowClone(target))
+        .isInstanceOf(CloneRefusedException.class)
+        .hasMessage("Cannot shallow-clone version " + ds.version() + ": it has data overlays (fragment 0), which a "
+            + "shallow clone cannot refer to yet; compact first: " + target);
+    assertThat(files(src)).isEqualTo(before);
+    assertThat(Files.exists(target) ? files(target) : Map.of()).isEmpty();
   }
 
   @Test

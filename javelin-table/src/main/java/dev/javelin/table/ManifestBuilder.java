@@ -267,8 +267,8 @@ final class ManifestBuilder {
     TransactionProtos.Transaction.Clone op = txn.proto().getClone();
     for (TableProtos.IndexMetadata i : source.indices()) {
       if (i.getName().equals(StablePartitionEntry.NAME)) {
-        throw new IllegalArgumentException("Version " + source.version() + " has a " + StablePartitionEntry.NAME
-            + " entry, which a shallow clone cannot refer to yet; settle the indices first: " + location);
+        throw TableErrors.cloneRefused(location, source.version(), "a " + StablePartitionEntry.NAME + " entry",
+            "settle the indices");
       }
     }
     int baseId = source.basePaths().nextId();
@@ -283,8 +283,8 @@ final class ManifestBuilder {
         f.getDeletionFileBuilder().setBaseId(baseId);
       }
       if (f.getJavelinOverlaysCount() > 0) {
-        throw new IllegalArgumentException("Fragment " + f.getId() + " has data overlays, which a shallow clone "
-            + "cannot refer to yet; compact first: " + location);
+        throw TableErrors.cloneRefused(location, source.version(), "data overlays (fragment " + f.getId() + ")",
+            "compact");
       }
     }
     TableProtos.BasePath.Builder base = TableProtos.BasePath.newBuilder()

@@ -163,4 +163,9 @@ public final class TableErrors {
     return new UnsupportedFeatureException("Cannot enable stable row ids on an existing dataset (version " + version
         + " has none): " + location, FeatureFlags.STABLE_ROW_IDS);
   }
+
+  public static CloneRefusedException cloneRefused(String location, long version, String what, String first) {
+    return new CloneRefusedException("Cannot shallow-clone version " + version + ": it has " + what
+        + ", which a shallow clone cannot refer to yet; " + first + " first: " + location);
+  }
 }
