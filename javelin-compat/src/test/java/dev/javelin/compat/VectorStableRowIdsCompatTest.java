@@ -85,8 +85,8 @@ class VectorStableRowIdsCompatTest {
 
   /**
    * Row by row: exact searches (re-ranked) give the same rows with the same stable row ids and
-   * distances; searches without re-ranking give the same distances, and the same rows wherever the
-   * distances do not tie.
+   * distances; searches without re-ranking give the same rows but where PQ distances nearly tie
+   * (a few swaps), the same distances for the same rows, and never a deleted row.
    */
   private void compare(Dataset ds, org.lance.Dataset lance) throws Exception {
     int different = 0;
@@ -104,9 +104,17 @@ class VectorStableRowIdsCompatTest {
       List<Row> la = lance(lance, q, null);
       assertThat(ja).hasSize(la.size());
       for (int i = 0; i < la.size(); i++) {
-        assertThat(ja.get(i).distance()).as("query " + s + " distance " + i)
-            .isCloseTo(la.get(i).distance(), within(1e-3f * Math.max(1, la.get(i).distance())));
-        different += ja.get(i).rowId() == la.get(i).rowId() ? 0 : 1;
+        // A near-tie of PQ distances can put another row among the candidates; the two sides then
+        // re-rank different rows (the index does not cover the appended fragment, so distances are
+        // exact), so distances are compared where the rows agree and the swaps are counted.
+        if (ja.get(i).rowId() == la.get(i).rowId()) {
+          assertThat(ja.get(i).distance()).as("query " + s + " distance " + i)
+              .isCloseTo(la.get(i).distance(), within(1e-3f * Math.max(1, la.get(i).distance())));
+        } else {
+          different++;
+        }
+        long id = ja.get(i).id();
+        assertThat(id % 10 != 7 || id >= ROWS - 1000).as("query " + s + ": id " + id + " was deleted").isTrue();
         // Whichever row each picks, its _rowid is that row's stable id on the other side too.
         final int at = i;
         assertThat(ja.stream().filter(r -> r.id() == ja.get(at).id()).findFirst().orElseThrow().rowId())
