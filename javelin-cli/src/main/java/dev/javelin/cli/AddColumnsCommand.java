@@ -25,7 +25,7 @@ import picocli.CommandLine.Option;
     footer = {
       "",
       "Examples:",
-      "  javelin add-columns people --expr 'score2=score * 2' --expr \"initial=name LIKE 'a%'\"",
+      "  javelin add-columns people --expr 'score2=score * 2' --expr \"initial=name LIKE 'a%%'\"",
       "  javelin add-columns people --input embeddings.arrow",
       "  javelin add-columns people --null 'email:utf8?,score:float64?'"
     })

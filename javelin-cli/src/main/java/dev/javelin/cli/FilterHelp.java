@@ -2,12 +2,15 @@ package dev.javelin.cli;
 
 import dev.javelin.core.expr.Expression;
 
-/** The filter language in a few lines, for the help of every command that takes one. */
+/**
+ * The filter language in a few lines, for the help of every command that takes one. picocli
+ * formats help text with String.format, so a literal percent sign is written {@code %%}.
+ */
 final class FilterHelp {
   static final String TEXT =
       "Filters are SQL expressions over columns (nested fields as a.b, odd names in `backticks`):\n" +
       "  = != <> < <= > >=   AND OR NOT ( )   IN (...)   NOT IN (...)   IS [NOT] NULL\n" +
-      "  BETWEEN a AND b     LIKE 'pre%'  (% any run, _ one character)   + - * / %\n" +
+      "  BETWEEN a AND b     LIKE 'pre%%'  (%% any run, _ one character)   + - * / %%\n" +
       "  literals: 42  1.5  'text' (quote ' as '')  TRUE FALSE NULL  date '2024-05-31'\n" +
       "            timestamp '2024-05-31 12:00:00'\n" +
       "A row is kept only if the filter is TRUE; a comparison with NULL is not TRUE.\n" +

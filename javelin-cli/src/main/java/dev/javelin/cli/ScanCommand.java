@@ -37,7 +37,7 @@ final class ScanCommand extends BaseCommand {
   List<String> columns;
 
   @Option(names = {"-w", "--filter", "--where"}, paramLabel = "SQL",
-      description = "Only rows where this is true, e.g. \"age >= 18 AND name LIKE 'A%'\" (see below).")
+      description = "Only rows where this is true, e.g. \"age >= 18 AND name LIKE 'A%%'\" (see below).")
   String filter;
 
   @Option(names = "--offset", paramLabel = "N", description = "Skip the first N rows (after the filter).")
