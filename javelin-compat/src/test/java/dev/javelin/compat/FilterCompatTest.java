@@ -35,7 +35,6 @@ import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.FieldType;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -212,11 +211,7 @@ class FilterCompatTest {
     Path path = dir.resolve("ds");
     lanceWrite(path, storageVersion, 2500);
     Dataset ds = Dataset.open(path, allocator);
-    try {
-      readAll(ds.newScan().build());
-    } catch (UnsupportedFormatException e) {
-      Assumptions.abort("Javelin cannot decode this lance-core output yet: " + e.getMessage());
-    }
+    readAll(ds.newScan().build()); // a file Javelin cannot decode fails the test
     try (org.lance.Dataset lance = org.lance.Dataset.open(path.toString(), allocator)) {
       for (String filter : FILTERS) {
         List<List<String>> want = lanceScan(lance, new ScanOptions.Builder().filter(filter));
