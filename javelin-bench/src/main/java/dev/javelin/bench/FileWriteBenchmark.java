@@ -2,7 +2,7 @@ package dev.javelin.bench;
 
 import dev.javelin.format.LanceFileVersion;
 import dev.javelin.format.LanceFileWriter;
-import dev.javelin.format.encoding.WriteOptions;
+import dev.javelin.format.WriteOptions;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -2,8 +2,8 @@ package dev.javelin.bench;
 
 import dev.javelin.core.Dataset;
 import dev.javelin.core.WriteParams;
-import dev.javelin.index.ivf.FlatSearch;
-import dev.javelin.index.ivf.IvfPqParams;
+import dev.javelin.index.IvfPqParams;
+import dev.javelin.index.internal.ivf.FlatSearch;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -176,7 +176,7 @@ public final class VectorIndexBenchmark {
         for (int j = 0; j < DIM; j++) {
           queries[q][j] = v[base * DIM + j] + (float) r.nextGaussian() * 0.05f;
         }
-        FlatSearch flat = new FlatSearch(queries[q], dev.javelin.index.ivf.DistanceType.L2, 10);
+        FlatSearch flat = new FlatSearch(queries[q], dev.javelin.index.DistanceType.L2, 10);
         flat.add(v, 0, ROWS, ids);
         Set<Long> t = new HashSet<>();
         for (long id : flat.result().rowIds()) {
@@ -189,7 +189,7 @@ public final class VectorIndexBenchmark {
         // Later configurations replace the index (same name) on both sides.
         long t0 = System.nanoTime();
         Dataset ds = Dataset.open(jpath, a).createIndex("v",
-            IvfPqParams.of(PARTITIONS, config.subVectors(), dev.javelin.index.ivf.DistanceType.L2)
+            IvfPqParams.of(PARTITIONS, config.subVectors(), dev.javelin.index.DistanceType.L2)
                 .withIterations(50, PQ_ITERS),
             "v_idx", !first);
         double javelinBuild = (System.nanoTime() - t0) / 1e9;

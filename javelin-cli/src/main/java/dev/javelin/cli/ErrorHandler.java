@@ -1,10 +1,10 @@
 package dev.javelin.cli;
 
-import dev.javelin.format.LanceFormatException;
-import dev.javelin.table.CommitConflictException;
-import dev.javelin.table.CommitFailedException;
-import dev.javelin.table.CommitStateUnknownException;
-import dev.javelin.table.TableException;
+import dev.javelin.format.exceptions.LanceFormatException;
+import dev.javelin.table.exceptions.CommitConflictException;
+import dev.javelin.table.exceptions.CommitFailedException;
+import dev.javelin.table.exceptions.CommitStateUnknownException;
+import dev.javelin.table.exceptions.TableException;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;

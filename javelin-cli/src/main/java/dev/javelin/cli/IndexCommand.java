@@ -100,10 +100,10 @@ final class IndexCommand implements Callable<Integer> {
     }
   }
 
-  private static dev.javelin.index.ivf.IvfPqParams vectorParams(Create c, Dataset ds) {
-    dev.javelin.index.ivf.DistanceType distance;
+  private static dev.javelin.index.IvfPqParams vectorParams(Create c, Dataset ds) {
+    dev.javelin.index.DistanceType distance;
     try {
-      distance = dev.javelin.index.ivf.DistanceType.fromName(c.metric.toLowerCase(Locale.ROOT));
+      distance = dev.javelin.index.DistanceType.fromName(c.metric.toLowerCase(Locale.ROOT));
     } catch (IllegalArgumentException e) {
       throw new InvalidInputException("Unknown --metric '" + c.metric + "': use l2, cosine or dot");
     }
@@ -115,9 +115,9 @@ final class IndexCommand implements Callable<Integer> {
       throw new InvalidInputException("Column '" + c.column + "' is " + field.logicalType()
           + ", not a fixed_size_list<float32> vector: an ivf_pq index needs vectors");
     }
-    dev.javelin.index.ivf.IvfPqParams d =
-        dev.javelin.index.ivf.IvfPqParams.defaults(ds.countRows(), field.fixedSizeListSize(), distance);
-    return dev.javelin.index.ivf.IvfPqParams.of(c.partitions != null ? c.partitions : d.numPartitions(),
+    dev.javelin.index.IvfPqParams d =
+        dev.javelin.index.IvfPqParams.defaults(ds.countRows(), field.fixedSizeListSize(), distance);
+    return dev.javelin.index.IvfPqParams.of(c.partitions != null ? c.partitions : d.numPartitions(),
         c.subVectors != null ? c.subVectors : d.numSubVectors(), distance);
   }
 

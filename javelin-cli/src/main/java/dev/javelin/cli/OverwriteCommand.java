@@ -33,7 +33,7 @@ final class OverwriteCommand extends DatasetWriteCommand {
     Dataset existing;
     try {
       existing = Dataset.open(uri, allocator);
-    } catch (dev.javelin.table.VersionNotFoundException e) {
+    } catch (dev.javelin.table.exceptions.VersionNotFoundException e) {
       return Dataset.create(uri, data, params, allocator);
     }
     return existing.overwrite(data, params);

@@ -1,8 +1,8 @@
 package dev.javelin.cli;
 
-import dev.javelin.format.ColumnNotFoundException;
 import dev.javelin.format.LanceFileReader;
 import dev.javelin.format.ReadOptions;
+import dev.javelin.format.exceptions.ColumnNotFoundException;
 import dev.javelin.format.schema.LanceField;
 import java.io.IOException;
 import java.io.PrintWriter;

@@ -2,8 +2,8 @@ package dev.javelin.cli;
 
 import dev.javelin.core.Dataset;
 import dev.javelin.core.VectorQuery;
-import dev.javelin.index.ivf.DistanceType;
-import dev.javelin.index.ivf.VectorIndexException;
+import dev.javelin.index.DistanceType;
+import dev.javelin.index.exceptions.VectorIndexException;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;

@@ -2,8 +2,8 @@ package dev.javelin.cli;
 
 import dev.javelin.format.LanceFileVersion;
 import dev.javelin.format.LanceFileWriter;
-import dev.javelin.format.LanceFormatException;
-import dev.javelin.format.encoding.WriteOptions;
+import dev.javelin.format.WriteOptions;
+import dev.javelin.format.exceptions.LanceFormatException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

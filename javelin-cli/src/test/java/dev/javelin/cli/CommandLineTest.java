@@ -83,7 +83,7 @@ class CommandLineTest extends CliTestBase {
   void exceptionsMapToExitCodes() {
     ErrorHandler h = new ErrorHandler();
     assertThat(h.getExitCode(new InvalidInputException("x"))).isEqualTo(2);
-    assertThat(h.getExitCode(new dev.javelin.format.CorruptFileException("f", "x"))).isEqualTo(2);
+    assertThat(h.getExitCode(new dev.javelin.format.exceptions.CorruptFileException("f", "x"))).isEqualTo(2);
     assertThat(h.getExitCode(new IllegalArgumentException("x"))).isEqualTo(2);
     assertThat(h.getExitCode(new java.nio.file.NoSuchFileException("f"))).isEqualTo(2);
     assertThat(h.getExitCode(new java.io.IOException("disk full"))).isEqualTo(1);

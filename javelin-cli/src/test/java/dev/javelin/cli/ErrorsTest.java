@@ -104,7 +104,7 @@ class ErrorsTest extends CliTestBase {
       Result r = run(args);
       assertThat(r.code).isEqualTo(2);
       assertThat(r.err).startsWith("javelin: Not a Lance file (no LANC magic at the end): " + csv + "\n"
-          + "dev.javelin.format.CorruptFileException: Not a Lance file");
+          + "dev.javelin.format.exceptions.CorruptFileException: Not a Lance file");
       assertThat(r.err).contains("\tat dev.javelin.format.");
     }
   }

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.javelin.core.Dataset;
 import dev.javelin.core.WriteParams;
-import dev.javelin.index.ivf.DistanceType;
-import dev.javelin.index.ivf.IvfPqParams;
+import dev.javelin.index.DistanceType;
+import dev.javelin.index.IvfPqParams;
 import java.nio.file.Path;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;

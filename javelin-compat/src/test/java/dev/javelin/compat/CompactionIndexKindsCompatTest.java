@@ -8,7 +8,7 @@ import dev.javelin.core.Dataset;
 import dev.javelin.core.compaction.CompactionMode;
 import dev.javelin.core.compaction.CompactionOptions;
 import dev.javelin.core.compaction.CompactionScope;
-import dev.javelin.core.compaction.IndexRemapUnsupportedException;
+import dev.javelin.core.exceptions.IndexRemapUnsupportedException;
 import dev.javelin.table.IndexBitmaps;
 import dev.javelin.table.proto.TableProtos;
 import java.nio.file.Path;

@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import dev.javelin.format.LanceFileReader;
 import dev.javelin.format.LanceFileVersion;
-import dev.javelin.format.LanceFormatException;
 import dev.javelin.format.ReadOptions;
+import dev.javelin.format.exceptions.LanceFormatException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

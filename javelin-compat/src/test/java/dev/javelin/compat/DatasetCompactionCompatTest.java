@@ -13,7 +13,7 @@ import dev.javelin.core.WriteParams;
 import dev.javelin.core.compaction.CompactionOptions;
 import dev.javelin.core.compaction.CompactionScope;
 import dev.javelin.format.LanceFileVersion;
-import dev.javelin.format.UnsupportedFormatException;
+import dev.javelin.format.exceptions.UnsupportedFormatException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

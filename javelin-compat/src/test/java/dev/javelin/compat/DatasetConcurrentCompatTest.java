@@ -13,7 +13,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.javelin.core.Dataset;
 import dev.javelin.core.WriteParams;
 import dev.javelin.format.LanceFileVersion;
-import dev.javelin.table.CommitConflictException;
+import dev.javelin.table.exceptions.CommitConflictException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;

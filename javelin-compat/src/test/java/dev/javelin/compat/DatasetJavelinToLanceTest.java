@@ -11,7 +11,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.javelin.core.Dataset;
 import dev.javelin.core.WriteParams;
 import dev.javelin.format.LanceFileVersion;
-import dev.javelin.format.UnsupportedFormatException;
+import dev.javelin.format.exceptions.UnsupportedFormatException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

@@ -13,7 +13,7 @@ import dev.javelin.core.ColumnAlteration;
 import dev.javelin.core.Dataset;
 import dev.javelin.core.WriteParams;
 import dev.javelin.format.LanceFileVersion;
-import dev.javelin.format.UnsupportedFormatException;
+import dev.javelin.format.exceptions.UnsupportedFormatException;
 import dev.javelin.table.DataFile;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

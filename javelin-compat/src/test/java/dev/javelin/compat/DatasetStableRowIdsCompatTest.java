@@ -389,7 +389,7 @@ class DatasetStableRowIdsCompatTest {
     // A deleted id: Javelin names it; lance-core leaves it out.
     Dataset last = ds;
     assertThatThrownBy(() -> last.takeRows(new long[] {1, 4}, List.of("id")))
-        .isInstanceOf(dev.javelin.table.RowIdNotFoundException.class)
+        .isInstanceOf(dev.javelin.table.exceptions.RowIdNotFoundException.class)
         .hasMessage("Row id 4 is deleted in version 8: " + ds.location());
   }
 

@@ -1,13 +1,13 @@
 package dev.javelin.compat;
 
-import dev.javelin.format.io.ByteArrayInputFile;
 import com.google.protobuf.Any;
 import com.google.protobuf.ByteString;
 import com.google.protobuf.Descriptors.EnumValueDescriptor;
 import com.google.protobuf.Descriptors.FieldDescriptor;
 import com.google.protobuf.Message;
-import dev.javelin.format.container.ContainerWriter;
-import dev.javelin.format.container.FileMetadata;
+import dev.javelin.format.internal.container.ContainerWriter;
+import dev.javelin.format.internal.container.FileMetadata;
+import dev.javelin.format.io.ByteArrayInputFile;
 import dev.javelin.format.io.LocalOutputFile;
 import dev.javelin.format.proto.Encodings21.PageLayout;
 import dev.javelin.format.proto.File2Protos.ColumnMetadata;

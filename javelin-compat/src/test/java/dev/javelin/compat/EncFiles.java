@@ -2,7 +2,7 @@ package dev.javelin.compat;
 
 import dev.javelin.format.LanceFileVersion;
 import dev.javelin.format.LanceFileWriter;
-import dev.javelin.format.encoding.WriteOptions;
+import dev.javelin.format.WriteOptions;
 import dev.javelin.format.io.LocalOutputFile;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -37,7 +37,7 @@ final class EncFiles {
   static long[] columnBytes(Path file) throws Exception {
     try (dev.javelin.format.io.LocalInputFile in = dev.javelin.format.io.LocalInputFile.open(file)) {
       List<dev.javelin.format.proto.File2Protos.ColumnMetadata> cols =
-          dev.javelin.format.container.FileMetadata.read(in).columns();
+          dev.javelin.format.internal.container.FileMetadata.read(in).columns();
       long[] out = new long[cols.size()];
       for (int c = 0; c < cols.size(); c++) {
         for (dev.javelin.format.proto.File2Protos.ColumnMetadata.Page p : cols.get(c).getPagesList()) {

@@ -5,7 +5,7 @@ import static dev.javelin.compat.DatasetCompatSupport.readAll;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.javelin.core.Dataset;
-import dev.javelin.format.UnsupportedFormatException;
+import dev.javelin.format.exceptions.UnsupportedFormatException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;

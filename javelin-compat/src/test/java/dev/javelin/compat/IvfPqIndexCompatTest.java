@@ -6,8 +6,8 @@ import static org.assertj.core.api.Assertions.within;
 import dev.javelin.core.Dataset;
 import dev.javelin.core.IndexInfo;
 import dev.javelin.index.IndexType;
-import dev.javelin.index.ivf.IvfPqParams;
-import dev.javelin.index.ivf.Neighbors;
+import dev.javelin.index.IvfPqParams;
+import dev.javelin.index.internal.ivf.Neighbors;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -161,7 +161,7 @@ class IvfPqIndexCompatTest {
     }
     float[] d = new float[ROWS];
     for (int i = 0; i < ROWS; i++) {
-      d[i] = dev.javelin.index.ivf.DistanceType.L2.distance(q, 0, VECTORS[i], 0, DIM);
+      d[i] = dev.javelin.index.DistanceType.L2.distance(q, 0, VECTORS[i], 0, DIM);
     }
     Arrays.sort(order, (a, b) -> Float.compare(d[a], d[b]));
     Set<Long> out = new HashSet<>();
@@ -275,7 +275,7 @@ class IvfPqIndexCompatTest {
     Path path = dir.resolve("ds");
     lanceWrite(path);
     Dataset ds = Dataset.open(path, allocator).createIndex("v",
-        IvfPqParams.of(PARTITIONS, 4, dev.javelin.index.ivf.DistanceType.L2).withIterations(20, 20), null, false);
+        IvfPqParams.of(PARTITIONS, 4, dev.javelin.index.DistanceType.L2).withIterations(20, 20), null, false);
     try (org.lance.Dataset lance = org.lance.Dataset.open(path.toString(), allocator)) {
       assertThat(lance.listIndexes()).containsExactly("v_idx");
       checkBothAgree(path, ds, lance);

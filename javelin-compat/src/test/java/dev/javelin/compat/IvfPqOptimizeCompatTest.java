@@ -12,8 +12,8 @@ import dev.javelin.core.IndexInfo;
 import dev.javelin.core.IndexOptimizeResult;
 import dev.javelin.core.OptimizedIndex;
 import dev.javelin.index.IndexType;
-import dev.javelin.index.ivf.IvfPqParams;
-import dev.javelin.index.ivf.Neighbors;
+import dev.javelin.index.IvfPqParams;
+import dev.javelin.index.internal.ivf.Neighbors;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -119,7 +119,7 @@ class IvfPqOptimizeCompatTest {
       }
     }
     live.sort(Comparator.<Long>comparingDouble(
-        id -> dev.javelin.index.ivf.DistanceType.L2.distance(q, 0, VECTORS[(int) (long) id], 0, DIM)));
+        id -> dev.javelin.index.DistanceType.L2.distance(q, 0, VECTORS[(int) (long) id], 0, DIM)));
     Set<Long> out = new HashSet<>();
     live.subList(0, k).forEach(id -> out.add(rowId(id, stable)));
     return out;
@@ -148,7 +148,7 @@ class IvfPqOptimizeCompatTest {
       }
     } else {
       Dataset.open(path, allocator).createIndex("v",
-          IvfPqParams.of(PARTITIONS, 4, dev.javelin.index.ivf.DistanceType.L2).withIterations(20, 20), null, false);
+          IvfPqParams.of(PARTITIONS, 4, dev.javelin.index.DistanceType.L2).withIterations(20, 20), null, false);
     }
     lanceWrite(path, FIRST, ROWS, org.lance.WriteParams.WriteMode.APPEND, stable);
     try (org.lance.Dataset lance = org.lance.Dataset.open(path.toString(), allocator)) {

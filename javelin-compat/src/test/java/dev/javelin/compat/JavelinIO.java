@@ -4,7 +4,7 @@ import dev.javelin.format.LanceFileReader;
 import dev.javelin.format.LanceFileVersion;
 import dev.javelin.format.LanceFileWriter;
 import dev.javelin.format.ReadOptions;
-import dev.javelin.format.encoding.WriteOptions;
+import dev.javelin.format.WriteOptions;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;

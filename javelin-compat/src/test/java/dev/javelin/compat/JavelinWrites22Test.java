@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.javelin.format.LanceFileReader;
 import dev.javelin.format.LanceFileVersion;
 import dev.javelin.format.LanceFileWriter;
-import dev.javelin.format.encoding.WriteOptions;
+import dev.javelin.format.WriteOptions;
 import dev.javelin.format.io.LocalOutputFile;
 import dev.javelin.format.proto.Encodings21.CompressiveEncoding;
 import dev.javelin.format.proto.Encodings21.PageLayout;

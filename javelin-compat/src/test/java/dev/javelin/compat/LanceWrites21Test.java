@@ -1,16 +1,16 @@
 package dev.javelin.compat;
 
-import dev.javelin.format.io.ByteArrayInputFile;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
 import dev.javelin.compat.DecShapes.Case;
 import dev.javelin.compat.V21SmokeTest.ArrowData;
-import dev.javelin.format.CorruptFileException;
 import dev.javelin.format.LanceFileReader;
 import dev.javelin.format.LanceFileVersion;
 import dev.javelin.format.ReadOptions;
-import dev.javelin.format.UnsupportedFormatException;
+import dev.javelin.format.exceptions.CorruptFileException;
+import dev.javelin.format.exceptions.UnsupportedFormatException;
+import dev.javelin.format.io.ByteArrayInputFile;
 import dev.javelin.format.io.CountingInputFile;
 import dev.javelin.format.io.InputFile;
 import dev.javelin.format.io.LocalInputFile;

@@ -7,7 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.javelin.compat.V21SmokeTest.ArrowData;
 import dev.javelin.format.LanceFileVersion;
-import dev.javelin.format.container.FileMetadata;
+import dev.javelin.format.internal.container.FileMetadata;
 import dev.javelin.format.io.LocalInputFile;
 import dev.javelin.format.proto.Encodings21.PageLayout;
 import dev.javelin.format.proto.Encodings21.RepDefLayer;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.javelin.core.Dataset;
 import dev.javelin.core.VectorQuery;
 import dev.javelin.core.VectorSearchPlan;
-import dev.javelin.index.ivf.Neighbors;
+import dev.javelin.index.internal.ivf.Neighbors;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
@@ -13,9 +13,9 @@ import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
-import org.junit.jupiter.api.io.TempDir;
 import org.lance.index.DistanceType;
 import org.lance.index.IndexParams;
 import org.lance.index.IndexType;
@@ -99,7 +99,7 @@ class OtherVectorIndexKindsCompatTest {
       long[] truth = DATA.truth(q, 10, r -> true);
       assertThat(got.rowIds()).as(kind + " query " + s).containsExactly(truth);
       for (int i = 0; i < got.size(); i++) {
-        float d = dev.javelin.index.ivf.DistanceType.L2.distance(q, 0, DATA.vectors[(int) got.rowIds()[i]], 0,
+        float d = dev.javelin.index.DistanceType.L2.distance(q, 0, DATA.vectors[(int) got.rowIds()[i]], 0,
             VectorCompatData.DIM);
         assertThat(got.distances()[i]).isEqualTo(d);
       }

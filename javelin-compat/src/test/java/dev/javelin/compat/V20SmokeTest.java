@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.google.protobuf.Any;
 import dev.javelin.format.LanceFileVersion;
 import dev.javelin.format.ReadOptions;
-import dev.javelin.format.encoding.WriteOptions;
+import dev.javelin.format.WriteOptions;
 import dev.javelin.format.proto.Encodings20.ArrayEncoding;
 import dev.javelin.format.proto.File2Protos.ColumnMetadata;
 import java.nio.file.Path;

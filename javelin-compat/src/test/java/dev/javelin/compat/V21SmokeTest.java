@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.javelin.format.LanceFileVersion;
 import dev.javelin.format.LanceFileWriter;
 import dev.javelin.format.ReadOptions;
-import dev.javelin.format.encoding.WriteOptions;
+import dev.javelin.format.WriteOptions;
 import dev.javelin.format.io.LocalOutputFile;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -152,7 +152,7 @@ class V21SmokeTest {
   static List<String> layouts(Path file) throws Exception {
     List<String> out = new ArrayList<>();
     try (dev.javelin.format.io.LocalInputFile in = dev.javelin.format.io.LocalInputFile.open(file)) {
-      dev.javelin.format.container.FileMetadata md = dev.javelin.format.container.FileMetadata.read(in);
+      dev.javelin.format.internal.container.FileMetadata md = dev.javelin.format.internal.container.FileMetadata.read(in);
       for (dev.javelin.format.proto.File2Protos.ColumnMetadata c : md.columns()) {
         for (dev.javelin.format.proto.File2Protos.ColumnMetadata.Page p : c.getPagesList()) {
           com.google.protobuf.Any any = com.google.protobuf.Any.parseFrom(p.getEncoding().getDirect().getEncoding());

@@ -1,6 +1,6 @@
 package dev.javelin.compat;
 
-import dev.javelin.index.ivf.Neighbors;
+import dev.javelin.index.internal.ivf.Neighbors;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -131,7 +131,7 @@ final class VectorCompatData {
     for (int i = 0; i < vectors.length; i++) {
       if (keep.test(i)) {
         passing.add(i);
-        d[i] = dev.javelin.index.ivf.DistanceType.L2.distance(q, 0, vectors[i], 0, DIM);
+        d[i] = dev.javelin.index.DistanceType.L2.distance(q, 0, vectors[i], 0, DIM);
       }
     }
     passing.sort((a, b) -> d[a] != d[b] ? Float.compare(d[a], d[b]) : Integer.compare(a, b));

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.within;
 
 import dev.javelin.core.Dataset;
 import dev.javelin.core.VectorQuery;
-import dev.javelin.index.ivf.Neighbors;
+import dev.javelin.index.internal.ivf.Neighbors;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
@@ -210,7 +210,7 @@ class VectorSearchCompatTest {
   }
 
   private static float trueDistance(VectorCompatData data, float[] q, long id) {
-    return dev.javelin.index.ivf.DistanceType.L2.distance(q, 0, data.vectors[(int) id], 0, VectorCompatData.DIM);
+    return dev.javelin.index.DistanceType.L2.distance(q, 0, data.vectors[(int) id], 0, VectorCompatData.DIM);
   }
 
   private static Field distanceField(VectorQuery q) {

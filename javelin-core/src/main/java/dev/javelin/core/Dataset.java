@@ -1,5 +1,19 @@
 package dev.javelin.core;
 
+import dev.javelin.core.ScanPlan;
+import dev.javelin.core.exceptions.ColumnLengthMismatchException;
+import dev.javelin.core.exceptions.InvalidUpdateException;
+import dev.javelin.core.exceptions.SchemaEvolutionException;
+import dev.javelin.core.internal.index.DatasetIndexes;
+import dev.javelin.core.internal.index.IndexSettler;
+import dev.javelin.core.internal.index.RowIdIndex;
+import dev.javelin.core.internal.index.VectorIndexBuild;
+import dev.javelin.core.internal.scan.Take;
+import dev.javelin.core.internal.write.DeleteScan;
+import dev.javelin.core.internal.write.FragmentWriter;
+import dev.javelin.core.internal.write.SchemaCheck;
+import dev.javelin.core.internal.write.SchemaEvolution;
+import dev.javelin.core.internal.write.Updater;
 import dev.javelin.format.LanceFileVersion;
 import dev.javelin.format.schema.LanceField;
 import dev.javelin.format.schema.LanceSchema;
@@ -7,12 +21,12 @@ import dev.javelin.table.Cleanup;
 import dev.javelin.table.CleanupPolicy;
 import dev.javelin.table.CleanupResult;
 import dev.javelin.table.Commit;
-import dev.javelin.table.Deletes;
 import dev.javelin.table.Manifest;
 import dev.javelin.table.Table;
-import dev.javelin.table.TableErrors;
 import dev.javelin.table.Tags;
 import dev.javelin.table.Transaction;
+import dev.javelin.table.deletion.Deletes;
+import dev.javelin.table.exceptions.TableErrors;
 import dev.javelin.table.io.LocalObjectStore;
 import dev.javelin.table.io.ObjectStore;
 import java.io.IOException;
@@ -63,8 +77,8 @@ public final class Dataset {
   /**
    * Opens the newest version.
    *
-   * @throws dev.javelin.table.VersionNotFoundException if there is no dataset there
-   * @throws dev.javelin.table.UnsupportedFeatureException if it needs features Javelin lacks
+   * @throws dev.javelin.table.exceptions.VersionNotFoundException if there is no dataset there
+   * @throws dev.javelin.table.exceptions.UnsupportedFeatureException if it needs features Javelin lacks
    */
   public static Dataset open(Path path, BufferAllocator allocator) {
     return open(new LocalObjectStore(path), allocator);
@@ -88,7 +102,7 @@ public final class Dataset {
   /**
    * Opens one version.
    *
-   * @throws dev.javelin.table.VersionNotFoundException if there is no such version
+   * @throws dev.javelin.table.exceptions.VersionNotFoundException if there is no such version
    */
   public static Dataset open(Path path, long version, BufferAllocator allocator) {
     Table t = Table.at(new LocalObjectStore(path));
@@ -99,7 +113,7 @@ public final class Dataset {
    * Opens one version at a local path or {@code file:} URI, reading only that version's manifest
    * (so a damaged newer one does not stand in the way).
    *
-   * @throws dev.javelin.table.VersionNotFoundException if there is no such version
+   * @throws dev.javelin.table.exceptions.VersionNotFoundException if there is no such version
    */
   public static Dataset open(String uri, long version, BufferAllocator allocator) {
     return open(toPath(uri), version, allocator);
@@ -124,7 +138,7 @@ public final class Dataset {
   /**
    * Creates a dataset from the batches of a reader (consumed, not closed).
    *
-   * @throws dev.javelin.table.DatasetExistsException if a dataset exists there
+   * @throws dev.javelin.table.exceptions.DatasetExistsException if a dataset exists there
    */
   public static Dataset create(Path path, ArrowReader data, WriteParams params, BufferAllocator allocator) {
     return create(new LocalObjectStore(path), data, params, allocator);
@@ -160,8 +174,8 @@ public final class Dataset {
    * whatever version is newest (concurrent appends rebase; a concurrent overwrite conflicts).
    *
    * @return the dataset at the new version
-   * @throws dev.javelin.table.SchemaMismatchException if the data's schema differs (nothing is written)
-   * @throws dev.javelin.table.CommitConflictException if the dataset was overwritten since this version
+   * @throws dev.javelin.table.exceptions.SchemaMismatchException if the data's schema differs (nothing is written)
+   * @throws dev.javelin.table.exceptions.CommitConflictException if the dataset was overwritten since this version
    */
   public Dataset append(ArrowReader data, WriteParams params) {
     return append(Batches.of(data), params);
@@ -309,7 +323,7 @@ public final class Dataset {
    * opening the newest: a version whose manifest cannot be read is listed as unreadable
    * ({@link VersionInfo#problem()}) instead of failing the listing.
    *
-   * @throws dev.javelin.table.VersionNotFoundException if there is no dataset there
+   * @throws dev.javelin.table.exceptions.VersionNotFoundException if there is no dataset there
    */
   public static List<VersionInfo> versions(String uri) {
     Table t = Table.at(new LocalObjectStore(toPath(uri)));
@@ -346,9 +360,9 @@ public final class Dataset {
    * and {@code _rowid} scan columns). The caller closes the result.
    *
    * @param columns top-level columns, or null for all
-   * @throws dev.javelin.table.RowIdNotFoundException (stable row ids) naming the first id that no
+   * @throws dev.javelin.table.exceptions.RowIdNotFoundException (stable row ids) naming the first id that no
    *     fragment holds or whose row is deleted
-   * @throws dev.javelin.table.RowNotFoundException (addresses) naming the first address whose
+   * @throws dev.javelin.table.exceptions.RowNotFoundException (addresses) naming the first address whose
    *     fragment is gone, that is past its fragment's end, or that is deleted
    */
   public VectorSchemaRoot takeRows(long[] rowIds, List<String> columns) {
@@ -369,7 +383,7 @@ public final class Dataset {
     return (manifest.readerFeatureFlags() & dev.javelin.table.FeatureFlags.STABLE_ROW_IDS) != 0;
   }
 
-  RowIdIndex rowIdIndex() {
+  public RowIdIndex rowIdIndex() {
     RowIdIndex i = rowIdIndex;
     if (i == null) {
       synchronized (this) {
@@ -390,8 +404,8 @@ public final class Dataset {
    * rows is dropped. If no live row is named nothing is committed and this dataset is returned.
    *
    * @return the dataset at the committed version
-   * @throws dev.javelin.table.RowNotFoundException if an address names no fragment or is past its end
-   * @throws dev.javelin.table.CommitConflictException if a concurrent commit makes the delete impossible
+   * @throws dev.javelin.table.exceptions.RowNotFoundException if an address names no fragment or is past its end
+   * @throws dev.javelin.table.exceptions.CommitConflictException if a concurrent commit makes the delete impossible
    * @see #deleteAddresses(long[]) for the number of rows deleted
    */
   public Dataset deleteRows(long[] rowAddresses) {
@@ -416,8 +430,8 @@ public final class Dataset {
    * concurrent delete removed are merged as with {@link #deleteRows(long[])}.
    *
    * @return the dataset at the committed version, or this one if no row matched
-   * @throws dev.javelin.core.expr.UnknownColumnException if the filter names a column the dataset lacks
-   * @throws dev.javelin.core.expr.ExpressionSyntaxException if the filter does not parse
+   * @throws dev.javelin.core.exceptions.UnknownColumnException if the filter names a column the dataset lacks
+   * @throws dev.javelin.core.exceptions.ExpressionSyntaxException if the filter does not parse
    * @see #deleteWhere(String) for the number of rows deleted
    */
   public Dataset delete(String filter) {
@@ -457,9 +471,9 @@ public final class Dataset {
    * @return the dataset at the committed version and the number of rows updated (this dataset
    *     and 0 if no row matched; nothing is committed then)
    * @throws InvalidUpdateException if no column is assigned, or a column does not exist or is nested
-   * @throws dev.javelin.core.expr.ExpressionException if an expression does not parse or bind, or
+   * @throws dev.javelin.core.exceptions.ExpressionException if an expression does not parse or bind, or
    *     its values cannot be stored in its column
-   * @throws dev.javelin.table.CommitConflictException if the dataset was overwritten or restored
+   * @throws dev.javelin.table.exceptions.CommitConflictException if the dataset was overwritten or restored
    *     meanwhile, or conflicts persisted
    */
   public UpdateResult update(String filter, Map<String, String> set) {
@@ -492,7 +506,7 @@ public final class Dataset {
    * file with the assigned columns, rows that do not match keeping their values; the columns'
    * old data stays in the older files, tombstoned. Cheaper than {@link #update(String, Map)}
    * when most rows but few columns change. Same exceptions, and
-   * {@link dev.javelin.table.StableRowIdsUnsupportedException} on a dataset with stable row ids.
+   * {@link dev.javelin.table.exceptions.StableRowIdsUnsupportedException} on a dataset with stable row ids.
    */
   public UpdateResult updateColumns(String filter, Map<String, String> set) {
     return new Updater(this).rewriteColumns(filter, set);
@@ -519,7 +533,7 @@ public final class Dataset {
    * @throws SchemaEvolutionException if a column already exists or is given twice
    * @throws ColumnLengthMismatchException if the reader has more or fewer rows than the dataset
    *     (the files written are deleted)
-   * @throws dev.javelin.table.CommitConflictException if another writer changed the fragments or
+   * @throws dev.javelin.table.exceptions.CommitConflictException if another writer changed the fragments or
    *     schema since this version
    */
   public Dataset addColumns(ArrowReader values) {
@@ -548,7 +562,7 @@ public final class Dataset {
    * a Merge.
    *
    * @throws SchemaEvolutionException if a column already exists
-   * @throws dev.javelin.core.expr.ExpressionException if an expression does not parse or bind
+   * @throws dev.javelin.core.exceptions.ExpressionException if an expression does not parse or bind
    */
   public Dataset addColumns(Map<String, String> expressions) {
     return at(new SchemaEvolution(this).addFromExpressions(expressions));
@@ -594,11 +608,11 @@ public final class Dataset {
     return alterColumns(List.of(alterations));
   }
 
-  Dataset at(Manifest m) {
+  public Dataset at(Manifest m) {
     return new Dataset(table, m, allocator);
   }
 
-  Table table() {
+  public Table table() {
     return table;
   }
 
@@ -648,7 +662,7 @@ public final class Dataset {
    * Builds an IVF_PQ index over a {@code fixed_size_list<float32>} column (a CreateIndex); with
    * {@code createIndex(column, IndexType.VECTOR, ...)} Lance's default parameters are used.
    */
-  public Dataset createIndex(String column, dev.javelin.index.ivf.IvfPqParams params, String name, boolean replace) {
+  public Dataset createIndex(String column, dev.javelin.index.IvfPqParams params, String name, boolean replace) {
     return new Dataset(table, VectorIndexBuild.create(this, table, column, params, name, replace, allocator), allocator);
   }
 
@@ -682,7 +696,7 @@ public final class Dataset {
   /**
    * Opens the version a tag names.
    *
-   * @throws dev.javelin.table.TagNotFoundException if there is no such tag
+   * @throws dev.javelin.table.exceptions.TagNotFoundException if there is no such tag
    */
   public static Dataset open(Path path, String tag, BufferAllocator allocator) {
     return atTag(Table.at(new LocalObjectStore(path)), tag, allocator);
@@ -724,7 +738,7 @@ public final class Dataset {
    * remove files the clone still uses (a dataset does not know its clones, as in Lance).
    *
    * @return the clone
-   * @throws dev.javelin.table.DatasetExistsException if a dataset exists at {@code target}
+   * @throws dev.javelin.table.exceptions.DatasetExistsException if a dataset exists at {@code target}
    */
   public Dataset shallowClone(Path target) {
     return shallowClone(target, version());
@@ -739,7 +753,7 @@ public final class Dataset {
   /**
    * Shallow-clones the version a tag names (on whichever branch it names) to {@code target}.
    *
-   * @throws dev.javelin.table.TagNotFoundException if there is no such tag
+   * @throws dev.javelin.table.exceptions.TagNotFoundException if there is no such tag
    */
   public Dataset shallowClone(Path target, String tag) {
     dev.javelin.table.TagInfo info = tags().get(tag);
@@ -763,8 +777,8 @@ public final class Dataset {
    * {@code tree/<name>/}, referring to this branch's files through a base path.
    *
    * @return the branch at its first version
-   * @throws dev.javelin.table.InvalidBranchNameException if Lance would not accept the name
-   * @throws dev.javelin.table.BranchExistsException if the branch exists
+   * @throws dev.javelin.table.exceptions.InvalidBranchNameException if Lance would not accept the name
+   * @throws dev.javelin.table.exceptions.BranchExistsException if the branch exists
    */
   public Dataset createBranch(String name) {
     return createBranch(name, version());
@@ -786,7 +800,7 @@ public final class Dataset {
   /**
    * The newest version of a branch of this dataset; {@code "main"} (or null) is the main branch.
    *
-   * @throws dev.javelin.table.BranchNotFoundException if there is no such branch
+   * @throws dev.javelin.table.exceptions.BranchNotFoundException if there is no such branch
    */
   public Dataset checkoutBranch(String name) {
     Table t = name == null || name.equals("main") ? table.main() : branches().open(name);
@@ -838,7 +852,7 @@ public final class Dataset {
    * when none is left: afterwards queries need no row map, and lance-core 7.0.0 sees no unknown
    * entry (see docs/stable-partition-lance-compat.md). Settles the newest version, in one commit;
    * starts again on the newest version when a concurrent rewrite conflicts (up to 3 attempts, then
-   * the {@link dev.javelin.table.CommitConflictException} is thrown). Memory: eight bytes per row
+   * the {@link dev.javelin.table.exceptions.CommitConflictException} is thrown). Memory: eight bytes per row
    * of the rewrites' source fragments while an index is remapped.
    *
    * @return what was remapped and dropped, with the dataset at the version committed
@@ -852,7 +866,7 @@ public final class Dataset {
     return dev.javelin.core.compaction.ColumnLayoutStats.of(manifest);
   }
 
-  List<LanceField> fields(List<String> columns) {
+  public List<LanceField> fields(List<String> columns) {
     return ScanBuilder.resolve(schema().fields(), columns, location());
   }
 

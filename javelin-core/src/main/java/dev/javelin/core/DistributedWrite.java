@@ -1,17 +1,24 @@
 package dev.javelin.core;
 
 import com.google.protobuf.InvalidProtocolBufferException;
+import dev.javelin.core.exceptions.ColumnLengthMismatchException;
+import dev.javelin.core.exceptions.SchemaEvolutionException;
+import dev.javelin.core.internal.scan.DatasetReader;
+import dev.javelin.core.internal.scan.DeletedSlots;
+import dev.javelin.core.internal.write.FragmentWriter;
+import dev.javelin.core.internal.write.SchemaCheck;
+import dev.javelin.core.internal.write.SchemaEvolution;
 import dev.javelin.format.LanceFileVersion;
 import dev.javelin.format.proto.FileProtos;
 import dev.javelin.format.schema.LanceField;
 import dev.javelin.format.schema.LanceSchema;
 import dev.javelin.table.Commit;
 import dev.javelin.table.DataFile;
-import dev.javelin.table.Deletes;
 import dev.javelin.table.Fragment;
 import dev.javelin.table.Manifest;
 import dev.javelin.table.Table;
 import dev.javelin.table.Transaction;
+import dev.javelin.table.deletion.Deletes;
 import dev.javelin.table.io.ObjectStore;
 import dev.javelin.table.proto.TableProtos;
 import java.io.IOException;
@@ -113,7 +120,7 @@ public final class DistributedWrite {
     /**
      * Writes a batch whose columns are matched to the schema by name (the caller keeps it).
      *
-     * @throws dev.javelin.table.SchemaMismatchException if its columns do not fit the schema
+     * @throws dev.javelin.table.exceptions.SchemaMismatchException if its columns do not fit the schema
      */
     public void write(VectorSchemaRoot batch) {
       if (batch.getRowCount() == 0) {

@@ -1,10 +1,15 @@
 package dev.javelin.core;
 
-import dev.javelin.format.ColumnNotFoundException;
-import dev.javelin.format.ReadOptions;
-import dev.javelin.format.schema.LanceField;
+import dev.javelin.core.ScanPlan;
 import dev.javelin.core.expr.BoundExpression;
 import dev.javelin.core.expr.Expression;
+import dev.javelin.core.internal.scan.DatasetReader;
+import dev.javelin.core.internal.scan.FilteredReader;
+import dev.javelin.core.internal.scan.IndexedScan;
+import dev.javelin.core.internal.scan.ParallelScanReader;
+import dev.javelin.format.ReadOptions;
+import dev.javelin.format.exceptions.ColumnNotFoundException;
+import dev.javelin.format.schema.LanceField;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -82,7 +87,7 @@ public final class ScanBuilder {
    * or blank removes the filter. Columns the filter uses are read but only returned when asked
    * for. Checked against the schema when the scan starts.
    *
-   * @throws dev.javelin.core.expr.ExpressionSyntaxException if the text does not parse
+   * @throws dev.javelin.core.exceptions.ExpressionSyntaxException if the text does not parse
    */
   public ScanBuilder filter(String sql) {
     this.filter = sql == null || sql.isBlank() ? null : Expression.parse(sql);
@@ -167,8 +172,8 @@ public final class ScanBuilder {
    * limit. The reader owns its root; the caller closes the reader.
    *
    * @throws ColumnNotFoundException if a column is not in the dataset
-   * @throws dev.javelin.core.expr.UnknownColumnException if the filter names an unknown column
-   * @throws dev.javelin.core.expr.ExpressionTypeException if the filter's types do not fit
+   * @throws dev.javelin.core.exceptions.UnknownColumnException if the filter names an unknown column
+   * @throws dev.javelin.core.exceptions.ExpressionTypeException if the filter's types do not fit
    * @throws UnsupportedOperationException if a row version column is asked of a dataset without
    *     stable row ids
    */
@@ -315,7 +320,7 @@ public final class ScanBuilder {
    * How {@link #build()} would read the rows: which BTree indices answer which parts of the filter
    * and for which fragments (the index searches run; no data is read).
    *
-   * @throws dev.javelin.core.expr.UnknownColumnException if the filter names an unknown column
+   * @throws dev.javelin.core.exceptions.UnknownColumnException if the filter names an unknown column
    */
   public ScanPlan explain() {
     if (filter != null) {

@@ -5,7 +5,7 @@ public final class UpdateResult {
   private final Dataset dataset;
   private final long rowsUpdated;
 
-  UpdateResult(Dataset dataset, long rowsUpdated) {
+  public UpdateResult(Dataset dataset, long rowsUpdated) {
     this.dataset = dataset;
     this.rowsUpdated = rowsUpdated;
   }

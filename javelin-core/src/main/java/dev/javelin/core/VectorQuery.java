@@ -1,18 +1,27 @@
 package dev.javelin.core;
 
+import dev.javelin.core.VectorSearchPlan;
 import dev.javelin.core.expr.BoundExpression;
 import dev.javelin.core.expr.Expression;
+import dev.javelin.core.internal.index.AddressTranslator;
+import dev.javelin.core.internal.index.DatasetIndexes;
+import dev.javelin.core.internal.index.IndexCoverage;
+import dev.javelin.core.internal.index.RowIdIndex;
+import dev.javelin.core.internal.index.VectorColumn;
+import dev.javelin.core.internal.scan.DatasetReader;
+import dev.javelin.core.internal.scan.FilteredReader;
+import dev.javelin.core.internal.scan.Take;
 import dev.javelin.core.util.LongRadixSort;
 import dev.javelin.format.schema.LanceField;
-import dev.javelin.index.ivf.DistanceType;
-import dev.javelin.index.ivf.FlatSearch;
-import dev.javelin.index.ivf.IvfPqIndex;
-import dev.javelin.index.ivf.Neighbors;
-import dev.javelin.index.ivf.UnsupportedIndexKindException;
-import dev.javelin.index.ivf.VectorIndexException;
-import dev.javelin.table.Deletes;
+import dev.javelin.index.DistanceType;
+import dev.javelin.index.exceptions.UnsupportedIndexKindException;
+import dev.javelin.index.exceptions.VectorIndexException;
+import dev.javelin.index.internal.ivf.FlatSearch;
+import dev.javelin.index.internal.ivf.IvfPqIndex;
+import dev.javelin.index.internal.ivf.Neighbors;
 import dev.javelin.table.Fragment;
 import dev.javelin.table.IndexUuids;
+import dev.javelin.table.deletion.Deletes;
 import dev.javelin.table.proto.TableProtos;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -502,7 +511,7 @@ public final class VectorQuery {
     for (int i = 0; i < out.length; i++) {
       Fragment f = byId.get(addresses[i] >>> 32);
       dev.javelin.table.rowids.RowIdSequence seq = sequences.computeIfAbsent(f.id(), id -> f.rowIdSequence(ds.store())
-          .orElseThrow(() -> dev.javelin.table.TableErrors.corrupt(ds.location(), "Fragment " + id
+          .orElseThrow(() -> dev.javelin.table.exceptions.TableErrors.corrupt(ds.location(), "Fragment " + id
               + " has no row id sequence in a dataset with stable row ids")));
       out[i] = seq.get(addresses[i] & 0xFFFFFFFFL);
     }

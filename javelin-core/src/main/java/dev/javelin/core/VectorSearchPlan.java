@@ -1,5 +1,6 @@
 package dev.javelin.core;
 
+import dev.javelin.core.VectorQuery;
 import java.util.List;
 
 /**
@@ -78,7 +79,7 @@ public record VectorSearchPlan(String column, int k, String distanceType, String
   }
 
   /** Ids as ranges, e.g. {@code 0-3, 7}; {@code none} when empty. */
-  static String ranges(List<Long> ids) {
+  public static String ranges(List<Long> ids) {
     if (ids.isEmpty()) {
       return "none";
     }

@@ -1,11 +1,11 @@
 package dev.javelin.core;
 
-import dev.javelin.table.CorruptManifestException;
 import dev.javelin.table.Manifest;
 import dev.javelin.table.OperationKind;
 import dev.javelin.table.Table;
-import dev.javelin.table.TableException;
-import dev.javelin.table.UnsupportedFeatureException;
+import dev.javelin.table.exceptions.CorruptManifestException;
+import dev.javelin.table.exceptions.TableException;
+import dev.javelin.table.exceptions.UnsupportedFeatureException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;

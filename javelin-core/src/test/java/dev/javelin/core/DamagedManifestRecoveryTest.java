@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.javelin.table.CleanupPolicy;
-import dev.javelin.table.CorruptManifestException;
+import dev.javelin.table.exceptions.CorruptManifestException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;

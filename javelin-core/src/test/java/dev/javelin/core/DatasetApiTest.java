@@ -3,11 +3,11 @@ package dev.javelin.core;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.javelin.format.ColumnNotFoundException;
 import dev.javelin.format.LanceFileVersion;
-import dev.javelin.table.DatasetExistsException;
+import dev.javelin.format.exceptions.ColumnNotFoundException;
 import dev.javelin.table.Fragment;
-import dev.javelin.table.SchemaMismatchException;
+import dev.javelin.table.exceptions.DatasetExistsException;
+import dev.javelin.table.exceptions.SchemaMismatchException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

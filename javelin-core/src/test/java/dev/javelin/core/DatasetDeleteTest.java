@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.javelin.format.LanceFileVersion;
 import dev.javelin.table.Fragment;
-import dev.javelin.table.RowNotFoundException;
+import dev.javelin.table.exceptions.RowNotFoundException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

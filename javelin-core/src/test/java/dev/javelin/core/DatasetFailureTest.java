@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.javelin.format.io.InputFile;
 import dev.javelin.format.io.OutputFile;
-import dev.javelin.table.CommitStateUnknownException;
+import dev.javelin.table.exceptions.CommitStateUnknownException;
 import dev.javelin.table.io.LocalObjectStore;
 import dev.javelin.table.io.ObjectInfo;
 import dev.javelin.table.io.ObjectStore;

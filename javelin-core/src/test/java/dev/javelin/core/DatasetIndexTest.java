@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.javelin.format.LanceFileVersion;
-import dev.javelin.index.BTreeIndex;
 import dev.javelin.index.IndexType;
-import dev.javelin.index.ScalarQuery;
+import dev.javelin.index.internal.btree.BTreeIndex;
+import dev.javelin.index.internal.btree.ScalarQuery;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -128,10 +128,10 @@ class DatasetIndexTest {
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("A BTree index cannot index values of type List");
     assertThatThrownBy(() -> ds.createIndex("nope", IndexType.BTREE, null, false))
-        .isInstanceOf(dev.javelin.format.ColumnNotFoundException.class)
+        .isInstanceOf(dev.javelin.format.exceptions.ColumnNotFoundException.class)
         .hasMessage("Column 'nope' is not in the file's schema: " + ds.location());
     assertThatThrownBy(() -> ds.createIndex("id", IndexType.VECTOR, null, false))
-        .isInstanceOf(dev.javelin.index.ivf.VectorIndexException.class)
+        .isInstanceOf(dev.javelin.index.exceptions.VectorIndexException.class)
         .hasMessage("Column 'id' is Int(64, true), not a fixed_size_list<float32> vector column: " + ds.location());
     assertThat(Dataset.open(dir.resolve("d"), allocator).version()).isEqualTo(ds.version());
     Path indices = dir.resolve("d").resolve("_indices");
@@ -158,7 +158,7 @@ class DatasetIndexTest {
       Dataset stale2 = indexed;
       indexed.overwrite(more, WriteParams.defaults());
       assertThatThrownBy(() -> stale2.createIndex("s", IndexType.BTREE, null, false))
-          .isInstanceOf(dev.javelin.table.CommitConflictException.class);
+          .isInstanceOf(dev.javelin.table.exceptions.CommitConflictException.class);
       try (Stream<Path> files = Files.walk(dir.resolve("d").resolve("_indices"))) {
         // Only the committed index's two files remain.
         assertThat(files.filter(Files::isRegularFile)).hasSize(2);

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.javelin.core.compaction.CompactionOptions;
 import dev.javelin.core.compaction.CompactionScope;
+import dev.javelin.core.exceptions.InvalidUpdateException;
 import dev.javelin.format.LanceFileVersion;
 import dev.javelin.index.IndexType;
 import dev.javelin.table.CleanupPolicy;
@@ -12,8 +13,8 @@ import dev.javelin.table.FeatureFlags;
 import dev.javelin.table.Fragment;
 import dev.javelin.table.OperationKind;
 import dev.javelin.table.Overlay;
-import dev.javelin.table.StableRowIdsUnsupportedException;
 import dev.javelin.table.Transaction;
+import dev.javelin.table.exceptions.StableRowIdsUnsupportedException;
 import dev.javelin.table.proto.TransactionProtos;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -244,7 +245,7 @@ class DatasetOverlayTest {
     assertThat(other.countRows("s = 'o'")).isEqualTo(500);
     assertThat(other.countRows("x = 2.0")).isEqualTo(50);
     // A delete that read the values before an overlay of its fragment is not merged over it.
-    assertThatThrownBy(() -> stale.delete("id < 10")).isInstanceOf(dev.javelin.table.CommitConflictException.class);
+    assertThatThrownBy(() -> stale.delete("id < 10")).isInstanceOf(dev.javelin.table.exceptions.CommitConflictException.class);
     assertThat(Dataset.open(dir.resolve("ds"), allocator).countRows()).isEqualTo(2500);
     assertThat(stale.delete("id >= 1000 AND id < 1010").countRows()).isEqualTo(2490);
   }
@@ -336,7 +337,7 @@ class DatasetOverlayTest {
     String[] before = dir.resolve("ds/data").toFile().list();
     // Fragment 0's overlay file is written before the division by zero at id 1300 in fragment 1.
     assertThatThrownBy(() -> ds.updateOverlay("id > 900", Map.of("id", "id / (id - 1300)")))
-        .isInstanceOf(dev.javelin.core.expr.ExpressionException.class);
+        .isInstanceOf(dev.javelin.core.exceptions.ExpressionException.class);
     assertThat(dir.resolve("ds/data").toFile().list()).containsExactlyInAnyOrder(before);
     assertThat(ds.checkoutLatest().version()).isEqualTo(ds.version());
   }

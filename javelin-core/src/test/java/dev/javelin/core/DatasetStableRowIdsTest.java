@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.javelin.table.Fragment;
-import dev.javelin.table.RowIdNotFoundException;
-import dev.javelin.table.RowNotFoundException;
-import dev.javelin.table.UnsupportedFeatureException;
+import dev.javelin.table.exceptions.RowIdNotFoundException;
+import dev.javelin.table.exceptions.RowNotFoundException;
+import dev.javelin.table.exceptions.UnsupportedFeatureException;
 import dev.javelin.table.io.LocalObjectStore;
 import dev.javelin.table.rowids.RowIdSequence;
 import java.nio.file.Path;

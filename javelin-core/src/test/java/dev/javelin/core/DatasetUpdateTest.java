@@ -3,14 +3,17 @@ package dev.javelin.core;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.javelin.core.expr.ExpressionTypeException;
+import dev.javelin.core.exceptions.ColumnLengthMismatchException;
+import dev.javelin.core.exceptions.ExpressionTypeException;
+import dev.javelin.core.exceptions.InvalidUpdateException;
+import dev.javelin.core.exceptions.SchemaEvolutionException;
 import dev.javelin.format.LanceFileVersion;
-import dev.javelin.table.CommitConflictException;
 import dev.javelin.table.DataFile;
 import dev.javelin.table.Fragment;
 import dev.javelin.table.OperationKind;
-import dev.javelin.table.StableRowIdsUnsupportedException;
 import dev.javelin.table.Transaction;
+import dev.javelin.table.exceptions.CommitConflictException;
+import dev.javelin.table.exceptions.StableRowIdsUnsupportedException;
 import dev.javelin.table.proto.TransactionProtos;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -183,7 +186,7 @@ class DatasetUpdateTest {
     long files = dataFiles();
     // Division by zero at id 1300, after rows of the first batches were written.
     assertThatThrownBy(() -> ds.update("id > 1100", Map.of("id", "id / (id - 1300)")))
-        .isInstanceOf(dev.javelin.core.expr.ExpressionException.class);
+        .isInstanceOf(dev.javelin.core.exceptions.ExpressionException.class);
     assertThat(dataFiles()).isEqualTo(files);
     assertThat(ds.checkoutLatest().version()).isEqualTo(ds.version());
   }

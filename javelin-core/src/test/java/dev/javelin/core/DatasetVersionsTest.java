@@ -6,8 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.javelin.table.CleanupPolicy;
 import dev.javelin.table.CleanupResult;
-import dev.javelin.table.TagNotFoundException;
-import dev.javelin.table.VersionNotFoundException;
+import dev.javelin.table.exceptions.TagNotFoundException;
+import dev.javelin.table.exceptions.VersionNotFoundException;
 import java.nio.file.Path;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;

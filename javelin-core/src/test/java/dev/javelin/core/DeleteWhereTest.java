@@ -3,7 +3,7 @@ package dev.javelin.core;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.javelin.core.expr.UnknownColumnException;
+import dev.javelin.core.exceptions.UnknownColumnException;
 import dev.javelin.format.LanceFileVersion;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -17,9 +17,9 @@ import org.apache.arrow.vector.ipc.ArrowReader;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
-import org.junit.jupiter.api.io.TempDir;
 
 class DeleteWhereTest {
   @TempDir

@@ -3,9 +3,9 @@ package dev.javelin.core;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.javelin.core.expr.ExpressionSyntaxException;
-import dev.javelin.core.expr.ExpressionTypeException;
-import dev.javelin.core.expr.UnknownColumnException;
+import dev.javelin.core.exceptions.ExpressionSyntaxException;
+import dev.javelin.core.exceptions.ExpressionTypeException;
+import dev.javelin.core.exceptions.UnknownColumnException;
 import dev.javelin.format.LanceFileVersion;
 import java.io.IOException;
 import java.nio.file.Path;

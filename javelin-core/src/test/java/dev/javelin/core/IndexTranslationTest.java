@@ -2,13 +2,16 @@ package dev.javelin.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.javelin.core.ScanPlan;
 import dev.javelin.core.cluster.ClusterResult;
+import dev.javelin.core.internal.index.IndexCoverage;
+import dev.javelin.core.internal.index.RowMapCache;
+import dev.javelin.index.DistanceType;
 import dev.javelin.index.IndexType;
-import dev.javelin.index.ivf.DistanceType;
-import dev.javelin.index.ivf.IvfPqParams;
-import dev.javelin.index.ivf.Neighbors;
-import dev.javelin.table.StablePartitionEntry;
-import dev.javelin.table.StablePartitionTransition;
+import dev.javelin.index.IvfPqParams;
+import dev.javelin.index.internal.ivf.Neighbors;
+import dev.javelin.table.stablepartition.StablePartitionEntry;
+import dev.javelin.table.stablepartition.StablePartitionTransition;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;

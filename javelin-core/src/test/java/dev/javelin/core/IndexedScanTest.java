@@ -2,6 +2,7 @@ package dev.javelin.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.javelin.core.ScanPlan;
 import dev.javelin.format.LanceFileVersion;
 import dev.javelin.index.IndexType;
 import java.io.IOException;
@@ -206,9 +207,9 @@ class IndexedScanTest {
     ScanPlan plan = ds.explain("i = 5");
     assertThat(plan.usesIndex()).isTrue();
     assertThat(plan.rowsFromIndex()).isZero();
-    try (var index = dev.javelin.index.BTreeIndex.open(ds.store(), ds.indices().get(0).uuid(), allocator)) {
-      assertThat(index.search(dev.javelin.index.ScalarQuery.equalTo(5L)).isEmpty()).isTrue();
-      assertThat(index.search(dev.javelin.index.ScalarQuery.equalTo(6L)).getLongCardinality())
+    try (var index = dev.javelin.index.internal.btree.BTreeIndex.open(ds.store(), ds.indices().get(0).uuid(), allocator)) {
+      assertThat(index.search(dev.javelin.index.internal.btree.ScalarQuery.equalTo(5L)).isEmpty()).isTrue();
+      assertThat(index.search(dev.javelin.index.internal.btree.ScalarQuery.equalTo(6L)).getLongCardinality())
           .isEqualTo(ds.countRows("i = 6"));
     }
   }
@@ -246,8 +247,8 @@ class IndexedScanTest {
     assertThat(opt.optimizeIndices().dataset()).isSameAs(opt);
     assertThat(opt.explain("i = 1").scannedFragments()).isEmpty();
     assertSameAsFullScan(opt, rnd, 40);
-    try (var index = dev.javelin.index.BTreeIndex.open(opt.store(), opt.indices().get(0).uuid(), allocator)) {
-      assertThat(index.search(dev.javelin.index.ScalarQuery.greaterOrEqual(-100L)).getLongCardinality())
+    try (var index = dev.javelin.index.internal.btree.BTreeIndex.open(opt.store(), opt.indices().get(0).uuid(), allocator)) {
+      assertThat(index.search(dev.javelin.index.internal.btree.ScalarQuery.greaterOrEqual(-100L)).getLongCardinality())
           .isEqualTo(opt.countRows("i IS NOT NULL"));
     }
   }

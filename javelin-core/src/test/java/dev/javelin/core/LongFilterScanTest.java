@@ -3,8 +3,9 @@ package dev.javelin.core;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.javelin.core.ScanPlan;
+import dev.javelin.core.exceptions.ExpressionTooDeepException;
 import dev.javelin.core.expr.Expression;
-import dev.javelin.core.expr.ExpressionTooDeepException;
 import dev.javelin.index.IndexType;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;

@@ -2,11 +2,11 @@ package dev.javelin.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.javelin.core.expr.ExpressionException;
-import dev.javelin.format.LanceFormatException;
+import dev.javelin.core.exceptions.ExpressionException;
+import dev.javelin.format.exceptions.LanceFormatException;
 import dev.javelin.index.IndexType;
 import dev.javelin.table.Table;
-import dev.javelin.table.TableException;
+import dev.javelin.table.exceptions.TableException;
 import dev.javelin.table.io.LocalObjectStore;
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -3,6 +3,8 @@ package dev.javelin.core;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.javelin.core.internal.scan.DatasetReader;
+import dev.javelin.core.internal.scan.ParallelScanReader;
 import dev.javelin.format.LanceFileVersion;
 import java.nio.file.Path;
 import java.util.ArrayList;

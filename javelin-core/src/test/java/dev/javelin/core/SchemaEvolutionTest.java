@@ -3,11 +3,13 @@ package dev.javelin.core;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.javelin.core.exceptions.ColumnLengthMismatchException;
+import dev.javelin.core.exceptions.SchemaEvolutionException;
 import dev.javelin.format.LanceFileVersion;
-import dev.javelin.table.CommitConflictException;
 import dev.javelin.table.DataFile;
 import dev.javelin.table.Fragment;
 import dev.javelin.table.OperationKind;
+import dev.javelin.table.exceptions.CommitConflictException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -255,7 +257,7 @@ class SchemaEvolutionTest {
       // A stream whose schema misses a declared column is a schema mismatch, before any file.
       assertThatThrownBy(() -> ds.addColumns(new Schema(List.of(Field.nullable("z", ArrowType.Utf8.INSTANCE))),
           List.of("id"), in -> newBatch(allocator, NEW, 0, in.getRowCount())))
-          .isInstanceOf(dev.javelin.table.SchemaMismatchException.class)
+          .isInstanceOf(dev.javelin.table.exceptions.SchemaMismatchException.class)
           .hasMessage("Field 'z' does not match the dataset's schema (missing from the data): " + ds.location());
     }
     assertThat(ds.checkoutLatest().version()).isEqualTo(1);

@@ -2,13 +2,13 @@ package dev.javelin.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.javelin.index.BTreeIndex;
+import dev.javelin.index.DistanceType;
 import dev.javelin.index.IndexType;
-import dev.javelin.index.ScalarQuery;
-import dev.javelin.index.ivf.DistanceType;
-import dev.javelin.index.ivf.IvfPqIndex;
-import dev.javelin.index.ivf.IvfPqParams;
-import dev.javelin.index.ivf.Neighbors;
+import dev.javelin.index.IvfPqParams;
+import dev.javelin.index.internal.btree.BTreeIndex;
+import dev.javelin.index.internal.btree.ScalarQuery;
+import dev.javelin.index.internal.ivf.IvfPqIndex;
+import dev.javelin.index.internal.ivf.Neighbors;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;

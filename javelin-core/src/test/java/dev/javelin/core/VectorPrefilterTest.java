@@ -2,8 +2,9 @@ package dev.javelin.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.javelin.index.ivf.DistanceType;
-import dev.javelin.index.ivf.IvfPqParams;
+import dev.javelin.core.VectorSearchPlan;
+import dev.javelin.index.DistanceType;
+import dev.javelin.index.IvfPqParams;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;

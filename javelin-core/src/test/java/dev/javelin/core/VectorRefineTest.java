@@ -3,9 +3,9 @@ package dev.javelin.core;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.javelin.format.LanceFileVersion;
-import dev.javelin.index.ivf.DistanceType;
-import dev.javelin.index.ivf.IvfPqParams;
-import dev.javelin.index.ivf.Neighbors;
+import dev.javelin.index.DistanceType;
+import dev.javelin.index.IvfPqParams;
+import dev.javelin.index.internal.ivf.Neighbors;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -26,9 +26,9 @@ import org.apache.arrow.vector.types.pojo.FieldType;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Re-ranking ({@code refineFactor}) gives exactly the brute-force answer over its candidates,

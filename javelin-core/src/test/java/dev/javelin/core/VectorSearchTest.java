@@ -3,11 +3,11 @@ package dev.javelin.core;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.javelin.index.DistanceType;
 import dev.javelin.index.IndexType;
-import dev.javelin.index.ivf.DistanceType;
-import dev.javelin.index.ivf.IvfPqParams;
-import dev.javelin.index.ivf.Neighbors;
-import dev.javelin.index.ivf.VectorIndexException;
+import dev.javelin.index.IvfPqParams;
+import dev.javelin.index.exceptions.VectorIndexException;
+import dev.javelin.index.internal.ivf.Neighbors;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;

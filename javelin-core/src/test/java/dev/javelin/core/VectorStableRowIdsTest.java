@@ -2,9 +2,9 @@ package dev.javelin.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.javelin.index.ivf.DistanceType;
-import dev.javelin.index.ivf.IvfPqParams;
-import dev.javelin.index.ivf.Neighbors;
+import dev.javelin.index.DistanceType;
+import dev.javelin.index.IvfPqParams;
+import dev.javelin.index.internal.ivf.Neighbors;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;

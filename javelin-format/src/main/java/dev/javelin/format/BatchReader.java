@@ -1,7 +1,7 @@
 package dev.javelin.format;
 
-import dev.javelin.format.encoding.FieldDecoder;
-import dev.javelin.format.encoding.RowRanges;
+import dev.javelin.format.internal.encoding.FieldDecoder;
+import dev.javelin.format.internal.encoding.RowRanges;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;

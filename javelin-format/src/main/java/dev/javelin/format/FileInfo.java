@@ -1,6 +1,7 @@
 package dev.javelin.format;
 
 import com.google.protobuf.Any;
+import com.google.protobuf.ByteString;
 import com.google.protobuf.Descriptors.Descriptor;
 import com.google.protobuf.Descriptors.EnumValueDescriptor;
 import com.google.protobuf.Descriptors.FieldDescriptor;
@@ -9,8 +10,7 @@ import com.google.protobuf.Descriptors.OneofDescriptor;
 import com.google.protobuf.DynamicMessage;
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.Message;
-import com.google.protobuf.ByteString;
-import dev.javelin.format.container.FileMetadata;
+import dev.javelin.format.internal.container.FileMetadata;
 import dev.javelin.format.proto.Encodings20;
 import dev.javelin.format.proto.Encodings21;
 import dev.javelin.format.proto.File2Protos.ColumnMetadata;

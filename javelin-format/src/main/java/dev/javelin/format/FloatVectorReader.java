@@ -1,6 +1,8 @@
 package dev.javelin.format;
 
-import dev.javelin.format.encoding.FieldDecoder;
+import dev.javelin.format.exceptions.CorruptFileException;
+import dev.javelin.format.exceptions.LanceFormatException;
+import dev.javelin.format.internal.encoding.FieldDecoder;
 import java.io.IOException;
 
 /**

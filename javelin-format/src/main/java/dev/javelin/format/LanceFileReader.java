@@ -1,12 +1,16 @@
 package dev.javelin.format;
 
-import dev.javelin.format.container.FileMetadata;
-import dev.javelin.format.encoding.ColumnSource;
-import dev.javelin.format.encoding.EncodingStrategy;
-import dev.javelin.format.encoding.FieldDecoder;
-import dev.javelin.format.encoding.PageCache;
-import dev.javelin.format.encoding.ReadPlan;
-import dev.javelin.format.encoding.RowRanges;
+import dev.javelin.format.exceptions.ColumnNotFoundException;
+import dev.javelin.format.exceptions.CorruptFileException;
+import dev.javelin.format.exceptions.LanceFormatException;
+import dev.javelin.format.exceptions.UnsupportedFormatException;
+import dev.javelin.format.internal.container.FileMetadata;
+import dev.javelin.format.internal.encoding.ColumnSource;
+import dev.javelin.format.internal.encoding.EncodingStrategy;
+import dev.javelin.format.internal.encoding.FieldDecoder;
+import dev.javelin.format.internal.encoding.PageCache;
+import dev.javelin.format.internal.encoding.ReadPlan;
+import dev.javelin.format.internal.encoding.RowRanges;
 import dev.javelin.format.io.InputFile;
 import dev.javelin.format.io.LocalInputFile;
 import dev.javelin.format.schema.LanceField;

@@ -1,5 +1,6 @@
 package dev.javelin.format;
 
+import dev.javelin.format.exceptions.UnsupportedFormatException;
 import java.util.Locale;
 
 /**

@@ -1,9 +1,10 @@
 package dev.javelin.format;
 
-import dev.javelin.format.container.ContainerWriter;
-import dev.javelin.format.encoding.EncodingStrategy;
-import dev.javelin.format.encoding.FieldEncoder;
-import dev.javelin.format.encoding.WriteOptions;
+import dev.javelin.format.WriteOptions;
+import dev.javelin.format.exceptions.UnsupportedFormatException;
+import dev.javelin.format.internal.container.ContainerWriter;
+import dev.javelin.format.internal.encoding.EncodingStrategy;
+import dev.javelin.format.internal.encoding.FieldEncoder;
 import dev.javelin.format.io.LocalOutputFile;
 import dev.javelin.format.io.OutputFile;
 import dev.javelin.format.proto.File2Protos.ColumnMetadata;

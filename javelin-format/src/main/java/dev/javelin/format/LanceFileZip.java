@@ -1,8 +1,9 @@
 package dev.javelin.format;
 
-import dev.javelin.format.container.ContainerWriter;
-import dev.javelin.format.container.FileMetadata;
-import dev.javelin.format.encoding.EncodingStrategy;
+import dev.javelin.format.exceptions.UnsupportedFormatException;
+import dev.javelin.format.internal.container.ContainerWriter;
+import dev.javelin.format.internal.container.FileMetadata;
+import dev.javelin.format.internal.encoding.EncodingStrategy;
 import dev.javelin.format.io.InputFile;
 import dev.javelin.format.io.OutputFile;
 import dev.javelin.format.proto.File2Protos.ColumnMetadata;

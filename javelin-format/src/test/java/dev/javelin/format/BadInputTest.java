@@ -6,7 +6,10 @@ import static org.assertj.core.api.Assertions.fail;
 import static org.assertj.core.api.SoftAssertions.assertSoftly;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
-import dev.javelin.format.encoding.WriteOptions;
+import dev.javelin.format.WriteOptions;
+import dev.javelin.format.exceptions.CorruptFileException;
+import dev.javelin.format.exceptions.LanceFormatException;
+import dev.javelin.format.exceptions.UnsupportedFormatException;
 import dev.javelin.format.proto.File2Protos.ColumnMetadata;
 import dev.javelin.format.proto.FileProtos;
 import dev.javelin.format.testing.Containers;

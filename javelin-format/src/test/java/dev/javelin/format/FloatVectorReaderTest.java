@@ -3,7 +3,8 @@ package dev.javelin.format;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.javelin.format.encoding.WriteOptions;
+import dev.javelin.format.WriteOptions;
+import dev.javelin.format.exceptions.ColumnNotFoundException;
 import dev.javelin.format.io.InputFile;
 import dev.javelin.format.io.LocalInputFile;
 import dev.javelin.format.io.MappedInputFile;

@@ -4,9 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.javelin.format.LanceFileZip.Pick;
-import dev.javelin.format.container.ContainerWriter;
-import dev.javelin.format.container.FileMetadata;
-import dev.javelin.format.encoding.WriteOptions;
+import dev.javelin.format.WriteOptions;
+import dev.javelin.format.exceptions.UnsupportedFormatException;
+import dev.javelin.format.internal.container.ContainerWriter;
+import dev.javelin.format.internal.container.FileMetadata;
 import dev.javelin.format.io.InputFile;
 import dev.javelin.format.io.LocalInputFile;
 import dev.javelin.format.io.LocalOutputFile;

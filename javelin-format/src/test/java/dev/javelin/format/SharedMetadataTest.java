@@ -2,9 +2,9 @@ package dev.javelin.format;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.javelin.format.container.FileMetadata;
-import dev.javelin.format.encoding.PageCache;
-import dev.javelin.format.encoding.WriteOptions;
+import dev.javelin.format.WriteOptions;
+import dev.javelin.format.internal.container.FileMetadata;
+import dev.javelin.format.internal.encoding.PageCache;
 import dev.javelin.format.io.CountingInputFile;
 import dev.javelin.format.io.LocalInputFile;
 import dev.javelin.format.io.MappedInputFile;

@@ -2,7 +2,7 @@ package dev.javelin.format;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.javelin.format.encoding.WriteOptions;
+import dev.javelin.format.WriteOptions;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

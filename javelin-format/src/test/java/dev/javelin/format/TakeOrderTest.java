@@ -3,7 +3,7 @@ package dev.javelin.format;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.javelin.format.encoding.WriteOptions;
+import dev.javelin.format.WriteOptions;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Random;

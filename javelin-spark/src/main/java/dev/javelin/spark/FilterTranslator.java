@@ -1,7 +1,7 @@
 package dev.javelin.spark;
 
+import dev.javelin.core.exceptions.ExpressionTooDeepException;
 import dev.javelin.core.expr.Expression;
-import dev.javelin.core.expr.ExpressionTooDeepException;
 import java.math.BigDecimal;
 import java.time.LocalDate;
 import java.util.ArrayDeque;

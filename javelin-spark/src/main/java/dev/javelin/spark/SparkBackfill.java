@@ -49,7 +49,7 @@ public final class SparkBackfill {
    * Adds nullable column {@code name} of Spark type {@code type}, whose value for each row is
    * {@code function} of the {@code reads} columns. Returns the new version.
    *
-   * @throws dev.javelin.core.SchemaEvolutionException if the column exists
+   * @throws dev.javelin.core.exceptions.SchemaEvolutionException if the column exists
    */
   public static long addColumn(SparkSession spark, String uri, String name, DataType type, List<String> reads,
       RowFunction function) {

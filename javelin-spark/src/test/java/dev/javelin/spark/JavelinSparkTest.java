@@ -4,13 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.javelin.core.Dataset;
+import dev.javelin.core.VersionInfo;
 import dev.javelin.core.WriteParams;
 import dev.javelin.core.compaction.CompactionMetrics;
 import dev.javelin.core.compaction.CompactionOptions;
 import dev.javelin.core.compaction.CompactionScope;
 import dev.javelin.table.DataFile;
 import dev.javelin.table.Fragment;
-import dev.javelin.core.VersionInfo;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -261,7 +261,7 @@ class JavelinSparkTest {
     assertThatThrownBy(() -> df.write().format("javelin").mode("append").save(p.toString()))
         .satisfies(e -> {
           Throwable t = e;
-          while (t != null && !(t instanceof dev.javelin.table.NullValueException)) {
+          while (t != null && !(t instanceof dev.javelin.table.exceptions.NullValueException)) {
             t = t.getCause();
           }
           assertThat(t).as("cause chain of %s", e).isNotNull();

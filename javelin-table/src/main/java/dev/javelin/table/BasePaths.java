@@ -1,5 +1,7 @@
 package dev.javelin.table;
 
+import dev.javelin.table.exceptions.CorruptManifestException;
+import dev.javelin.table.exceptions.TableErrors;
 import dev.javelin.table.io.LocalObjectStore;
 import dev.javelin.table.io.ObjectStore;
 import dev.javelin.table.proto.TableProtos;

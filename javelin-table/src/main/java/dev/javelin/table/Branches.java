@@ -1,5 +1,14 @@
 package dev.javelin.table;
 
+import dev.javelin.table.deletion.Deletes;
+import dev.javelin.table.exceptions.BranchExistsException;
+import dev.javelin.table.exceptions.BranchInUseException;
+import dev.javelin.table.exceptions.BranchNotFoundException;
+import dev.javelin.table.exceptions.CorruptManifestException;
+import dev.javelin.table.exceptions.DatasetExistsException;
+import dev.javelin.table.exceptions.InvalidBranchNameException;
+import dev.javelin.table.exceptions.TableErrors;
+import dev.javelin.table.exceptions.VersionNotFoundException;
 import dev.javelin.table.io.ObjectExistsException;
 import dev.javelin.table.io.ObjectInfo;
 import dev.javelin.table.io.ObjectStore;

@@ -1,8 +1,15 @@
 package dev.javelin.table;
 
+import dev.javelin.table.exceptions.CleanupRefusedException;
+import dev.javelin.table.exceptions.CorruptManifestException;
+import dev.javelin.table.exceptions.TableErrors;
+import dev.javelin.table.exceptions.UnsupportedFeatureException;
+import dev.javelin.table.exceptions.VersionNotFoundException;
 import dev.javelin.table.io.ObjectInfo;
 import dev.javelin.table.io.ObjectStore;
 import dev.javelin.table.proto.TableProtos;
+import dev.javelin.table.stablepartition.StablePartitionEntry;
+import dev.javelin.table.stablepartition.StablePartitionTransition;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;

@@ -1,8 +1,15 @@
 package dev.javelin.table;
 
 import dev.javelin.format.LanceFileVersion;
+import dev.javelin.table.exceptions.CommitConflictException;
+import dev.javelin.table.exceptions.CommitFailedException;
+import dev.javelin.table.exceptions.CommitStateUnknownException;
+import dev.javelin.table.exceptions.CorruptManifestException;
+import dev.javelin.table.exceptions.DatasetExistsException;
+import dev.javelin.table.exceptions.TableErrors;
 import dev.javelin.table.io.ObjectExistsException;
 import dev.javelin.table.io.ObjectStore;
+import dev.javelin.table.rowids.StableRowIds;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -90,9 +97,9 @@ public final class Commit {
    * and the keys of files written for an earlier attempt that it no longer uses (deleted now).
    */
   public static final class Rebased {
-    final Transaction transaction;
-    final List<String> written;
-    final List<String> superseded;
+    public final Transaction transaction;
+    public final List<String> written;
+    public final List<String> superseded;
 
     public Rebased(Transaction transaction, List<String> written, List<String> superseded) {
       this.transaction = transaction;

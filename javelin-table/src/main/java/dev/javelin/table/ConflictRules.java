@@ -15,8 +15,10 @@ import static dev.javelin.table.OperationKind.UPDATE;
 import static dev.javelin.table.OperationKind.UPDATE_CONFIG;
 import static dev.javelin.table.OperationKind.UPDATE_MEM_WAL_STATE;
 
+import dev.javelin.table.deletion.Deletes;
 import dev.javelin.table.proto.TableProtos;
 import dev.javelin.table.proto.TransactionProtos;
+import dev.javelin.table.stablepartition.StablePartition;
 import java.util.EnumMap;
 import java.util.EnumSet;
 import java.util.HashMap;
@@ -35,9 +37,9 @@ import java.util.Set;
  * {@code ConflictRulesTest}. A {@link Resolution#REBASE} is carried out by the commit's
  * {@link Commit.Rebase} step.
  */
-final class ConflictRules {
+public final class ConflictRules {
   /** What to do about one committed transaction. */
-  enum Resolution {
+  public enum Resolution {
     /** Build on top of it: it changes nothing this transaction depends on. */
     COMPATIBLE,
     /**
@@ -93,7 +95,7 @@ final class ConflictRules {
 
   private ConflictRules() {}
 
-  static Resolution check(Transaction mine, Transaction committed) {
+  public static Resolution check(Transaction mine, Transaction committed) {
     Set<OperationKind> conflicts = CONFLICTS.get(mine.kind());
     if (conflicts == null) {
       throw new UnsupportedOperationException("Javelin cannot commit a " + mine.kind().displayName() + " yet");

@@ -1,10 +1,12 @@
 package dev.javelin.table;
 
+import dev.javelin.table.exceptions.TableErrors;
 import dev.javelin.table.proto.TableProtos;
 import dev.javelin.table.proto.TransactionProtos;
+import dev.javelin.table.stablepartition.StablePartitionEntry;
+import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.io.IOException;
 import java.util.HashSet;
 import java.util.Set;
 import org.roaringbitmap.RoaringBitmap;

@@ -1,6 +1,7 @@
 package dev.javelin.table;
 
 import dev.javelin.format.LanceFileVersion;
+import dev.javelin.table.exceptions.CorruptManifestException;
 import dev.javelin.table.io.ObjectStore;
 import dev.javelin.table.proto.TableProtos;
 import java.util.List;

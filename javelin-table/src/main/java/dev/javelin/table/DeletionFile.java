@@ -1,5 +1,6 @@
 package dev.javelin.table;
 
+import dev.javelin.table.exceptions.CorruptManifestException;
 import dev.javelin.table.io.ObjectStore;
 import dev.javelin.table.proto.TableProtos;
 import java.util.Objects;

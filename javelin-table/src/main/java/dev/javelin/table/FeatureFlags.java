@@ -1,5 +1,6 @@
 package dev.javelin.table;
 
+import dev.javelin.table.rowids.StableRowIds;
 import java.util.ArrayList;
 import java.util.List;
 

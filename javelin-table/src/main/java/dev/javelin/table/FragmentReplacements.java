@@ -1,7 +1,12 @@
 package dev.javelin.table;
 
+import dev.javelin.table.exceptions.CommitConflictException;
+import dev.javelin.table.exceptions.ConcurrentRewriteException;
 import dev.javelin.table.proto.TableProtos;
 import dev.javelin.table.proto.TransactionProtos;
+import dev.javelin.table.rowids.StableRowIds;
+import dev.javelin.table.stablepartition.StablePartition;
+import dev.javelin.table.stablepartition.StablePartitionEntry;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;

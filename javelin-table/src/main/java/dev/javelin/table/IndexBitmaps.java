@@ -1,6 +1,7 @@
 package dev.javelin.table;
 
 import com.google.protobuf.ByteString;
+import dev.javelin.table.exceptions.CorruptManifestException;
 import dev.javelin.table.proto.TableProtos;
 import java.io.IOException;
 import java.nio.ByteBuffer;

@@ -2,6 +2,7 @@ package dev.javelin.table;
 
 import dev.javelin.format.LanceFileVersion;
 import dev.javelin.format.schema.LanceSchema;
+import dev.javelin.table.exceptions.TableErrors;
 import dev.javelin.table.proto.TableProtos;
 import java.time.Instant;
 import java.util.ArrayList;

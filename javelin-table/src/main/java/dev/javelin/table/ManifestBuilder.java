@@ -2,8 +2,11 @@ package dev.javelin.table;
 
 import com.google.protobuf.Timestamp;
 import dev.javelin.format.LanceFileVersion;
+import dev.javelin.table.exceptions.TableErrors;
 import dev.javelin.table.proto.TableProtos;
 import dev.javelin.table.proto.TransactionProtos;
+import dev.javelin.table.rowids.StableRowIds;
+import dev.javelin.table.stablepartition.StablePartitionEntry;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -12,7 +15,7 @@ import java.util.List;
  * Builds the next manifest from the newest committed one and a transaction: a pure function, so a
  * retried commit simply builds again on the newer manifest (this is the "rebase").
  */
-final class ManifestBuilder {
+public final class ManifestBuilder {
   private ManifestBuilder() {}
 
   /**

@@ -1,6 +1,8 @@
 package dev.javelin.table;
 
 import com.google.protobuf.InvalidProtocolBufferException;
+import dev.javelin.table.exceptions.CorruptManifestException;
+import dev.javelin.table.exceptions.TableErrors;
 import dev.javelin.table.proto.TableProtos;
 import dev.javelin.table.proto.TransactionProtos;
 import java.io.ByteArrayOutputStream;

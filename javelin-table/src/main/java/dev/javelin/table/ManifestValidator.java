@@ -1,6 +1,9 @@
 package dev.javelin.table;
 
 import dev.javelin.format.proto.FileProtos;
+import dev.javelin.table.deletion.DeletionFiles;
+import dev.javelin.table.exceptions.CorruptManifestException;
+import dev.javelin.table.exceptions.TableErrors;
 import dev.javelin.table.proto.TableProtos;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -37,7 +40,7 @@ import org.roaringbitmap.RoaringBitmap;
  * Linear in the size of the manifest: the per-fragment field checks are memoized by the
  * fragment's field lists, which are shared by most fragments.
  */
-final class ManifestValidator {
+public final class ManifestValidator {
   private final Manifest manifest;
   private final String file;
   // The version the file is named for (else the one it holds), for messages.

@@ -2,6 +2,7 @@ package dev.javelin.table;
 
 import dev.javelin.format.proto.FileProtos;
 import dev.javelin.table.proto.TableProtos;
+import dev.javelin.table.stablepartition.StablePartitionEntry;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;

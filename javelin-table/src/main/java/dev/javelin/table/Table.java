@@ -1,5 +1,9 @@
 package dev.javelin.table;
 
+import dev.javelin.table.exceptions.DatasetExistsException;
+import dev.javelin.table.exceptions.TableErrors;
+import dev.javelin.table.exceptions.UnsupportedFeatureException;
+import dev.javelin.table.exceptions.VersionNotFoundException;
 import dev.javelin.table.io.ObjectInfo;
 import dev.javelin.table.io.ObjectStore;
 import java.io.IOException;
@@ -167,7 +171,7 @@ public final class Table {
   }
 
   /** Reads a manifest file without checking its flags (conflict checks need every version). */
-  Manifest read(String key) {
+  public Manifest read(String key) {
     try {
       return ManifestFiles.decode(store.read(key), store.location() + "/" + key);
     } catch (NoSuchFileException e) {

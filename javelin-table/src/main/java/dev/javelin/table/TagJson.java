@@ -1,5 +1,7 @@
 package dev.javelin.table;
 
+import dev.javelin.table.exceptions.CorruptManifestException;
+import dev.javelin.table.exceptions.TableErrors;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.LinkedHashMap;

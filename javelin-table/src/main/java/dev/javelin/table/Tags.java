@@ -1,5 +1,11 @@
 package dev.javelin.table;
 
+import dev.javelin.table.exceptions.CorruptManifestException;
+import dev.javelin.table.exceptions.InvalidTagNameException;
+import dev.javelin.table.exceptions.TableErrors;
+import dev.javelin.table.exceptions.TagExistsException;
+import dev.javelin.table.exceptions.TagNotFoundException;
+import dev.javelin.table.exceptions.VersionNotFoundException;
 import dev.javelin.table.io.ObjectExistsException;
 import dev.javelin.table.io.ObjectInfo;
 import dev.javelin.table.io.ObjectStore;

@@ -2,8 +2,13 @@ package dev.javelin.table;
 
 import com.google.protobuf.InvalidProtocolBufferException;
 import dev.javelin.format.schema.LanceSchema;
+import dev.javelin.table.deletion.Deletes;
+import dev.javelin.table.exceptions.ConcurrentRewriteException;
+import dev.javelin.table.exceptions.TableErrors;
 import dev.javelin.table.proto.TableProtos;
 import dev.javelin.table.proto.TransactionProtos;
+import dev.javelin.table.stablepartition.StablePartition;
+import dev.javelin.table.stablepartition.StablePartitionFold;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -73,12 +78,12 @@ public final class Transaction {
 
   // A reordered Rewrite rebuilt by a rebase (StablePartitionFold): its new proto, the same or an
   // updated stable partition.
-  static Transaction reordered(TransactionProtos.Transaction proto, StablePartition sp) {
+  public static Transaction reordered(TransactionProtos.Transaction proto, StablePartition sp) {
     return new Transaction(Objects.requireNonNull(proto), null, null, Objects.requireNonNull(sp));
   }
 
   /** The stable partition of a reordered Rewrite made in this process, or null. */
-  StablePartition stablePartition() {
+  public StablePartition stablePartition() {
     return stablePartition;
   }
 

@@ -15,9 +15,9 @@ import org.apache.arrow.vector.compression.NoCompressionCodec;
  * {@link AbstractCompressionCodec} handles the framing: an 8-byte little-endian uncompressed
  * length (-1 for a buffer stored uncompressed), then the zstd frame.
  */
-final class ZstdIpcCodec extends AbstractCompressionCodec {
+public final class ZstdIpcCodec extends AbstractCompressionCodec {
   /** A factory that knows ZSTD and no compression; LZ4 frames are refused by name. */
-  static final CompressionCodec.Factory FACTORY = new CompressionCodec.Factory() {
+  public static final CompressionCodec.Factory FACTORY = new CompressionCodec.Factory() {
     @Override
     public CompressionCodec createCodec(CompressionUtil.CodecType type) {
       switch (type) {

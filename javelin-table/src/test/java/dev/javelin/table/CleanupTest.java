@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.google.protobuf.ByteString;
+import dev.javelin.table.exceptions.CleanupRefusedException;
+import dev.javelin.table.exceptions.VersionNotFoundException;
 import dev.javelin.table.proto.TableProtos;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;

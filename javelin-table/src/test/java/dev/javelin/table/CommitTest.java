@@ -3,6 +3,10 @@ package dev.javelin.table;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.javelin.table.exceptions.CommitConflictException;
+import dev.javelin.table.exceptions.CommitFailedException;
+import dev.javelin.table.exceptions.CommitStateUnknownException;
+import dev.javelin.table.exceptions.DatasetExistsException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;

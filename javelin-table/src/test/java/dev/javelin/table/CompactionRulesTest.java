@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.google.protobuf.ByteString;
 import dev.javelin.format.LanceFileVersion;
 import dev.javelin.format.proto.FileProtos;
+import dev.javelin.table.exceptions.CommitConflictException;
 import dev.javelin.table.proto.TableProtos;
 import dev.javelin.table.proto.TransactionProtos;
 import java.io.ByteArrayOutputStream;

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.google.protobuf.ByteString;
 import com.google.protobuf.UnknownFieldSet;
+import dev.javelin.table.exceptions.CorruptManifestException;
 import dev.javelin.table.proto.TableProtos;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;

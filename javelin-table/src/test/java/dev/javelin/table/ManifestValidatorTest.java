@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.google.protobuf.ByteString;
+import dev.javelin.table.exceptions.CorruptManifestException;
 import dev.javelin.table.proto.TableProtos;
 import java.util.ArrayList;
 import java.util.List;

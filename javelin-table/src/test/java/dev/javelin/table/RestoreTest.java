@@ -3,6 +3,7 @@ package dev.javelin.table;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.javelin.table.exceptions.CommitConflictException;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

@@ -3,6 +3,8 @@ package dev.javelin.table;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.javelin.table.exceptions.StableRowIdsUnsupportedException;
+import dev.javelin.table.exceptions.UnsupportedFeatureException;
 import dev.javelin.table.proto.TransactionProtos;
 import dev.javelin.table.rowids.RowIdSequence;
 import dev.javelin.table.rowids.RowVersionSequence;

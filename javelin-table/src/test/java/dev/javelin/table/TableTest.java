@@ -3,6 +3,8 @@ package dev.javelin.table;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.javelin.table.exceptions.UnsupportedFeatureException;
+import dev.javelin.table.exceptions.VersionNotFoundException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.junit.jupiter.api.Test;

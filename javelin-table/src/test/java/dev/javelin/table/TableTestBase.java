@@ -17,16 +17,16 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.io.TempDir;
 
 /** A fresh store per test and helpers that write placeholder data files (the table layer never opens them). */
-abstract class TableTestBase {
-  static final LanceSchema SCHEMA = LanceSchema.fromArrow(new Schema(List.of(
+public abstract class TableTestBase {
+  protected static final LanceSchema SCHEMA = LanceSchema.fromArrow(new Schema(List.of(
       Field.nullable("id", new ArrowType.Int(64, true)),
       Field.nullable("x", new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE)),
       new Field("s", FieldType.nullable(ArrowType.Utf8.INSTANCE), null))));
 
   @TempDir Path dir;
-  LocalObjectStore local;
-  FaultyObjectStore store;
-  Table table;
+  public LocalObjectStore local;
+  public FaultyObjectStore store;
+  public Table table;
 
   @BeforeEach
   void setUpTable() {
@@ -36,7 +36,7 @@ abstract class TableTestBase {
   }
 
   /** A fragment whose data file exists (as a placeholder object) so cleanup can be observed. */
-  Fragment fragment(long rows) throws Exception {
+  protected Fragment fragment(long rows) throws Exception {
     String path = UUID.randomUUID() + ".lance";
     local.put("data/" + path, "placeholder".getBytes(StandardCharsets.UTF_8));
     List<int[]> fields = new ArrayList<>();
@@ -46,7 +46,7 @@ abstract class TableTestBase {
     return Fragment.of(DataFile.of(path, fields, LanceFileVersion.V2_1, 11), rows);
   }
 
-  static List<String> keys(List<Fragment> fragments) {
+  protected static List<String> keys(List<Fragment> fragments) {
     List<String> out = new ArrayList<>();
     for (Fragment f : fragments) {
       f.files().forEach(d -> out.add("data/" + d.path()));
@@ -54,12 +54,12 @@ abstract class TableTestBase {
     return out;
   }
 
-  Manifest create(Fragment... fragments) {
+  protected Manifest create(Fragment... fragments) {
     return table.newCommit(Transaction.overwrite(0, SCHEMA, List.of(fragments))).createOnly()
         .cleanupOnFailure(keys(List.of(fragments))).commit();
   }
 
-  Manifest append(long readVersion, Fragment... fragments) {
+  protected Manifest append(long readVersion, Fragment... fragments) {
     return table.newCommit(Transaction.append(readVersion, List.of(fragments)))
         .cleanupOnFailure(keys(List.of(fragments))).backoff(0, 0).commit();
   }

@@ -3,6 +3,11 @@ package dev.javelin.table;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.javelin.table.exceptions.CorruptManifestException;
+import dev.javelin.table.exceptions.InvalidTagNameException;
+import dev.javelin.table.exceptions.TagExistsException;
+import dev.javelin.table.exceptions.TagNotFoundException;
+import dev.javelin.table.exceptions.VersionNotFoundException;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

@@ -1,6 +1,7 @@
 package dev.javelin.core.cluster;
 
 import dev.javelin.core.Dataset;
+import dev.javelin.core.exceptions.ClusterException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -120,11 +121,11 @@ public final class ClusterBuilder {
    * Rewrites and commits.
    *
    * @throws IllegalArgumentException if no key column was given
-   * @throws dev.javelin.format.ColumnNotFoundException if a key column is not in the dataset
+   * @throws dev.javelin.format.exceptions.ColumnNotFoundException if a key column is not in the dataset
    * @throws ClusterException if a key column's type cannot be ordered, a fragment is not in this
    *     version, an index covers one of the fragments, or the rows would make more than
    *     {@value Clustering#MAX_DESTINATIONS} destinations
-   * @throws dev.javelin.table.CommitConflictException if a concurrent commit rewrote one of the
+   * @throws dev.javelin.table.exceptions.CommitConflictException if a concurrent commit rewrote one of the
    *     fragments, changed its values, or removed every one of them. Concurrent deletes of their
    *     rows (Deletes, and row-rewriting Updates' deletions of the rows they moved) are folded
    *     into the new fragments' deletion files instead; a concurrent clustering of other

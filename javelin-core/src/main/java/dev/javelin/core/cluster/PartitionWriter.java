@@ -3,7 +3,7 @@ package dev.javelin.core.cluster;
 import dev.javelin.format.Gather;
 import dev.javelin.format.LanceFileVersion;
 import dev.javelin.format.LanceFileWriter;
-import dev.javelin.format.encoding.WriteOptions;
+import dev.javelin.format.WriteOptions;
 import dev.javelin.format.schema.LanceSchema;
 import dev.javelin.table.DataFile;
 import dev.javelin.table.Fragment;

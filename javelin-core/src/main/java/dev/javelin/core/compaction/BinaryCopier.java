@@ -1,7 +1,7 @@
 package dev.javelin.core.compaction;
 
 import dev.javelin.format.LanceFileConcat;
-import dev.javelin.format.UnsupportedFormatException;
+import dev.javelin.format.exceptions.UnsupportedFormatException;
 import dev.javelin.format.io.InputFile;
 import dev.javelin.table.DataFile;
 import dev.javelin.table.Fragment;

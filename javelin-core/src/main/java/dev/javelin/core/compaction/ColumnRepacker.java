@@ -1,11 +1,12 @@
 package dev.javelin.core.compaction;
 
 import dev.javelin.core.Dataset;
+import dev.javelin.core.exceptions.CompactionException;
 import dev.javelin.format.LanceFileReader;
 import dev.javelin.format.LanceFileZip;
-import dev.javelin.format.UnsupportedFormatException;
-import dev.javelin.format.io.InputFile;
 import dev.javelin.format.ReadOptions;
+import dev.javelin.format.exceptions.UnsupportedFormatException;
+import dev.javelin.format.io.InputFile;
 import dev.javelin.format.schema.LanceField;
 import dev.javelin.format.schema.LanceSchema;
 import dev.javelin.table.DataFile;

@@ -1,13 +1,14 @@
 package dev.javelin.core.compaction;
 
 import dev.javelin.core.Dataset;
+import dev.javelin.core.exceptions.CompactionException;
 import dev.javelin.table.DataFile;
-import dev.javelin.table.Deletes;
 import dev.javelin.table.Fragment;
 import dev.javelin.table.Manifest;
 import dev.javelin.table.Table;
 import dev.javelin.table.Transaction;
 import dev.javelin.table.UnremappedIndices;
+import dev.javelin.table.deletion.Deletes;
 import dev.javelin.table.proto.TableProtos;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -117,7 +118,7 @@ public final class Compaction {
    * commit are deleted.
    *
    * @throws CompactionException if one fragment is in both a rewrite and a repack (before either commit)
-   * @throws dev.javelin.table.CommitConflictException if a concurrent commit changed what a task read
+   * @throws dev.javelin.table.exceptions.CommitConflictException if a concurrent commit changed what a task read
    */
   public static CompactionMetrics commit(Dataset dataset, List<CompactionResult> results) {
     return commit(dataset, results, false);

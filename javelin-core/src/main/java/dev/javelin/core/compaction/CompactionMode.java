@@ -1,5 +1,7 @@
 package dev.javelin.core.compaction;
 
+import dev.javelin.core.exceptions.CompactionException;
+
 /** How a fragment rewrite or a column repack writes its new files. */
 public enum CompactionMode {
   /** Decode the rows and encode them again. */

@@ -1,5 +1,6 @@
 package dev.javelin.core.compaction;
 
+import dev.javelin.core.exceptions.CompactionException;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.List;

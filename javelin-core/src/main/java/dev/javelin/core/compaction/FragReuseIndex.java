@@ -3,6 +3,7 @@ package dev.javelin.core.compaction;
 import com.google.protobuf.Any;
 import com.google.protobuf.ByteString;
 import com.google.protobuf.InvalidProtocolBufferException;
+import dev.javelin.core.exceptions.CompactionException;
 import dev.javelin.table.Fragment;
 import dev.javelin.table.Manifest;
 import dev.javelin.table.proto.TableProtos;

@@ -2,12 +2,13 @@ package dev.javelin.core.compaction;
 
 import com.google.protobuf.ByteString;
 import dev.javelin.core.Dataset;
-import dev.javelin.format.UnsupportedFormatException;
+import dev.javelin.core.exceptions.CompactionException;
+import dev.javelin.format.exceptions.UnsupportedFormatException;
 import dev.javelin.table.DataFile;
-import dev.javelin.table.Deletes;
 import dev.javelin.table.FeatureFlags;
 import dev.javelin.table.Fragment;
 import dev.javelin.table.Manifest;
+import dev.javelin.table.deletion.Deletes;
 import dev.javelin.table.proto.TableProtos;
 import dev.javelin.table.rowids.RowIdSequence;
 import dev.javelin.table.rowids.RowVersionSequence;

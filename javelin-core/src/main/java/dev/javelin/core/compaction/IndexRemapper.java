@@ -1,11 +1,12 @@
 package dev.javelin.core.compaction;
 
 import com.google.protobuf.ByteString;
-import dev.javelin.index.BTreeIndex;
-import dev.javelin.index.BTreeIndexBuilder;
+import dev.javelin.core.exceptions.IndexRemapUnsupportedException;
 import dev.javelin.index.IndexType;
 import dev.javelin.index.RowAddressMap;
-import dev.javelin.index.ivf.UnsupportedIndexKindException;
+import dev.javelin.index.exceptions.UnsupportedIndexKindException;
+import dev.javelin.index.internal.btree.BTreeIndex;
+import dev.javelin.index.internal.btree.BTreeIndexBuilder;
 import dev.javelin.table.BasePaths;
 import dev.javelin.table.Manifest;
 import dev.javelin.table.UnremappedIndices;
@@ -226,7 +227,7 @@ public final class IndexRemapper {
             // (The old files are read before any is written: an index of another kind writes none.)
             written.add(dir + "/index.idx");
             written.add(dir + "/auxiliary.idx");
-            dev.javelin.index.ivf.IvfPqIndex.remap(from, store, oldUuid, newUuid, map, allocator);
+            dev.javelin.index.internal.ivf.IvfPqIndex.remap(from, store, oldUuid, newUuid, map, allocator);
             break;
           default:
             throw new IndexRemapUnsupportedException("Javelin cannot remap index '" + i.getName() + "': " + location);

@@ -2,7 +2,7 @@ package dev.javelin.core.compaction;
 
 import dev.javelin.format.LanceFileVersion;
 import dev.javelin.format.LanceFileWriter;
-import dev.javelin.format.encoding.WriteOptions;
+import dev.javelin.format.WriteOptions;
 import dev.javelin.format.schema.LanceSchema;
 import dev.javelin.table.DataFile;
 import dev.javelin.table.io.ObjectInfo;

@@ -1,5 +1,6 @@
 package dev.javelin.core.compaction;
 
+import dev.javelin.core.exceptions.CompactionException;
 import dev.javelin.index.RowAddressMap;
 import java.util.HashMap;
 import java.util.List;

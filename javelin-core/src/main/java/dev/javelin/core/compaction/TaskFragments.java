@@ -1,5 +1,6 @@
 package dev.javelin.core.compaction;
 
+import dev.javelin.core.exceptions.CompactionException;
 import dev.javelin.table.Fragment;
 import dev.javelin.table.Manifest;
 import java.util.ArrayList;

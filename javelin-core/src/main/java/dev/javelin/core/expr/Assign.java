@@ -1,5 +1,6 @@
 package dev.javelin.core.expr;
 
+import dev.javelin.core.exceptions.ExpressionException;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BaseFixedWidthVector;
 import org.apache.arrow.vector.BigIntVector;

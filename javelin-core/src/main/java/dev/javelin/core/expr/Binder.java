@@ -1,11 +1,13 @@
 package dev.javelin.core.expr;
 
+import dev.javelin.core.exceptions.ExpressionTypeException;
+import dev.javelin.core.exceptions.UnknownColumnException;
 import java.time.LocalDate;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;

@@ -1,5 +1,7 @@
 package dev.javelin.core.expr;
 
+import dev.javelin.core.exceptions.ExpressionException;
+import dev.javelin.core.exceptions.ExpressionTypeException;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;

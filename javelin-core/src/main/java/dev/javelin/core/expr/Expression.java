@@ -1,5 +1,9 @@
 package dev.javelin.core.expr;
 
+import dev.javelin.core.exceptions.ExpressionSyntaxException;
+import dev.javelin.core.exceptions.ExpressionTooDeepException;
+import dev.javelin.core.exceptions.ExpressionTypeException;
+import dev.javelin.core.exceptions.UnknownColumnException;
 import dev.javelin.format.schema.LanceSchema;
 import java.util.LinkedHashSet;
 import java.util.Objects;

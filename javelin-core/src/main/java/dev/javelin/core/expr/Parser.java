@@ -1,5 +1,7 @@
 package dev.javelin.core.expr;
 
+import dev.javelin.core.exceptions.ExpressionSyntaxException;
+import dev.javelin.core.exceptions.ExpressionTooDeepException;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;

@@ -4,7 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.javelin.core.Dataset;
-import dev.javelin.format.ColumnNotFoundException;
+import dev.javelin.core.exceptions.ClusterException;
+import dev.javelin.format.exceptions.ColumnNotFoundException;
 import dev.javelin.table.Fragment;
 import dev.javelin.table.io.ObjectInfo;
 import java.io.IOException;

@@ -5,12 +5,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.javelin.core.Dataset;
 import dev.javelin.core.VersionInfo;
-import dev.javelin.table.CommitConflictException;
 import dev.javelin.table.Fragment;
 import dev.javelin.table.IndexBitmaps;
 import dev.javelin.table.Manifest;
-import dev.javelin.table.StablePartitionEntry;
-import dev.javelin.table.StablePartitionTransition;
+import dev.javelin.table.exceptions.CommitConflictException;
+import dev.javelin.table.stablepartition.StablePartitionEntry;
+import dev.javelin.table.stablepartition.StablePartitionTransition;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

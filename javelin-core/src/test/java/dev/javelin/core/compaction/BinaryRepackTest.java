@@ -5,10 +5,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.javelin.core.Dataset;
 import dev.javelin.core.IndexInfo;
+import dev.javelin.core.exceptions.CompactionException;
 import dev.javelin.format.LanceFileReader;
 import dev.javelin.format.LanceFileVersion;
 import dev.javelin.format.LanceFileWriter;
-import dev.javelin.format.encoding.WriteOptions;
+import dev.javelin.format.WriteOptions;
 import dev.javelin.format.io.LocalOutputFile;
 import dev.javelin.index.IndexType;
 import dev.javelin.table.DataFile;

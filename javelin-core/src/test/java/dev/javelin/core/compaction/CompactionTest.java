@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.javelin.core.Dataset;
 import dev.javelin.core.WriteParams;
+import dev.javelin.core.exceptions.CompactionException;
 import dev.javelin.format.LanceFileVersion;
 import dev.javelin.table.Fragment;
 import dev.javelin.table.Manifest;

@@ -4,10 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.javelin.core.Dataset;
 import dev.javelin.core.IndexInfo;
+import dev.javelin.core.exceptions.IndexRemapUnsupportedException;
 import dev.javelin.format.LanceFileVersion;
-import dev.javelin.index.BTreeIndex;
 import dev.javelin.index.IndexType;
-import dev.javelin.index.ScalarQuery;
+import dev.javelin.index.internal.btree.BTreeIndex;
+import dev.javelin.index.internal.btree.ScalarQuery;
 import dev.javelin.table.Fragment;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -125,7 +126,7 @@ class IndexRemapTest {
     ds.delete("id = 5"); // a concurrent delete of a rewritten fragment: the Rewrite conflicts
     List<String> before = indexDirs(ds);
     org.assertj.core.api.Assertions.assertThatThrownBy(() -> Compaction.commit(ds, results))
-        .isInstanceOf(dev.javelin.table.CommitConflictException.class);
+        .isInstanceOf(dev.javelin.table.exceptions.CommitConflictException.class);
     assertThat(indexDirs(ds)).isEqualTo(before);
   }
 

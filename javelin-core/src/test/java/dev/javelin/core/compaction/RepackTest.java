@@ -5,12 +5,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.javelin.core.Dataset;
 import dev.javelin.format.LanceFileVersion;
-import dev.javelin.table.CommitConflictException;
 import dev.javelin.table.DataFile;
 import dev.javelin.table.Fragment;
 import dev.javelin.table.OperationKind;
 import dev.javelin.table.Table;
 import dev.javelin.table.Transaction;
+import dev.javelin.table.exceptions.CommitConflictException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -2,6 +2,7 @@ package dev.javelin.core.expr;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.javelin.core.exceptions.ExpressionException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Random;

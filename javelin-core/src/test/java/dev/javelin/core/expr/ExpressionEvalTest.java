@@ -3,6 +3,9 @@ package dev.javelin.core.expr;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.javelin.core.exceptions.ExpressionException;
+import dev.javelin.core.exceptions.ExpressionTypeException;
+import dev.javelin.core.exceptions.UnknownColumnException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;

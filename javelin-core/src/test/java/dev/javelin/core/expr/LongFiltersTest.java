@@ -3,6 +3,8 @@ package dev.javelin.core.expr;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.javelin.core.exceptions.ExpressionSyntaxException;
+import dev.javelin.core.exceptions.ExpressionTooDeepException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashSet;

@@ -3,7 +3,7 @@ package dev.javelin.format.testing;
 import com.google.protobuf.Any;
 import com.google.protobuf.Message;
 import dev.javelin.format.LanceFileVersion;
-import dev.javelin.format.container.ContainerWriter;
+import dev.javelin.format.internal.container.ContainerWriter;
 import dev.javelin.format.io.LocalOutputFile;
 import dev.javelin.format.proto.Encodings20;
 import dev.javelin.format.proto.Encodings21;

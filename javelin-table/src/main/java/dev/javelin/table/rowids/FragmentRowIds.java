@@ -2,7 +2,7 @@ package dev.javelin.table.rowids;
 
 import dev.javelin.format.io.InputFile;
 import dev.javelin.table.Fragment;
-import dev.javelin.table.TableErrors;
+import dev.javelin.table.exceptions.TableErrors;
 import dev.javelin.table.io.ObjectStore;
 import dev.javelin.table.proto.TableProtos;
 import java.io.IOException;
@@ -22,7 +22,7 @@ public final class FragmentRowIds {
   /**
    * The fragment's row ids, empty when the dataset has no stable row ids.
    *
-   * @throws dev.javelin.table.CorruptManifestException if the sequence does not decode, or its
+   * @throws dev.javelin.table.exceptions.CorruptManifestException if the sequence does not decode, or its
    *     length is not the fragment's physical row count
    */
   public static Optional<RowIdSequence> rowIds(Fragment fragment, ObjectStore store) {

@@ -1,9 +1,9 @@
 package dev.javelin.table.rowmap;
 
 import com.google.protobuf.InvalidProtocolBufferException;
-import dev.javelin.format.CorruptFileException;
 import dev.javelin.format.LanceFileReader;
 import dev.javelin.format.ReadOptions;
+import dev.javelin.format.exceptions.CorruptFileException;
 import dev.javelin.format.io.InputFile;
 import dev.javelin.table.io.ObjectStore;
 import dev.javelin.table.proto.TableProtos;

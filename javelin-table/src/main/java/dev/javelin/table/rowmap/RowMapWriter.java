@@ -2,7 +2,7 @@ package dev.javelin.table.rowmap;
 
 import dev.javelin.format.LanceFileVersion;
 import dev.javelin.format.LanceFileWriter;
-import dev.javelin.format.encoding.WriteOptions;
+import dev.javelin.format.WriteOptions;
 import dev.javelin.table.io.ObjectStore;
 import java.io.IOException;
 import java.io.UncheckedIOException;

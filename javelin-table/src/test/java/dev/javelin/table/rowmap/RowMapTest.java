@@ -3,8 +3,8 @@ package dev.javelin.table.rowmap;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.javelin.format.CorruptFileException;
 import dev.javelin.format.LanceFileVersion;
+import dev.javelin.format.exceptions.CorruptFileException;
 import dev.javelin.format.io.CountingInputFile;
 import dev.javelin.format.io.InputFile;
 import dev.javelin.format.io.OutputFile;
@@ -184,7 +184,7 @@ class RowMapTest {
     org.apache.arrow.vector.types.pojo.Schema schema = new org.apache.arrow.vector.types.pojo.Schema(List.of(
         org.apache.arrow.vector.types.pojo.Field.nullable("label", new org.apache.arrow.vector.types.pojo.ArrowType.Int(32, true))));
     try (dev.javelin.format.LanceFileWriter w = dev.javelin.format.LanceFileWriter.create(store.newOutputFile(path),
-        schema, dev.javelin.format.encoding.WriteOptions.defaults())) {
+        schema, dev.javelin.format.WriteOptions.defaults())) {
       // no rows
     }
     assertThatThrownBy(() -> RowMapReader.open(store, path, allocator))

@@ -1,0 +1,17 @@
+package dev.javelin.core.exceptions;
+
+
+/** A filter or value expression that cannot be parsed, bound to a schema, or evaluated. */
+public class ExpressionException extends IllegalArgumentException {
+  private final String expression;
+
+  public ExpressionException(String expression, String message) {
+    super(message);
+    this.expression = expression;
+  }
+
+  /** The expression's source text. */
+  public String expression() {
+    return expression;
+  }
+}

@@ -1,0 +1,9 @@
+/**
+ * Machinery behind {@link dev.javelin.core.Dataset}: scans, writes, index upkeep and overlays, one
+ * package per concern.
+ *
+ * <p><b>Internal:</b> public so that Javelin's other modules can use it, but not API: it may
+ * change in any release, is left out of the javadoc, and engines (the CLI, the Spark connector)
+ * must not import it; {@code ArchitectureTest} enforces that.
+ */
+package dev.javelin.core.internal;

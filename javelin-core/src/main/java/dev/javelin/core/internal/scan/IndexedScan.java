@@ -1,0 +1,400 @@
+package dev.javelin.core.internal.scan;
+
+import dev.javelin.core.Dataset;
+import dev.javelin.core.ScanPlan;
+import dev.javelin.core.expr.Expression;
+import dev.javelin.core.expr.FilterShape;
+import dev.javelin.core.internal.index.AddressTranslator;
+import dev.javelin.core.internal.index.IndexCoverage;
+import dev.javelin.format.schema.LanceField;
+import dev.javelin.index.IndexType;
+import dev.javelin.index.internal.IndexCache;
+import dev.javelin.index.internal.btree.BTreeIndex;
+import dev.javelin.index.internal.btree.ScalarQuery;
+import dev.javelin.table.FeatureFlags;
+import dev.javelin.table.Fragment;
+import dev.javelin.table.deletion.Deletes;
+import dev.javelin.table.proto.TableProtos;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.ipc.ArrowReader;
+import org.apache.arrow.vector.types.FloatingPointPrecision;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.roaringbitmap.RoaringBitmap;
+import org.roaringbitmap.longlong.LongIterator;
+import org.roaringbitmap.longlong.Roaring64NavigableMap;
+
+/**
+ * Plans a filtered scan over BTree indices: the filter's AND/OR of column-vs-literal parts that
+ * indices answer gives, for the fragments every used index covers, a superset of the matching
+ * rows; only those (live) rows are read, and the caller applies the whole filter to them again, so
+ * results equal a full scan. Other fragments are read in full.
+ */
+public final class IndexedScan {
+  private final ScanPlan plan;
+  // Covered fragment id -> ascending physical offsets of live candidate rows.
+  private final Map<Long, long[]> rows;
+
+  private IndexedScan(ScanPlan plan, Map<Long, long[]> rows) {
+    this.plan = plan;
+    this.rows = rows;
+  }
+
+  public ScanPlan plan() {
+    return plan;
+  }
+
+  public boolean usesIndex() {
+    return plan.usesIndex();
+  }
+
+  /**
+   * Reads {@code fields} (and row id/address columns) of the candidate and uncovered rows of
+   * {@code only} (null: every fragment), in scan order.
+   */
+  public ArrowReader reader(Dataset ds, List<Fragment> only, List<LanceField> fields, boolean rowId, boolean rowAddr,
+      int batchSize, BufferAllocator allocator) {
+    return new IndexedScanReader(ds.store(), ds.location(), only == null ? ds.manifest().fragments() : only, rows,
+        fields, batchSize, rowId, rowAddr, allocator);
+  }
+
+  /** Plans (and runs the index searches of) a scan with {@code filter}, already bound successfully. */
+  public static IndexedScan plan(Dataset ds, Expression filter, BufferAllocator allocator) {
+    List<Long> all = new ArrayList<>();
+    for (Fragment f : ds.manifest().fragments()) {
+      all.add(f.id());
+    }
+    if (filter == null) {
+      return none(null, all, null);
+    }
+    if ((ds.manifest().readerFeatureFlags() & FeatureFlags.STABLE_ROW_IDS) != 0) {
+      return none(filter.sql(), all, "indices of datasets with stable row ids hold row ids, not addresses");
+    }
+    Map<String, IndexCoverage> coverage = new HashMap<>();
+    Map<String, TableProtos.IndexMetadata> byColumn = btrees(ds, coverage);
+    if (filter.columns().stream().noneMatch(byColumn::containsKey)) {
+      return none(filter.sql(), all, "no BTree index on a column of the filter");
+    }
+    Map<String, BTreeIndex> opened = new HashMap<>();
+    try {
+      Planner p = new Planner(ds, byColumn, coverage, opened, allocator);
+      Q tree = p.convert(filter.shape());
+      if (tree == null) {
+        return none(filter.sql(), all, "no part of the filter is a predicate an index answers");
+      }
+      // Fragments every used index answers for, directly or through a reordered rewrite's row map.
+      List<Long> indexed = new ArrayList<>();
+      List<Long> scanned = new ArrayList<>();
+      for (Fragment f : ds.manifest().fragments()) {
+        boolean every = true;
+        for (String col : p.used.keySet()) {
+          every &= coverage.get(col).covers(f.id());
+        }
+        (every ? indexed : scanned).add(f.id());
+      }
+      if (indexed.isEmpty()) {
+        return none(filter.sql(), all, "the indices cover none of the fragments");
+      }
+      Roaring64NavigableMap found = p.search(tree);
+      Map<Long, long[]> rows = split(ds, found, indexed, allocator);
+      long total = 0;
+      for (long[] r : rows.values()) {
+        total += r.length;
+      }
+      List<ScanPlan.IndexUse> uses = new ArrayList<>();
+      for (var e : p.used.entrySet()) {
+        IndexCoverage c = coverage.get(e.getKey());
+        List<Long> translated = indexed.stream().filter(id -> !c.direct(id)).toList();
+        uses.add(new ScanPlan.IndexUse(byColumn.get(e.getKey()).getName(), e.getKey(), List.copyOf(e.getValue()),
+            translated));
+      }
+      return new IndexedScan(new ScanPlan(filter.sql(), List.copyOf(uses), List.copyOf(indexed),
+          List.copyOf(scanned), total, null), rows);
+    } catch (IOException e) {
+      throw new UncheckedIOException("Searching the indices failed: " + ds.location(), e);
+    } finally {
+      opened.values().forEach(BTreeIndex::close);
+    }
+  }
+
+  /** A plan that reads every fragment in full. */
+  public static IndexedScan unindexed(Dataset ds, Expression filter, String note) {
+    List<Long> all = new ArrayList<>();
+    for (Fragment f : ds.manifest().fragments()) {
+      all.add(f.id());
+    }
+    return none(filter == null ? null : filter.sql(), all, note);
+  }
+
+  private static IndexedScan none(String sql, List<Long> all, String note) {
+    return new IndexedScan(new ScanPlan(sql, List.of(), List.of(), List.copyOf(all), 0, note), Map.of());
+  }
+
+  // Top-level column name -> the BTree on it answering for the most live fragments (through
+  // transitions too); on a tie the one answering for more of them directly (an index rebuilt after
+  // a reorder needs no translation).
+  private static Map<String, TableProtos.IndexMetadata> btrees(Dataset ds, Map<String, IndexCoverage> coverage) {
+    Map<String, TableProtos.IndexMetadata> out = new HashMap<>();
+    Map<String, long[]> sizes = new HashMap<>();
+    List<Fragment> live = ds.manifest().fragments();
+    for (TableProtos.IndexMetadata m : ds.manifest().indices()) {
+      if (m.getFieldsCount() != 1
+          || IndexType.fromDetailsTypeUrl(m.getIndexDetails().getTypeUrl()) != IndexType.BTREE) {
+        continue;
+      }
+      for (LanceField f : ds.schema().fields()) {
+        if (f.id() == m.getFields(0)) {
+          IndexCoverage c = IndexCoverage.of(ds, m);
+          long[] size = {c.covered(live).size(), -c.translated(live).size()};
+          long[] best = sizes.get(f.name());
+          if (best == null || Arrays.compare(size, best) > 0) {
+            out.put(f.name(), m);
+            sizes.put(f.name(), size);
+            coverage.put(f.name(), c);
+          }
+        }
+      }
+    }
+    return out;
+  }
+
+  // Buckets the found addresses by covered fragment, leaving out deleted and out-of-range rows.
+  private static Map<Long, long[]> split(Dataset ds, Roaring64NavigableMap found, List<Long> indexed,
+      BufferAllocator allocator) throws IOException {
+    Map<Long, Fragment> frags = new HashMap<>();
+    for (Fragment f : ds.manifest().fragments()) {
+      frags.put(f.id(), f);
+    }
+    Map<Long, long[]> out = new LinkedHashMap<>();
+    Map<Long, Integer> counts = new HashMap<>();
+    for (long id : indexed) {
+      out.put(id, new long[16]);
+      counts.put(id, 0);
+    }
+    LongIterator it = found.getLongIterator();
+    long currentId = -1;
+    long[] current = null;
+    int n = 0;
+    while (it.hasNext()) {
+      long a = it.next();
+      long id = a >>> 32;
+      if (id != currentId) {
+        if (current != null) {
+          out.put(currentId, current);
+          counts.put(currentId, n);
+        }
+        currentId = id;
+        current = out.get(id);
+        n = current == null ? 0 : counts.get(id);
+      }
+      if (current == null) {
+        continue; // a fragment the scan does not take from the index
+      }
+      if (n == current.length) {
+        current = Arrays.copyOf(current, current.length * 2);
+      }
+      current[n++] = a & 0xFFFFFFFFL;
+    }
+    if (current != null) {
+      out.put(currentId, current);
+      counts.put(currentId, n);
+    }
+    for (long id : indexed) {
+      long[] r = out.get(id);
+      int count = counts.get(id);
+      Fragment f = frags.get(id);
+      RoaringBitmap deleted = count == 0 ? new RoaringBitmap() : Deletes.deletedRows(ds.store(), f, allocator);
+      int k = 0;
+      for (int i = 0; i < count; i++) {
+        if (r[i] < f.physicalRows() && !deleted.contains((int) r[i])) {
+          r[k++] = r[i];
+        }
+      }
+      out.put(id, Arrays.copyOf(r, k));
+    }
+    return out;
+  }
+
+  /** The index-answerable part of a filter. */
+  private sealed interface Q {}
+
+  private record Leaf(String column, ScalarQuery query) implements Q {}
+
+  private record All(List<Q> parts) implements Q {}
+
+  private record Any(List<Q> parts) implements Q {}
+
+  private static final class Planner {
+    private final Dataset ds;
+    private final Map<String, TableProtos.IndexMetadata> byColumn;
+    private final Map<String, IndexCoverage> coverage;
+    private final Map<String, AddressTranslator> translators = new HashMap<>();
+    private final Map<String, BTreeIndex> opened;
+    private final BufferAllocator allocator;
+    // Column -> the predicates its index answers, in filter order.
+    final Map<String, List<String>> used = new LinkedHashMap<>();
+
+    Planner(Dataset ds, Map<String, TableProtos.IndexMetadata> byColumn, Map<String, IndexCoverage> coverage,
+        Map<String, BTreeIndex> opened, BufferAllocator allocator) {
+      this.ds = ds;
+      this.byColumn = byColumn;
+      this.coverage = coverage;
+      this.opened = opened;
+      this.allocator = allocator;
+    }
+
+    // Null when the index cannot narrow the rows: an AND keeps its answerable parts (a superset
+    // of its rows), an OR needs all of them.
+    Q convert(FilterShape s) throws IOException {
+      if (s instanceof FilterShape.And a) {
+        List<Q> parts = new ArrayList<>();
+        for (FilterShape p : a.parts()) {
+          Q q = convert(p);
+          if (q != null) {
+            parts.add(q);
+          }
+        }
+        return parts.isEmpty() ? null : parts.size() == 1 ? parts.get(0) : new All(parts);
+      }
+      if (s instanceof FilterShape.Or o) {
+        List<Q> parts = new ArrayList<>();
+        for (FilterShape p : o.parts()) {
+          Q q = convert(p);
+          if (q == null) {
+            return null;
+          }
+          parts.add(q);
+        }
+        return new Any(parts);
+      }
+      if (s instanceof FilterShape.Compare c && byColumn.containsKey(c.column())) {
+        BTreeIndex index = open(c.column());
+        ArrowType columnType = ds.fields(List.of(c.column())).get(0).toArrow().getType();
+        if (!index.valueField().getType().equals(columnType)) {
+          return null;
+        }
+        ScalarQuery q = query(c.op(), c.values(), columnType);
+        if (q != null) {
+          used.computeIfAbsent(c.column(), k -> new ArrayList<>()).add(c.sql());
+          return new Leaf(c.column(), q);
+        }
+      }
+      return null;
+    }
+
+    private BTreeIndex open(String column) throws IOException {
+      BTreeIndex i = opened.get(column);
+      if (i == null) {
+        TableProtos.IndexMetadata m = byColumn.get(column);
+        // Shared across queries: repeated queries reuse the lookup, data file and pages.
+        i = IndexCache.shared().open(ds.manifest().basePaths().indexStore(ds.store(), m),
+            dev.javelin.table.IndexUuids.toText(m.getUuid().getUuid()));
+        opened.put(column, i);
+      }
+      return i;
+    }
+
+    // Each leaf's rows are translated to current addresses before they meet another index's
+    // rows: indices built before and after a reorder record the same row at different addresses.
+    Roaring64NavigableMap search(Q q) throws IOException {
+      if (q instanceof Leaf l) {
+        AddressTranslator t = translators.computeIfAbsent(l.column(),
+            c -> new AddressTranslator(ds.store(), coverage.get(c).through()));
+        return t.translate(opened.get(l.column()).search(l.query()));
+      }
+      List<Q> parts = q instanceof All a ? a.parts() : ((Any) q).parts();
+      Roaring64NavigableMap out = search(parts.get(0));
+      for (int i = 1; i < parts.size(); i++) {
+        Roaring64NavigableMap next = search(parts.get(i));
+        if (q instanceof All) {
+          out.and(next);
+        } else {
+          out.or(next);
+        }
+      }
+      return out;
+    }
+  }
+
+  /**
+   * The index query whose rows include every row the predicate selects, or null when the
+   * literals do not fit the column's type as the filter compares them (then the index is not used).
+   */
+  static ScalarQuery query(FilterShape.Op op, List<Object> values, ArrowType type) {
+    List<Object> vs = new ArrayList<>();
+    for (int i = 0; i < values.size(); i++) {
+      Object v = convert(values.get(i), type, op, i);
+      if (v == null) {
+        return null;
+      }
+      vs.add(v);
+    }
+    boolean floating = type instanceof ArrowType.FloatingPoint;
+    switch (op) {
+      case EQ:
+        // The filter finds -0.0 = 0.0; the index orders -0.0 below 0.0.
+        return floating && (Double) vs.get(0) == 0.0 ? ScalarQuery.between(-0.0, 0.0) : ScalarQuery.equalTo(vs.get(0));
+      case LT: return ScalarQuery.lessThan(vs.get(0));
+      case LE: return ScalarQuery.lessOrEqual(vs.get(0));
+      case GT: return ScalarQuery.greaterThan(vs.get(0));
+      case GE: return ScalarQuery.greaterOrEqual(vs.get(0));
+      case BETWEEN: return ScalarQuery.between(vs.get(0), vs.get(1));
+      case IN: {
+        if (floating && vs.stream().anyMatch(v -> (Double) v == 0.0)) {
+          vs.add(-0.0);
+          vs.add(0.0);
+        }
+        return ScalarQuery.in(vs);
+      }
+      case IS_NULL: return ScalarQuery.isNull();
+      default: return null;
+    }
+  }
+
+  // A literal as the index's query value, or null if the filter would compare it differently.
+  private static Object convert(Object v, ArrowType type, FilterShape.Op op, int position) {
+    if (type instanceof ArrowType.Int t) {
+      if (!(v instanceof Long l)) {
+        return null;
+      }
+      int w = t.getBitWidth();
+      if (t.getIsSigned()) {
+        long min = w == 64 ? Long.MIN_VALUE : -(1L << (w - 1));
+        long max = w == 64 ? Long.MAX_VALUE : (1L << (w - 1)) - 1;
+        return l >= min && l <= max ? l : null;
+      }
+      return w < 64 && l >= 0 && l < (1L << w) ? l : null;
+    }
+    if (type instanceof ArrowType.FloatingPoint t) {
+      if (t.getPrecision() != FloatingPointPrecision.DOUBLE || !(v instanceof Number n)) {
+        return null;
+      }
+      double d = n.doubleValue();
+      if (d == 0.0) {
+        // Zero bounds: -0.0 below, +0.0 above, so both zeros are inside the range.
+        boolean lower = op == FilterShape.Op.GT || op == FilterShape.Op.GE
+            || (op == FilterShape.Op.BETWEEN && position == 0);
+        return lower ? -0.0 : 0.0;
+      }
+      return d;
+    }
+    if (type instanceof ArrowType.Utf8 || type instanceof ArrowType.LargeUtf8) {
+      return v instanceof String ? v : null;
+    }
+    if (type instanceof ArrowType.Bool) {
+      return v instanceof Boolean ? v : null;
+    }
+    if (type instanceof ArrowType.Date d && d.getUnit() == org.apache.arrow.vector.types.DateUnit.DAY) {
+      return v instanceof LocalDate ? v : null;
+    }
+    return null;
+  }
+}

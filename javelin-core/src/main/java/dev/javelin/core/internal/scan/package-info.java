@@ -1,0 +1,9 @@
+/**
+ * Scans and takes: the per-fragment readers, the parallel scan, filtered and index-assisted scans,
+ * nested-column pruning, the data-file metadata cache and deletion-vector slots.
+ *
+ * <p><b>Internal:</b> public so that Javelin's other modules can use it, but not API: it may
+ * change in any release, is left out of the javadoc, and engines (the CLI, the Spark connector)
+ * must not import it; {@code ArchitectureTest} enforces that.
+ */
+package dev.javelin.core.internal.scan;

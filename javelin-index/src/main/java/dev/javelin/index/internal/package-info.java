@@ -1,0 +1,8 @@
+/**
+ * Index kinds and what they share (the index cache). One package per kind.
+ *
+ * <p><b>Internal:</b> public so that Javelin's other modules can use it, but not API: it may
+ * change in any release, is left out of the javadoc, and engines (the CLI, the Spark connector)
+ * must not import it; {@code ArchitectureTest} enforces that.
+ */
+package dev.javelin.index.internal;

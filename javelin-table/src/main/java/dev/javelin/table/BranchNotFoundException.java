@@ -1,8 +1,0 @@
-package dev.javelin.table;
-
-/** A branch the operation names does not exist. */
-public class BranchNotFoundException extends TableException {
-  BranchNotFoundException(String message) {
-    super(message);
-  }
-}

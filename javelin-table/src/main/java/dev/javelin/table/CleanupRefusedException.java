@@ -1,8 +1,0 @@
-package dev.javelin.table;
-
-/** A cleanup refused to run (nothing was removed); the message says why. */
-public class CleanupRefusedException extends TableException {
-  CleanupRefusedException(String message) {
-    super(message);
-  }
-}

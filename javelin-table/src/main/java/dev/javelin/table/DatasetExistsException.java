@@ -1,8 +1,0 @@
-package dev.javelin.table;
-
-/** A create found a dataset already at the location. */
-public class DatasetExistsException extends TableException {
-  DatasetExistsException(String message) {
-    super(message);
-  }
-}

@@ -1,8 +1,0 @@
-package dev.javelin.table;
-
-/** A tag to create exists already. */
-public class TagExistsException extends TableException {
-  TagExistsException(String message) {
-    super(message);
-  }
-}

@@ -1,8 +1,0 @@
-package dev.javelin.table;
-
-/** A tag the operation names does not exist. */
-public class TagNotFoundException extends TableException {
-  TagNotFoundException(String message) {
-    super(message);
-  }
-}
