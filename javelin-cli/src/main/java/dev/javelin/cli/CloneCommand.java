@@ -32,7 +32,7 @@ final class CloneCommand extends BaseCommand {
   public Integer call() {
     try (BufferAllocator allocator = new RootAllocator()) {
       Dataset ds = source.open(allocator);
-      Path to = dev.javelin.table.io.LocalObjectStore.pathOf(target);
+      Path to = dev.javelin.io.LocalObjectStore.pathOf(target);
       Dataset clone = ds.shallowClone(to, ds.version());
       err().printf(Locale.ROOT, "Cloned version %d of %s to %s (%,d rows, no data copied)%n", ds.version(),
           source.uri, target, clone.countRows());

@@ -1,8 +1,8 @@
 package dev.javelin.cli;
 
 import dev.javelin.core.Dataset;
+import dev.javelin.io.LocalObjectStore;
 import dev.javelin.table.Table;
-import dev.javelin.table.io.LocalObjectStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;

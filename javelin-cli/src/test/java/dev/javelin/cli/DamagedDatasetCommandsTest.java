@@ -2,8 +2,8 @@ package dev.javelin.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.javelin.io.LocalObjectStore;
 import dev.javelin.table.Table;
-import dev.javelin.table.io.LocalObjectStore;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;

@@ -9,7 +9,7 @@ import dev.javelin.format.LanceFileVersion;
 import dev.javelin.index.IndexType;
 import dev.javelin.index.internal.btree.BTreeIndex;
 import dev.javelin.index.internal.btree.ScalarQuery;
-import dev.javelin.table.io.LocalObjectStore;
+import dev.javelin.io.LocalObjectStore;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;

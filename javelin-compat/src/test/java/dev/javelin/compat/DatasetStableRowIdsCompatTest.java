@@ -11,9 +11,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.javelin.core.Dataset;
 import dev.javelin.core.WriteParams;
+import dev.javelin.io.LocalObjectStore;
 import dev.javelin.table.FeatureFlags;
 import dev.javelin.table.Fragment;
-import dev.javelin.table.io.LocalObjectStore;
 import dev.javelin.table.proto.TableProtos;
 import dev.javelin.table.rowids.RowIdSequence;
 import dev.javelin.table.rowids.RowVersionSequence;

@@ -3,7 +3,7 @@ package dev.javelin.compat;
 import dev.javelin.format.LanceFileVersion;
 import dev.javelin.format.LanceFileWriter;
 import dev.javelin.format.WriteOptions;
-import dev.javelin.format.io.LocalOutputFile;
+import dev.javelin.io.LocalOutputFile;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -35,7 +35,7 @@ final class EncFiles {
 
   /** The bytes of each column's pages (all their buffers), in column order. */
   static long[] columnBytes(Path file) throws Exception {
-    try (dev.javelin.format.io.LocalInputFile in = dev.javelin.format.io.LocalInputFile.open(file)) {
+    try (dev.javelin.io.LocalInputFile in = dev.javelin.io.LocalInputFile.open(file)) {
       List<dev.javelin.format.proto.File2Protos.ColumnMetadata> cols =
           dev.javelin.format.internal.container.FileMetadata.read(in).columns();
       long[] out = new long[cols.size()];

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.javelin.format.LanceFileVersion;
 import dev.javelin.format.LanceFileWriter;
 import dev.javelin.format.WriteOptions;
-import dev.javelin.format.io.LocalOutputFile;
+import dev.javelin.io.LocalOutputFile;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

@@ -6,7 +6,7 @@ import dev.javelin.format.LanceFileVersion;
 import dev.javelin.format.LanceFileWriter;
 import dev.javelin.format.ReadOptions;
 import dev.javelin.format.WriteOptions;
-import dev.javelin.format.io.LocalOutputFile;
+import dev.javelin.io.LocalOutputFile;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -151,7 +151,7 @@ class V21SmokeTest {
   /** The layouts of every page, e.g. "mini_block(flat)" or "full_zip(variable)". */
   static List<String> layouts(Path file) throws Exception {
     List<String> out = new ArrayList<>();
-    try (dev.javelin.format.io.LocalInputFile in = dev.javelin.format.io.LocalInputFile.open(file)) {
+    try (dev.javelin.io.LocalInputFile in = dev.javelin.io.LocalInputFile.open(file)) {
       dev.javelin.format.internal.container.FileMetadata md = dev.javelin.format.internal.container.FileMetadata.read(in);
       for (dev.javelin.format.proto.File2Protos.ColumnMetadata c : md.columns()) {
         for (dev.javelin.format.proto.File2Protos.ColumnMetadata.Page p : c.getPagesList()) {

@@ -3,11 +3,11 @@ package dev.javelin.core;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.javelin.io.LocalObjectStore;
 import dev.javelin.table.Fragment;
 import dev.javelin.table.exceptions.RowIdNotFoundException;
 import dev.javelin.table.exceptions.RowNotFoundException;
 import dev.javelin.table.exceptions.UnsupportedFeatureException;
-import dev.javelin.table.io.LocalObjectStore;
 import dev.javelin.table.rowids.RowIdSequence;
 import java.nio.file.Path;
 import java.util.ArrayList;

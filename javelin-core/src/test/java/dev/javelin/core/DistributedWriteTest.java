@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.javelin.format.LanceFileVersion;
 import dev.javelin.format.schema.LanceSchema;
-import dev.javelin.table.io.LocalObjectStore;
+import dev.javelin.io.LocalObjectStore;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.javelin.format.WriteOptions;
-import dev.javelin.format.io.MappedInputFile;
+import dev.javelin.io.MappedInputFile;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;

@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.javelin.format.WriteOptions;
 import dev.javelin.format.exceptions.UnsupportedFormatException;
-import dev.javelin.format.io.InputFile;
-import dev.javelin.format.io.LocalInputFile;
-import dev.javelin.format.io.LocalOutputFile;
+import dev.javelin.io.InputFile;
+import dev.javelin.io.LocalInputFile;
+import dev.javelin.io.LocalOutputFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

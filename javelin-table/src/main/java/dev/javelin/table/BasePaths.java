@@ -1,9 +1,9 @@
 package dev.javelin.table;
 
+import dev.javelin.io.LocalObjectStore;
+import dev.javelin.io.ObjectStore;
 import dev.javelin.table.exceptions.CorruptManifestException;
 import dev.javelin.table.exceptions.TableErrors;
-import dev.javelin.table.io.LocalObjectStore;
-import dev.javelin.table.io.ObjectStore;
 import dev.javelin.table.proto.TableProtos;
 import java.util.Collections;
 import java.util.List;

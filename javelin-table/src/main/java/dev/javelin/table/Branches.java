@@ -1,5 +1,8 @@
 package dev.javelin.table;
 
+import dev.javelin.io.ObjectExistsException;
+import dev.javelin.io.ObjectInfo;
+import dev.javelin.io.ObjectStore;
 import dev.javelin.table.deletion.Deletes;
 import dev.javelin.table.exceptions.BranchExistsException;
 import dev.javelin.table.exceptions.BranchInUseException;
@@ -9,9 +12,6 @@ import dev.javelin.table.exceptions.DatasetExistsException;
 import dev.javelin.table.exceptions.InvalidBranchNameException;
 import dev.javelin.table.exceptions.TableErrors;
 import dev.javelin.table.exceptions.VersionNotFoundException;
-import dev.javelin.table.io.ObjectExistsException;
-import dev.javelin.table.io.ObjectInfo;
-import dev.javelin.table.io.ObjectStore;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;

@@ -1,12 +1,12 @@
 package dev.javelin.table;
 
+import dev.javelin.io.ObjectInfo;
+import dev.javelin.io.ObjectStore;
 import dev.javelin.table.exceptions.CleanupRefusedException;
 import dev.javelin.table.exceptions.CorruptManifestException;
 import dev.javelin.table.exceptions.TableErrors;
 import dev.javelin.table.exceptions.UnsupportedFeatureException;
 import dev.javelin.table.exceptions.VersionNotFoundException;
-import dev.javelin.table.io.ObjectInfo;
-import dev.javelin.table.io.ObjectStore;
 import dev.javelin.table.proto.TableProtos;
 import dev.javelin.table.stablepartition.StablePartitionEntry;
 import dev.javelin.table.stablepartition.StablePartitionTransition;

@@ -64,7 +64,7 @@ public final class CleanupResult {
     return indexFiles;
   }
 
-  /** Temporary files a killed writer left (see {@link dev.javelin.table.io.ObjectStore#listTemporary}). */
+  /** Temporary files a killed writer left (see {@link dev.javelin.io.ObjectStore#listTemporary}). */
   public long temporaryFilesRemoved() {
     return temporaryFiles;
   }

@@ -1,14 +1,14 @@
 package dev.javelin.table;
 
 import dev.javelin.format.LanceFileVersion;
+import dev.javelin.io.ObjectExistsException;
+import dev.javelin.io.ObjectStore;
 import dev.javelin.table.exceptions.CommitConflictException;
 import dev.javelin.table.exceptions.CommitFailedException;
 import dev.javelin.table.exceptions.CommitStateUnknownException;
 import dev.javelin.table.exceptions.CorruptManifestException;
 import dev.javelin.table.exceptions.DatasetExistsException;
 import dev.javelin.table.exceptions.TableErrors;
-import dev.javelin.table.io.ObjectExistsException;
-import dev.javelin.table.io.ObjectStore;
 import dev.javelin.table.rowids.StableRowIds;
 import java.io.IOException;
 import java.io.UncheckedIOException;

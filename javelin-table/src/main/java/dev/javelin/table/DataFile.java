@@ -1,8 +1,8 @@
 package dev.javelin.table;
 
 import dev.javelin.format.LanceFileVersion;
+import dev.javelin.io.ObjectStore;
 import dev.javelin.table.exceptions.CorruptManifestException;
-import dev.javelin.table.io.ObjectStore;
 import dev.javelin.table.proto.TableProtos;
 import java.util.List;
 import java.util.Objects;

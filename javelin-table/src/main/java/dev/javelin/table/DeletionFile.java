@@ -1,7 +1,7 @@
 package dev.javelin.table;
 
+import dev.javelin.io.ObjectStore;
 import dev.javelin.table.exceptions.CorruptManifestException;
-import dev.javelin.table.io.ObjectStore;
 import dev.javelin.table.proto.TableProtos;
 import java.util.Objects;
 

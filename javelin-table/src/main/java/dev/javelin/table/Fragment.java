@@ -91,19 +91,19 @@ public final class Fragment {
    * The stable row id of each physical row, inline or read from its external file; empty when the
    * dataset has no stable row ids. See {@link dev.javelin.table.rowids.FragmentRowIds}.
    */
-  public Optional<dev.javelin.table.rowids.RowIdSequence> rowIdSequence(dev.javelin.table.io.ObjectStore store) {
+  public Optional<dev.javelin.table.rowids.RowIdSequence> rowIdSequence(dev.javelin.io.ObjectStore store) {
     return dev.javelin.table.rowids.FragmentRowIds.rowIds(this, store);
   }
 
   /** The version that created each physical row, when recorded. */
   public Optional<dev.javelin.table.rowids.RowVersionSequence> createdAtVersions(
-      dev.javelin.table.io.ObjectStore store) {
+      dev.javelin.io.ObjectStore store) {
     return dev.javelin.table.rowids.FragmentRowIds.createdAt(this, store);
   }
 
   /** The version that last updated each physical row, when recorded. */
   public Optional<dev.javelin.table.rowids.RowVersionSequence> lastUpdatedAtVersions(
-      dev.javelin.table.io.ObjectStore store) {
+      dev.javelin.io.ObjectStore store) {
     return dev.javelin.table.rowids.FragmentRowIds.lastUpdatedAt(this, store);
   }
 

@@ -1,11 +1,11 @@
 package dev.javelin.table;
 
+import dev.javelin.io.ObjectInfo;
+import dev.javelin.io.ObjectStore;
 import dev.javelin.table.exceptions.DatasetExistsException;
 import dev.javelin.table.exceptions.TableErrors;
 import dev.javelin.table.exceptions.UnsupportedFeatureException;
 import dev.javelin.table.exceptions.VersionNotFoundException;
-import dev.javelin.table.io.ObjectInfo;
-import dev.javelin.table.io.ObjectStore;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.NoSuchFileException;
@@ -225,15 +225,15 @@ public final class Table {
    * directory of that shape.
    */
   public static Table ofBranchStore(ObjectStore store, String branch) {
-    if (store instanceof dev.javelin.table.io.LocalObjectStore) {
-      java.nio.file.Path root = ((dev.javelin.table.io.LocalObjectStore) store).root();
+    if (store instanceof dev.javelin.io.LocalObjectStore) {
+      java.nio.file.Path root = ((dev.javelin.io.LocalObjectStore) store).root();
       java.nio.file.Path up = root;
       for (int i = branch.split("/").length; i > 0 && up != null; i--) {
         up = up.getParent();
       }
       if (up != null && up.getFileName() != null && up.getFileName().toString().equals("tree")
           && up.resolve(branch).normalize().equals(root) && up.getParent() != null) {
-        return branchAt(new dev.javelin.table.io.LocalObjectStore(up.getParent()), branch, store);
+        return branchAt(new dev.javelin.io.LocalObjectStore(up.getParent()), branch, store);
       }
     }
     return at(store);

@@ -1,14 +1,14 @@
 package dev.javelin.table;
 
+import dev.javelin.io.ObjectExistsException;
+import dev.javelin.io.ObjectInfo;
+import dev.javelin.io.ObjectStore;
 import dev.javelin.table.exceptions.CorruptManifestException;
 import dev.javelin.table.exceptions.InvalidTagNameException;
 import dev.javelin.table.exceptions.TableErrors;
 import dev.javelin.table.exceptions.TagExistsException;
 import dev.javelin.table.exceptions.TagNotFoundException;
 import dev.javelin.table.exceptions.VersionNotFoundException;
-import dev.javelin.table.io.ObjectExistsException;
-import dev.javelin.table.io.ObjectInfo;
-import dev.javelin.table.io.ObjectStore;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;

@@ -3,8 +3,8 @@ package dev.javelin.table;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.javelin.io.LocalObjectStore;
 import dev.javelin.table.exceptions.CorruptManifestException;
-import dev.javelin.table.io.LocalObjectStore;
 import dev.javelin.table.proto.TableProtos;
 import java.nio.file.Path;
 import java.util.List;

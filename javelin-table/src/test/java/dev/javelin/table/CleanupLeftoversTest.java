@@ -3,8 +3,8 @@ package dev.javelin.table;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.javelin.io.ObjectInfo;
 import dev.javelin.table.exceptions.CorruptManifestException;
-import dev.javelin.table.io.ObjectInfo;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.time.Duration;

@@ -1,10 +1,10 @@
 package dev.javelin.table;
 
-import dev.javelin.format.io.InputFile;
-import dev.javelin.format.io.OutputFile;
-import dev.javelin.table.io.ObjectExistsException;
-import dev.javelin.table.io.ObjectInfo;
-import dev.javelin.table.io.ObjectStore;
+import dev.javelin.io.InputFile;
+import dev.javelin.io.ObjectExistsException;
+import dev.javelin.io.ObjectInfo;
+import dev.javelin.io.ObjectStore;
+import dev.javelin.io.OutputFile;
 import java.io.IOException;
 import java.util.ArrayDeque;
 import java.util.Deque;

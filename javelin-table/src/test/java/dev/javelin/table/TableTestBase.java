@@ -2,7 +2,7 @@ package dev.javelin.table;
 
 import dev.javelin.format.LanceFileVersion;
 import dev.javelin.format.schema.LanceSchema;
-import dev.javelin.table.io.LocalObjectStore;
+import dev.javelin.io.LocalObjectStore;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -2,11 +2,11 @@ package dev.javelin.core.compaction;
 
 import dev.javelin.format.LanceFileConcat;
 import dev.javelin.format.exceptions.UnsupportedFormatException;
-import dev.javelin.format.io.InputFile;
+import dev.javelin.io.InputFile;
+import dev.javelin.io.ObjectInfo;
+import dev.javelin.io.ObjectStore;
 import dev.javelin.table.DataFile;
 import dev.javelin.table.Fragment;
-import dev.javelin.table.io.ObjectInfo;
-import dev.javelin.table.io.ObjectStore;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;

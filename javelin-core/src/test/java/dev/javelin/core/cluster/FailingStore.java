@@ -1,11 +1,11 @@
 package dev.javelin.core.cluster;
 
-import dev.javelin.format.io.InputFile;
-import dev.javelin.format.io.OutputFile;
-import dev.javelin.format.io.PositionOutputStream;
-import dev.javelin.table.io.LocalObjectStore;
-import dev.javelin.table.io.ObjectInfo;
-import dev.javelin.table.io.ObjectStore;
+import dev.javelin.io.InputFile;
+import dev.javelin.io.LocalObjectStore;
+import dev.javelin.io.ObjectInfo;
+import dev.javelin.io.ObjectStore;
+import dev.javelin.io.OutputFile;
+import dev.javelin.io.PositionOutputStream;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;

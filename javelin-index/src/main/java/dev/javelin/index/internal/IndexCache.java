@@ -1,7 +1,7 @@
 package dev.javelin.index.internal;
 
 import dev.javelin.index.internal.btree.BTreeIndex;
-import dev.javelin.table.io.ObjectStore;
+import dev.javelin.io.ObjectStore;
 import java.io.IOException;
 import java.util.Iterator;
 import java.util.LinkedHashMap;

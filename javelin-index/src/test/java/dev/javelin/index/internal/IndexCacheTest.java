@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.javelin.index.internal.btree.BTreeIndex;
 import dev.javelin.index.internal.btree.BTreeIndexBuilder;
 import dev.javelin.index.internal.btree.ScalarQuery;
-import dev.javelin.table.io.LocalObjectStore;
+import dev.javelin.io.LocalObjectStore;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;

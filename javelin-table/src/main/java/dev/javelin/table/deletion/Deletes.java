@@ -1,5 +1,6 @@
 package dev.javelin.table.deletion;
 
+import dev.javelin.io.ObjectStore;
 import dev.javelin.table.Commit;
 import dev.javelin.table.DeletionFile;
 import dev.javelin.table.Fragment;
@@ -10,7 +11,6 @@ import dev.javelin.table.Transaction;
 import dev.javelin.table.exceptions.CommitConflictException;
 import dev.javelin.table.exceptions.RowNotFoundException;
 import dev.javelin.table.exceptions.TableErrors;
-import dev.javelin.table.io.ObjectStore;
 import dev.javelin.table.proto.TableProtos;
 import dev.javelin.table.proto.TransactionProtos;
 import dev.javelin.table.stablepartition.StablePartitionFold;

@@ -1,10 +1,10 @@
 package dev.javelin.table.deletion;
 
+import dev.javelin.io.ObjectStore;
 import dev.javelin.table.DeletionFile;
 import dev.javelin.table.ZstdIpcCodec;
 import dev.javelin.table.exceptions.CorruptManifestException;
 import dev.javelin.table.exceptions.TableErrors;
-import dev.javelin.table.io.ObjectStore;
 import dev.javelin.table.proto.TableProtos;
 import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;

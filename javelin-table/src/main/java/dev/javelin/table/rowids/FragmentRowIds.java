@@ -1,9 +1,9 @@
 package dev.javelin.table.rowids;
 
-import dev.javelin.format.io.InputFile;
+import dev.javelin.io.InputFile;
+import dev.javelin.io.ObjectStore;
 import dev.javelin.table.Fragment;
 import dev.javelin.table.exceptions.TableErrors;
-import dev.javelin.table.io.ObjectStore;
 import dev.javelin.table.proto.TableProtos;
 import java.io.IOException;
 import java.io.UncheckedIOException;

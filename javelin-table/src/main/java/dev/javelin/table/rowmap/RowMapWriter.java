@@ -3,7 +3,7 @@ package dev.javelin.table.rowmap;
 import dev.javelin.format.LanceFileVersion;
 import dev.javelin.format.LanceFileWriter;
 import dev.javelin.format.WriteOptions;
-import dev.javelin.table.io.ObjectStore;
+import dev.javelin.io.ObjectStore;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;

@@ -1,8 +1,8 @@
 package dev.javelin.table.stablepartition;
 
+import dev.javelin.io.ObjectStore;
 import dev.javelin.table.Manifest;
 import dev.javelin.table.exceptions.ConcurrentRewriteException;
-import dev.javelin.table.io.ObjectStore;
 import dev.javelin.table.proto.TableProtos;
 import java.io.IOException;
 import java.util.HashSet;

@@ -2,12 +2,12 @@ package dev.javelin.table.stablepartition;
 
 import com.google.protobuf.Any;
 import com.google.protobuf.InvalidProtocolBufferException;
+import dev.javelin.io.ObjectStore;
 import dev.javelin.table.IndexBitmaps;
 import dev.javelin.table.IndexUuids;
 import dev.javelin.table.Manifest;
 import dev.javelin.table.exceptions.CorruptManifestException;
 import dev.javelin.table.exceptions.TableErrors;
-import dev.javelin.table.io.ObjectStore;
 import dev.javelin.table.proto.TableProtos;
 import java.io.IOException;
 import java.time.Instant;

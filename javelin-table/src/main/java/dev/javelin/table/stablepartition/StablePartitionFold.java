@@ -1,5 +1,6 @@
 package dev.javelin.table.stablepartition;
 
+import dev.javelin.io.ObjectStore;
 import dev.javelin.table.Commit;
 import dev.javelin.table.ConflictRules;
 import dev.javelin.table.DeletionFile;
@@ -12,7 +13,6 @@ import dev.javelin.table.Transaction;
 import dev.javelin.table.deletion.Deletes;
 import dev.javelin.table.deletion.DeletionFiles;
 import dev.javelin.table.exceptions.CommitConflictException;
-import dev.javelin.table.io.ObjectStore;
 import dev.javelin.table.proto.TableProtos;
 import dev.javelin.table.proto.TransactionProtos;
 import dev.javelin.table.rowmap.RowMapReader;

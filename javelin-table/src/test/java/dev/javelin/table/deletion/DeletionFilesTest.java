@@ -3,9 +3,9 @@ package dev.javelin.table.deletion;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.javelin.io.LocalObjectStore;
 import dev.javelin.table.DeletionFile;
 import dev.javelin.table.exceptions.CorruptManifestException;
-import dev.javelin.table.io.LocalObjectStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.apache.arrow.memory.BufferAllocator;

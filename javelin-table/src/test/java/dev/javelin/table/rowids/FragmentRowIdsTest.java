@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.google.protobuf.ByteString;
+import dev.javelin.io.LocalObjectStore;
 import dev.javelin.table.Fragment;
 import dev.javelin.table.exceptions.CorruptManifestException;
-import dev.javelin.table.io.LocalObjectStore;
 import dev.javelin.table.proto.TableProtos;
 import java.nio.file.Path;
 import java.util.stream.LongStream;

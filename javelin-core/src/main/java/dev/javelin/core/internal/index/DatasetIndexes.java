@@ -339,7 +339,7 @@ public final class DatasetIndexes {
       BTreeIndexBuilder b, BufferAllocator allocator) throws IOException {
     String path = BTreeIndex.directory(IndexUuids.toText(old.getUuid().getUuid())) + "/page_data.lance";
     long dropped = 0;
-    dev.javelin.table.io.ObjectStore indexStore = ds.manifest().basePaths().indexStore(ds.store(), old);
+    dev.javelin.io.ObjectStore indexStore = ds.manifest().basePaths().indexStore(ds.store(), old);
     try (LanceFileReader r = LanceFileReader.open(indexStore.open(path), allocator);
         ArrowReader in = r.read(ReadOptions.builder().columns(List.of("values", "ids")).build())) {
       long[] addresses = new long[0];

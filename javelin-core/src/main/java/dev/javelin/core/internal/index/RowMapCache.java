@@ -1,6 +1,6 @@
 package dev.javelin.core.internal.index;
 
-import dev.javelin.table.io.ObjectStore;
+import dev.javelin.io.ObjectStore;
 import dev.javelin.table.rowmap.RowMapReader;
 import java.io.IOException;
 import java.util.Iterator;

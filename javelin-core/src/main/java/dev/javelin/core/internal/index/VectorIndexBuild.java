@@ -146,7 +146,7 @@ public final class VectorIndexBuild {
       java.util.function.LongPredicate keep = IndexRowIds.liveIn(ds, bitmap, allocator);
       String uuid = dev.javelin.table.IndexUuids.toText(e.getUuid().getUuid());
       // A shallow clone's entries may be its source's; the extended index is the clone's own.
-      dev.javelin.table.io.ObjectStore from = m.basePaths().indexStore(ds.store(), e);
+      dev.javelin.io.ObjectStore from = m.basePaths().indexStore(ds.store(), e);
       if (builder == null) {
         builder = IvfPqBuilder.extending(from, uuid, keep, allocator);
       } else if (!builder.addRowsOf(from, uuid, keep, allocator)) {

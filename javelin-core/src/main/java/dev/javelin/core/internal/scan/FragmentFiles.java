@@ -2,10 +2,10 @@ package dev.javelin.core.internal.scan;
 
 import dev.javelin.format.LanceFileReader;
 import dev.javelin.format.schema.LanceField;
+import dev.javelin.io.ObjectStore;
 import dev.javelin.table.DataFile;
 import dev.javelin.table.Fragment;
 import dev.javelin.table.exceptions.TableErrors;
-import dev.javelin.table.io.ObjectStore;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -2,9 +2,9 @@ package dev.javelin.format.internal.container;
 
 import dev.javelin.format.LanceFileVersion;
 import dev.javelin.format.internal.encoding.BufferSink;
-import dev.javelin.format.io.OutputFile;
-import dev.javelin.format.io.PositionOutputStream;
 import dev.javelin.format.proto.File2Protos.ColumnMetadata;
+import dev.javelin.io.OutputFile;
+import dev.javelin.io.PositionOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;

@@ -2,8 +2,8 @@ package dev.javelin.format.internal.encoding;
 
 import dev.javelin.format.LanceFileVersion;
 import dev.javelin.format.exceptions.CorruptFileException;
-import dev.javelin.format.io.InputFile;
 import dev.javelin.format.proto.File2Protos.ColumnMetadata;
+import dev.javelin.io.InputFile;
 import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;

@@ -8,8 +8,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.javelin.format.LanceFileReader;
 import dev.javelin.format.ReadOptions;
-import dev.javelin.format.io.CountingInputFile;
-import dev.javelin.format.io.LocalInputFile;
+import dev.javelin.io.CountingInputFile;
+import dev.javelin.io.LocalInputFile;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

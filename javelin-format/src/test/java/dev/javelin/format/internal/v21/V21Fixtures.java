@@ -5,7 +5,7 @@ import dev.javelin.format.LanceFileVersion;
 import dev.javelin.format.LanceFileWriter;
 import dev.javelin.format.ReadOptions;
 import dev.javelin.format.WriteOptions;
-import dev.javelin.format.io.LocalOutputFile;
+import dev.javelin.io.LocalOutputFile;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -4,7 +4,7 @@ import dev.javelin.format.LanceFileReader;
 import dev.javelin.format.ReadOptions;
 import dev.javelin.index.RowAddressMap;
 import dev.javelin.index.internal.IndexCache;
-import dev.javelin.table.io.ObjectStore;
+import dev.javelin.io.ObjectStore;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;

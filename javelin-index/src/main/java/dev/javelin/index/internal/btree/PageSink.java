@@ -2,7 +2,7 @@ package dev.javelin.index.internal.btree;
 
 import dev.javelin.format.LanceFileWriter;
 import dev.javelin.format.WriteOptions;
-import dev.javelin.format.io.OutputFile;
+import dev.javelin.io.OutputFile;
 import java.io.IOException;
 import java.util.List;
 import java.util.Map;

@@ -6,7 +6,7 @@ import dev.javelin.index.IvfPqParams;
 import dev.javelin.index.exceptions.VectorIndexException;
 import dev.javelin.index.internal.btree.BTreeIndex;
 import dev.javelin.index.proto.IndexProtos;
-import dev.javelin.table.io.ObjectStore;
+import dev.javelin.io.ObjectStore;
 import java.io.IOException;
 import java.util.Arrays;
 import java.util.Random;

@@ -4,7 +4,7 @@ import dev.javelin.index.DistanceType;
 import dev.javelin.index.RowAddressMap;
 import dev.javelin.index.exceptions.VectorIndexException;
 import dev.javelin.index.internal.btree.BTreeIndex;
-import dev.javelin.table.io.ObjectStore;
+import dev.javelin.io.ObjectStore;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;

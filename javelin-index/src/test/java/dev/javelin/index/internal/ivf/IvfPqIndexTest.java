@@ -7,7 +7,7 @@ import dev.javelin.index.DistanceType;
 import dev.javelin.index.IvfPqParams;
 import dev.javelin.index.RowAddressMap;
 import dev.javelin.index.exceptions.VectorIndexException;
-import dev.javelin.table.io.LocalObjectStore;
+import dev.javelin.io.LocalObjectStore;
 import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.Random;

@@ -1,7 +1,5 @@
-package dev.javelin.table.io;
+package dev.javelin.io;
 
-import dev.javelin.format.io.InputFile;
-import dev.javelin.format.io.OutputFile;
 import java.io.IOException;
 import java.util.List;
 

@@ -1,4 +1,4 @@
-package dev.javelin.table.io;
+package dev.javelin.io;
 
 import java.time.Instant;
 import java.util.Objects;

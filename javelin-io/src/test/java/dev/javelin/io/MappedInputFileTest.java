@@ -1,4 +1,4 @@
-package dev.javelin.format.io;
+package dev.javelin.io;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,4 +1,4 @@
-package dev.javelin.format.io;
+package dev.javelin.io;
 
 import java.io.IOException;
 

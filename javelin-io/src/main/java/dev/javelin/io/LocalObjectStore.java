@@ -1,19 +1,15 @@
-package dev.javelin.table.io;
+package dev.javelin.io;
 
-import dev.javelin.format.io.InputFile;
-import dev.javelin.format.io.LocalInputFile;
-import dev.javelin.format.io.LocalOutputFile;
-import dev.javelin.format.io.OutputFile;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.channels.FileChannel;
 import java.nio.file.DirectoryStream;
 import java.nio.file.FileAlreadyExistsException;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
