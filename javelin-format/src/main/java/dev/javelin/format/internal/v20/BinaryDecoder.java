@@ -164,7 +164,7 @@ final class BinaryDecoder extends NodeDecoder {
   void read(Ranges rows, FieldVector target, BufferAllocator allocator) throws IOException {
     int n = valueCount(pages, rows.total);
     int offsetWidth = large ? 8 : 4;
-    ArrowBuf validity = zeroed(allocator, Bits.bytesFor(n));
+    ArrowBuf validity = zeroed(allocator, Bitmaps.bytesFor(n));
     ArrowBuf offsets = null;
     ArrowBuf data = null;
     try {
@@ -190,7 +190,7 @@ final class BinaryDecoder extends NodeDecoder {
           ByteBuffer outer = null;
           if (codec.validityBuffer >= 0) {
             long first = from >>> 3;
-            outer = bytes.get(codec.validityBuffer, first, Bits.bytesFor(to) - first);
+            outer = bytes.get(codec.validityBuffer, first, Bitmaps.bytesFor(to) - first);
           }
           if (codec.binary != null) {
             readBinary(page, codec.binary, bytes, from, to, outer, dest, out);
@@ -240,7 +240,7 @@ final class BinaryDecoder extends NodeDecoder {
         throw pages.corrupt(page, "string offsets decrease at value " + i + " (" + prev + " then " + e + ")");
       }
       boolean valid = Long.compareUnsigned(v, c.nullAdjustment) < 0
-          && (outer == null || Bits.get(outer, (from & 7) + (i - from)));
+          && (outer == null || Bitmaps.get(outer, (from & 7) + (i - from)));
       out.value(dest + (i - from), valid, e - prev);
       prev = e;
     }
@@ -313,7 +313,7 @@ final class BinaryDecoder extends NodeDecoder {
             + " passes the " + c.numItems + " dictionary items");
       }
       int item = (int) k - 1;
-      boolean valid = item >= 0 && dict.valid[item] && (outer == null || Bits.get(outer, (from & 7) + i));
+      boolean valid = item >= 0 && dict.valid[item] && (outer == null || Bitmaps.get(outer, (from & 7) + i));
       items[i] = valid ? item : -1;
       long len = valid ? dict.ends[item] - dict.starts[item] : 0;
       total += len;
@@ -399,7 +399,7 @@ final class BinaryDecoder extends NodeDecoder {
 
     void value(long row, boolean valid, long length) {
       if (valid) {
-        Bits.set(validity, row);
+        Bitmaps.set(validity, row);
       }
       total += length;
       if (offsetWidth == 4) {

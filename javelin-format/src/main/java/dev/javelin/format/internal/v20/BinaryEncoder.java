@@ -2,6 +2,7 @@ package dev.javelin.format.internal.v20;
 
 import dev.javelin.format.WriteOptions;
 import dev.javelin.format.internal.encoding.BufferSink;
+import dev.javelin.format.internal.encoding.ByteBuilder;
 import dev.javelin.format.proto.Encodings20.ArrayEncoding;
 import dev.javelin.format.proto.File2Protos.ColumnMetadata;
 import dev.javelin.format.schema.LanceField;
@@ -97,7 +98,7 @@ final class BinaryEncoder extends NodeEncoder {
       column.addPage(sink, List.of(indices, bytes.toBuffer()), count, encoding);
     }
     count = 0;
-    bytes.clear();
+    bytes.reset();
     validity.clear();
     if (ends.length > (1 << 17)) {
       ends = new long[64];

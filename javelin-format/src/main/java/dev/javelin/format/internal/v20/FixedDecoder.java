@@ -154,7 +154,7 @@ final class FixedDecoder extends NodeDecoder {
   private void readDirect(int page, Level level, FixedLayout shape, long from, long to, Out out, long dest)
       throws IOException {
     long n = to - from;
-    Bits.setRange(out.validity, dest, n);
+    Bitmaps.setRange(out.validity, dest, n);
     if (shape.isList()) {
       long dim = shape.dimension;
       readDirect(page, level.items, shape.items, from * dim, to * dim, out.items, dest * dim);
@@ -175,19 +175,19 @@ final class FixedDecoder extends NodeDecoder {
       return;
     }
     if (level.mode == Level.NO_NULL) {
-      Bits.setRange(out.validity, dest, n);
+      Bitmaps.setRange(out.validity, dest, n);
     } else {
       long first = from >>> 3;
-      ByteBuffer v = bytes.get(level.validityBuffer, first, Bits.bytesFor(to) - first);
-      Bits.copy(v, from & 7, out.validity, dest, n);
+      ByteBuffer v = bytes.get(level.validityBuffer, first, Bitmaps.bytesFor(to) - first);
+      Bitmaps.copy(v, from & 7, out.validity, dest, n);
     }
     if (shape.isList()) {
       long dim = shape.dimension;
       copy(level.items, shape.items, bytes, from * dim, to * dim, out.items, dest * dim);
     } else if (shape.bits == 1) {
       long first = from >>> 3;
-      ByteBuffer d = bytes.get(level.dataBuffer, first, Bits.bytesFor(to) - first);
-      Bits.copy(d, from & 7, out.data, dest, n);
+      ByteBuffer d = bytes.get(level.dataBuffer, first, Bitmaps.bytesFor(to) - first);
+      Bitmaps.copy(d, from & 7, out.data, dest, n);
     } else {
       long width = shape.bits / 8;
       ByteBuffer d = bytes.get(level.dataBuffer, from * width, n * width);
@@ -213,7 +213,7 @@ final class FixedDecoder extends NodeDecoder {
       ArrowBuf d = null;
       Out i = null;
       try {
-        v = zeroed(allocator, Bits.bytesFor(count));
+        v = zeroed(allocator, Bitmaps.bytesFor(count));
         if (shape.isList()) {
           long itemCount = (long) count * shape.dimension;
           if (itemCount > Integer.MAX_VALUE - 8) {
@@ -221,9 +221,9 @@ final class FixedDecoder extends NodeDecoder {
           }
           i = new Out(shape.items, (int) itemCount, zeroData, allocator);
         } else {
-          // Bits are or-ed in, so a bit buffer always starts zeroed.
+          // Bitmaps are or-ed in, so a bit buffer always starts zeroed.
           if (shape.bits == 1) {
-            d = zeroed(allocator, Bits.bytesFor(count));
+            d = zeroed(allocator, Bitmaps.bytesFor(count));
           } else if (zeroData) {
             d = zeroed(allocator, (long) count * (shape.bits / 8));
           } else {

@@ -2,6 +2,7 @@ package dev.javelin.format.internal.v20;
 
 import dev.javelin.format.WriteOptions;
 import dev.javelin.format.internal.encoding.BufferSink;
+import dev.javelin.format.internal.encoding.ByteBuilder;
 import dev.javelin.format.proto.Encodings20.ArrayEncoding;
 import dev.javelin.format.proto.File2Protos.ColumnMetadata;
 import dev.javelin.format.schema.LanceField;
@@ -149,7 +150,7 @@ final class FixedEncoder extends NodeEncoder {
       } else if (bits != null) {
         bits.clear();
       } else {
-        bytes.clear();
+        bytes.reset();
       }
     }
   }

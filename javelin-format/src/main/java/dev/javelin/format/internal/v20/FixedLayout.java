@@ -8,7 +8,7 @@ import org.apache.arrow.vector.types.pojo.Field;
  * {@code dimension} items that are themselves fixed-width. Immutable.
  */
 final class FixedLayout {
-  /** Bits per value of a leaf (1 for booleans); 0 for a fixed-size list. */
+  /** Bitmaps per value of a leaf (1 for booleans); 0 for a fixed-size list. */
   final int bits;
   /** Items per value of a fixed-size list; 0 for a leaf. */
   final int dimension;

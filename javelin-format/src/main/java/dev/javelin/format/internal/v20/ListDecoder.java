@@ -74,7 +74,7 @@ final class ListDecoder extends NodeDecoder {
   void read(Ranges rows, FieldVector target, BufferAllocator allocator) throws IOException {
     int n = valueCount(pages, rows.total);
     int width = large ? 8 : 4;
-    ArrowBuf validity = zeroed(allocator, Bits.bytesFor(n));
+    ArrowBuf validity = zeroed(allocator, Bitmaps.bytesFor(n));
     ArrowBuf offsets = null;
     try {
       offsets = zeroed(allocator, (long) (n + 1) * width);
@@ -102,7 +102,7 @@ final class ListDecoder extends NodeDecoder {
             }
             long row = dest + (r - from);
             if (Long.compareUnsigned(v, adjustment) < 0) {
-              Bits.set(validity, row);
+              Bitmaps.set(validity, row);
               wanted.add(itemBase[page] + prev, itemBase[page] + e);
               total += e - prev;
             }

@@ -40,9 +40,9 @@ final class StructDecoder extends NodeDecoder {
     for (int i = 0; i < children.size(); i++) {
       children.get(i).read(rows, (FieldVector) struct.getChildByOrdinal(i), allocator);
     }
-    ArrowBuf validity = zeroed(allocator, Bits.bytesFor(n));
+    ArrowBuf validity = zeroed(allocator, Bitmaps.bytesFor(n));
     try {
-      Bits.setRange(validity, 0, n);
+      Bitmaps.setRange(validity, 0, n);
       struct.loadFieldBuffers(new ArrowFieldNode(n, 0), List.of(validity));
     } finally {
       validity.close();

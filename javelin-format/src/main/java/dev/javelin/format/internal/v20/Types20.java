@@ -65,7 +65,7 @@ final class Types20 {
   }
 
   /**
-   * Bits per value of a fixed-width leaf type (1 for booleans), or -1 if the type is not one.
+   * Bitmaps per value of a fixed-width leaf type (1 for booleans), or -1 if the type is not one.
    */
   static int fixedBits(ArrowType type) {
     switch (type.getTypeID()) {

@@ -1,6 +1,7 @@
 package dev.javelin.format.internal.v21;
 
 import dev.javelin.format.internal.compression.bitpack.MiniBlockChunks;
+import dev.javelin.format.internal.encoding.ByteBuilder;
 import dev.javelin.format.proto.Encodings21.CompressiveEncoding;
 
 /** The chunks a {@code bitpack} codec produced, with the encoding that describes them. */

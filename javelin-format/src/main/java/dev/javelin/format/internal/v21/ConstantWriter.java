@@ -1,6 +1,7 @@
 package dev.javelin.format.internal.v21;
 
 import com.google.protobuf.ByteString;
+import dev.javelin.format.internal.encoding.ByteBuilder;
 import dev.javelin.format.proto.Encodings21.AllNullLayout;
 import dev.javelin.format.proto.Encodings21.PageLayout;
 import java.nio.ByteBuffer;

@@ -1,5 +1,6 @@
 package dev.javelin.format.internal.v21;
 
+import dev.javelin.format.internal.encoding.ByteBuilder;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 import org.apache.arrow.memory.ArrowBuf;
@@ -8,7 +9,7 @@ import org.apache.arrow.memory.ArrowBuf;
 final class FixedValues extends LeafValues {
   final int bits;
   private final ByteBuilder bytes;
-  private final Bits bitData;
+  private final BitBuffer bitData;
   private int count;
 
   FixedValues(int bits) {
@@ -17,7 +18,7 @@ final class FixedValues extends LeafValues {
     }
     this.bits = bits;
     this.bytes = bits == 1 ? null : new ByteBuilder();
-    this.bitData = bits == 1 ? new Bits() : null;
+    this.bitData = bits == 1 ? new BitBuffer() : null;
   }
 
   @Override

@@ -1,5 +1,6 @@
 package dev.javelin.format.internal.v21;
 
+import dev.javelin.format.internal.encoding.ByteBuilder;
 import dev.javelin.format.proto.Encodings21.CompressiveEncoding;
 
 /**
@@ -14,7 +15,7 @@ final class FslEncoder implements MiniBlockValueEncoder, PerValueEncoder {
   FslEncoder(FslValues values) {
     this.values = values;
     int n = 0;
-    for (Bits b : values.validity) {
+    for (BitBuffer b : values.validity) {
       if (b != null) {
         n++;
       }

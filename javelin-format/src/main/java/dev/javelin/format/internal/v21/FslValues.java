@@ -11,14 +11,14 @@ final class FslValues extends LeafValues {
   final LeafType type;
   final FixedValues items;
   /** validity[l] holds count * cum(l) bits, cum(l) = product of dims[0..l]. */
-  final Bits[] validity;
+  final BitBuffer[] validity;
   private final long[] cum;
   private int count;
 
   FslValues(LeafType type) {
     this.type = type;
     this.items = new FixedValues(type.bitsPerItem);
-    this.validity = new Bits[type.dims.length];
+    this.validity = new BitBuffer[type.dims.length];
     this.cum = new long[type.dims.length];
     long c = 1;
     for (int l = 0; l < type.dims.length; l++) {
@@ -44,7 +44,7 @@ final class FslValues extends LeafValues {
   @Override
   long byteSize() {
     long s = items.byteSize();
-    for (Bits b : validity) {
+    for (BitBuffer b : validity) {
       s += b == null ? 0 : b.byteSize();
     }
     return s;
@@ -57,12 +57,12 @@ final class FslValues extends LeafValues {
 
   /** Appends layer {@code l} validity bits for n children from an Arrow validity buffer. */
   void appendValidity(int l, ArrowBuf buf, long from, long n) {
-    Bits b = validity[l];
+    BitBuffer b = validity[l];
     if (b == null) {
-      if (Bits.allSet(buf, from, n)) {
+      if (BitBuffer.allSet(buf, from, n)) {
         return;
       }
-      b = validity[l] = new Bits();
+      b = validity[l] = new BitBuffer();
       b.addRepeated(true, (long) count * cum[l]);
     }
     b.addFrom(buf, from, n);
@@ -70,9 +70,9 @@ final class FslValues extends LeafValues {
 
   /** Appends layer {@code l} validity bits from a packed bitmap (a decoded chunk). */
   void appendValidity(int l, byte[] bits, long from, long n) {
-    Bits b = validity[l];
+    BitBuffer b = validity[l];
     if (b == null) {
-      b = validity[l] = new Bits();
+      b = validity[l] = new BitBuffer();
       b.addRepeated(true, (long) count * cum[l]);
     }
     b.addFrom(bits, from, n);
@@ -80,9 +80,9 @@ final class FslValues extends LeafValues {
 
   /** Appends layer {@code l} validity bits for n children from a bitmap at byte {@code pos} of {@code buf}. */
   void appendValidity(int l, java.nio.ByteBuffer buf, int pos, long n) {
-    Bits b = validity[l];
+    BitBuffer b = validity[l];
     if (b == null) {
-      b = validity[l] = new Bits();
+      b = validity[l] = new BitBuffer();
       b.addRepeated(true, (long) count * cum[l]);
     }
     b.addFrom(buf, pos, 0, n);

@@ -2,6 +2,7 @@ package dev.javelin.format.internal.v21;
 
 import dev.javelin.format.exceptions.BadDataException;
 import dev.javelin.format.exceptions.UnsupportedEncodingException;
+import dev.javelin.format.internal.encoding.ByteBuilder;
 import dev.javelin.format.internal.encoding.ColumnSource;
 import dev.javelin.format.internal.encoding.ReadPlan;
 import dev.javelin.format.proto.Encodings21.FullZipLayout;

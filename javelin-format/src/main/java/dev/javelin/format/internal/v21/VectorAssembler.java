@@ -88,7 +88,7 @@ final class VectorAssembler {
         if (cn != offsets[n]) {
           throw corrupt(path.name() + ": list " + f.name() + " has " + offsets[n] + " items but its child has " + cn);
         }
-        Bits valid = validity(e, starts, n, layer);
+        BitBuffer valid = validity(e, starts, n, layer);
         boolean large = v instanceof LargeListVector;
         ArrowBuf off = allocator.buffer((long) (n + 1) * (large ? 8 : 4));
         try {
@@ -160,12 +160,12 @@ final class VectorAssembler {
   }
 
   // The validity of n elements, or null when all are valid.
-  private static Bits validity(LeafEntries e, int[] starts, int n, int layer) {
+  private static BitBuffer validity(LeafEntries e, int[] starts, int n, int layer) {
     short[] codes = e.codeArray();
     if (codes == null) {
       return null;
     }
-    Bits b = new Bits();
+    BitBuffer b = new BitBuffer();
     // Null at this layer or above: codes 1 + 2 * l with l >= layer.
     int lowest = Codes.nullAt(layer);
     int k = 0;
@@ -191,7 +191,7 @@ final class VectorAssembler {
     if (values.count() != n) {
       throw corrupt(path.name() + " has " + n + " items but " + values.count() + " values");
     }
-    Bits valid = validity(e, starts, n, 0);
+    BitBuffer valid = validity(e, starts, n, 0);
     switch (path.type.kind) {
       case FIXED:
         loadFixed(v, n, valid, (FixedValues) values);
@@ -208,10 +208,10 @@ final class VectorAssembler {
   }
 
   // A packed struct: the struct's validity from the levels, each child from its own values.
-  private void loadPacked(FieldVector v, int n, Bits valid, PackedValues values) {
+  private void loadPacked(FieldVector v, int n, BitBuffer valid, PackedValues values) {
     AbstractStructVector sv = (AbstractStructVector) v;
     load(v, n, valid);
-    Bits all = null;
+    BitBuffer all = null;
     for (int j = 0; j < values.children.length; j++) {
       FieldVector child = (FieldVector) sv.getChildByOrdinal(j);
       LeafValues c = values.children[j];
@@ -227,7 +227,7 @@ final class VectorAssembler {
     }
   }
 
-  private void loadFixed(FieldVector v, int n, Bits valid, FixedValues values) {
+  private void loadFixed(FieldVector v, int n, BitBuffer valid, FixedValues values) {
     long bytes = values.bits == 1 ? (n + 7L) / 8 : (long) n * (values.bits / 8);
     ArrowBuf data = allocator.buffer(Math.max(bytes, 1));
     try {
@@ -238,7 +238,7 @@ final class VectorAssembler {
     }
   }
 
-  private void loadVariable(FieldVector v, int n, Bits valid, VarValues values) {
+  private void loadVariable(FieldVector v, int n, BitBuffer valid, VarValues values) {
     // The vector's own offset width decides, whatever the file's offsets were.
     boolean large = v instanceof org.apache.arrow.vector.BaseLargeVariableWidthVector;
     long total = values.dataSize();
@@ -271,9 +271,9 @@ final class VectorAssembler {
     }
   }
 
-  private void loadFsl(FieldVector v, int n, Bits valid, FslValues values) {
+  private void loadFsl(FieldVector v, int n, BitBuffer valid, FslValues values) {
     FieldVector cur = v;
-    Bits curValid = valid;
+    BitBuffer curValid = valid;
     long count = n;
     for (int l = 0; l < values.layers(); l++) {
       load(cur, (int) count, curValid);
@@ -281,13 +281,13 @@ final class VectorAssembler {
       if (count > Integer.MAX_VALUE) {
         throw new UnsupportedFormatException(location, "Too many fixed-size list items in one read");
       }
-      Bits layer = values.validity[l];
+      BitBuffer layer = values.validity[l];
       if (layer == null) {
         curValid = null;
       } else if (layer.size() == count) {
         curValid = layer;
       } else {
-        curValid = new Bits();
+        curValid = new BitBuffer();
         curValid.addFrom(layer, 0, count);
       }
       cur = ((FixedSizeListVector) cur).getDataVector();
@@ -307,12 +307,12 @@ final class VectorAssembler {
     return c;
   }
 
-  private void load(FieldVector v, int n, Bits valid) {
+  private void load(FieldVector v, int n, BitBuffer valid) {
     loadWith(v, n, valid);
   }
 
   // valid == null: every element is valid.
-  private void loadWith(FieldVector v, int n, Bits valid, ArrowBuf... rest) {
+  private void loadWith(FieldVector v, int n, BitBuffer valid, ArrowBuf... rest) {
     int nulls = valid == null ? 0 : n - popCount(valid.array(), n);
     ArrowBuf validity = allocator.buffer(Math.max(1, (n + 7) / 8));
     try {

@@ -1,6 +1,7 @@
 package dev.javelin.format.internal.v21;
 
 import dev.javelin.format.internal.compression.general.GeneralCodec;
+import dev.javelin.format.internal.encoding.ByteBuilder;
 import dev.javelin.format.proto.Encodings21.CompressiveEncoding;
 
 /**

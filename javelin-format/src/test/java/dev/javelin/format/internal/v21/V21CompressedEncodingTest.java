@@ -11,6 +11,7 @@ import dev.javelin.format.internal.compression.bitpack.RleCodec;
 import dev.javelin.format.internal.compression.fsst.FsstDecoder;
 import dev.javelin.format.internal.compression.general.GeneralCodec;
 import dev.javelin.format.internal.container.FileMetadata;
+import dev.javelin.format.internal.encoding.ByteBuilder;
 import dev.javelin.format.proto.Encodings21.CompressiveEncoding;
 import dev.javelin.format.proto.Encodings21.PageLayout;
 import dev.javelin.format.proto.File2Protos.ColumnMetadata;

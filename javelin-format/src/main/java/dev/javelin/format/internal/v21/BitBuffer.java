@@ -5,7 +5,7 @@ import java.util.Arrays;
 import org.apache.arrow.memory.ArrowBuf;
 
 /** A growable bitmap, least significant bit first (Arrow and Lance bit order). */
-final class Bits {
+final class BitBuffer {
   private byte[] data = new byte[16];
   private long size;
 
@@ -149,7 +149,7 @@ final class Bits {
     return true;
   }
 
-  void addFrom(Bits src, long from, long n) {
+  void addFrom(BitBuffer src, long from, long n) {
     addFrom(src.data, from, n);
   }
 
@@ -164,7 +164,7 @@ final class Bits {
 
   /** Copies bits [from, from + n) into a new array starting at bit 0. */
   byte[] slice(long from, long n) {
-    Bits b = new Bits();
+    BitBuffer b = new BitBuffer();
     b.addFrom(data, from, n);
     return Arrays.copyOf(b.data, b.byteSize());
   }

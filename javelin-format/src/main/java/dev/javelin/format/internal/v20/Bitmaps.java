@@ -4,8 +4,8 @@ import java.nio.ByteBuffer;
 import org.apache.arrow.memory.ArrowBuf;
 
 /** Bit copies between page buffers and Arrow bitmaps (least significant bit first). */
-final class Bits {
-  private Bits() {}
+final class Bitmaps {
+  private Bitmaps() {}
 
   /** Copies {@code n} bits starting at bit {@code srcBit} of {@code src} to bit {@code dstBit} of {@code dst}. */
   static void copy(ByteBuffer src, long srcBit, ArrowBuf dst, long dstBit, long n) {
