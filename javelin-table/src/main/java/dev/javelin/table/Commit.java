@@ -1,5 +1,6 @@
 package dev.javelin.table;
 
+import dev.javelin.common.Json;
 import dev.javelin.format.LanceFileVersion;
 import dev.javelin.io.ObjectExistsException;
 import dev.javelin.io.ObjectStore;
@@ -292,7 +293,7 @@ public final class Commit {
   // A hint for other readers (Lance reads it as a starting point). Never needed for correctness.
   private void writeHint(long version) {
     try {
-      table.store().put(Table.HINT, ("{\"version\":" + version + "}").getBytes(StandardCharsets.UTF_8));
+      table.store().put(Table.HINT, Json.write(Json.object().put("version", version)).getBytes(StandardCharsets.UTF_8));
     } catch (IOException | RuntimeException e) {
       LOG.log(Level.FINE, "Could not write the version hint of " + table.location(), e);
     }
