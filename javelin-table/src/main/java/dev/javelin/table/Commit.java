@@ -20,8 +20,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.logging.Level;
-import java.util.logging.Logger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Commits one transaction: the one commit loop of the table layer (a template method; what
@@ -38,7 +38,7 @@ import java.util.logging.Logger;
  * while creating the manifest): nothing is deleted.
  */
 public final class Commit {
-  private static final Logger LOG = Logger.getLogger(Commit.class.getName());
+  private static final Logger LOG = LoggerFactory.getLogger(Commit.class);
 
   private final Table table;
   private Transaction txn;
@@ -272,7 +272,7 @@ public final class Commit {
       if (txn.kind() != OperationKind.RESTORE) {
         throw e;
       }
-      LOG.log(Level.FINE, "Restoring over an unreadable newest version", e);
+      LOG.debug("Restoring over an unreadable newest version", e);
       return null;
     }
   }
@@ -295,7 +295,7 @@ public final class Commit {
     try {
       table.store().put(Table.HINT, Json.write(Json.object().put("version", version)).getBytes(StandardCharsets.UTF_8));
     } catch (IOException | RuntimeException e) {
-      LOG.log(Level.FINE, "Could not write the version hint of " + table.location(), e);
+      LOG.debug("Could not write the version hint of {}", table.location(), e);
     }
   }
 
