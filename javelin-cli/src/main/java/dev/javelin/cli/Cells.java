@@ -1,5 +1,9 @@
 package dev.javelin.cli;
 
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonpCharacterEscapes;
+import dev.javelin.common.Json;
+import java.io.IOException;
 import java.math.BigDecimal;
 import java.time.DateTimeException;
 import java.time.Instant;
@@ -61,56 +65,60 @@ final class Cells {
       return null;
     }
     if (nested(v)) {
-      return json(v, i, new StringBuilder()).toString();
+      return json(g -> json(v, i, g));
     }
     return scalar(v, i);
   }
 
-  /** Appends the value as JSON. */
-  static StringBuilder json(ValueVector v, int i, StringBuilder b) {
-    if (v.isNull(i)) {
-      return b.append("null");
-    }
-    if (v instanceof StructVector) {
-      StructVector s = (StructVector) v;
-      b.append('{');
-      boolean first = true;
-      for (ValueVector child : s.getChildrenFromFields()) {
-        b.append(first ? "" : ",");
-        first = false;
-        Json.string(b, child.getName()).append(':');
-        json(child, i, b);
-      }
-      return b.append('}');
-    }
-    if (v instanceof ListVector) {
-      ListVector l = (ListVector) v;
-      return array(l.getDataVector(), l.getElementStartIndex(i), l.getElementEndIndex(i), b);
-    }
-    if (v instanceof LargeListVector) {
-      LargeListVector l = (LargeListVector) v;
-      return array(l.getDataVector(), Math.toIntExact(l.getElementStartIndex(i)),
-          Math.toIntExact(l.getElementEndIndex(i)), b);
-    }
-    if (v instanceof FixedSizeListVector) {
-      FixedSizeListVector l = (FixedSizeListVector) v;
-      int n = l.getListSize();
-      return array(l.getDataVector(), i * n, i * n + n, b);
-    }
-    String s = scalar(v, i);
-    if (quoted(v, i)) {
-      return Json.string(b, s);
-    }
-    return b.append(s);
+  /**
+   * What {@code body} writes, as the CLI prints JSON: compact, and with U+2028 and U+2029
+   * escaped too, so that a line of output is also a line of JavaScript.
+   */
+  static String json(Json.Body body) {
+    return Json.generate(g -> {
+      g.setCharacterEscapes(JsonpCharacterEscapes.instance());
+      body.write(g);
+    });
   }
 
-  private static StringBuilder array(ValueVector items, int start, int end, StringBuilder b) {
-    b.append('[');
-    for (int j = start; j < end; j++) {
-      b.append(j == start ? "" : ",");
-      json(items, j, b);
+  /** Writes the value as JSON. */
+  static void json(ValueVector v, int i, JsonGenerator g) throws IOException {
+    if (v.isNull(i)) {
+      g.writeNull();
+    } else if (v instanceof StructVector) {
+      g.writeStartObject();
+      for (ValueVector child : ((StructVector) v).getChildrenFromFields()) {
+        g.writeFieldName(child.getName());
+        json(child, i, g);
+      }
+      g.writeEndObject();
+    } else if (v instanceof ListVector) {
+      ListVector l = (ListVector) v;
+      array(l.getDataVector(), l.getElementStartIndex(i), l.getElementEndIndex(i), g);
+    } else if (v instanceof LargeListVector) {
+      LargeListVector l = (LargeListVector) v;
+      array(l.getDataVector(), Math.toIntExact(l.getElementStartIndex(i)), Math.toIntExact(l.getElementEndIndex(i)),
+          g);
+    } else if (v instanceof FixedSizeListVector) {
+      FixedSizeListVector l = (FixedSizeListVector) v;
+      int n = l.getListSize();
+      array(l.getDataVector(), i * n, i * n + n, g);
+    } else if (v instanceof BitVector) {
+      g.writeBoolean(((BitVector) v).get(i) != 0);
+    } else if (quoted(v, i)) {
+      g.writeString(scalar(v, i));
+    } else {
+      // Numbers as the table and CSV show them (Java's float and double text, plain decimals).
+      g.writeNumber(scalar(v, i));
     }
-    return b.append(']');
+  }
+
+  private static void array(ValueVector items, int start, int end, JsonGenerator g) throws IOException {
+    g.writeStartArray();
+    for (int j = start; j < end; j++) {
+      json(items, j, g);
+    }
+    g.writeEndArray();
   }
 
   private static boolean nested(ValueVector v) {

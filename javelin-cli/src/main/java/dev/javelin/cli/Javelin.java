@@ -77,8 +77,8 @@ public final class Javelin implements Callable<Integer> {
   }
 
   public static void main(String[] args) {
-    // Arrow logs through SLF4J; with no logger bound, SLF4J warns about it on stderr, which is
-    // noise in a command line tool.
+    // Javelin and Arrow log through SLF4J, bound here to slf4j-simple (warnings to stderr, see
+    // simplelogger.properties); SLF4J's notices about its own set-up would be noise.
     if (System.getProperty("slf4j.internal.verbosity") == null) {
       System.setProperty("slf4j.internal.verbosity", "ERROR");
     }

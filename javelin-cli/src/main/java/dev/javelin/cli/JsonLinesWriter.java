@@ -21,16 +21,16 @@ final class JsonLinesWriter implements RowWriter {
   @Override
   public void write(VectorSchemaRoot batch) {
     List<FieldVector> vectors = batch.getFieldVectors();
-    StringBuilder b = new StringBuilder();
-    for (int i = 0; i < batch.getRowCount(); i++) {
-      b.setLength(0);
-      b.append('{');
-      for (int j = 0; j < vectors.size(); j++) {
-        b.append(j == 0 ? "" : ",");
-        Json.string(b, vectors.get(j).getName()).append(':');
-        Cells.json(vectors.get(j), i, b);
-      }
-      out.println(b.append('}'));
+    for (int r = 0; r < batch.getRowCount(); r++) {
+      int i = r;
+      out.println(Cells.json(g -> {
+        g.writeStartObject();
+        for (FieldVector v : vectors) {
+          g.writeFieldName(v.getName());
+          Cells.json(v, i, g);
+        }
+        g.writeEndObject();
+      }));
     }
     rows += batch.getRowCount();
   }

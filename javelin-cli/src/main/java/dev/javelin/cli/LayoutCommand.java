@@ -101,25 +101,29 @@ final class LayoutCommand extends BaseCommand {
   }
 
   private static String json(ColumnLayoutStats stats, Map<Long, Long> rows) {
-    StringBuilder b = new StringBuilder("[");
-    boolean first = true;
-    for (ColumnLayoutStats.FragmentStats f : stats.fragments()) {
-      b.append(first ? "" : ",").append("{\"fragment_id\":").append(f.fragmentId())
-          .append(",\"physical_rows\":").append(rows.getOrDefault(f.fragmentId(), 0L))
-          .append(",\"data_files\":").append(f.dataFiles())
-          .append(",\"dead_slot_share\":").append(String.format(Locale.ROOT, "%.4f", f.deadSlotShare()))
-          .append(",\"overlays\":").append(f.overlays()).append(",\"files\":[");
-      boolean firstFile = true;
-      for (ColumnLayoutStats.FileStats d : f.files()) {
-        b.append(firstFile ? "" : ",").append("{\"path\":");
-        Json.string(b, d.path());
-        b.append(",\"size_bytes\":").append(d.sizeBytes()).append(",\"schema_fields\":").append(d.schemaFields())
-            .append(",\"slots\":").append(d.slots()).append('}');
-        firstFile = false;
+    return Cells.json(g -> {
+      g.writeStartArray();
+      for (ColumnLayoutStats.FragmentStats f : stats.fragments()) {
+        g.writeStartObject();
+        g.writeNumberField("fragment_id", f.fragmentId());
+        g.writeNumberField("physical_rows", rows.getOrDefault(f.fragmentId(), 0L));
+        g.writeNumberField("data_files", f.dataFiles());
+        g.writeFieldName("dead_slot_share");
+        g.writeNumber(String.format(Locale.ROOT, "%.4f", f.deadSlotShare()));
+        g.writeNumberField("overlays", f.overlays());
+        g.writeArrayFieldStart("files");
+        for (ColumnLayoutStats.FileStats d : f.files()) {
+          g.writeStartObject();
+          g.writeStringField("path", d.path());
+          g.writeNumberField("size_bytes", d.sizeBytes());
+          g.writeNumberField("schema_fields", d.schemaFields());
+          g.writeNumberField("slots", d.slots());
+          g.writeEndObject();
+        }
+        g.writeEndArray();
+        g.writeEndObject();
       }
-      b.append("]}");
-      first = false;
-    }
-    return b.append(']').toString();
+      g.writeEndArray();
+    });
   }
 }

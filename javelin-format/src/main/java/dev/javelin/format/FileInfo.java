@@ -1,5 +1,7 @@
 package dev.javelin.format;
 
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.google.protobuf.Any;
 import com.google.protobuf.ByteString;
 import com.google.protobuf.Descriptors.Descriptor;
@@ -10,6 +12,7 @@ import com.google.protobuf.Descriptors.OneofDescriptor;
 import com.google.protobuf.DynamicMessage;
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.Message;
+import dev.javelin.common.Json;
 import dev.javelin.format.internal.container.FileMetadata;
 import dev.javelin.format.proto.Encodings20;
 import dev.javelin.format.proto.Encodings21;
@@ -459,123 +462,67 @@ public final class FileInfo {
    * {@code buffer_offsets}, {@code buffer_sizes}, {@code encoding}).
    */
   public String toJson() {
-    StringBuilder b = new StringBuilder("{");
-    b.append("\"version\":");
-    string(b, version.toString());
-    b.append(",\"rows\":").append(numRows);
-    b.append(",\"schema\":[");
-    for (int i = 0; i < schema.fields().size(); i++) {
-      b.append(i == 0 ? "" : ",");
-      field(b, schema.fields().get(i));
-    }
-    b.append(']');
+    ObjectNode o = Json.object();
+    o.put("version", version.toString());
+    o.put("rows", numRows);
+    ArrayNode fields = o.putArray("schema");
+    schema.fields().forEach(f -> fields.add(field(f)));
     if (!schema.metadata().isEmpty()) {
-      b.append(",\"metadata\":");
-      map(b, schema.metadata());
+      o.set("metadata", map(schema.metadata()));
     }
-    b.append(",\"columns\":[");
-    for (int i = 0; i < columns.size(); i++) {
-      Column c = columns.get(i);
-      b.append(i == 0 ? "" : ",").append("{\"index\":").append(c.index());
-      b.append(",\"field_id\":");
+    ArrayNode cols = o.putArray("columns");
+    for (Column c : columns) {
+      ObjectNode col = cols.addObject();
+      col.put("index", c.index());
       if (c.field() == null) {
-        b.append("null,\"path\":null");
+        col.putNull("field_id");
+        col.putNull("path");
       } else {
-        b.append(c.field().id()).append(",\"path\":");
-        string(b, c.path());
+        col.put("field_id", c.field().id());
+        col.put("path", c.path());
       }
-      b.append(",\"encoding\":");
-      string(b, c.encoding());
-      b.append(",\"buffer_sizes\":");
-      longs(b, c.bufferSizes);
-      b.append(",\"pages\":[");
-      for (int p = 0; p < c.pages().size(); p++) {
-        Page page = c.pages().get(p);
-        b.append(p == 0 ? "" : ",").append("{\"rows\":").append(page.rows());
-        b.append(",\"priority\":").append(page.priority());
-        b.append(",\"buffer_offsets\":");
-        longs(b, page.bufferOffsets);
-        b.append(",\"buffer_sizes\":");
-        longs(b, page.bufferSizes);
-        b.append(",\"encoding\":");
-        string(b, page.encoding());
-        b.append('}');
+      col.put("encoding", c.encoding());
+      col.set("buffer_sizes", unsigned(c.bufferSizes));
+      ArrayNode pages = col.putArray("pages");
+      for (Page page : c.pages()) {
+        ObjectNode p = pages.addObject();
+        p.put("rows", page.rows());
+        p.put("priority", page.priority());
+        p.set("buffer_offsets", unsigned(page.bufferOffsets));
+        p.set("buffer_sizes", unsigned(page.bufferSizes));
+        p.put("encoding", page.encoding());
       }
-      b.append("]}");
     }
-    return b.append("]}").toString();
+    return Json.write(o);
   }
 
-  private static void field(StringBuilder b, LanceField f) {
-    b.append("{\"id\":").append(f.id()).append(",\"name\":");
-    string(b, f.name());
-    b.append(",\"type\":");
-    string(b, f.logicalType());
-    b.append(",\"nullable\":").append(f.nullable());
+  private static ObjectNode field(LanceField f) {
+    ObjectNode o = Json.object();
+    o.put("id", f.id());
+    o.put("name", f.name());
+    o.put("type", f.logicalType());
+    o.put("nullable", f.nullable());
     if (!f.metadata().isEmpty()) {
-      b.append(",\"metadata\":");
-      map(b, f.metadata());
+      o.set("metadata", map(f.metadata()));
     }
     if (!f.children().isEmpty()) {
-      b.append(",\"children\":[");
-      for (int i = 0; i < f.children().size(); i++) {
-        b.append(i == 0 ? "" : ",");
-        field(b, f.children().get(i));
-      }
-      b.append(']');
+      ArrayNode children = o.putArray("children");
+      f.children().forEach(c -> children.add(field(c)));
     }
-    b.append('}');
+    return o;
   }
 
-  private static void map(StringBuilder b, Map<String, String> m) {
-    b.append('{');
-    boolean first = true;
-    for (Map.Entry<String, String> e : m.entrySet()) {
-      b.append(first ? "" : ",");
-      first = false;
-      string(b, e.getKey());
-      b.append(':');
-      string(b, e.getValue());
-    }
-    b.append('}');
+  private static ObjectNode map(Map<String, String> m) {
+    ObjectNode o = Json.object();
+    m.forEach(o::put);
+    return o;
   }
 
-  private static void longs(StringBuilder b, long[] values) {
-    b.append('[');
-    for (int i = 0; i < values.length; i++) {
-      b.append(i == 0 ? "" : ",").append(Long.toUnsignedString(values[i]));
+  private static ArrayNode unsigned(long[] values) {
+    ArrayNode a = Json.array();
+    for (long v : values) {
+      a.add(Json.unsigned(v));
     }
-    b.append(']');
-  }
-
-  private static void string(StringBuilder b, String s) {
-    b.append('"');
-    for (int i = 0; i < s.length(); i++) {
-      char c = s.charAt(i);
-      switch (c) {
-        case '"':
-          b.append("\\\"");
-          break;
-        case '\\':
-          b.append("\\\\");
-          break;
-        case '\n':
-          b.append("\\n");
-          break;
-        case '\r':
-          b.append("\\r");
-          break;
-        case '\t':
-          b.append("\\t");
-          break;
-        default:
-          if (c < 0x20) {
-            b.append(String.format("\\u%04x", (int) c));
-          } else {
-            b.append(c);
-          }
-      }
-    }
-    b.append('"');
+    return a;
   }
 }

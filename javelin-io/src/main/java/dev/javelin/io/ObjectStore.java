@@ -2,6 +2,7 @@ package dev.javelin.io;
 
 import java.io.IOException;
 import java.util.List;
+import org.slf4j.LoggerFactory;
 
 /**
  * The storage seam of a dataset: a flat namespace of immutable objects named by relative,
@@ -83,8 +84,8 @@ public interface ObjectStore {
       try {
         delete(key);
       } catch (IOException | RuntimeException e) {
-        java.util.logging.Logger.getLogger(ObjectStore.class.getName()).log(java.util.logging.Level.WARNING,
-            "Could not delete " + key + " of a failed " + operation + " in " + location(), e);
+        LoggerFactory.getLogger(ObjectStore.class)
+            .warn("Could not delete {} of a failed {} in {}", key, operation, location(), e);
       }
     }
   }

@@ -16,8 +16,8 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
-import java.util.logging.Level;
-import java.util.logging.Logger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Knows every file a Spark job wrote, even files of task attempts whose result never reached the
@@ -33,7 +33,7 @@ import java.util.logging.Logger;
  */
 final class JobJournal implements Serializable {
   private static final long serialVersionUID = 1L;
-  private static final Logger LOG = Logger.getLogger(JobJournal.class.getName());
+  private static final Logger LOG = LoggerFactory.getLogger(JobJournal.class);
   static final String ROOT = "_javelin_jobs/";
 
   private final String uri;
@@ -184,7 +184,7 @@ final class JobJournal implements Serializable {
         deleteEmptyDirs(Paths.get(store.location()).resolve(ROOT));
       }
     } catch (IOException | RuntimeException e) {
-      LOG.log(Level.WARNING, "Could not reconcile the files of Spark job " + jobId + " in " + uri, e);
+      LOG.warn("Could not reconcile the files of Spark job " + jobId + " in " + uri, e);
     }
     return deleted;
   }
@@ -208,7 +208,7 @@ final class JobJournal implements Serializable {
         return;
       }
       if (System.currentTimeMillis() > deadline) {
-        LOG.warning("Task attempts of Spark job " + jobId + " on " + uri + " never ended (a lost executor?): "
+        LOG.warn("Task attempts of Spark job " + jobId + " on " + uri + " never ended (a lost executor?): "
             + starts + "; files they write later are not cleaned up");
         return;
       }

@@ -1,5 +1,9 @@
 package dev.javelin.table;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.javelin.common.Json;
 import dev.javelin.io.ObjectExistsException;
 import dev.javelin.io.ObjectInfo;
 import dev.javelin.io.ObjectStore;
@@ -19,7 +23,6 @@ import java.nio.file.NoSuchFileException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
@@ -234,57 +237,41 @@ public final class Branches {
   // {"parentBranch": null, "identifier": {"version_mapping": [[2, "<32 hex>"]]}, "parentVersion": 2,
   //  "createAt": <unix seconds>, "manifestSize": 767, "metadata": {}}
   static BranchInfo parse(String name, String text, String file) {
-    Map<?, ?> m = TagJson.object(text, file, "Branch");
+    ObjectNode m = TagJson.object(text, file, "Branch");
     long parentVersion = TagJson.number(m.get("parentVersion"), "parentVersion", file, "Branch");
-    Object created = m.get("createAt");
+    JsonNode created = m.get("createAt");
     Instant createdAt = created == null ? Instant.EPOCH
         : Instant.ofEpochSecond(TagJson.number(created, "createAt", file, "Branch"));
-    Object size = m.get("manifestSize");
+    JsonNode size = m.get("manifestSize");
     long manifestSize = size == null ? 0 : TagJson.number(size, "manifestSize", file, "Branch");
-    Object parent = m.get("parentBranch");
+    JsonNode parent = m.get("parentBranch");
     List<BranchInfo.Lineage> lineage = new ArrayList<>();
-    if (m.get("identifier") instanceof Map && ((Map<?, ?>) m.get("identifier")).get("version_mapping") instanceof List) {
-      for (Object e : (List<?>) ((Map<?, ?>) m.get("identifier")).get("version_mapping")) {
-        if (!(e instanceof List) || ((List<?>) e).size() != 2 || !(((List<?>) e).get(1) instanceof String)) {
+    JsonNode identifier = m.get("identifier");
+    if (identifier != null && identifier.isObject() && identifier.get("version_mapping") instanceof ArrayNode) {
+      for (JsonNode pair : identifier.get("version_mapping")) {
+        if (!pair.isArray() || pair.size() != 2 || !pair.get(1).isTextual()) {
           throw TableErrors.corrupt(file, "Branch file's identifier is not a list of [version, id] pairs");
         }
-        List<?> pair = (List<?>) e;
         lineage.add(new BranchInfo.Lineage(TagJson.number(pair.get(0), "identifier", file, "Branch"),
-            ((String) pair.get(1)).substring(1)));
+            pair.get(1).textValue()));
       }
     }
-    Map<String, String> metadata = new LinkedHashMap<>();
-    if (m.get("metadata") instanceof Map) {
-      for (Map.Entry<?, ?> e : ((Map<?, ?>) m.get("metadata")).entrySet()) {
-        metadata.put((String) e.getKey(), TagJson.scalar(e.getValue()));
-      }
-    }
-    return new BranchInfo(name, parent instanceof String ? ((String) parent).substring(1) : null, parentVersion,
-        createdAt, manifestSize, lineage, metadata);
+    return new BranchInfo(name, parent != null && parent.isTextual() ? parent.textValue() : null, parentVersion,
+        createdAt, manifestSize, lineage, TagJson.metadata(m.get("metadata")));
   }
 
   static String write(BranchInfo b) {
-    StringBuilder s = new StringBuilder("{\n");
-    s.append("  \"parentBranch\": ").append(b.parentBranch().map(TagJson::quote).orElse("null")).append(",\n");
-    s.append("  \"identifier\": {\n    \"version_mapping\": [");
-    String sep = "";
+    ObjectNode o = Json.object();
+    o.put("parentBranch", b.parentBranch().orElse(null));
+    ArrayNode mapping = o.putObject("identifier").putArray("version_mapping");
     for (BranchInfo.Lineage l : b.lineage()) {
-      s.append(sep).append("\n      [\n        ").append(Long.toUnsignedString(l.version())).append(",\n        ")
-          .append(TagJson.quote(l.id())).append("\n      ]");
-      sep = ",";
+      mapping.addArray().add(Json.unsigned(l.version())).add(l.id());
     }
-    s.append(b.lineage().isEmpty() ? "]" : "\n    ]").append("\n  },\n");
-    s.append("  \"parentVersion\": ").append(Long.toUnsignedString(b.parentVersion())).append(",\n");
-    s.append("  \"createAt\": ").append(b.createdAt().getEpochSecond()).append(",\n");
-    s.append("  \"manifestSize\": ").append(b.manifestSize()).append(",\n");
-    s.append("  \"metadata\": {");
-    sep = "";
-    for (Map.Entry<String, String> e : b.metadata().entrySet()) {
-      s.append(sep).append("\n    ").append(TagJson.quote(e.getKey())).append(": ")
-          .append(e.getValue() == null ? "null" : TagJson.quote(e.getValue()));
-      sep = ",";
-    }
-    return s.append(b.metadata().isEmpty() ? "}" : "\n  }").append("\n}").toString();
+    o.set("parentVersion", Json.unsigned(b.parentVersion()));
+    o.put("createAt", b.createdAt().getEpochSecond());
+    o.put("manifestSize", b.manifestSize());
+    o.set("metadata", TagJson.metadata(b.metadata()));
+    return Json.pretty(o);
   }
 
   private boolean exists(String key) {

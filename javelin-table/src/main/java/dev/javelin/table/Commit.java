@@ -1,5 +1,6 @@
 package dev.javelin.table;
 
+import dev.javelin.common.Json;
 import dev.javelin.format.LanceFileVersion;
 import dev.javelin.io.ObjectExistsException;
 import dev.javelin.io.ObjectStore;
@@ -19,8 +20,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.logging.Level;
-import java.util.logging.Logger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Commits one transaction: the one commit loop of the table layer (a template method; what
@@ -37,7 +38,7 @@ import java.util.logging.Logger;
  * while creating the manifest): nothing is deleted.
  */
 public final class Commit {
-  private static final Logger LOG = Logger.getLogger(Commit.class.getName());
+  private static final Logger LOG = LoggerFactory.getLogger(Commit.class);
 
   private final Table table;
   private Transaction txn;
@@ -271,7 +272,7 @@ public final class Commit {
       if (txn.kind() != OperationKind.RESTORE) {
         throw e;
       }
-      LOG.log(Level.FINE, "Restoring over an unreadable newest version", e);
+      LOG.debug("Restoring over an unreadable newest version", e);
       return null;
     }
   }
@@ -292,9 +293,9 @@ public final class Commit {
   // A hint for other readers (Lance reads it as a starting point). Never needed for correctness.
   private void writeHint(long version) {
     try {
-      table.store().put(Table.HINT, ("{\"version\":" + version + "}").getBytes(StandardCharsets.UTF_8));
+      table.store().put(Table.HINT, Json.write(Json.object().put("version", version)).getBytes(StandardCharsets.UTF_8));
     } catch (IOException | RuntimeException e) {
-      LOG.log(Level.FINE, "Could not write the version hint of " + table.location(), e);
+      LOG.debug("Could not write the version hint of {}", table.location(), e);
     }
   }
 

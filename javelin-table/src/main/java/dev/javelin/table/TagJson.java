@@ -1,276 +1,129 @@
 package dev.javelin.table;
 
+import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.exc.MismatchedInputException;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.javelin.common.Json;
 import dev.javelin.table.exceptions.CorruptManifestException;
 import dev.javelin.table.exceptions.TableErrors;
+import java.math.BigInteger;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * The JSON of a tag file, {@code _refs/tags/{name}.json}, as Lance 7 writes it:
+ * The JSON of a tag file, {@code _refs/tags/{name}.json}, as Lance 7 writes it (serde_json's
+ * pretty form, {@link Json#pretty}):
  *
  * <pre>
  * {"branch": null, "version": 3, "createdAt": "...Z", "updatedAt": "...Z", "manifestSize": 748, "metadata": {}}
  * </pre>
  *
  * Lance requires {@code version} and {@code manifestSize}; the rest may be missing (older writers
- * leave them out). A small parser of its own, because the table layer has no JSON dependency and
- * the documents are tiny.
+ * leave them out). Also what tag and branch files share: reading one object, whole numbers and
+ * metadata, with the messages a damaged file gets.
  */
 final class TagJson {
-  private final String text;
-  private final String file;
-  private final String kind;
-  private int pos;
+  private static final BigInteger TWO_TO_64 = BigInteger.ONE.shiftLeft(64);
 
-  private TagJson(String text, String file, String kind) {
-    this.text = text;
-    this.file = file;
-    this.kind = kind;
-  }
+  private TagJson() {}
 
   /**
-   * Parses a ref file ({@code kind} is "Tag" or "Branch", for messages) into one object: a Map
-   * for each object, "$text" for a string, "#digits" for a number, a List for an array, Boolean, null.
+   * Parses a ref file ({@code kind} is "Tag" or "Branch", for messages) into one object.
+   *
+   * @throws CorruptManifestException if it is not one JSON object
    */
-  static Map<?, ?> object(String text, String file, String kind) {
-    TagJson p = new TagJson(text, file, kind);
-    p.skipSpace();
-    Object value = p.value();
-    p.skipSpace();
-    if (p.pos != text.length() || !(value instanceof Map)) {
+  static ObjectNode object(String text, String file, String kind) {
+    JsonNode value;
+    try {
+      value = Json.tree(text);
+    } catch (MismatchedInputException e) {
+      if (e.getOriginalMessage().startsWith("Trailing token")) {
+        throw TableErrors.corrupt(file, kind + " file is not one JSON object", e);
+      }
+      throw invalid(text, file, kind, e);
+    } catch (JsonProcessingException e) {
+      throw invalid(text, file, kind, e);
+    }
+    if (!(value instanceof ObjectNode)) {
       throw TableErrors.corrupt(file, kind + " file is not one JSON object");
     }
-    return (Map<?, ?>) value;
+    return (ObjectNode) value;
+  }
+
+  private static CorruptManifestException invalid(String text, String file, String kind, JsonProcessingException e) {
+    JsonLocation at = e.getLocation();
+    long offset = at == null || at.getCharOffset() < 0 ? text.length() : at.getCharOffset();
+    String what = e.getOriginalMessage().contains("end-of-input") ? "unexpected end" : e.getOriginalMessage();
+    return TableErrors.corrupt(file, kind + " file is not valid JSON (" + what + " at offset " + offset + ")", e);
   }
 
   static TagInfo parse(String name, String text, String file) {
-    TagJson p = new TagJson(text, file, "Tag");
-    Map<?, ?> m = object(text, file, "Tag");
-    long version = p.requiredNumber(m, "version");
-    long size = p.requiredNumber(m, "manifestSize");
-    Object branch = m.get("branch");
-    Map<String, String> metadata = new LinkedHashMap<>();
-    if (m.get("metadata") instanceof Map) {
-      for (Map.Entry<?, ?> e : ((Map<?, ?>) m.get("metadata")).entrySet()) {
-        metadata.put((String) e.getKey(), scalar(e.getValue()));
-      }
-    }
-    return new TagInfo(name, version, size, branch instanceof String ? ((String) branch).substring(1) : null,
-        p.instant(m, "createdAt"), p.instant(m, "updatedAt"), metadata);
+    ObjectNode m = object(text, file, "Tag");
+    long version = number(m.get("version"), "version", file, "Tag");
+    long size = number(m.get("manifestSize"), "manifestSize", file, "Tag");
+    JsonNode branch = m.get("branch");
+    return new TagInfo(name, version, size, branch != null && branch.isTextual() ? branch.textValue() : null,
+        instant(m.get("createdAt")), instant(m.get("updatedAt")), metadata(m.get("metadata")));
   }
 
   static String write(TagInfo tag) {
-    StringBuilder b = new StringBuilder("{\n");
-    b.append("  \"branch\": ").append(tag.branch().map(TagJson::quote).orElse("null")).append(",\n");
-    b.append("  \"version\": ").append(Long.toUnsignedString(tag.version())).append(",\n");
-    tag.createdAt().ifPresent(t -> b.append("  \"createdAt\": ").append(quote(t.toString())).append(",\n"));
-    tag.updatedAt().ifPresent(t -> b.append("  \"updatedAt\": ").append(quote(t.toString())).append(",\n"));
-    b.append("  \"manifestSize\": ").append(tag.manifestSize()).append(",\n");
-    b.append("  \"metadata\": {");
-    String sep = "";
-    for (Map.Entry<String, String> e : tag.metadata().entrySet()) {
-      b.append(sep).append("\n    ").append(quote(e.getKey())).append(": ").append(e.getValue() == null ? "null" : quote(e.getValue()));
-      sep = ",";
+    ObjectNode o = Json.object();
+    o.put("branch", tag.branch().orElse(null));
+    o.set("version", Json.unsigned(tag.version()));
+    tag.createdAt().ifPresent(t -> o.put("createdAt", t.toString()));
+    tag.updatedAt().ifPresent(t -> o.put("updatedAt", t.toString()));
+    o.put("manifestSize", tag.manifestSize());
+    o.set("metadata", metadata(tag.metadata()));
+    return Json.pretty(o);
+  }
+
+  /** A ref file's metadata: Lance's values are strings; anything else is kept as its JSON text. */
+  static Map<String, String> metadata(JsonNode node) {
+    Map<String, String> out = new LinkedHashMap<>();
+    if (node != null && node.isObject()) {
+      for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
+        Map.Entry<String, JsonNode> e = it.next();
+        JsonNode v = e.getValue();
+        out.put(e.getKey(), v.isNull() ? null : v.isTextual() ? v.textValue() : Json.write(v));
+      }
     }
-    b.append(tag.metadata().isEmpty() ? "}" : "\n  }").append("\n}");
-    return b.toString();
+    return out;
   }
 
-  // A metadata value as text (Lance's are strings; anything else is kept as its JSON text).
-  static String scalar(Object v) {
-    if (v instanceof String) {
-      return ((String) v).substring(1);
-    }
-    return v == null ? null : v.toString();
+  /** Metadata as the object a ref file holds. */
+  static ObjectNode metadata(Map<String, String> metadata) {
+    ObjectNode o = Json.object();
+    metadata.forEach(o::put);
+    return o;
   }
 
-  private long requiredNumber(Map<?, ?> m, String key) {
-    return number(m.get(key), key, file, kind);
-  }
-
-  /** A parsed value that must be a whole number ({@code key} and {@code kind} for messages). */
-  static long number(Object v, String key, String file, String kind) {
-    if (!(v instanceof String) || !((String) v).startsWith("#")) {
+  /**
+   * A parsed value that must be a whole number, read as unsigned 64 bits ({@code key} and
+   * {@code kind} for messages).
+   */
+  static long number(JsonNode v, String key, String file, String kind) {
+    if (v == null || !v.isNumber()) {
       throw TableErrors.corrupt(file, kind + " file has no number '" + key + "'");
     }
-    try {
-      return Long.parseUnsignedLong(((String) v).substring(1));
-    } catch (NumberFormatException e) {
-      throw TableErrors.corrupt(file, kind + " file's '" + key + "' is not a whole number", e);
+    if (!v.isIntegralNumber() || v.bigIntegerValue().signum() < 0 || v.bigIntegerValue().compareTo(TWO_TO_64) >= 0) {
+      throw TableErrors.corrupt(file, kind + " file's '" + key + "' is not a whole number");
     }
+    return v.bigIntegerValue().longValue();
   }
 
-  private Instant instant(Map<?, ?> m, String key) {
-    Object v = m.get(key);
-    if (!(v instanceof String) || ((String) v).startsWith("#")) {
+  private static Instant instant(JsonNode v) {
+    if (v == null || !v.isTextual()) {
       return null;
     }
     try {
-      return Instant.parse(((String) v).substring(1));
+      return Instant.parse(v.textValue());
     } catch (DateTimeParseException e) {
       return null; // informational only; a format we do not know is not worth failing over
     }
-  }
-
-  // Values: Map for objects, "$text" for strings, "#digits" for numbers, Boolean, null.
-  private Object value() {
-    if (pos >= text.length()) {
-      throw error("unexpected end");
-    }
-    char c = text.charAt(pos);
-    switch (c) {
-      case '{': {
-        pos++;
-        Map<String, Object> out = new LinkedHashMap<>();
-        skipSpace();
-        if (peek('}')) {
-          return out;
-        }
-        while (true) {
-          skipSpace();
-          Object key = value();
-          if (!(key instanceof String) || !((String) key).startsWith("$")) {
-            throw error("object key is not a string");
-          }
-          skipSpace();
-          expect(':');
-          skipSpace();
-          Object v = value();
-          out.put(((String) key).substring(1), v);
-          skipSpace();
-          if (peek('}')) {
-            return out;
-          }
-          expect(',');
-        }
-      }
-      case '[': {
-        pos++;
-        java.util.List<Object> out = new java.util.ArrayList<>();
-        skipSpace();
-        if (peek(']')) {
-          return out;
-        }
-        while (true) {
-          skipSpace();
-          out.add(value());
-          skipSpace();
-          if (peek(']')) {
-            return out;
-          }
-          expect(',');
-        }
-      }
-      case '"':
-        return "$" + string();
-      case 't':
-        literal("true");
-        return Boolean.TRUE;
-      case 'f':
-        literal("false");
-        return Boolean.FALSE;
-      case 'n':
-        literal("null");
-        return null;
-      default: {
-        int start = pos;
-        while (pos < text.length() && "+-0123456789.eE".indexOf(text.charAt(pos)) >= 0) {
-          pos++;
-        }
-        if (start == pos) {
-          throw error("unexpected '" + c + "'");
-        }
-        return "#" + text.substring(start, pos);
-      }
-    }
-  }
-
-  private String string() {
-    expect('"');
-    StringBuilder b = new StringBuilder();
-    while (true) {
-      if (pos >= text.length()) {
-        throw error("unterminated string");
-      }
-      char c = text.charAt(pos++);
-      if (c == '"') {
-        return b.toString();
-      }
-      if (c != '\\') {
-        b.append(c);
-        continue;
-      }
-      if (pos >= text.length()) {
-        throw error("unterminated string");
-      }
-      char e = text.charAt(pos++);
-      switch (e) {
-        case 'n': b.append('\n'); break;
-        case 't': b.append('\t'); break;
-        case 'r': b.append('\r'); break;
-        case 'b': b.append('\b'); break;
-        case 'f': b.append('\f'); break;
-        case 'u':
-          if (pos + 4 > text.length()) {
-            throw error("bad \\u escape");
-          }
-          try {
-            b.append((char) Integer.parseInt(text.substring(pos, pos + 4), 16));
-          } catch (NumberFormatException ex) {
-            throw error("bad \\u escape");
-          }
-          pos += 4;
-          break;
-        default: b.append(e); break;
-      }
-    }
-  }
-
-  static String quote(String s) {
-    StringBuilder b = new StringBuilder("\"");
-    for (int i = 0; i < s.length(); i++) {
-      char c = s.charAt(i);
-      if (c == '"' || c == '\\') {
-        b.append('\\').append(c);
-      } else if (c < 0x20) {
-        b.append(String.format("\\u%04x", (int) c));
-      } else {
-        b.append(c);
-      }
-    }
-    return b.append('"').toString();
-  }
-
-  private void literal(String word) {
-    if (!text.startsWith(word, pos)) {
-      throw error("unexpected token");
-    }
-    pos += word.length();
-  }
-
-  private boolean peek(char c) {
-    if (pos < text.length() && text.charAt(pos) == c) {
-      pos++;
-      return true;
-    }
-    return false;
-  }
-
-  private void expect(char c) {
-    if (!peek(c)) {
-      throw error("expected '" + c + "'");
-    }
-  }
-
-  private void skipSpace() {
-    while (pos < text.length() && Character.isWhitespace(text.charAt(pos))) {
-      pos++;
-    }
-  }
-
-  private CorruptManifestException error(String what) {
-    return TableErrors.corrupt(file, kind + " file is not valid JSON (" + what + " at offset " + pos + ")");
   }
 }

@@ -23,11 +23,11 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.logging.Level;
-import java.util.logging.Logger;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Pass 2 of a clustering: takes the sources' rows batch by batch, in source order, and appends
@@ -45,7 +45,7 @@ import org.apache.arrow.vector.VectorSchemaRoot;
  * removes them.
  */
 final class PartitionWriter implements AutoCloseable {
-  private static final Logger LOG = Logger.getLogger(PartitionWriter.class.getName());
+  private static final Logger LOG = LoggerFactory.getLogger(PartitionWriter.class);
   private static final AtomicInteger THREADS = new AtomicInteger();
 
   private final ObjectStore store;
@@ -247,7 +247,7 @@ final class PartitionWriter implements AutoCloseable {
     for (ExecutorService lane : lanes) {
       try {
         while (!lane.awaitTermination(1, TimeUnit.MINUTES)) {
-          LOG.fine("Waiting for a clustering writer of " + store.location());
+          LOG.debug("Waiting for a clustering writer of " + store.location());
         }
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
@@ -291,8 +291,7 @@ final class PartitionWriter implements AutoCloseable {
     try {
       drain();
     } catch (IOException e) {
-      LOG.log(Level.WARNING, "Interrupted while stopping the writers of a failed clustering in "
-          + store.location(), e);
+      LOG.warn("Interrupted while stopping the writers of a failed clustering in " + store.location(), e);
     }
     for (Slot s : slots) {
       if (s.writer != null) {
@@ -304,7 +303,7 @@ final class PartitionWriter implements AutoCloseable {
       try {
         store.delete(key);
       } catch (IOException | RuntimeException e) {
-        LOG.log(Level.WARNING, "Could not delete " + key + " of a failed clustering in " + store.location(), e);
+        LOG.warn("Could not delete " + key + " of a failed clustering in " + store.location(), e);
       }
     }
   }

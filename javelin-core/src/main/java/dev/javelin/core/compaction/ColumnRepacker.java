@@ -22,11 +22,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
-import java.util.logging.Logger;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowReader;
 import org.apache.arrow.vector.types.pojo.Field;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Executes a column repack: for each planned file, reads the base values of its columns from the
@@ -38,7 +39,7 @@ import org.apache.arrow.vector.types.pojo.Field;
  * FORCE_BINARY_COPY fails.
  */
 final class ColumnRepacker {
-  private static final Logger LOG = Logger.getLogger(ColumnRepacker.class.getName());
+  private static final Logger LOG = LoggerFactory.getLogger(ColumnRepacker.class);
 
   private ColumnRepacker() {}
 

@@ -1,5 +1,8 @@
 package dev.javelin.core.compaction;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.javelin.common.Json;
 import dev.javelin.core.exceptions.CompactionException;
 import java.io.Serializable;
 import java.util.ArrayList;
@@ -109,16 +112,26 @@ public final class CompactionOptions implements Serializable {
 
   static List<List<String>> parseGroups(String json) {
     try {
+      JsonNode groups = Json.tree(json);
+      if (!groups.isArray()) {
+        throw new IllegalArgumentException("not an array");
+      }
       List<List<String>> out = new ArrayList<>();
-      for (Object g : (List<?>) MiniJson.parse(json)) {
+      for (JsonNode g : groups) {
+        if (!g.isArray()) {
+          throw new IllegalArgumentException("a group is not an array");
+        }
         List<String> names = new ArrayList<>();
-        for (Object n : (List<?>) g) {
-          names.add((String) Objects.requireNonNull(n));
+        for (JsonNode n : g) {
+          if (!n.isTextual()) {
+            throw new IllegalArgumentException("a column name is not a string");
+          }
+          names.add(n.textValue());
         }
         out.add(names);
       }
       return out;
-    } catch (RuntimeException e) {
+    } catch (JsonProcessingException | RuntimeException e) {
       throw new CompactionException("Table config " + COLUMN_GROUPS_KEY
           + " is not a JSON array of arrays of column names: '" + json + "'", e);
     }

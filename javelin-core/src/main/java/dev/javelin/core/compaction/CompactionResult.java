@@ -1,15 +1,17 @@
 package dev.javelin.core.compaction;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.google.protobuf.InvalidProtocolBufferException;
+import dev.javelin.common.Json;
 import dev.javelin.table.DataFile;
 import dev.javelin.table.Fragment;
 import dev.javelin.table.proto.TableProtos;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Base64;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * What one executed task wrote, to be committed with {@link Compaction#commit}: for a rewrite,
@@ -86,54 +88,83 @@ public final class CompactionResult implements Serializable {
   /** The JSON form (fragments and files as base64 protobuf). */
   public String toJson() {
     Base64.Encoder enc = Base64.getEncoder();
-    Map<String, Object> m = new LinkedHashMap<>();
+    ObjectNode m = Json.object();
     m.put("kind", kind().jsonName());
     m.put("read_version", readVersion);
-    m.put("fragments", oldFragmentIds);
-    List<Object> nf = new ArrayList<>();
+    oldFragmentIds.forEach(m.putArray("fragments")::add);
+    ArrayNode nf = m.putArray("new_fragments");
     newFragments.forEach(b -> nf.add(enc.encodeToString(b)));
-    m.put("new_fragments", nf);
-    List<Object> rf = new ArrayList<>();
+    ArrayNode rf = m.putArray("repacked_files");
     (repackedFiles == null ? List.<byte[]>of() : repackedFiles).forEach(b -> rf.add(enc.encodeToString(b)));
-    m.put("repacked_files", rf);
-    m.put("written", writtenKeys);
-    return MiniJson.write(m);
+    writtenKeys.forEach(m.putArray("written")::add);
+    return Json.write(m);
   }
 
   /**
    * Reads {@link #toJson()}'s form; a missing {@code kind} or {@code repacked_files} reads as a
    * fragment rewrite.
+   *
+   * @throws IllegalArgumentException if the JSON is not a result
    */
   public static CompactionResult fromJson(String json) {
+    JsonNode m = CompactionTask.parse(json, "result");
     try {
       Base64.Decoder dec = Base64.getDecoder();
-      Map<?, ?> m = (Map<?, ?>) MiniJson.parse(json);
       List<Long> ids = new ArrayList<>();
-      ((List<?>) m.get("fragments")).forEach(o -> ids.add((Long) o));
+      for (JsonNode o : list(m.get("fragments"), json)) {
+        ids.add(whole(o, json));
+      }
       List<Fragment> nf = new ArrayList<>();
-      Object nfs = m.get("new_fragments");
-      if (nfs != null) {
-        for (Object o : (List<?>) nfs) {
-          nf.add(Fragment.fromProto(TableProtos.DataFragment.parseFrom(dec.decode((String) o))));
-        }
+      for (String s : strings(m.get("new_fragments"), json)) {
+        nf.add(Fragment.fromProto(TableProtos.DataFragment.parseFrom(dec.decode(s))));
       }
       List<DataFile> rf = new ArrayList<>();
-      Object rfs = m.get("repacked_files");
-      if (rfs != null) {
-        for (Object o : (List<?>) rfs) {
-          rf.add(DataFile.fromProto(TableProtos.DataFile.parseFrom(dec.decode((String) o))));
-        }
+      for (String s : strings(m.get("repacked_files"), json)) {
+        rf.add(DataFile.fromProto(TableProtos.DataFile.parseFrom(dec.decode(s))));
       }
-      List<String> written = new ArrayList<>();
-      Object w = m.get("written");
-      if (w != null) {
-        ((List<?>) w).forEach(o -> written.add((String) o));
+      List<String> written = strings(m.get("written"), json);
+      JsonNode kind = m.get("kind");
+      if (kind != null && !kind.isNull() && !kind.isTextual()) {
+        throw notAResult(json, null);
       }
-      return new CompactionResult(TaskKind.fromJson((String) m.get("kind")), (Long) m.get("read_version"), ids, nf,
-          rf, written);
-    } catch (ClassCastException | NullPointerException | InvalidProtocolBufferException e) {
-      throw new IllegalArgumentException("Not a compaction result: " + json, e);
+      return new CompactionResult(TaskKind.fromJson(kind == null ? null : kind.textValue()),
+          whole(m.get("read_version"), json), ids, nf, rf, written);
+    } catch (InvalidProtocolBufferException e) {
+      throw notAResult(json, e);
     }
+  }
+
+  private static JsonNode list(JsonNode n, String json) {
+    if (n == null || !n.isArray()) {
+      throw notAResult(json, null);
+    }
+    return n;
+  }
+
+  // The strings of an array; none if it is absent or null.
+  private static List<String> strings(JsonNode n, String json) {
+    List<String> out = new ArrayList<>();
+    if (n == null || n.isNull()) {
+      return out;
+    }
+    for (JsonNode s : list(n, json)) {
+      if (!s.isTextual()) {
+        throw notAResult(json, null);
+      }
+      out.add(s.textValue());
+    }
+    return out;
+  }
+
+  private static long whole(JsonNode n, String json) {
+    if (n == null || !n.isIntegralNumber() || !n.canConvertToLong()) {
+      throw notAResult(json, null);
+    }
+    return n.longValue();
+  }
+
+  private static IllegalArgumentException notAResult(String json, Throwable cause) {
+    return new IllegalArgumentException("Not a compaction result: " + json, cause);
   }
 
   @Override

@@ -1,10 +1,13 @@
 package dev.javelin.core.compaction;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.javelin.common.Json;
 import java.io.Serializable;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * One unit of compaction work, planned on one version: rewrite these neighbouring fragments, or
@@ -61,21 +64,21 @@ public final class CompactionTask implements Serializable {
 
   /** The JSON form (options: the ones an executor uses). */
   public String toJson() {
-    Map<String, Object> m = new LinkedHashMap<>();
+    ObjectNode m = Json.object();
     m.put("kind", kind().jsonName());
     m.put("read_version", readVersion);
-    m.put("fragments", fragmentIds);
-    m.put("repack_files", repackFiles());
+    fragmentIds.forEach(m.putArray("fragments")::add);
+    ArrayNode files = m.putArray("repack_files");
+    repackFiles().forEach(f -> f.forEach(files.addArray()::add));
     CompactionOptions o = options();
-    Map<String, Object> opts = new LinkedHashMap<>();
+    ObjectNode opts = m.putObject("options");
     opts.put("target_rows_per_fragment", o.targetRowsPerFragment());
-    opts.put("max_rows_per_group", (long) o.maxRowsPerGroup());
+    opts.put("max_rows_per_group", o.maxRowsPerGroup());
     opts.put("max_bytes_per_file", o.maxBytesPerFile().isPresent() ? o.maxBytesPerFile().getAsLong() : null);
-    opts.put("batch_size", (long) o.batchSize());
+    opts.put("batch_size", o.batchSize());
     opts.put("mode", o.mode().name());
     opts.put("defer_index_remap", o.deferIndexRemap());
-    m.put("options", opts);
-    return MiniJson.write(m);
+    return Json.write(m);
   }
 
   /**
@@ -85,56 +88,107 @@ public final class CompactionTask implements Serializable {
    * @throws IllegalArgumentException if the JSON is not a task
    */
   public static CompactionTask fromJson(String json) {
-    try {
-      Map<?, ?> m = (Map<?, ?>) MiniJson.parse(json);
-      TaskKind kind = TaskKind.fromJson((String) m.get("kind"));
-      long readVersion = (Long) m.get("read_version");
-      List<Long> ids = new ArrayList<>();
-      for (Object o : (List<?>) m.get("fragments")) {
-        ids.add((Long) o);
-      }
-      List<List<Integer>> files = new ArrayList<>();
-      Object rf = m.get("repack_files");
-      if (rf != null) {
-        for (Object f : (List<?>) rf) {
-          List<Integer> fields = new ArrayList<>();
-          for (Object x : (List<?>) f) {
-            fields.add(((Long) x).intValue());
-          }
-          files.add(fields);
-        }
-      }
-      CompactionOptions.Builder b = CompactionOptions.builder();
-      Map<?, ?> opts = (Map<?, ?>) m.get("options");
-      if (opts != null) {
-        if (opts.get("target_rows_per_fragment") != null) {
-          b.targetRowsPerFragment((Long) opts.get("target_rows_per_fragment"));
-        }
-        if (opts.get("max_rows_per_group") != null) {
-          b.maxRowsPerGroup(((Long) opts.get("max_rows_per_group")).intValue());
-        }
-        if (opts.get("max_bytes_per_file") != null) {
-          b.maxBytesPerFile((Long) opts.get("max_bytes_per_file"));
-        }
-        if (opts.get("batch_size") != null) {
-          b.batchSize(((Long) opts.get("batch_size")).intValue());
-        }
-        if (opts.get("defer_index_remap") != null) {
-          b.deferIndexRemap((Boolean) opts.get("defer_index_remap"));
-        }
-        if (opts.get("mode") != null) {
-          String mode = (String) opts.get("mode");
-          try {
-            b.mode(CompactionMode.valueOf(mode));
-          } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("Unknown compaction mode '" + mode + "'", e);
-          }
-        }
-      }
-      return new CompactionTask(kind, readVersion, ids, files, b.build());
-    } catch (ClassCastException | NullPointerException e) {
-      throw new IllegalArgumentException("Not a compaction task: " + json, e);
+    JsonNode m = parse(json, "task");
+    TaskKind kind = TaskKind.fromJson(text(m.get("kind"), json));
+    long readVersion = whole(m.get("read_version"), json);
+    List<Long> ids = new ArrayList<>();
+    for (JsonNode o : list(m.get("fragments"), json)) {
+      ids.add(whole(o, json));
     }
+    List<List<Integer>> files = new ArrayList<>();
+    JsonNode rf = m.get("repack_files");
+    if (rf != null && !rf.isNull()) {
+      for (JsonNode f : list(rf, json)) {
+        List<Integer> fields = new ArrayList<>();
+        for (JsonNode x : list(f, json)) {
+          fields.add((int) whole(x, json));
+        }
+        files.add(fields);
+      }
+    }
+    CompactionOptions.Builder b = CompactionOptions.builder();
+    JsonNode opts = m.get("options");
+    if (opts != null && !opts.isNull()) {
+      if (!opts.isObject()) {
+        throw notATask(json, null);
+      }
+      if (present(opts, "target_rows_per_fragment")) {
+        b.targetRowsPerFragment(whole(opts.get("target_rows_per_fragment"), json));
+      }
+      if (present(opts, "max_rows_per_group")) {
+        b.maxRowsPerGroup((int) whole(opts.get("max_rows_per_group"), json));
+      }
+      if (present(opts, "max_bytes_per_file")) {
+        b.maxBytesPerFile(whole(opts.get("max_bytes_per_file"), json));
+      }
+      if (present(opts, "batch_size")) {
+        b.batchSize((int) whole(opts.get("batch_size"), json));
+      }
+      if (present(opts, "defer_index_remap")) {
+        JsonNode d = opts.get("defer_index_remap");
+        if (!d.isBoolean()) {
+          throw notATask(json, null);
+        }
+        b.deferIndexRemap(d.booleanValue());
+      }
+      if (present(opts, "mode")) {
+        String mode = text(opts.get("mode"), json);
+        try {
+          b.mode(CompactionMode.valueOf(mode));
+        } catch (IllegalArgumentException e) {
+          throw new IllegalArgumentException("Unknown compaction mode '" + mode + "'", e);
+        }
+      }
+    }
+    return new CompactionTask(kind, readVersion, ids, files, b.build());
+  }
+
+  // The JSON of a task or result ("what", for messages) as an object.
+  static JsonNode parse(String json, String what) {
+    JsonNode m;
+    try {
+      m = Json.tree(json);
+    } catch (JsonProcessingException e) {
+      throw new IllegalArgumentException("Not a compaction " + what + ": " + json, e);
+    }
+    if (!m.isObject()) {
+      throw new IllegalArgumentException("Not a compaction " + what + ": " + json);
+    }
+    return m;
+  }
+
+  private static boolean present(JsonNode o, String key) {
+    return o.get(key) != null && !o.get(key).isNull();
+  }
+
+  // A whole number that fits a long.
+  private static long whole(JsonNode n, String json) {
+    if (n == null || !n.isIntegralNumber() || !n.canConvertToLong()) {
+      throw notATask(json, null);
+    }
+    return n.longValue();
+  }
+
+  // A string, or null if absent or null.
+  private static String text(JsonNode n, String json) {
+    if (n == null || n.isNull()) {
+      return null;
+    }
+    if (!n.isTextual()) {
+      throw notATask(json, null);
+    }
+    return n.textValue();
+  }
+
+  private static JsonNode list(JsonNode n, String json) {
+    if (n == null || !n.isArray()) {
+      throw notATask(json, null);
+    }
+    return n;
+  }
+
+  private static IllegalArgumentException notATask(String json, Throwable cause) {
+    return new IllegalArgumentException("Not a compaction task: " + json, cause);
   }
 
   @Override

@@ -12,12 +12,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
-import java.util.logging.Level;
-import java.util.logging.Logger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /** Creates data files under {@code data/} and remembers them, so a failure can delete them all. */
 final class NewFiles {
-  private static final Logger LOG = Logger.getLogger(NewFiles.class.getName());
+  private static final Logger LOG = LoggerFactory.getLogger(NewFiles.class);
 
   private final ObjectStore store;
   private final LanceFileVersion version;
@@ -86,7 +86,7 @@ final class NewFiles {
       try {
         store.delete(key);
       } catch (IOException | RuntimeException e) {
-        LOG.log(Level.WARNING, "Could not delete " + key + " of a failed compaction in " + store.location(), e);
+        LOG.warn("Could not delete " + key + " of a failed compaction in " + store.location(), e);
       }
     }
   }

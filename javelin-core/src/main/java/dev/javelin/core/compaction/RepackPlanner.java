@@ -8,7 +8,8 @@ import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.logging.Logger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Plans the new files of one fragment's column repack, or none. Rules: a merge only takes files
@@ -19,7 +20,7 @@ import java.util.logging.Logger;
  * and over the limit the files holding only unclaimed columns merge into one.
  */
 final class RepackPlanner {
-  private static final Logger LOG = Logger.getLogger(RepackPlanner.class.getName());
+  private static final Logger LOG = LoggerFactory.getLogger(RepackPlanner.class);
 
   private RepackPlanner() {}
 
@@ -75,7 +76,7 @@ final class RepackPlanner {
       for (String name : g) {
         LanceField c = fc.columns.stream().filter(x -> x.name().equals(name)).findFirst().orElse(null);
         if (c == null) {
-          LOG.warning("Column group names '" + name + "', which is not a top-level column; skipped: " + location);
+          LOG.warn("Column group names '" + name + "', which is not a top-level column; skipped: " + location);
         } else if (!fc.owners.get(c.id()).isEmpty()) {
           ids.add(c.id());
         }

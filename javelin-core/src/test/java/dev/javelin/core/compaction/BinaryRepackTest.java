@@ -3,6 +3,7 @@ package dev.javelin.core.compaction;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.javelin.core.CapturedLogs;
 import dev.javelin.core.Dataset;
 import dev.javelin.core.IndexInfo;
 import dev.javelin.core.exceptions.CompactionException;
@@ -21,11 +22,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.logging.Handler;
-import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 import java.util.stream.LongStream;
 import java.util.stream.Stream;
 import org.apache.arrow.memory.BufferAllocator;
@@ -50,30 +47,21 @@ import org.junit.jupiter.params.provider.CsvSource;
 class BinaryRepackTest {
   @TempDir Path dir;
   BufferAllocator allocator;
-  final List<String> logged = new ArrayList<>();
-  final Handler handler = new Handler() {
-    @Override
-    public void publish(LogRecord r) {
-      logged.add(r.getMessage());
-    }
-
-    @Override
-    public void flush() {}
-
-    @Override
-    public void close() {}
-  };
 
   @BeforeEach
   void open() {
     allocator = new RootAllocator();
-    Logger.getLogger(ColumnRepacker.class.getName()).addHandler(handler);
+    CapturedLogs.clear(ColumnRepacker.class);
   }
 
   @AfterEach
   void close() {
-    Logger.getLogger(ColumnRepacker.class.getName()).removeHandler(handler);
     allocator.close();
+  }
+
+  // What ColumnRepacker logged during the test.
+  private static List<String> logged() {
+    return CapturedLogs.of(ColumnRepacker.class);
   }
 
   private static final ArrowType I64 = new ArrowType.Int(64, true);
@@ -161,7 +149,7 @@ class BinaryRepackTest {
     assertThat(after.indices().get(0).fragments()).isEqualTo(index.fragments());
     assertThat(after.countRows("a >= 100 AND a < 300")).isEqualTo(ds.countRows("a >= 100 AND a < 300"));
     // Binary copy really happened: no fallback was logged.
-    assertThat(logged).isEmpty();
+    assertThat(logged()).isEmpty();
     assertThat(after.compact(repack(mode)).version()).isEqualTo(after.version());
   }
 
@@ -264,13 +252,13 @@ class BinaryRepackTest {
         .hasMessageEndingWith(") and the mode is FORCE_BINARY_COPY: " + ds.location());
     assertThat(dataFilesOnDisk()).isEqualTo(files); // what the failed run wrote is gone
     assertThat(Dataset.open(dir.resolve("ds"), allocator).version()).isEqualTo(ds.version());
-    assertThat(logged).isEmpty();
+    assertThat(logged()).isEmpty();
 
     Dataset after = ds.compact(repack(CompactionMode.TRY_BINARY_COPY));
     assertThat(Data.fileCounts(after)).containsExactly(1, 1, 1);
     assertThat(Data.rows(after)).isEqualTo(before);
-    assertThat(logged).hasSize(1);
-    assertThat(logged.get(0)).startsWith("Repack of fragment 1 re-encodes: its columns cannot be binary copied ("
+    assertThat(logged()).hasSize(1);
+    assertThat(logged().get(0)).startsWith("Repack of fragment 1 re-encodes: its columns cannot be binary copied ("
         + why).endsWith("): " + ds.location());
   }
 }

@@ -20,10 +20,10 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.logging.Level;
-import java.util.logging.Logger;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Writes batches into new fragments of one data file each, starting a new file every
@@ -36,7 +36,7 @@ import org.apache.arrow.vector.VectorSchemaRoot;
  * fragments are returned in write order, so the result is the same as closing them in turn.
  */
 public final class FragmentWriter {
-  private static final Logger LOG = Logger.getLogger(FragmentWriter.class.getName());
+  private static final Logger LOG = LoggerFactory.getLogger(FragmentWriter.class);
   static final int CLOSERS = Math.max(1, Runtime.getRuntime().availableProcessors());
   private static final ExecutorService CLOSE_POOL = Executors.newFixedThreadPool(CLOSERS, r -> {
     Thread t = new Thread(r, "javelin-file-close");
@@ -218,7 +218,7 @@ public final class FragmentWriter {
       try {
         store.delete(key);
       } catch (IOException | RuntimeException e) {
-        LOG.log(Level.WARNING, "Could not delete " + key + " of a failed write in " + store.location(), e);
+        LOG.warn("Could not delete " + key + " of a failed write in " + store.location(), e);
       }
     }
   }
