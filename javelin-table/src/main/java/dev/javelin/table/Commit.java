@@ -1,5 +1,6 @@
 package dev.javelin.table;
 
+import dev.javelin.common.Tasks;
 import dev.javelin.format.LanceFileVersion;
 import dev.javelin.io.ObjectExistsException;
 import dev.javelin.io.ObjectStore;
@@ -13,12 +14,12 @@ import dev.javelin.table.rowids.StableRowIds;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -151,65 +152,80 @@ public final class Commit {
    * @return the new version's manifest
    */
   public Manifest commit() {
-    ObjectStore store = table.store();
-    boolean cleanup = true;
+    boolean[] cleanup = {true};
     try {
       writeTransaction();
-      long checkedUpTo = txn.readVersion();
-      ObjectExistsException lastLoss = null;
-      for (int attempt = 0; attempt < maxAttempts; attempt++) {
-        if (attempt > 0) {
-          backoff(attempt);
-        }
-        NavigableMap<Long, String> versions = table.listVersions();
-        Manifest latest = null;
-        ManifestNaming naming = newNaming;
-        if (!versions.isEmpty()) {
-          if (createOnly) {
-            throw TableErrors.exists(table.location());
-          }
-          Map.Entry<Long, String> last = versions.lastEntry();
-          latest = readNewest(last.getValue());
-          naming = ManifestNaming.of(last.getValue().substring(Table.VERSIONS.length()));
-          if (latest != null) {
-            long unknown = FeatureFlags.unwritable(latest.writerFeatureFlags());
-            if (unknown != 0) {
-              throw TableErrors.cannotWrite(table.location(), latest.version(), unknown);
-            }
-            StableRowIds.checkSupported(txn, latest, table.location());
-            if (enableStableRowIds && !StableRowIds.enabled(latest)) {
-              throw TableErrors.cannotEnableStableRowIds(table.location(), latest.version());
-            }
-          }
-          checkedUpTo = checkConcurrent(versions, checkedUpTo, last.getKey(), latest);
-        }
-        // A clone starts at its source's version number, as Lance's does.
-        long newVersion = !versions.isEmpty() ? versions.lastKey() + 1
-            : txn.kind() == OperationKind.CLONE ? txn.readVersion() : 1;
-        Manifest next = ManifestBuilder.build(txn, latest, newVersion, newFormat, Instant.now(), table.location(),
-            enableStableRowIds);
-        String key = naming.key(newVersion);
-        byte[] bytes = ManifestFiles.encode(next);
-        try {
-          store.putIfAbsent(key, bytes);
-        } catch (ObjectExistsException e) {
-          lastLoss = e;
-          continue;
-        } catch (IOException | RuntimeException e) {
-          cleanup = false;
-          throw TableErrors.stateUnknown(table.location(), key, e);
-        }
-        writeHint(newVersion);
-        return next;
-      }
-      throw TableErrors.retriesExhausted(table.location(), maxAttempts, lastLoss);
+      long[] checkedUpTo = {txn.readVersion()};
+      // Backoff before attempt n+1: random up to base·2^n (the first retry up to 2·base), capped.
+      return Tasks.retry().maxAttempts(maxAttempts).retryOn(ManifestTaken.class)
+          .backoff(Duration.ofMillis(Math.max(0, Math.min(baseBackoffMillis, Long.MAX_VALUE / 2)) * 2),
+              Duration.ofMillis(Math.max(0, maxBackoffMillis)))
+          .jitter(1)
+          .onGiveUp((attempts, last) -> TableErrors.retriesExhausted(table.location(), attempts, last.getCause()))
+          .onInterrupt(e -> new CommitFailedException("Interrupted while retrying a commit: " + table.location(), e))
+          .run(attempt -> attempt(checkedUpTo, cleanup));
     } catch (RuntimeException | Error e) {
-      if (cleanup) {
+      if (cleanup[0]) {
         deleteQuietly(Table.TRANSACTIONS + txn.fileName());
         written.forEach(this::deleteQuietly);
       }
       throw e;
     }
+  }
+
+  /** Another writer created the manifest of the version an attempt meant to create: try again. */
+  private static final class ManifestTaken extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    ManifestTaken(ObjectExistsException cause) {
+      super(cause.getMessage(), cause);
+    }
+  }
+
+  // One attempt: checks what was committed since the last checked version, builds the next
+  // manifest on the newest one and creates it. If the store fails creating it, the commit may
+  // have landed: cleanup[0] is then cleared.
+  private Manifest attempt(long[] checkedUpTo, boolean[] cleanup) {
+    ObjectStore store = table.store();
+    NavigableMap<Long, String> versions = table.listVersions();
+    Manifest latest = null;
+    ManifestNaming naming = newNaming;
+    if (!versions.isEmpty()) {
+      if (createOnly) {
+        throw TableErrors.exists(table.location());
+      }
+      Map.Entry<Long, String> last = versions.lastEntry();
+      latest = readNewest(last.getValue());
+      naming = ManifestNaming.of(last.getValue().substring(Table.VERSIONS.length()));
+      if (latest != null) {
+        long unknown = FeatureFlags.unwritable(latest.writerFeatureFlags());
+        if (unknown != 0) {
+          throw TableErrors.cannotWrite(table.location(), latest.version(), unknown);
+        }
+        StableRowIds.checkSupported(txn, latest, table.location());
+        if (enableStableRowIds && !StableRowIds.enabled(latest)) {
+          throw TableErrors.cannotEnableStableRowIds(table.location(), latest.version());
+        }
+      }
+      checkedUpTo[0] = checkConcurrent(versions, checkedUpTo[0], last.getKey(), latest);
+    }
+    // A clone starts at its source's version number, as Lance's does.
+    long newVersion = !versions.isEmpty() ? versions.lastKey() + 1
+        : txn.kind() == OperationKind.CLONE ? txn.readVersion() : 1;
+    Manifest next = ManifestBuilder.build(txn, latest, newVersion, newFormat, Instant.now(), table.location(),
+        enableStableRowIds);
+    String key = naming.key(newVersion);
+    byte[] bytes = ManifestFiles.encode(next);
+    try {
+      store.putIfAbsent(key, bytes);
+    } catch (ObjectExistsException e) {
+      throw new ManifestTaken(e);
+    } catch (IOException | RuntimeException e) {
+      cleanup[0] = false;
+      throw TableErrors.stateUnknown(table.location(), key, e);
+    }
+    writeHint(newVersion);
+    return next;
   }
 
   private void writeTransaction() {
@@ -273,19 +289,6 @@ public final class Commit {
       }
       LOG.log(Level.FINE, "Restoring over an unreadable newest version", e);
       return null;
-    }
-  }
-
-  private void backoff(int attempt) {
-    long cap = Math.min(maxBackoffMillis, baseBackoffMillis << Math.min(attempt, 20));
-    if (cap <= 0) {
-      return;
-    }
-    try {
-      Thread.sleep(ThreadLocalRandom.current().nextLong(cap + 1));
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new CommitFailedException("Interrupted while retrying a commit: " + table.location(), e);
     }
   }
 

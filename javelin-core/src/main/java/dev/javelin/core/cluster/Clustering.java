@@ -1,6 +1,7 @@
 package dev.javelin.core.cluster;
 
 import com.google.protobuf.ByteString;
+import dev.javelin.common.Tasks;
 import dev.javelin.core.Dataset;
 import dev.javelin.core.exceptions.ClusterException;
 import dev.javelin.format.exceptions.ColumnNotFoundException;
@@ -403,48 +404,44 @@ final class Clustering {
       keys.forEach(this::deleteQuietly);
       throw e;
     }
-    Manifest done = null;
-    for (int attempt = 1; done == null; attempt++) {
-      StablePartition sp;
-      try {
-        // Appended onto the newest entry: a concurrent reordered rewrite that landed since the
-        // read is kept, not overwritten (the commit rejects a stale base, and we rebuild).
-        Manifest latest = table.latest();
-        String uuid = StablePartition.entryUuidFor(latest);
-        if (StablePartitionEntry.find(latest).isPresent() && !uuid.equals(entryUuid)) {
-          // A concurrent first clustering created the entry under another uuid: move our row map there.
-          String moved = StablePartitionEntry.directory(uuid) + rowMapPath.substring(rowMapPath.lastIndexOf('/'));
-          dataset.store().put(moved, dataset.store().read(rowMapPath));
-          keys.add(moved);
-          deleteQuietly(rowMapPath);
-          rowMapPath = moved;
-          entryUuid = uuid;
-          transition = new StablePartitionTransition(transition.datasetVersion(), transition.sources(),
-              transition.destinations(), moved);
+    // What an attempt changes for the next: the entry's uuid and the transition (its row map may move).
+    String[] uuidOf = {entryUuid};
+    StablePartitionTransition[] built = {transition};
+    Manifest done;
+    try {
+      done = Tasks.retry().maxAttempts(MAX_ENTRY_RETRIES).retryOn(ConcurrentRewriteException.class).run(attempt -> {
+        StablePartition sp;
+        try {
+          // Appended onto the newest entry: a concurrent reordered rewrite that landed since the
+          // read is kept, not overwritten (the commit rejects a stale base, and we rebuild).
+          Manifest latest = table.latest();
+          String uuid = StablePartition.entryUuidFor(latest);
+          if (StablePartitionEntry.find(latest).isPresent() && !uuid.equals(uuidOf[0])) {
+            // A concurrent first clustering created the entry under another uuid: move our row map there.
+            String path = built[0].rowMapPath();
+            String moved = StablePartitionEntry.directory(uuid) + path.substring(path.lastIndexOf('/'));
+            dataset.store().put(moved, dataset.store().read(path));
+            keys.add(moved);
+            deleteQuietly(path);
+            uuidOf[0] = uuid;
+            built[0] = new StablePartitionTransition(built[0].datasetVersion(), built[0].sources(),
+                built[0].destinations(), moved);
+          }
+          sp = StablePartition.appendTo(latest, built[0], dataset.store(), uuidOf[0]);
+        } catch (IOException e) {
+          throw new UncheckedIOException("Writing the stable partition entry failed: " + dataset.location(), e);
         }
-        sp = StablePartition.appendTo(latest, transition, dataset.store(), entryUuid);
-      } catch (IOException | RuntimeException e) {
-        keys.forEach(this::deleteQuietly);
-        throw e instanceof IOException io ? new UncheckedIOException("Writing the stable partition entry failed: "
-            + dataset.location(), io) : (RuntimeException) e;
-      }
-      Transaction txn = Transaction.reorderedRewrite(read.version(), List.of(sources), List.of(news), sp);
-      try {
+        Transaction txn = Transaction.reorderedRewrite(read.version(), List.of(sources), List.of(news), sp);
         if (beforeCommit != null) {
           beforeCommit.run();
         }
         // Deletes of source rows committed since the read are folded into the destinations.
-        done = table.newCommit(txn).cleanupOnFailure(sp.writtenFiles())
+        return table.newCommit(txn).cleanupOnFailure(sp.writtenFiles())
             .rebase(new StablePartitionFold(table, dataset.allocator())).commit();
-      } catch (ConcurrentRewriteException e) {
-        if (attempt >= MAX_ENTRY_RETRIES) {
-          keys.forEach(this::deleteQuietly);
-          throw e;
-        }
-      } catch (RuntimeException e) {
-        keys.forEach(this::deleteQuietly);
-        throw e;
-      }
+      });
+    } catch (RuntimeException e) {
+      keys.forEach(this::deleteQuietly);
+      throw e;
     }
     Dataset at = Dataset.open(dataset.store(), dataset.allocator()).checkout(done.version());
     return new ClusterResult(at, ids(sources), ids(news), rows);

@@ -1,5 +1,6 @@
 package dev.javelin.core.compaction;
 
+import dev.javelin.common.Tasks;
 import dev.javelin.core.Dataset;
 import dev.javelin.core.exceptions.CompactionException;
 import dev.javelin.table.DataFile;
@@ -16,10 +17,8 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import org.roaringbitmap.RoaringBitmap;
 
 /**
@@ -54,49 +53,22 @@ public final class Compaction {
     return commit(dataset, results, plan.options().deferIndexRemap());
   }
 
-  // Runs the tasks, up to `threads` at once; results come back in task order. If one fails, the
-  // others are left to finish and every file any of them wrote is deleted.
+  // Runs the tasks, up to `threads` at once; results come back in task order. If one fails, no
+  // other task starts, the running ones end, and every file the finished ones wrote is deleted.
   private static List<CompactionResult> run(Dataset dataset, List<CompactionTask> tasks, CompactionExecutor executor,
       int threads) {
-    List<CompactionResult> results = new ArrayList<>();
+    Tasks.Revert<CompactionResult> deleteWritten = r -> deleteQuietly(dataset, r.writtenKeys());
     if (threads <= 1 || tasks.size() <= 1) {
-      try {
-        for (CompactionTask t : tasks) {
-          results.add(executor.execute(dataset, t));
-        }
-      } catch (RuntimeException e) {
-        results.forEach(r -> deleteQuietly(dataset, r.writtenKeys()));
-        throw e;
-      }
-      return results;
+      return Tasks.foreach(tasks).run(t -> executor.execute(dataset, t), deleteWritten);
     }
     ExecutorService pool = Executors.newFixedThreadPool(Math.min(threads, tasks.size()));
     try {
-      List<Future<CompactionResult>> futures = new ArrayList<>();
-      for (CompactionTask t : tasks) {
-        futures.add(pool.submit(() -> executor.execute(dataset, t)));
-      }
-      RuntimeException failure = null;
-      for (Future<CompactionResult> f : futures) {
-        try {
-          results.add(f.get());
-        } catch (ExecutionException e) {
-          if (failure == null) {
-            failure = e.getCause() instanceof RuntimeException re ? re
-                : new CompactionException("A compaction task failed: " + dataset.location(), e.getCause());
-          }
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          if (failure == null) {
-            failure = new CompactionException("Interrupted while compacting " + dataset.location(), e);
-          }
-        }
-      }
-      if (failure != null) {
-        results.forEach(r -> deleteQuietly(dataset, r.writtenKeys()));
-        throw failure;
-      }
-      return results;
+      return Tasks.foreach(tasks).executeWith(pool)
+          .onInterrupt(e -> new CompactionException("Interrupted while compacting " + dataset.location(), e))
+          .run(t -> executor.execute(dataset, t), deleteWritten);
+    } catch (Error e) {
+      // A task's error comes from another thread: reported as the task's failure, as it always was.
+      throw new CompactionException("A compaction task failed: " + dataset.location(), e);
     } finally {
       pool.shutdown();
     }

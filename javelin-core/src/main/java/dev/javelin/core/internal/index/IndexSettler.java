@@ -1,5 +1,6 @@
 package dev.javelin.core.internal.index;
 
+import dev.javelin.common.Tasks;
 import dev.javelin.core.Dataset;
 import dev.javelin.core.IndexSettleResult;
 import dev.javelin.core.compaction.IndexRemapper;
@@ -45,17 +46,13 @@ public final class IndexSettler {
   private IndexSettler() {}
 
   public static IndexSettleResult settle(Dataset ds) {
-    Dataset at = ds.checkoutLatest();
-    for (int attempt = 1; ; attempt++) {
-      try {
-        return settleOnce(at, ds.allocator());
-      } catch (CommitConflictException e) {
-        if (attempt >= ATTEMPTS) {
-          throw e;
-        }
-        at = at.checkoutLatest();
+    Dataset[] at = {ds.checkoutLatest()};
+    return Tasks.retry().maxAttempts(ATTEMPTS).retryOn(CommitConflictException.class).run(attempt -> {
+      if (attempt > 1) {
+        at[0] = at[0].checkoutLatest();
       }
-    }
+      return settleOnce(at[0], ds.allocator());
+    });
   }
 
   private static IndexSettleResult settleOnce(Dataset ds, BufferAllocator allocator) {

@@ -1,5 +1,6 @@
 package dev.javelin.core.internal.write;
 
+import dev.javelin.common.Tasks;
 import dev.javelin.core.Dataset;
 import dev.javelin.core.ScanBuilder;
 import dev.javelin.core.UpdateResult;
@@ -97,17 +98,15 @@ public final class Updater {
   }
 
   private UpdateResult withRetries(Function<Dataset, UpdateResult> attempt) {
-    Dataset at = ds;
-    for (int retry = 0; ; retry++) {
-      try {
-        return attempt.apply(at);
-      } catch (CommitConflictException e) {
-        if (retry >= CONFLICT_RETRIES || !retryable(at.table(), e)) {
-          throw e;
-        }
-        at = at.checkoutLatest();
-      }
-    }
+    Dataset[] at = {ds};
+    return Tasks.retry().maxAttempts(CONFLICT_RETRIES + 1).retryOn(CommitConflictException.class)
+        .retryIf(e -> retryable(at[0].table(), (CommitConflictException) e))
+        .run(n -> {
+          if (n > 1) {
+            at[0] = at[0].checkoutLatest();
+          }
+          return attempt.apply(at[0]);
+        });
   }
 
   // An overwrite or restore replaced the data the update was asked about: Lance does not retry.
