@@ -71,23 +71,8 @@ public interface ObjectStore {
    */
   OutputFile newOutputFile(String key);
 
-  /** Removes an object; does nothing if it does not exist. */
+  /** Removes an object; does nothing if it does not exist. (A failed operation's files: {@link PendingFiles}.) */
   void delete(String key) throws IOException;
-
-  /**
-   * Removes the objects a failed {@code operation} wrote, logging (not throwing) what cannot be
-   * removed: an unreferenced file is harmless, and cleanup removes it later.
-   */
-  default void deleteQuietly(Iterable<String> keys, String operation) {
-    for (String key : keys) {
-      try {
-        delete(key);
-      } catch (IOException | RuntimeException e) {
-        java.util.logging.Logger.getLogger(ObjectStore.class.getName()).log(java.util.logging.Level.WARNING,
-            "Could not delete " + key + " of a failed " + operation + " in " + location(), e);
-      }
-    }
-  }
 
   /** Whether an object of that key exists. */
   boolean exists(String key) throws IOException;

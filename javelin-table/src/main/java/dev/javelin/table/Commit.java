@@ -4,6 +4,7 @@ import dev.javelin.common.Tasks;
 import dev.javelin.format.LanceFileVersion;
 import dev.javelin.io.ObjectExistsException;
 import dev.javelin.io.ObjectStore;
+import dev.javelin.io.PendingFiles;
 import dev.javelin.table.exceptions.CommitConflictException;
 import dev.javelin.table.exceptions.CommitFailedException;
 import dev.javelin.table.exceptions.CommitStateUnknownException;
@@ -43,7 +44,8 @@ public final class Commit {
   private final Table table;
   private Transaction txn;
   private Rebase rebase;
-  private final List<String> written = new ArrayList<>();
+  // The transaction file and the files of cleanupOnFailure and of rebases: kept once the manifest is created.
+  private final PendingFiles written;
   private LanceFileVersion newFormat = LanceFileVersion.V2_1;
   private ManifestNaming newNaming = ManifestNaming.V2;
   private boolean createOnly;
@@ -55,6 +57,7 @@ public final class Commit {
   Commit(Table table, Transaction txn) {
     this.table = table;
     this.txn = txn;
+    this.written = new PendingFiles(table.store());
   }
 
   /** The data file version of a new or overwritten dataset (default 2.1). */
@@ -152,8 +155,7 @@ public final class Commit {
    * @return the new version's manifest
    */
   public Manifest commit() {
-    boolean[] cleanup = {true};
-    try {
+    try (written) {
       writeTransaction();
       long[] checkedUpTo = {txn.readVersion()};
       // Backoff before attempt n+1: random up to base·2^n (the first retry up to 2·base), capped.
@@ -163,13 +165,7 @@ public final class Commit {
           .jitter(1)
           .onGiveUp((attempts, last) -> TableErrors.retriesExhausted(table.location(), attempts, last.getCause()))
           .onInterrupt(e -> new CommitFailedException("Interrupted while retrying a commit: " + table.location(), e))
-          .run(attempt -> attempt(checkedUpTo, cleanup));
-    } catch (RuntimeException | Error e) {
-      if (cleanup[0]) {
-        deleteQuietly(Table.TRANSACTIONS + txn.fileName());
-        written.forEach(this::deleteQuietly);
-      }
-      throw e;
+          .run(attempt -> attempt(checkedUpTo));
     }
   }
 
@@ -183,9 +179,9 @@ public final class Commit {
   }
 
   // One attempt: checks what was committed since the last checked version, builds the next
-  // manifest on the newest one and creates it. If the store fails creating it, the commit may
-  // have landed: cleanup[0] is then cleared.
-  private Manifest attempt(long[] checkedUpTo, boolean[] cleanup) {
+  // manifest on the newest one and creates it. Once it is created, and if the store fails
+  // creating it (the commit may have landed), the written files are kept.
+  private Manifest attempt(long[] checkedUpTo) {
     ObjectStore store = table.store();
     NavigableMap<Long, String> versions = table.listVersions();
     Manifest latest = null;
@@ -221,15 +217,16 @@ public final class Commit {
     } catch (ObjectExistsException e) {
       throw new ManifestTaken(e);
     } catch (IOException | RuntimeException e) {
-      cleanup[0] = false;
+      written.commit();
       throw TableErrors.stateUnknown(table.location(), key, e);
     }
+    written.commit();
     writeHint(newVersion);
     return next;
   }
 
   private void writeTransaction() {
-    String key = Table.TRANSACTIONS + txn.fileName();
+    String key = written.add(Table.TRANSACTIONS + txn.fileName());
     try {
       table.store().put(key, txn.proto().toByteArray());
     } catch (IOException e) {
@@ -266,13 +263,10 @@ public final class Commit {
       txn = done.transaction;
       writeTransaction();
       if (!oldKey.equals(Table.TRANSACTIONS + txn.fileName())) {
-        deleteQuietly(oldKey);
+        written.discard(oldKey);
       }
       // Files of the earlier attempt: no manifest references them.
-      for (String k : done.superseded) {
-        written.remove(k);
-        deleteQuietly(k);
-      }
+      done.superseded.forEach(written::discard);
     }
     return latestVersion;
   }
@@ -299,9 +293,5 @@ public final class Commit {
     } catch (IOException | RuntimeException e) {
       LOG.log(Level.FINE, "Could not write the version hint of " + table.location(), e);
     }
-  }
-
-  private void deleteQuietly(String key) {
-    table.store().deleteQuietly(List.of(key), "commit");
   }
 }
