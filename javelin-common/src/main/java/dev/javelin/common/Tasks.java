@@ -101,7 +101,10 @@ public final class Tasks {
       return this;
     }
 
-    /** Exponential backoff: the first retry waits up to {@code minWait}, each next one twice as long, at most {@code maxWait}. */
+    /**
+     * Exponential backoff: the first retry waits up to {@code minWait}, each next one twice as
+     * long, at most {@code maxWait}.
+     */
     public Retry backoff(Duration minWait, Duration maxWait) {
       long min = minWait.toMillis();
       long max = maxWait.toMillis();
