@@ -394,10 +394,14 @@ class TasksTest {
   void theFirstFailureIsThrownWithTheOthersSuppressed() {
     pool = Executors.newFixedThreadPool(2);
     CyclicBarrier both = new CyclicBarrier(2);
+    CountDownLatch firstThrown = new CountDownLatch(1);
     assertThatThrownBy(() -> Tasks.foreach(List.of(0, 1)).executeWith(pool).run(i -> {
-      both.await(10, TimeUnit.SECONDS);
+      both.await(10, TimeUnit.SECONDS); // both started before either fails
       if (i == 1) {
-        Thread.sleep(200);
+        assertThat(firstThrown.await(10, TimeUnit.SECONDS)).isTrue();
+        Thread.sleep(100);
+      } else {
+        firstThrown.countDown();
       }
       throw new IllegalStateException("item " + i + " failed");
     })).hasMessage("item 0 failed")
