@@ -1,5 +1,6 @@
 package dev.javelin.cli;
 
+import dev.javelin.core.exceptions.ExpressionException;
 import dev.javelin.format.exceptions.LanceFormatException;
 import dev.javelin.table.exceptions.CommitConflictException;
 import dev.javelin.table.exceptions.CommitFailedException;
@@ -38,6 +39,7 @@ final class ErrorHandler implements IExecutionExceptionHandler, IParameterExcept
         || (e instanceof TableException && !(e instanceof CommitFailedException)
             && !(e instanceof CommitStateUnknownException) && !(e instanceof CommitConflictException))
         || e instanceof IllegalArgumentException
+        || e instanceof ExpressionException
         // A feature this input needs that Javelin lacks ("... is not supported yet"): not a bug.
         || e instanceof UnsupportedOperationException
         || e instanceof ParameterException

@@ -15,4 +15,9 @@ public class JavelinException extends RuntimeException {
   public JavelinException(String message, Throwable cause) {
     super(message, cause);
   }
+
+  /** For exceptions thrown often enough that filling in a stack trace would cost (decoding's). */
+  protected JavelinException(String message, Throwable cause, boolean enableSuppression, boolean writableStackTrace) {
+    super(message, cause, enableSuppression, writableStackTrace);
+  }
 }

@@ -628,7 +628,8 @@ public final class Dataset {
    *
    * @param name the index name, or null for {@code {column}_idx}
    * @param replace whether an existing index of that name is replaced; if false it is an error
-   * @throws IllegalArgumentException if the column cannot be indexed or the name is taken
+   * @throws IllegalArgumentException if the column cannot be indexed
+   * @throws dev.javelin.core.exceptions.IndexExistsException if the name is taken and {@code replace} is false
    */
   public Dataset createIndex(String column, dev.javelin.index.IndexType type, String name, boolean replace) {
     return new Dataset(table, DatasetIndexes.create(this, table, column, type, name, replace, allocator), allocator);
@@ -676,7 +677,11 @@ public final class Dataset {
     return DatasetIndexes.list(this);
   }
 
-  /** Drops an index by name (a CreateIndex that removes it); its files stay for older versions. */
+  /**
+   * Drops an index by name (a CreateIndex that removes it); its files stay for older versions.
+   *
+   * @throws dev.javelin.core.exceptions.IndexNotFoundException if this version has no index of that name
+   */
   public Dataset dropIndex(String name) {
     return new Dataset(table, DatasetIndexes.drop(this, table, name), allocator);
   }

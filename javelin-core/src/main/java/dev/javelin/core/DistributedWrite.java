@@ -13,6 +13,7 @@ import dev.javelin.format.proto.FileProtos;
 import dev.javelin.format.schema.LanceField;
 import dev.javelin.format.schema.LanceSchema;
 import dev.javelin.io.ObjectStore;
+import dev.javelin.io.PendingFiles;
 import dev.javelin.table.Commit;
 import dev.javelin.table.DataFile;
 import dev.javelin.table.Fragment;
@@ -299,7 +300,7 @@ public final class DistributedWrite {
     for (Fragment f : dataset.manifest().fragments()) {
       DataFile d = files.get(f.id());
       if (d == null && f.physicalRows() > 0) {
-        deleteQuietly(dataset.store(), keys);
+        PendingFiles.deleteAll(dataset.store(), keys);
         throw new IllegalArgumentException("No new column file for fragment " + f.id() + ": " + dataset.location());
       }
       out.add(d == null ? f : Fragment.fromProto(f.proto().toBuilder().addFiles(d.proto()).build()));
@@ -307,9 +308,5 @@ public final class DistributedWrite {
     Transaction txn = Transaction.merge(dataset.version(), new SchemaEvolution(dataset).withFields(
         newColumns.fields()), out);
     return dataset.at(dataset.table().newCommit(txn).cleanupOnFailure(keys).commit());
-  }
-
-  private static void deleteQuietly(ObjectStore store, List<String> keys) {
-    store.deleteQuietly(keys, "distributed write");
   }
 }

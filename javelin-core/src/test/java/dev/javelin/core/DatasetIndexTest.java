@@ -3,6 +3,8 @@ package dev.javelin.core;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.javelin.core.exceptions.IndexExistsException;
+import dev.javelin.core.exceptions.IndexNotFoundException;
 import dev.javelin.format.LanceFileVersion;
 import dev.javelin.index.IndexType;
 import dev.javelin.index.internal.btree.BTreeIndex;
@@ -107,7 +109,7 @@ class DatasetIndexTest {
     Dataset ds = create(dir.resolve("d")).createIndex("id", IndexType.BTREE, "i", false);
     String first = ds.indices().get(0).uuid();
     assertThatThrownBy(() -> ds.createIndex("s", IndexType.BTREE, "i", false))
-        .isInstanceOf(IllegalArgumentException.class)
+        .isInstanceOf(IndexExistsException.class)
         .hasMessage("Index 'i' already exists: " + ds.location());
     Dataset replaced = ds.createIndex("s", IndexType.BTREE, "i", true);
     assertThat(replaced.indices()).hasSize(1);
@@ -117,7 +119,7 @@ class DatasetIndexTest {
     assertThat(dropped.indices()).isEmpty();
     assertThat(dropped.version()).isEqualTo(replaced.version() + 1);
     assertThatThrownBy(() -> dropped.dropIndex("i"))
-        .isInstanceOf(IllegalArgumentException.class)
+        .isInstanceOf(IndexNotFoundException.class)
         .hasMessage("Index 'i' does not exist: " + ds.location());
   }
 

@@ -2,7 +2,6 @@ package dev.javelin.io;
 
 import java.io.IOException;
 import java.util.List;
-import org.slf4j.LoggerFactory;
 
 /**
  * The storage seam of a dataset: a flat namespace of immutable objects named by relative,
@@ -72,23 +71,8 @@ public interface ObjectStore {
    */
   OutputFile newOutputFile(String key);
 
-  /** Removes an object; does nothing if it does not exist. */
+  /** Removes an object; does nothing if it does not exist. (A failed operation's files: {@link PendingFiles}.) */
   void delete(String key) throws IOException;
-
-  /**
-   * Removes the objects a failed {@code operation} wrote, logging (not throwing) what cannot be
-   * removed: an unreferenced file is harmless, and cleanup removes it later.
-   */
-  default void deleteQuietly(Iterable<String> keys, String operation) {
-    for (String key : keys) {
-      try {
-        delete(key);
-      } catch (IOException | RuntimeException e) {
-        LoggerFactory.getLogger(ObjectStore.class)
-            .warn("Could not delete {} of a failed {} in {}", key, operation, location(), e);
-      }
-    }
-  }
 
   /** Whether an object of that key exists. */
   boolean exists(String key) throws IOException;

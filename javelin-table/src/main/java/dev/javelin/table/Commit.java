@@ -1,9 +1,11 @@
 package dev.javelin.table;
 
 import dev.javelin.common.Json;
+import dev.javelin.common.Tasks;
 import dev.javelin.format.LanceFileVersion;
 import dev.javelin.io.ObjectExistsException;
 import dev.javelin.io.ObjectStore;
+import dev.javelin.io.PendingFiles;
 import dev.javelin.table.exceptions.CommitConflictException;
 import dev.javelin.table.exceptions.CommitFailedException;
 import dev.javelin.table.exceptions.CommitStateUnknownException;
@@ -14,12 +16,12 @@ import dev.javelin.table.rowids.StableRowIds;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
-import java.util.concurrent.ThreadLocalRandom;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -43,7 +45,8 @@ public final class Commit {
   private final Table table;
   private Transaction txn;
   private Rebase rebase;
-  private final List<String> written = new ArrayList<>();
+  // The transaction file and the files of cleanupOnFailure and of rebases: kept once the manifest is created.
+  private final PendingFiles written;
   private LanceFileVersion newFormat = LanceFileVersion.V2_1;
   private ManifestNaming newNaming = ManifestNaming.V2;
   private boolean createOnly;
@@ -55,6 +58,7 @@ public final class Commit {
   Commit(Table table, Transaction txn) {
     this.table = table;
     this.txn = txn;
+    this.written = new PendingFiles(table.store());
   }
 
   /** The data file version of a new or overwritten dataset (default 2.1). */
@@ -152,69 +156,78 @@ public final class Commit {
    * @return the new version's manifest
    */
   public Manifest commit() {
-    ObjectStore store = table.store();
-    boolean cleanup = true;
-    try {
+    try (written) {
       writeTransaction();
-      long checkedUpTo = txn.readVersion();
-      ObjectExistsException lastLoss = null;
-      for (int attempt = 0; attempt < maxAttempts; attempt++) {
-        if (attempt > 0) {
-          backoff(attempt);
-        }
-        NavigableMap<Long, String> versions = table.listVersions();
-        Manifest latest = null;
-        ManifestNaming naming = newNaming;
-        if (!versions.isEmpty()) {
-          if (createOnly) {
-            throw TableErrors.exists(table.location());
-          }
-          Map.Entry<Long, String> last = versions.lastEntry();
-          latest = readNewest(last.getValue());
-          naming = ManifestNaming.of(last.getValue().substring(Table.VERSIONS.length()));
-          if (latest != null) {
-            long unknown = FeatureFlags.unwritable(latest.writerFeatureFlags());
-            if (unknown != 0) {
-              throw TableErrors.cannotWrite(table.location(), latest.version(), unknown);
-            }
-            StableRowIds.checkSupported(txn, latest, table.location());
-            if (enableStableRowIds && !StableRowIds.enabled(latest)) {
-              throw TableErrors.cannotEnableStableRowIds(table.location(), latest.version());
-            }
-          }
-          checkedUpTo = checkConcurrent(versions, checkedUpTo, last.getKey(), latest);
-        }
-        // A clone starts at its source's version number, as Lance's does.
-        long newVersion = !versions.isEmpty() ? versions.lastKey() + 1
-            : txn.kind() == OperationKind.CLONE ? txn.readVersion() : 1;
-        Manifest next = ManifestBuilder.build(txn, latest, newVersion, newFormat, Instant.now(), table.location(),
-            enableStableRowIds);
-        String key = naming.key(newVersion);
-        byte[] bytes = ManifestFiles.encode(next);
-        try {
-          store.putIfAbsent(key, bytes);
-        } catch (ObjectExistsException e) {
-          lastLoss = e;
-          continue;
-        } catch (IOException | RuntimeException e) {
-          cleanup = false;
-          throw TableErrors.stateUnknown(table.location(), key, e);
-        }
-        writeHint(newVersion);
-        return next;
-      }
-      throw TableErrors.retriesExhausted(table.location(), maxAttempts, lastLoss);
-    } catch (RuntimeException | Error e) {
-      if (cleanup) {
-        deleteQuietly(Table.TRANSACTIONS + txn.fileName());
-        written.forEach(this::deleteQuietly);
-      }
-      throw e;
+      long[] checkedUpTo = {txn.readVersion()};
+      // Backoff before attempt n+1: random up to base·2^n (the first retry up to 2·base), capped.
+      return Tasks.retry().maxAttempts(maxAttempts).retryOn(ManifestTaken.class)
+          .backoff(Duration.ofMillis(Math.max(0, Math.min(baseBackoffMillis, Long.MAX_VALUE / 2)) * 2),
+              Duration.ofMillis(Math.max(0, maxBackoffMillis)))
+          .jitter(1)
+          .onGiveUp((attempts, last) -> TableErrors.retriesExhausted(table.location(), attempts, last.getCause()))
+          .onInterrupt(e -> new CommitFailedException("Interrupted while retrying a commit: " + table.location(), e))
+          .run(attempt -> attempt(checkedUpTo));
     }
   }
 
+  /** Another writer created the manifest of the version an attempt meant to create: try again. */
+  private static final class ManifestTaken extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    ManifestTaken(ObjectExistsException cause) {
+      super(cause.getMessage(), cause);
+    }
+  }
+
+  // One attempt: checks what was committed since the last checked version, builds the next
+  // manifest on the newest one and creates it. Once it is created, and if the store fails
+  // creating it (the commit may have landed), the written files are kept.
+  private Manifest attempt(long[] checkedUpTo) {
+    ObjectStore store = table.store();
+    NavigableMap<Long, String> versions = table.listVersions();
+    Manifest latest = null;
+    ManifestNaming naming = newNaming;
+    if (!versions.isEmpty()) {
+      if (createOnly) {
+        throw TableErrors.exists(table.location());
+      }
+      Map.Entry<Long, String> last = versions.lastEntry();
+      latest = readNewest(last.getValue());
+      naming = ManifestNaming.of(last.getValue().substring(Table.VERSIONS.length()));
+      if (latest != null) {
+        long unknown = FeatureFlags.unwritable(latest.writerFeatureFlags());
+        if (unknown != 0) {
+          throw TableErrors.cannotWrite(table.location(), latest.version(), unknown);
+        }
+        StableRowIds.checkSupported(txn, latest, table.location());
+        if (enableStableRowIds && !StableRowIds.enabled(latest)) {
+          throw TableErrors.cannotEnableStableRowIds(table.location(), latest.version());
+        }
+      }
+      checkedUpTo[0] = checkConcurrent(versions, checkedUpTo[0], last.getKey(), latest);
+    }
+    // A clone starts at its source's version number, as Lance's does.
+    long newVersion = !versions.isEmpty() ? versions.lastKey() + 1
+        : txn.kind() == OperationKind.CLONE ? txn.readVersion() : 1;
+    Manifest next = ManifestBuilder.build(txn, latest, newVersion, newFormat, Instant.now(), table.location(),
+        enableStableRowIds);
+    String key = naming.key(newVersion);
+    byte[] bytes = ManifestFiles.encode(next);
+    try {
+      store.putIfAbsent(key, bytes);
+    } catch (ObjectExistsException e) {
+      throw new ManifestTaken(e);
+    } catch (IOException | RuntimeException e) {
+      written.commit();
+      throw TableErrors.stateUnknown(table.location(), key, e);
+    }
+    written.commit();
+    writeHint(newVersion);
+    return next;
+  }
+
   private void writeTransaction() {
-    String key = Table.TRANSACTIONS + txn.fileName();
+    String key = written.add(Table.TRANSACTIONS + txn.fileName());
     try {
       table.store().put(key, txn.proto().toByteArray());
     } catch (IOException e) {
@@ -251,13 +264,10 @@ public final class Commit {
       txn = done.transaction;
       writeTransaction();
       if (!oldKey.equals(Table.TRANSACTIONS + txn.fileName())) {
-        deleteQuietly(oldKey);
+        written.discard(oldKey);
       }
       // Files of the earlier attempt: no manifest references them.
-      for (String k : done.superseded) {
-        written.remove(k);
-        deleteQuietly(k);
-      }
+      done.superseded.forEach(written::discard);
     }
     return latestVersion;
   }
@@ -277,19 +287,6 @@ public final class Commit {
     }
   }
 
-  private void backoff(int attempt) {
-    long cap = Math.min(maxBackoffMillis, baseBackoffMillis << Math.min(attempt, 20));
-    if (cap <= 0) {
-      return;
-    }
-    try {
-      Thread.sleep(ThreadLocalRandom.current().nextLong(cap + 1));
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new CommitFailedException("Interrupted while retrying a commit: " + table.location(), e);
-    }
-  }
-
   // A hint for other readers (Lance reads it as a starting point). Never needed for correctness.
   private void writeHint(long version) {
     try {
@@ -297,9 +294,5 @@ public final class Commit {
     } catch (IOException | RuntimeException e) {
       LOG.debug("Could not write the version hint of {}", table.location(), e);
     }
-  }
-
-  private void deleteQuietly(String key) {
-    table.store().deleteQuietly(List.of(key), "commit");
   }
 }

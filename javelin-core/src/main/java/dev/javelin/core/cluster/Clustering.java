@@ -1,10 +1,12 @@
 package dev.javelin.core.cluster;
 
 import com.google.protobuf.ByteString;
+import dev.javelin.common.Tasks;
 import dev.javelin.core.Dataset;
 import dev.javelin.core.exceptions.ClusterException;
 import dev.javelin.format.exceptions.ColumnNotFoundException;
 import dev.javelin.format.schema.LanceField;
+import dev.javelin.io.PendingFiles;
 import dev.javelin.table.FeatureFlags;
 import dev.javelin.table.Fragment;
 import dev.javelin.table.Manifest;
@@ -179,16 +181,16 @@ final class Clustering {
       written = rewrite(sources, dest, counts, allocator, m, data, firstBatch);
     } catch (IOException | RuntimeException e) {
       abandoned = true;
-      awaitQuietly(walked);
-      deleteQuietly(rowMap.path());
+      awaitQuietly(walked); // the walk has stopped writing the row map: delete it
+      PendingFiles.deleteAll(dataset.store(), List.of(rowMap.path()));
       throw e;
     }
     Walked w;
     try {
       w = join(walked);
     } catch (IOException | RuntimeException e) {
-      writer.keys().forEach(this::deleteQuietly);
-      deleteQuietly(rowMap.path());
+      PendingFiles.deleteAll(dataset.store(), writer.keys());
+      PendingFiles.deleteAll(dataset.store(), List.of(rowMap.path()));
       throw e;
     }
     List<Fragment> news = new ArrayList<>();
@@ -382,11 +384,11 @@ final class Clustering {
   private ClusterResult commit(Manifest read, List<Fragment> sources, List<Fragment> written, long rows,
       String entryUuid, String rowMapPath, RowMapSummary summary) {
     Table table = Table.at(dataset.store());
-    List<String> keys = new ArrayList<>(writer.keys());
-    keys.add(rowMapPath);
-    List<Fragment> news = new ArrayList<>();
-    StablePartitionTransition transition;
-    try {
+    // The data files and the row map: deleted unless the rewrite commits.
+    try (PendingFiles keys = new PendingFiles(dataset.store())) {
+      keys.addAll(writer.keys());
+      keys.add(rowMapPath);
+      List<Fragment> news = new ArrayList<>();
       if (!written.isEmpty()) {
         Manifest reserved = table.newCommit(Transaction.reserveFragments(table.latest().version(), written.size()))
             .commit();
@@ -397,61 +399,46 @@ final class Clustering {
       }
       List<StablePartitionTransition.Source> from = new ArrayList<>();
       sources.forEach(f -> from.add(StablePartitionTransition.Source.of(f)));
-      transition = new StablePartitionTransition(read.version(), from, ids(news), rowMapPath);
+      StablePartitionTransition transition = new StablePartitionTransition(read.version(), from, ids(news), rowMapPath);
       StablePartitionValidator.validate(transition, summary, news);
-    } catch (RuntimeException e) {
-      keys.forEach(this::deleteQuietly);
-      throw e;
+      // What an attempt changes for the next: the entry's uuid and the transition (its row map may move).
+      String[] uuidOf = {entryUuid};
+      StablePartitionTransition[] built = {transition};
+      Manifest done = Tasks.retry().maxAttempts(MAX_ENTRY_RETRIES).retryOn(ConcurrentRewriteException.class)
+          .run(attempt -> {
+            StablePartition sp;
+            try {
+              // Appended onto the newest entry: a concurrent reordered rewrite that landed since the
+              // read is kept, not overwritten (the commit rejects a stale base, and we rebuild).
+              Manifest latest = table.latest();
+              String uuid = StablePartition.entryUuidFor(latest);
+              if (StablePartitionEntry.find(latest).isPresent() && !uuid.equals(uuidOf[0])) {
+                // A concurrent first clustering created the entry under another uuid: move our row map there.
+                String path = built[0].rowMapPath();
+                String moved = StablePartitionEntry.directory(uuid) + path.substring(path.lastIndexOf('/'));
+                dataset.store().put(moved, dataset.store().read(path));
+                keys.add(moved);
+                keys.discard(path);
+                uuidOf[0] = uuid;
+                built[0] = new StablePartitionTransition(built[0].datasetVersion(), built[0].sources(),
+                    built[0].destinations(), moved);
+              }
+              sp = StablePartition.appendTo(latest, built[0], dataset.store(), uuidOf[0]);
+            } catch (IOException e) {
+              throw new UncheckedIOException("Writing the stable partition entry failed: " + dataset.location(), e);
+            }
+            Transaction txn = Transaction.reorderedRewrite(read.version(), List.of(sources), List.of(news), sp);
+            if (beforeCommit != null) {
+              beforeCommit.run();
+            }
+            // Deletes of source rows committed since the read are folded into the destinations.
+            return table.newCommit(txn).cleanupOnFailure(sp.writtenFiles())
+                .rebase(new StablePartitionFold(table, dataset.allocator())).commit();
+          });
+      keys.commit();
+      Dataset at = Dataset.open(dataset.store(), dataset.allocator()).checkout(done.version());
+      return new ClusterResult(at, ids(sources), ids(news), rows);
     }
-    Manifest done = null;
-    for (int attempt = 1; done == null; attempt++) {
-      StablePartition sp;
-      try {
-        // Appended onto the newest entry: a concurrent reordered rewrite that landed since the
-        // read is kept, not overwritten (the commit rejects a stale base, and we rebuild).
-        Manifest latest = table.latest();
-        String uuid = StablePartition.entryUuidFor(latest);
-        if (StablePartitionEntry.find(latest).isPresent() && !uuid.equals(entryUuid)) {
-          // A concurrent first clustering created the entry under another uuid: move our row map there.
-          String moved = StablePartitionEntry.directory(uuid) + rowMapPath.substring(rowMapPath.lastIndexOf('/'));
-          dataset.store().put(moved, dataset.store().read(rowMapPath));
-          keys.add(moved);
-          deleteQuietly(rowMapPath);
-          rowMapPath = moved;
-          entryUuid = uuid;
-          transition = new StablePartitionTransition(transition.datasetVersion(), transition.sources(),
-              transition.destinations(), moved);
-        }
-        sp = StablePartition.appendTo(latest, transition, dataset.store(), entryUuid);
-      } catch (IOException | RuntimeException e) {
-        keys.forEach(this::deleteQuietly);
-        throw e instanceof IOException io ? new UncheckedIOException("Writing the stable partition entry failed: "
-            + dataset.location(), io) : (RuntimeException) e;
-      }
-      Transaction txn = Transaction.reorderedRewrite(read.version(), List.of(sources), List.of(news), sp);
-      try {
-        if (beforeCommit != null) {
-          beforeCommit.run();
-        }
-        // Deletes of source rows committed since the read are folded into the destinations.
-        done = table.newCommit(txn).cleanupOnFailure(sp.writtenFiles())
-            .rebase(new StablePartitionFold(table, dataset.allocator())).commit();
-      } catch (ConcurrentRewriteException e) {
-        if (attempt >= MAX_ENTRY_RETRIES) {
-          keys.forEach(this::deleteQuietly);
-          throw e;
-        }
-      } catch (RuntimeException e) {
-        keys.forEach(this::deleteQuietly);
-        throw e;
-      }
-    }
-    Dataset at = Dataset.open(dataset.store(), dataset.allocator()).checkout(done.version());
-    return new ClusterResult(at, ids(sources), ids(news), rows);
-  }
-
-  private void deleteQuietly(String key) {
-    dataset.store().deleteQuietly(List.of(key), "clustering");
   }
 
   /** Sends the labels to the row map file, and to a test's sink when there is one. */

@@ -7,6 +7,7 @@ import dev.javelin.format.WriteOptions;
 import dev.javelin.format.schema.LanceSchema;
 import dev.javelin.io.ObjectInfo;
 import dev.javelin.io.ObjectStore;
+import dev.javelin.io.PendingFiles;
 import dev.javelin.table.DataFile;
 import dev.javelin.table.Fragment;
 import java.io.IOException;
@@ -14,7 +15,6 @@ import java.io.InterruptedIOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Collections;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.ExecutorService;
@@ -54,7 +54,7 @@ final class PartitionWriter implements AutoCloseable {
   private final BufferAllocator allocator;
   private final long[] counts;
   private final Slot[] slots;
-  private final List<String> keys = Collections.synchronizedList(new ArrayList<>());
+  private final PendingFiles keys;
   // One single-threaded executor per writing thread (none: the caller writes).
   private final ExecutorService[] lanes;
   private final Semaphore room;
@@ -74,6 +74,7 @@ final class PartitionWriter implements AutoCloseable {
   PartitionWriter(ObjectStore store, LanceSchema schema, LanceFileVersion version, BufferAllocator allocator,
       long[] counts, int batchSize, int threads) {
     this.store = store;
+    this.keys = new PendingFiles(store);
     this.schema = schema;
     this.version = version;
     this.allocator = allocator;
@@ -273,9 +274,7 @@ final class PartitionWriter implements AutoCloseable {
 
   /** The keys of every file created. */
   List<String> keys() {
-    synchronized (keys) {
-      return List.copyOf(keys);
-    }
+    return keys.keys();
   }
 
   /** The most rows gathered and not yet written at once (see the class comment for the bound). */
@@ -299,13 +298,7 @@ final class PartitionWriter implements AutoCloseable {
         s.writer = null;
       }
     }
-    for (String key : keys()) {
-      try {
-        store.delete(key);
-      } catch (IOException | RuntimeException e) {
-        LOG.warn("Could not delete " + key + " of a failed clustering in " + store.location(), e);
-      }
-    }
+    keys.close();
   }
 
   /** Stops the writing threads once their pieces are written (files stay: see {@link #deleteAll}). */

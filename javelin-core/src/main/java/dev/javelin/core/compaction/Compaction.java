@@ -1,7 +1,9 @@
 package dev.javelin.core.compaction;
 
+import dev.javelin.common.Tasks;
 import dev.javelin.core.Dataset;
 import dev.javelin.core.exceptions.CompactionException;
+import dev.javelin.io.PendingFiles;
 import dev.javelin.table.DataFile;
 import dev.javelin.table.Fragment;
 import dev.javelin.table.Manifest;
@@ -16,10 +18,8 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import org.roaringbitmap.RoaringBitmap;
 
 /**
@@ -54,49 +54,22 @@ public final class Compaction {
     return commit(dataset, results, plan.options().deferIndexRemap());
   }
 
-  // Runs the tasks, up to `threads` at once; results come back in task order. If one fails, the
-  // others are left to finish and every file any of them wrote is deleted.
+  // Runs the tasks, up to `threads` at once; results come back in task order. If one fails, no
+  // other task starts, the running ones end, and every file the finished ones wrote is deleted.
   private static List<CompactionResult> run(Dataset dataset, List<CompactionTask> tasks, CompactionExecutor executor,
       int threads) {
-    List<CompactionResult> results = new ArrayList<>();
+    Tasks.Revert<CompactionResult> deleteWritten = r -> PendingFiles.deleteAll(dataset.store(), r.writtenKeys());
     if (threads <= 1 || tasks.size() <= 1) {
-      try {
-        for (CompactionTask t : tasks) {
-          results.add(executor.execute(dataset, t));
-        }
-      } catch (RuntimeException e) {
-        results.forEach(r -> deleteQuietly(dataset, r.writtenKeys()));
-        throw e;
-      }
-      return results;
+      return Tasks.foreach(tasks).run(t -> executor.execute(dataset, t), deleteWritten);
     }
     ExecutorService pool = Executors.newFixedThreadPool(Math.min(threads, tasks.size()));
     try {
-      List<Future<CompactionResult>> futures = new ArrayList<>();
-      for (CompactionTask t : tasks) {
-        futures.add(pool.submit(() -> executor.execute(dataset, t)));
-      }
-      RuntimeException failure = null;
-      for (Future<CompactionResult> f : futures) {
-        try {
-          results.add(f.get());
-        } catch (ExecutionException e) {
-          if (failure == null) {
-            failure = e.getCause() instanceof RuntimeException re ? re
-                : new CompactionException("A compaction task failed: " + dataset.location(), e.getCause());
-          }
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          if (failure == null) {
-            failure = new CompactionException("Interrupted while compacting " + dataset.location(), e);
-          }
-        }
-      }
-      if (failure != null) {
-        results.forEach(r -> deleteQuietly(dataset, r.writtenKeys()));
-        throw failure;
-      }
-      return results;
+      return Tasks.foreach(tasks).executeWith(pool)
+          .onInterrupt(e -> new CompactionException("Interrupted while compacting " + dataset.location(), e))
+          .run(t -> executor.execute(dataset, t), deleteWritten);
+    } catch (Error e) {
+      // A task's error comes from another thread: reported as the task's failure, as it always was.
+      throw new CompactionException("A compaction task failed: " + dataset.location(), e);
     } finally {
       pool.shutdown();
     }
@@ -134,111 +107,110 @@ public final class Compaction {
     for (CompactionResult r : results) {
       (r.kind() == TaskKind.REPACK_COLUMNS ? repacks : rewrites).add(r);
     }
-    Set<Long> rewritten = new HashSet<>();
-    rewrites.forEach(r -> rewritten.addAll(r.fragmentIds()));
-    for (CompactionResult r : repacks) {
-      for (long id : r.fragmentIds()) {
-        if (rewritten.contains(id)) {
-          results.forEach(x -> deleteQuietly(dataset, x.writtenKeys()));
-          throw new CompactionException("Fragment " + id + " is in both a fragment rewrite and a column repack; "
-              + "a run may put a fragment in one kind of task only: " + dataset.location());
-        }
-      }
-    }
-    Table table = Table.at(dataset.store());
     Manifest last = null;
     int removed = 0;
     int added = 0;
     int files = 0;
-    try {
+    int repacked = 0;
+    // Each kind's files are deleted unless its commit took them over.
+    try (PendingFiles rewriteFiles = filesOf(dataset, rewrites); PendingFiles repackFiles = filesOf(dataset, repacks)) {
+      Set<Long> rewritten = new HashSet<>();
+      rewrites.forEach(r -> rewritten.addAll(r.fragmentIds()));
+      for (CompactionResult r : repacks) {
+        for (long id : r.fragmentIds()) {
+          if (rewritten.contains(id)) {
+            throw new CompactionException("Fragment " + id + " is in both a fragment rewrite and a column repack; "
+                + "a run may put a fragment in one kind of task only: " + dataset.location());
+          }
+        }
+      }
+      Table table = Table.at(dataset.store());
       if (!rewrites.isEmpty()) {
-        last = commitRewrites(dataset, table, rewrites, deferIndexRemap);
+        last = commitRewrites(dataset, table, rewrites, deferIndexRemap, rewriteFiles);
         for (CompactionResult r : rewrites) {
           removed += r.fragmentIds().size();
           added += r.newFragments().size();
           files += r.newFragments().size();
         }
       }
-    } catch (RuntimeException e) {
-      repacks.forEach(x -> deleteQuietly(dataset, x.writtenKeys()));
-      throw e;
-    }
-    int repacked = 0;
-    if (!repacks.isEmpty()) {
-      List<Long> ids = new ArrayList<>();
-      List<DataFile> newFiles = new ArrayList<>();
-      List<String> written = new ArrayList<>();
-      long readVersion = Long.MAX_VALUE;
-      for (CompactionResult r : repacks) {
-        for (DataFile d : r.repackedFiles()) {
-          ids.add(r.fragmentIds().get(0));
-          newFiles.add(d);
+      if (!repacks.isEmpty()) {
+        List<Long> ids = new ArrayList<>();
+        List<DataFile> newFiles = new ArrayList<>();
+        long readVersion = Long.MAX_VALUE;
+        for (CompactionResult r : repacks) {
+          for (DataFile d : r.repackedFiles()) {
+            ids.add(r.fragmentIds().get(0));
+            newFiles.add(d);
+          }
+          readVersion = Math.min(readVersion, r.readVersion());
+          repacked++;
         }
-        written.addAll(r.writtenKeys());
-        readVersion = Math.min(readVersion, r.readVersion());
-        repacked++;
+        files += newFiles.size();
+        Transaction txn = Transaction.dataReplacement(readVersion, ids, newFiles, false);
+        repackFiles.commit(); // the commit deletes them if it fails
+        last = table.newCommit(txn).cleanupOnFailure(repackFiles.keys()).commit();
       }
-      files += newFiles.size();
-      Transaction txn = Transaction.dataReplacement(readVersion, ids, newFiles, false);
-      last = table.newCommit(txn).cleanupOnFailure(written).commit();
     }
     Dataset at = last == null ? dataset : Dataset.open(dataset.store(), dataset.allocator()).checkout(last.version());
     return new CompactionMetrics(at, removed, added, repacked, files);
   }
 
+  // The files the results wrote, deleted when closed unless committed.
+  private static PendingFiles filesOf(Dataset dataset, List<CompactionResult> results) {
+    PendingFiles files = new PendingFiles(dataset.store());
+    results.forEach(r -> files.addAll(r.writtenKeys()));
+    return files;
+  }
+
+  // Commits the rewrites; `written` (their files, and the remapped indices' once written) is
+  // handed over to the Rewrite's commit.
   private static Manifest commitRewrites(Dataset dataset, Table table, List<CompactionResult> rewrites,
-      boolean deferIndexRemap) {
-    List<String> written = new ArrayList<>();
-    rewrites.forEach(r -> written.addAll(r.writtenKeys()));
+      boolean deferIndexRemap, PendingFiles written) {
     long readVersion = rewrites.stream().mapToLong(CompactionResult::readVersion).min().getAsLong();
     Manifest read = readVersion == dataset.version() ? dataset.manifest() : table.load(readVersion);
     int count = rewrites.stream().mapToInt(r -> r.newFragments().size()).sum();
     List<List<Fragment>> olds = new ArrayList<>();
     List<List<Fragment>> news = new ArrayList<>();
     Transaction txn;
-    try {
-      long nextId = 0;
-      Manifest latest = read;
-      if (count > 0) {
-        latest = table.newCommit(Transaction.reserveFragments(table.latest().version(), count)).commit();
-        nextId = latest.maxFragmentId().getAsLong() - count + 1;
-      }
-      for (CompactionResult r : rewrites) {
-        Manifest at = r.readVersion() == read.version() ? read : table.load(r.readVersion());
-        List<Fragment> old = new ArrayList<>();
-        for (long id : r.fragmentIds()) {
-          old.add(at.fragments().stream().filter(f -> f.id() == id).findFirst().orElseThrow(() ->
-              new CompactionException("Fragment " + id + " is not in version " + at.version() + ": "
-                  + dataset.location())));
-        }
-        List<Fragment> nw = new ArrayList<>();
-        for (Fragment f : r.newFragments()) {
-          nw.add(f.withId(nextId++));
-        }
-        olds.add(old);
-        news.add(nw);
-      }
-      // With stable row ids, indices hold stable row ids, which the rewrite keeps: no index
-      // needs a remap (deferred or not); the commit moves their coverage to the new fragments.
-      if ((read.readerFeatureFlags() & dev.javelin.table.FeatureFlags.STABLE_ROW_IDS) != 0) {
-        txn = Transaction.rewrite(readVersion, olds, news, List.of(), UnremappedIndices.NONE);
-      } else if (deferIndexRemap) {
-        List<RoaringBitmap> deleted = new ArrayList<>();
-        olds.forEach(g -> g.forEach(f -> deleted.add(deletedRows(dataset, f))));
-        List<Long> oldIds = new ArrayList<>();
-        olds.forEach(g -> g.forEach(f -> oldIds.add(f.id())));
-        txn = Transaction.rewriteDeferringIndexRemap(readVersion, olds, news,
-            FragReuseIndex.build(latest, olds, news, deleted, dataset.location()),
-            IndexRemapper.deferring(read, oldIds));
-      } else {
-        IndexRemapper.Outcome indices = remapIndices(dataset, read, olds, news, written);
-        txn = Transaction.rewrite(readVersion, olds, news, indices.remapped(), indices.unremapped());
-      }
-    } catch (RuntimeException e) {
-      deleteQuietly(dataset, written);
-      throw e;
+    long nextId = 0;
+    Manifest latest = read;
+    if (count > 0) {
+      latest = table.newCommit(Transaction.reserveFragments(table.latest().version(), count)).commit();
+      nextId = latest.maxFragmentId().getAsLong() - count + 1;
     }
-    return table.newCommit(txn).cleanupOnFailure(written).commit();
+    for (CompactionResult r : rewrites) {
+      Manifest at = r.readVersion() == read.version() ? read : table.load(r.readVersion());
+      List<Fragment> old = new ArrayList<>();
+      for (long id : r.fragmentIds()) {
+        old.add(at.fragments().stream().filter(f -> f.id() == id).findFirst().orElseThrow(() ->
+            new CompactionException("Fragment " + id + " is not in version " + at.version() + ": "
+                + dataset.location())));
+      }
+      List<Fragment> nw = new ArrayList<>();
+      for (Fragment f : r.newFragments()) {
+        nw.add(f.withId(nextId++));
+      }
+      olds.add(old);
+      news.add(nw);
+    }
+    // With stable row ids, indices hold stable row ids, which the rewrite keeps: no index
+    // needs a remap (deferred or not); the commit moves their coverage to the new fragments.
+    if ((read.readerFeatureFlags() & dev.javelin.table.FeatureFlags.STABLE_ROW_IDS) != 0) {
+      txn = Transaction.rewrite(readVersion, olds, news, List.of(), UnremappedIndices.NONE);
+    } else if (deferIndexRemap) {
+      List<RoaringBitmap> deleted = new ArrayList<>();
+      olds.forEach(g -> g.forEach(f -> deleted.add(deletedRows(dataset, f))));
+      List<Long> oldIds = new ArrayList<>();
+      olds.forEach(g -> g.forEach(f -> oldIds.add(f.id())));
+      txn = Transaction.rewriteDeferringIndexRemap(readVersion, olds, news,
+          FragReuseIndex.build(latest, olds, news, deleted, dataset.location()),
+          IndexRemapper.deferring(read, oldIds));
+    } else {
+      IndexRemapper.Outcome indices = remapIndices(dataset, read, olds, news, written);
+      txn = Transaction.rewrite(readVersion, olds, news, indices.remapped(), indices.unremapped());
+    }
+    written.commit(); // the commit deletes them if it fails
+    return table.newCommit(txn).cleanupOnFailure(written.keys()).commit();
   }
 
   private static RoaringBitmap deletedRows(Dataset dataset, Fragment f) {
@@ -255,7 +227,7 @@ public final class Compaction {
   // commit deletes them); the others stop covering the old fragments or retire their ids
   // (IndexRemapper.action says which, and why).
   private static IndexRemapper.Outcome remapIndices(Dataset dataset, Manifest read, List<List<Fragment>> olds,
-      List<List<Fragment>> news, List<String> written) {
+      List<List<Fragment>> news, PendingFiles written) {
     List<Long> oldIds = new ArrayList<>();
     olds.forEach(g -> g.forEach(f -> oldIds.add(f.id())));
     List<TableProtos.IndexMetadata> covering = IndexRemapper.covering(read, oldIds);
@@ -288,9 +260,5 @@ public final class Compaction {
     } finally {
       written.addAll(remapper.written());
     }
-  }
-
-  private static void deleteQuietly(Dataset dataset, List<String> keys) {
-    dataset.store().deleteQuietly(keys, "compaction");
   }
 }

@@ -6,27 +6,25 @@ import dev.javelin.format.WriteOptions;
 import dev.javelin.format.schema.LanceSchema;
 import dev.javelin.io.ObjectInfo;
 import dev.javelin.io.ObjectStore;
+import dev.javelin.io.PendingFiles;
 import dev.javelin.table.DataFile;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /** Creates data files under {@code data/} and remembers them, so a failure can delete them all. */
 final class NewFiles {
-  private static final Logger LOG = LoggerFactory.getLogger(NewFiles.class);
-
   private final ObjectStore store;
   private final LanceFileVersion version;
-  private final List<String> keys = new ArrayList<>();
+  private final PendingFiles keys;
   private final List<LanceFileWriter> open = new ArrayList<>();
 
   NewFiles(ObjectStore store, LanceFileVersion version) {
     this.store = store;
     this.version = version;
+    this.keys = new PendingFiles(store);
   }
 
   /** A writer of a new file; {@link #finish} it. Its name is {@code writer.location()}'s last part. */
@@ -75,20 +73,14 @@ final class NewFiles {
   }
 
   List<String> keys() {
-    return List.copyOf(keys);
+    return keys.keys();
   }
 
   /** Aborts open writers and deletes every file created. */
   void deleteAll() {
     open.forEach(LanceFileWriter::abort);
     open.clear();
-    for (String key : keys) {
-      try {
-        store.delete(key);
-      } catch (IOException | RuntimeException e) {
-        LOG.warn("Could not delete " + key + " of a failed compaction in " + store.location(), e);
-      }
-    }
+    keys.close();
   }
 
   /** One file being written. */

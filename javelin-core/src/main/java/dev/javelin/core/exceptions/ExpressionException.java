@@ -1,8 +1,9 @@
 package dev.javelin.core.exceptions;
 
+import dev.javelin.common.JavelinException;
 
 /** A filter or value expression that cannot be parsed, bound to a schema, or evaluated. */
-public class ExpressionException extends IllegalArgumentException {
+public class ExpressionException extends JavelinException {
   private final String expression;
 
   public ExpressionException(String expression, String message) {

@@ -1,12 +1,13 @@
 package dev.javelin.format.exceptions;
 
+import dev.javelin.common.JavelinException;
 
 /**
  * Thrown when a Lance file cannot be read or written: it is truncated, corrupt, of a version or
  * encoding Javelin does not read, or does not match what the caller asked for. The message names
  * the file (when known) and what is wrong with it.
  */
-public class LanceFormatException extends RuntimeException {
+public class LanceFormatException extends JavelinException {
   private final String location;
 
   public LanceFormatException(String location, String message) {

@@ -1,6 +1,7 @@
 package dev.javelin.table.deletion;
 
 import dev.javelin.io.ObjectStore;
+import dev.javelin.io.PendingFiles;
 import dev.javelin.table.Commit;
 import dev.javelin.table.DeletionFile;
 import dev.javelin.table.Fragment;
@@ -91,9 +92,7 @@ public final class Deletes {
     Map<Long, RoaringBitmap> affected = new TreeMap<>();
     List<Fragment> updated = new ArrayList<>();
     List<Long> removed = new ArrayList<>();
-    List<String> written = new ArrayList<>();
-    boolean handedOver = false;
-    try {
+    try (PendingFiles written = new PendingFiles(store)) {
       for (Map.Entry<Long, RoaringBitmap> e : new TreeMap<>(rows).entrySet()) {
         long id = e.getKey();
         RoaringBitmap want = e.getValue();
@@ -129,25 +128,17 @@ public final class Deletes {
         return new Committed(read, 0);
       }
       Transaction txn = Transaction.delete(read.version(), updated, removed, predicate);
-      handedOver = true;
+      written.commit(); // the commit owns them now: it deletes them if it definitely fails
       MergeDeletions merge = new MergeDeletions(table, affected, allocator);
-      Manifest committed = table.newCommit(txn).cleanupOnFailure(written).rebase(merge).commit();
+      Manifest committed = table.newCommit(txn).cleanupOnFailure(written.keys()).rebase(merge).commit();
       return new Committed(committed, merge.rowsDeleted());
     } catch (IOException e) {
       throw new UncheckedIOException("Delete failed: " + table.location(), e);
-    } finally {
-      if (!handedOver) {
-        written.forEach(k -> deleteQuietly(store, k));
-      }
     }
   }
 
   private static Fragment withDeletions(Fragment f, DeletionFile file) {
     return Fragment.fromProto(f.proto().toBuilder().setDeletionFile(file.proto()).build());
-  }
-
-  private static void deleteQuietly(ObjectStore store, String key) {
-    store.deleteQuietly(List.of(key), "delete");
   }
 
   /**
@@ -209,10 +200,8 @@ public final class Deletes {
       TransactionProtos.Transaction.Delete op = mine.proto().getDelete();
       List<TableProtos.DataFragment> updated = new ArrayList<>();
       List<Long> removed = new ArrayList<>();
-      List<String> written = new ArrayList<>();
       List<String> superseded = new ArrayList<>();
-      boolean done = false;
-      try {
+      try (PendingFiles written = new PendingFiles(table.store())) {
         for (TableProtos.DataFragment f : op.getUpdatedFragmentsList()) {
           long id = f.getId();
           if (!touched.contains(id)) {
@@ -285,15 +274,11 @@ public final class Deletes {
             .setDelete(op.toBuilder().clearUpdatedFragments().addAllUpdatedFragments(updated)
                 .clearDeletedFragmentIds().addAllDeletedFragmentIds(removed))
             .build());
-        done = true;
-        return new Commit.Rebased(rebased, written, superseded);
+        written.commit();
+        return new Commit.Rebased(rebased, written.keys(), superseded);
       } catch (IOException e) {
         throw new UncheckedIOException("Could not merge deletion files of a concurrent delete: "
             + table.location(), e);
-      } finally {
-        if (!done) {
-          written.forEach(k -> deleteQuietly(table.store(), k));
-        }
       }
     }
   

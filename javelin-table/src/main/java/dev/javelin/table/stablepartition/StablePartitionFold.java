@@ -1,6 +1,7 @@
 package dev.javelin.table.stablepartition;
 
 import dev.javelin.io.ObjectStore;
+import dev.javelin.io.PendingFiles;
 import dev.javelin.table.Commit;
 import dev.javelin.table.ConflictRules;
 import dev.javelin.table.DeletionFile;
@@ -82,9 +83,8 @@ public final class StablePartitionFold implements Commit.Rebase {
       deleted[d] = new RoaringBitmap();
     }
     Set<Long> gone = new HashSet<>();
-    List<String> written = new ArrayList<>();
-    boolean done = false;
-    try (RowMapReader map = RowMapReader.open(store, t.rowMapPath(), allocator)) {
+    try (PendingFiles written = new PendingFiles(store);
+        RowMapReader map = RowMapReader.open(store, t.rowMapPath(), allocator)) {
       for (StablePartitionTransition.Source s : t.sources()) {
         if (!touched.contains(s.id())) {
           continue;
@@ -154,15 +154,11 @@ public final class StablePartitionFold implements Commit.Rebase {
       StablePartitionValidator.validate(t, map.summary(), destinations);
       Transaction rebased = Transaction.reordered(mine.proto().toBuilder().setReadVersion(latest.version())
           .setRewrite(rebuilt).build(), sp.withGoneSources(gone));
-      done = true;
-      return new Commit.Rebased(rebased, written, superseded);
+      written.commit();
+      return new Commit.Rebased(rebased, written.keys(), superseded);
     } catch (IOException e) {
       throw new UncheckedIOException("Could not fold concurrent deletions into the reordered rewrite's destinations: "
           + table.location(), e);
-    } finally {
-      if (!done) {
-        written.forEach(this::deleteQuietly);
-      }
     }
   }
 
@@ -256,9 +252,5 @@ public final class StablePartitionFold implements Commit.Rebase {
         }
       }
     }
-  }
-
-  private void deleteQuietly(String key) {
-    table.store().deleteQuietly(List.of(key), "fold");
   }
 }

@@ -4,6 +4,8 @@ import com.google.protobuf.Any;
 import dev.javelin.core.Dataset;
 import dev.javelin.core.IndexInfo;
 import dev.javelin.core.OptimizedIndex;
+import dev.javelin.core.exceptions.IndexExistsException;
+import dev.javelin.core.exceptions.IndexNotFoundException;
 import dev.javelin.core.internal.overlay.OverlayApplier;
 import dev.javelin.core.internal.scan.FragmentFiles;
 import dev.javelin.format.LanceFileReader;
@@ -64,7 +66,7 @@ public final class DatasetIndexes {
     for (TableProtos.IndexMetadata existing : m.indices()) {
       if (existing.getName().equals(indexName)) {
         if (!replace) {
-          throw new IllegalArgumentException("Index '" + indexName + "' already exists: " + ds.location());
+          throw new IndexExistsException(ds.location(), indexName);
         }
         removed.add(existing);
       }
@@ -389,7 +391,7 @@ public final class DatasetIndexes {
         return table.newCommit(Transaction.createIndex(ds.version(), List.of(), List.of(existing))).commit();
       }
     }
-    throw new IllegalArgumentException("Index '" + name + "' does not exist: " + ds.location());
+    throw new IndexNotFoundException(ds.location(), name);
   }
 
   public static List<IndexInfo> list(Dataset ds) {

@@ -1,8 +1,10 @@
 package dev.javelin.core.internal.index;
 
+import dev.javelin.common.Tasks;
 import dev.javelin.core.Dataset;
 import dev.javelin.core.IndexSettleResult;
 import dev.javelin.core.compaction.IndexRemapper;
+import dev.javelin.io.PendingFiles;
 import dev.javelin.table.IndexBitmaps;
 import dev.javelin.table.Manifest;
 import dev.javelin.table.Table;
@@ -45,17 +47,13 @@ public final class IndexSettler {
   private IndexSettler() {}
 
   public static IndexSettleResult settle(Dataset ds) {
-    Dataset at = ds.checkoutLatest();
-    for (int attempt = 1; ; attempt++) {
-      try {
-        return settleOnce(at, ds.allocator());
-      } catch (CommitConflictException e) {
-        if (attempt >= ATTEMPTS) {
-          throw e;
-        }
-        at = at.checkoutLatest();
+    Dataset[] at = {ds.checkoutLatest()};
+    return Tasks.retry().maxAttempts(ATTEMPTS).retryOn(CommitConflictException.class).run(attempt -> {
+      if (attempt > 1) {
+        at[0] = at[0].checkoutLatest();
       }
-    }
+      return settleOnce(at[0], ds.allocator());
+    });
   }
 
   private static IndexSettleResult settleOnce(Dataset ds, BufferAllocator allocator) {
@@ -87,75 +85,68 @@ public final class IndexSettler {
       return new IndexSettleResult(ds, List.of(), 0, transitions.size());
     }
     IndexRemapper remapper = new IndexRemapper();
-    List<String> written = new ArrayList<>(); // besides the remapper's
-    boolean handedOver = false;
-    try {
-      List<TableProtos.IndexMetadata> added = new ArrayList<>();
-      List<TableProtos.IndexMetadata> removed = new ArrayList<>();
-      List<String> names = new ArrayList<>();
-      java.util.Map<List<StablePartitionTransition>, TransitionAddressMap> maps = new java.util.HashMap<>();
-      for (int k = 0; k < toRemap.size(); k++) {
-        TableProtos.IndexMetadata old = toRemap.get(k);
-        IndexCoverage c = coverages.get(k);
-        // Indices built together answer through the same transitions: one map serves them all.
-        TransitionAddressMap map = maps.get(c.through());
-        if (map == null) {
-          map = new TransitionAddressMap(ds.store(), c.through(), allocator);
-          maps.put(c.through(), map);
+    try (PendingFiles written = new PendingFiles(ds.store())) {
+      try {
+        List<TableProtos.IndexMetadata> added = new ArrayList<>();
+        List<TableProtos.IndexMetadata> removed = new ArrayList<>();
+        List<String> names = new ArrayList<>();
+        java.util.Map<List<StablePartitionTransition>, TransitionAddressMap> maps = new java.util.HashMap<>();
+        for (int k = 0; k < toRemap.size(); k++) {
+          TableProtos.IndexMetadata old = toRemap.get(k);
+          IndexCoverage c = coverages.get(k);
+          // Indices built together answer through the same transitions: one map serves them all.
+          TransitionAddressMap map = maps.get(c.through());
+          if (map == null) {
+            map = new TransitionAddressMap(ds.store(), c.through(), allocator);
+            maps.put(c.through(), map);
+          }
+          Optional<RewrittenIndex> remapped = remapper.tryRemap(ds.store(), ds.manifest().basePaths(), old, map,
+              allocator, ds.location());
+          if (remapped.isEmpty()) {
+            needed.addAll(c.through()); // a vector index of a kind Javelin cannot read
+            continue;
+          }
+          RewrittenIndex r = remapped.get();
+          removed.add(old);
+          // The transitions' sources are retired and every row they held now has an address in a
+          // destination (or none): the new bitmap names the destinations instead.
+          RoaringBitmap bitmap = c.fragments();
+          for (StablePartitionTransition t : c.through()) {
+            t.sources().forEach(s -> bitmap.remove((int) s.id()));
+          }
+          added.add(dev.javelin.table.IndexEntries.renewed(old, r.getNewId())
+              .setFragmentBitmap(IndexBitmaps.write(bitmap))
+              .build());
+          names.add(old.getName());
         }
-        Optional<RewrittenIndex> remapped = remapper.tryRemap(ds.store(), ds.manifest().basePaths(), old, map, allocator, ds.location());
-        if (remapped.isEmpty()) {
-          needed.addAll(c.through()); // a vector index of a kind Javelin cannot read
-          continue;
-        }
-        RewrittenIndex r = remapped.get();
-        removed.add(old);
-        // The transitions' sources are retired and every row they held now has an address in a
-        // destination (or none): the new bitmap names the destinations instead.
-        RoaringBitmap bitmap = c.fragments();
-        for (StablePartitionTransition t : c.through()) {
-          t.sources().forEach(s -> bitmap.remove((int) s.id()));
-        }
-        added.add(dev.javelin.table.IndexEntries.renewed(old, r.getNewId())
-            .setFragmentBitmap(IndexBitmaps.write(bitmap))
-            .build());
-        names.add(old.getName());
-      }
-      List<StablePartitionTransition> keep = new ArrayList<>();
-      for (StablePartitionTransition t : transitions) {
-        if (needed.contains(t)) {
-          keep.add(t);
-        }
-      }
-      if (names.isEmpty() && keep.size() == transitions.size()) {
-        return new IndexSettleResult(ds, List.of(), 0, keep.size()); // nothing written
-      }
-      if (keep.isEmpty()) {
-        removed.add(entry.get());
-      } else if (keep.size() < transitions.size()) {
-        TableProtos.IndexMetadata kept = StablePartitionEntry.retain(entry.get(), keep, m.version() + 1, ds.store());
-        StablePartitionEntry.writtenFile(kept).ifPresent(written::add);
-        added.add(kept);
-      }
-      Transaction txn = Transaction.createIndex(m.version(), added, removed);
-      Table table = ds.table();
-      handedOver = true; // the commit deletes `written` if it fails
-      written.addAll(remapper.written());
-      Manifest next = table.newCommit(txn).cleanupOnFailure(List.copyOf(written)).commit();
-      return new IndexSettleResult(ds.checkout(next.version()), names, transitions.size() - keep.size(), keep.size());
-    } catch (IOException e) {
-      throw new UncheckedIOException("Settling indices failed: " + ds.location(), e);
-    } finally {
-      if (!handedOver) {
-        written.addAll(remapper.written());
-        for (String key : written) {
-          try {
-            ds.store().delete(key);
-          } catch (IOException | RuntimeException ignored) {
-            // best effort; the original failure is what matters
+        List<StablePartitionTransition> keep = new ArrayList<>();
+        for (StablePartitionTransition t : transitions) {
+          if (needed.contains(t)) {
+            keep.add(t);
           }
         }
+        if (names.isEmpty() && keep.size() == transitions.size()) {
+          return new IndexSettleResult(ds, List.of(), 0, keep.size()); // nothing written
+        }
+        if (keep.isEmpty()) {
+          removed.add(entry.get());
+        } else if (keep.size() < transitions.size()) {
+          TableProtos.IndexMetadata kept = StablePartitionEntry.retain(entry.get(), keep, m.version() + 1, ds.store());
+          StablePartitionEntry.writtenFile(kept).ifPresent(written::add);
+          added.add(kept);
+        }
+        Transaction txn = Transaction.createIndex(m.version(), added, removed);
+        Table table = ds.table();
+        written.addAll(remapper.written());
+        written.commit(); // the commit deletes them if it fails
+        Manifest next = table.newCommit(txn).cleanupOnFailure(written.keys()).commit();
+        return new IndexSettleResult(ds.checkout(next.version()), names, transitions.size() - keep.size(),
+            keep.size());
+      } finally {
+        written.addAll(remapper.written()); // unless committed, deleted with the rest
       }
+    } catch (IOException e) {
+      throw new UncheckedIOException("Settling indices failed: " + ds.location(), e);
     }
   }
 }

@@ -3,6 +3,7 @@ package dev.javelin.core.internal.index;
 import com.google.protobuf.ByteString;
 import com.google.protobuf.UnknownFieldSet;
 import dev.javelin.core.Dataset;
+import dev.javelin.core.exceptions.IndexExistsException;
 import dev.javelin.format.schema.LanceField;
 import dev.javelin.index.DistanceType;
 import dev.javelin.index.IvfPqParams;
@@ -41,7 +42,7 @@ public final class VectorIndexBuild {
     for (TableProtos.IndexMetadata existing : m.indices()) {
       if (existing.getName().equals(indexName)) {
         if (!replace) {
-          throw new IllegalArgumentException("Index '" + indexName + "' already exists: " + ds.location());
+          throw new IndexExistsException(ds.location(), indexName);
         }
         removed.add(existing);
       }

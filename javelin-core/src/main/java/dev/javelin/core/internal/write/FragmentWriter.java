@@ -7,6 +7,7 @@ import dev.javelin.format.WriteOptions;
 import dev.javelin.format.schema.LanceSchema;
 import dev.javelin.io.ObjectInfo;
 import dev.javelin.io.ObjectStore;
+import dev.javelin.io.PendingFiles;
 import dev.javelin.table.DataFile;
 import dev.javelin.table.Fragment;
 import java.io.IOException;
@@ -22,8 +23,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Writes batches into new fragments of one data file each, starting a new file every
@@ -36,7 +35,6 @@ import org.slf4j.LoggerFactory;
  * fragments are returned in write order, so the result is the same as closing them in turn.
  */
 public final class FragmentWriter {
-  private static final Logger LOG = LoggerFactory.getLogger(FragmentWriter.class);
   static final int CLOSERS = Math.max(1, Runtime.getRuntime().availableProcessors());
   private static final ExecutorService CLOSE_POOL = Executors.newFixedThreadPool(CLOSERS, r -> {
     Thread t = new Thread(r, "javelin-file-close");
@@ -51,7 +49,7 @@ public final class FragmentWriter {
   private final String operation;
   private final NullCheck nullCheck;
   private final List<Fragment> fragments = new ArrayList<>();
-  private final List<String> written = new ArrayList<>();
+  private final PendingFiles written;
   /** Files being closed in the background, oldest first; their fragments are added in order. */
   private final Deque<Future<Fragment>> closing = new ArrayDeque<>();
   private LanceFileWriter current;
@@ -69,6 +67,7 @@ public final class FragmentWriter {
     this.params = params;
     this.operation = operation;
     this.nullCheck = NullCheck.of(schema);
+    this.written = new PendingFiles(store);
   }
 
   /**
@@ -194,7 +193,7 @@ public final class FragmentWriter {
 
   /** Keys of every file created so far. */
   public List<String> writtenKeys() {
-    return List.copyOf(written);
+    return written.keys();
   }
 
   /** Deletes every file this writer created (after a failed write or commit). */
@@ -214,13 +213,7 @@ public final class FragmentWriter {
         break;
       }
     }
-    for (String key : written) {
-      try {
-        store.delete(key);
-      } catch (IOException | RuntimeException e) {
-        LOG.warn("Could not delete " + key + " of a failed write in " + store.location(), e);
-      }
-    }
+    written.close();
   }
 
   public static List<FieldVector> inOrder(VectorSchemaRoot batch, int[] order) {

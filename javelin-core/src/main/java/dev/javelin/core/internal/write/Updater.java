@@ -1,5 +1,6 @@
 package dev.javelin.core.internal.write;
 
+import dev.javelin.common.Tasks;
 import dev.javelin.core.Dataset;
 import dev.javelin.core.ScanBuilder;
 import dev.javelin.core.UpdateResult;
@@ -15,6 +16,7 @@ import dev.javelin.format.ReadOptions;
 import dev.javelin.format.schema.LanceField;
 import dev.javelin.format.schema.LanceSchema;
 import dev.javelin.io.ObjectStore;
+import dev.javelin.io.PendingFiles;
 import dev.javelin.table.Commit;
 import dev.javelin.table.DataFile;
 import dev.javelin.table.DeletionFile;
@@ -97,17 +99,15 @@ public final class Updater {
   }
 
   private UpdateResult withRetries(Function<Dataset, UpdateResult> attempt) {
-    Dataset at = ds;
-    for (int retry = 0; ; retry++) {
-      try {
-        return attempt.apply(at);
-      } catch (CommitConflictException e) {
-        if (retry >= CONFLICT_RETRIES || !retryable(at.table(), e)) {
-          throw e;
-        }
-        at = at.checkoutLatest();
-      }
-    }
+    Dataset[] at = {ds};
+    return Tasks.retry().maxAttempts(CONFLICT_RETRIES + 1).retryOn(CommitConflictException.class)
+        .retryIf(e -> retryable(at[0].table(), (CommitConflictException) e))
+        .run(n -> {
+          if (n > 1) {
+            at[0] = at[0].checkoutLatest();
+          }
+          return attempt.apply(at[0]);
+        });
   }
 
   // An overwrite or restore replaced the data the update was asked about: Lance does not retry.
@@ -166,10 +166,9 @@ public final class Updater {
     FragmentWriter writer = new FragmentWriter(at.store(), schema, at.fileVersion(), WriteParams.defaults(), "update");
     Map<Long, RoaringBitmap> moved = new TreeMap<>();
     MovedRowIds ids = stableRowIds(read) ? new MovedRowIds(at.store(), read) : null;
-    List<String> written = new ArrayList<>();
-    boolean handedOver = false;
+    PendingFiles written = new PendingFiles(at.store());
     long count = 0;
-    try {
+    try (written) {
       ScanBuilder scan = at.newScan().withRowAddress();
       if (!blank(filter)) {
         scan.filter(filter);
@@ -237,16 +236,15 @@ public final class Updater {
       Transaction txn = Transaction.update(read.version(), updated, removed, added, List.of(), assigned,
           TransactionProtos.Transaction.UpdateMode.REWRITE_ROWS);
       // From here the commit owns the files (it deletes them only if it definitely fails).
-      handedOver = true;
-      Manifest m = at.table().newCommit(txn).cleanupOnFailure(written)
+      written.commit();
+      Manifest m = at.table().newCommit(txn).cleanupOnFailure(written.keys())
           .rebase(new MergeMoved(at.table(), moved, allocator)).commit();
       return new UpdateResult(at.at(m), count);
     } catch (IOException e) {
       throw new UncheckedIOException("Update failed: " + location, e);
     } finally {
-      if (!handedOver) {
-        writer.deleteAll();
-        written.forEach(k -> deleteQuietly(at.store(), k));
+      if (!written.committed()) {
+        writer.deleteAll(); // and its open file
       }
     }
   }
@@ -367,10 +365,8 @@ public final class Updater {
       TransactionProtos.Transaction.Update op = mine.proto().getUpdate();
       List<TableProtos.DataFragment> updated = new ArrayList<>();
       List<Long> removed = new ArrayList<>(op.getRemovedFragmentIdsList());
-      List<String> written = new ArrayList<>();
       List<String> superseded = new ArrayList<>();
-      boolean done = false;
-      try {
+      try (PendingFiles written = new PendingFiles(table.store())) {
         for (TableProtos.DataFragment f : op.getUpdatedFragmentsList()) {
           long id = f.getId();
           if (!touched.contains(id)) {
@@ -403,15 +399,11 @@ public final class Updater {
             .setUpdate(op.toBuilder().clearUpdatedFragments().addAllUpdatedFragments(updated)
                 .clearRemovedFragmentIds().addAllRemovedFragmentIds(removed))
             .build());
-        done = true;
-        return new Commit.Rebased(rebased, written, superseded);
+        written.commit();
+        return new Commit.Rebased(rebased, written.keys(), superseded);
       } catch (IOException e) {
         throw new UncheckedIOException("Could not merge deletion files of a concurrent commit: "
             + table.location(), e);
-      } finally {
-        if (!done) {
-          written.forEach(k -> deleteQuietly(table.store(), k));
-        }
       }
     }
   }
@@ -571,9 +563,5 @@ public final class Updater {
     List<Field> out = new ArrayList<>();
     vectors.forEach(v -> out.add(v.getField()));
     return out;
-  }
-
-  private static void deleteQuietly(ObjectStore store, String key) {
-    store.deleteQuietly(List.of(key), "update");
   }
 }
