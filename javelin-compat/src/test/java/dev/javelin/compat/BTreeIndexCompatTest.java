@@ -10,6 +10,7 @@ import dev.javelin.index.IndexType;
 import dev.javelin.index.internal.btree.BTreeIndex;
 import dev.javelin.index.internal.btree.ScalarQuery;
 import dev.javelin.io.LocalObjectStore;
+import dev.javelin.testing.Readers;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -107,34 +108,7 @@ class BTreeIndexCompatTest {
 
   /** An ArrowReader of this test's schema over batches it does not own, to feed lance-core. */
   private ArrowReader readerOf(List<VectorSchemaRoot> batches) {
-    return new ArrowReader(allocator) {
-      private int next;
-
-      @Override
-      public boolean loadNextBatch() {
-        if (next >= batches.size()) {
-          return false;
-        }
-        try (org.apache.arrow.vector.ipc.message.ArrowRecordBatch rb =
-            new org.apache.arrow.vector.VectorUnloader(batches.get(next++)).getRecordBatch()) {
-          loadRecordBatch(rb);
-        }
-        return true;
-      }
-
-      @Override
-      public long bytesRead() {
-        return 0;
-      }
-
-      @Override
-      protected void closeReadSource() {}
-
-      @Override
-      protected Schema readSchema() {
-        return SCHEMA;
-      }
-    };
+    return Readers.readerOf(allocator, SCHEMA, batches);
   }
 
   /** Predicates with their brute-force meaning (nulls never match a comparison). */

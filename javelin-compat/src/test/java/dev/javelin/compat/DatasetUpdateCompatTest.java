@@ -13,6 +13,7 @@ import dev.javelin.core.UpdateResult;
 import dev.javelin.core.WriteParams;
 import dev.javelin.format.LanceFileVersion;
 import dev.javelin.table.OperationKind;
+import dev.javelin.testing.Readers;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -226,34 +227,7 @@ class DatasetUpdateCompatTest {
         ((Float8Vector) part.getVector("x")).setSafe(i, -3.0);
       }
       part.setRowCount(150);
-      try (ArrowReader reader = new ArrowReader(allocator) {
-            private boolean done;
-
-            @Override
-            public boolean loadNextBatch() {
-              if (done) {
-                return false;
-              }
-              done = true;
-              try (var rb = new org.apache.arrow.vector.VectorUnloader(part).getRecordBatch()) {
-                loadRecordBatch(rb);
-              }
-              return true;
-            }
-
-            @Override
-            public long bytesRead() {
-              return 0;
-            }
-
-            @Override
-            protected void closeReadSource() {}
-
-            @Override
-            protected org.apache.arrow.vector.types.pojo.Schema readSchema() {
-              return idX;
-            }
-          };
+      try (ArrowReader reader = Readers.readerOf(allocator, idX, List.of(part));
           ArrowArrayStream stream = toStream(reader)) {
         lance.mergeInsert(new MergeInsertParams(List.of("id")).withMatchedUpdateAll()
             .withNotMatched(MergeInsertParams.WhenNotMatched.DoNothing), stream).dataset().close();

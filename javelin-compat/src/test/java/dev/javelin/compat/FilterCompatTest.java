@@ -5,7 +5,7 @@ import static dev.javelin.compat.DatasetCompatSupport.readAll;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.javelin.core.Dataset;
-import dev.javelin.format.exceptions.UnsupportedFormatException;
+import dev.javelin.testing.Readers;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -23,10 +23,8 @@ import org.apache.arrow.vector.IntVector;
 import org.apache.arrow.vector.TimeStampMicroVector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.arrow.vector.VectorUnloader;
 import org.apache.arrow.vector.complex.StructVector;
 import org.apache.arrow.vector.ipc.ArrowReader;
-import org.apache.arrow.vector.ipc.message.ArrowRecordBatch;
 import org.apache.arrow.vector.types.DateUnit;
 import org.apache.arrow.vector.types.FloatingPointPrecision;
 import org.apache.arrow.vector.types.TimeUnit;
@@ -176,33 +174,7 @@ class FilterCompatTest {
   }
 
   private ArrowReader readerOf(List<VectorSchemaRoot> batches) {
-    return new ArrowReader(allocator) {
-      private int next;
-
-      @Override
-      public boolean loadNextBatch() {
-        if (next >= batches.size()) {
-          return false;
-        }
-        try (ArrowRecordBatch rb = new VectorUnloader(batches.get(next++)).getRecordBatch()) {
-          loadRecordBatch(rb);
-        }
-        return true;
-      }
-
-      @Override
-      public long bytesRead() {
-        return 0;
-      }
-
-      @Override
-      protected void closeReadSource() {}
-
-      @Override
-      protected Schema readSchema() {
-        return SCHEMA;
-      }
-    };
+    return Readers.readerOf(allocator, SCHEMA, batches);
   }
 
   @ParameterizedTest

@@ -1,14 +1,14 @@
 package dev.javelin.compat;
 
-import static dev.javelin.compat.V21SmokeTest.ArrowData.field;
-import static dev.javelin.compat.V21SmokeTest.ArrowData.fsl;
-import static dev.javelin.compat.V21SmokeTest.ArrowData.largeList;
-import static dev.javelin.compat.V21SmokeTest.ArrowData.list;
-import static dev.javelin.compat.V21SmokeTest.ArrowData.notNull;
+import static dev.javelin.testing.ArrowData.field;
+import static dev.javelin.testing.ArrowData.fsl;
+import static dev.javelin.testing.ArrowData.largeList;
+import static dev.javelin.testing.ArrowData.list;
+import static dev.javelin.testing.ArrowData.notNull;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.javelin.compat.V21SmokeTest.ArrowData;
 import dev.javelin.format.LanceFileVersion;
+import dev.javelin.testing.ArrowData;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Path;

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.javelin.core.Dataset;
 import dev.javelin.core.IndexInfo;
 import dev.javelin.core.ScanPlan;
+import dev.javelin.testing.Readers;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -82,35 +83,7 @@ class IndexedScanCompatTest {
 
   // One batch it does not own, with this test's schema, for lance-core's writer.
   private ArrowReader readerOf(VectorSchemaRoot batch) {
-    return new ArrowReader(allocator) {
-      private boolean done;
-
-      @Override
-      public boolean loadNextBatch() {
-        if (done) {
-          return false;
-        }
-        done = true;
-        try (org.apache.arrow.vector.ipc.message.ArrowRecordBatch rb =
-            new org.apache.arrow.vector.VectorUnloader(batch).getRecordBatch()) {
-          loadRecordBatch(rb);
-        }
-        return true;
-      }
-
-      @Override
-      public long bytesRead() {
-        return 0;
-      }
-
-      @Override
-      protected void closeReadSource() {}
-
-      @Override
-      protected org.apache.arrow.vector.types.pojo.Schema readSchema() {
-        return BTreeIndexCompatTest.SCHEMA;
-      }
-    };
+    return Readers.readerOf(allocator, BTreeIndexCompatTest.SCHEMA, List.of(batch));
   }
 
   private List<List<String>> lanceRows(org.lance.Dataset lance, String filter) throws Exception {

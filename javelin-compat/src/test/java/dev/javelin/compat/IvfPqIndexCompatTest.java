@@ -8,6 +8,7 @@ import dev.javelin.core.IndexInfo;
 import dev.javelin.index.IndexType;
 import dev.javelin.index.IvfPqParams;
 import dev.javelin.index.internal.ivf.Neighbors;
+import dev.javelin.testing.Readers;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -115,34 +116,7 @@ class IvfPqIndexCompatTest {
 
   /** An ArrowReader over batches it does not own, to feed lance-core. */
   private ArrowReader readerOf(List<VectorSchemaRoot> batches) {
-    return new ArrowReader(allocator) {
-      private int next;
-
-      @Override
-      public boolean loadNextBatch() {
-        if (next >= batches.size()) {
-          return false;
-        }
-        try (org.apache.arrow.vector.ipc.message.ArrowRecordBatch rb =
-            new org.apache.arrow.vector.VectorUnloader(batches.get(next++)).getRecordBatch()) {
-          loadRecordBatch(rb);
-        }
-        return true;
-      }
-
-      @Override
-      public long bytesRead() {
-        return 0;
-      }
-
-      @Override
-      protected void closeReadSource() {}
-
-      @Override
-      protected Schema readSchema() {
-        return SCHEMA;
-      }
-    };
+    return Readers.readerOf(allocator, SCHEMA, batches);
   }
 
   static float[] query(int s) {

@@ -10,6 +10,7 @@ import dev.javelin.format.proto.Encodings21.CompressiveEncoding;
 import dev.javelin.format.proto.Encodings21.PageLayout;
 import dev.javelin.format.proto.File2Protos.ColumnMetadata;
 import dev.javelin.io.LocalOutputFile;
+import dev.javelin.testing.ArrowData;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -280,9 +281,9 @@ class JavelinWrites22Test {
   @MethodSource("everyType")
   void lanceReadsEveryType(Field field) throws Exception {
     Schema schema = new Schema(List.of(field));
-    V21SmokeTest.ArrowData.Gen g = new V21SmokeTest.ArrowData.Gen(field.getName().hashCode() + 22);
-    try (VectorSchemaRoot root = V21SmokeTest.ArrowData.root(schema,
-        V21SmokeTest.ArrowData.randomRows(schema, 3000, g), allocator)) {
+    ArrowData.Gen g = new ArrowData.Gen(field.getName().hashCode() + 22);
+    try (VectorSchemaRoot root = ArrowData.root(schema,
+        ArrowData.randomRows(schema, 3000, g), allocator)) {
       check(root, field.getName(), true);
     }
   }

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
 import dev.javelin.compat.DecShapes.Case;
-import dev.javelin.compat.V21SmokeTest.ArrowData;
 import dev.javelin.format.LanceFileReader;
 import dev.javelin.format.LanceFileVersion;
 import dev.javelin.format.ReadOptions;
@@ -14,6 +13,7 @@ import dev.javelin.io.ByteArrayInputFile;
 import dev.javelin.io.CountingInputFile;
 import dev.javelin.io.InputFile;
 import dev.javelin.io.LocalInputFile;
+import dev.javelin.testing.ArrowData;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -1,17 +1,17 @@
 package dev.javelin.compat;
 
-import static dev.javelin.compat.V21SmokeTest.ArrowData.field;
-import static dev.javelin.compat.V21SmokeTest.ArrowData.list;
-import static dev.javelin.compat.V21SmokeTest.ArrowData.notNull;
+import static dev.javelin.testing.ArrowData.field;
+import static dev.javelin.testing.ArrowData.list;
+import static dev.javelin.testing.ArrowData.notNull;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.javelin.compat.V21SmokeTest.ArrowData;
 import dev.javelin.format.LanceFileVersion;
 import dev.javelin.format.internal.container.FileMetadata;
 import dev.javelin.format.proto.Encodings21.PageLayout;
 import dev.javelin.format.proto.Encodings21.RepDefLayer;
 import dev.javelin.format.proto.File2Protos.ColumnMetadata;
 import dev.javelin.io.LocalInputFile;
+import dev.javelin.testing.ArrowData;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Path;

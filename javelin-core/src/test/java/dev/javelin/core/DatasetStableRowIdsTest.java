@@ -9,6 +9,7 @@ import dev.javelin.table.exceptions.RowIdNotFoundException;
 import dev.javelin.table.exceptions.RowNotFoundException;
 import dev.javelin.table.exceptions.UnsupportedFeatureException;
 import dev.javelin.table.rowids.RowIdSequence;
+import dev.javelin.testing.MixedBatches;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -41,7 +42,7 @@ class DatasetStableRowIdsTest {
   }
 
   private Dataset write(Dataset ds, Path path, long start, int rows, WriteParams params) {
-    List<VectorSchemaRoot> batches = TestData.batches(allocator, start, rows, 500);
+    List<VectorSchemaRoot> batches = MixedBatches.batches(allocator, start, rows, 500);
     try {
       return ds == null ? Dataset.create(path, batches, params, allocator) : ds.overwrite(batches, params);
     } finally {
@@ -83,7 +84,7 @@ class DatasetStableRowIdsTest {
   private Dataset stable(Path path) {
     // Versions: 1 create (ids 0..999 in fragments of 400), 2 append (ids 1000..1499).
     Dataset ds = write(null, path, 0, 1000, WriteParams.builder().maxRowsPerFile(400).enableStableRowIds(true).build());
-    List<VectorSchemaRoot> more = TestData.batches(allocator, 1000, 500, 500);
+    List<VectorSchemaRoot> more = MixedBatches.batches(allocator, 1000, 500, 500);
     try {
       return ds.append(more, WriteParams.defaults());
     } finally {

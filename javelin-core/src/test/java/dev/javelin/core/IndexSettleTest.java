@@ -18,6 +18,8 @@ import dev.javelin.table.exceptions.CommitConflictException;
 import dev.javelin.table.proto.TableProtos;
 import dev.javelin.table.stablepartition.StablePartitionEntry;
 import dev.javelin.table.stablepartition.StablePartitionTransition;
+import dev.javelin.testing.FaultyObjectStore.Op;
+import dev.javelin.testing.InterleavingObjectStore;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -230,7 +232,7 @@ class IndexSettleTest {
     Dataset ds = IndexTranslationTest.indexed(data.create(3000, 1000, false));
     ds.cluster().by("a").fragments(List.of(0L, 1L)).targetRowsPerFragment(1000).commit();
     Dataset other = Dataset.open(dir, allocator);
-    Dataset settling = Dataset.open(new InterleavingStore(dir, 1, () ->
+    Dataset settling = Dataset.open(new InterleavingObjectStore(dir).before(Op.PUT_IF_ABSENT, "\\.manifest$", 1, () ->
         other.checkoutLatest().cluster().by("x").fragments(List.of(2L)).targetRowsPerFragment(1000).commit()),
         allocator);
     long before = settling.version();
@@ -247,7 +249,7 @@ class IndexSettleTest {
     ds.cluster().by("a").fragments(List.of(0L, 1L)).targetRowsPerFragment(1000).commit();
     Dataset other = Dataset.open(dir, allocator);
     long[] next = {2};
-    Dataset settling = Dataset.open(new InterleavingStore(dir, 3, () ->
+    Dataset settling = Dataset.open(new InterleavingObjectStore(dir).before(Op.PUT_IF_ABSENT, "\\.manifest$", 3, () ->
         other.checkoutLatest().cluster().by("x").fragments(List.of(next[0]++)).targetRowsPerFragment(1000)
             .commit()), allocator);
     List<String> indexFiles = new ArrayList<>();

@@ -9,6 +9,9 @@ import dev.javelin.index.internal.btree.BTreeIndex;
 import dev.javelin.index.internal.btree.ScalarQuery;
 import dev.javelin.index.internal.ivf.IvfPqIndex;
 import dev.javelin.index.internal.ivf.Neighbors;
+import dev.javelin.testing.FaultyObjectStore.Fault;
+import dev.javelin.testing.FaultyObjectStore.Op;
+import dev.javelin.testing.FaultyObjectStore;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -292,7 +295,7 @@ class VectorIndexOptimizeTest {
     write(ds, 6000, 3000, NO_NULLS, false);
     List<String> before = ds.store().list("_indices/").stream().map(o -> o.key()).sorted().toList();
     // The vector index is extended first; writing the BTree's data then fails.
-    Dataset failing = Dataset.open(new dev.javelin.core.cluster.FailingStore(dir.resolve("ds"), "page_data"),
+    Dataset failing = Dataset.open(new FaultyObjectStore(dir.resolve("ds")).failKeys(Op.WRITE, "page_data", Fault.ioError("disk full")),
         allocator);
     org.assertj.core.api.Assertions.assertThatThrownBy(failing::optimizeIndices)
         .isInstanceOf(java.io.UncheckedIOException.class)

@@ -10,6 +10,9 @@ import dev.javelin.table.proto.TableProtos;
 import dev.javelin.table.rowmap.RowMapReader;
 import dev.javelin.table.stablepartition.StablePartitionEntry;
 import dev.javelin.table.stablepartition.StablePartitionTransition;
+import dev.javelin.testing.FaultyObjectStore.Fault;
+import dev.javelin.testing.FaultyObjectStore.Op;
+import dev.javelin.testing.FaultyObjectStore;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -102,7 +105,7 @@ class ReorderedCommitTest {
   void aFailedClusteringLeavesNoRowMapBehind() throws IOException {
     Dataset ds = ClusterData.create(dir, allocator, 600, 300, false);
     List<String> indices = listIndices();
-    FailingStore failing = new FailingStore(dir, 3);
+    FaultyObjectStore failing = new FaultyObjectStore(dir).failNth(Op.CREATE, 3, Fault.ioError("disk full"));
     Dataset broken = Dataset.open(failing, allocator);
     org.assertj.core.api.Assertions.assertThatThrownBy(() -> broken.cluster().by("x").targetRowsPerFragment(100)
         .commit()).isNotNull();

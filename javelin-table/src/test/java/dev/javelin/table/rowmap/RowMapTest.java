@@ -9,8 +9,7 @@ import dev.javelin.io.CountingInputFile;
 import dev.javelin.io.InputFile;
 import dev.javelin.io.LocalObjectStore;
 import dev.javelin.io.ObjectInfo;
-import dev.javelin.io.ObjectStore;
-import dev.javelin.io.OutputFile;
+import dev.javelin.testing.ForwardingObjectStore;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -193,59 +192,28 @@ class RowMapTest {
   }
 
   /** A local store that counts the bytes read through the last opened file. */
-  static final class CountingStore implements ObjectStore {
-    final LocalObjectStore delegate;
+  static final class CountingStore extends ForwardingObjectStore {
     CountingInputFile last;
 
     CountingStore(LocalObjectStore delegate) {
-      this.delegate = delegate;
+      super(delegate);
     }
 
     long size(String key) throws IOException {
-      try (InputFile f = delegate.open(key)) {
+      try (InputFile f = delegate().open(key)) {
         return f.length();
       }
     }
 
     @Override
-    public String location() {
-      return delegate.location();
-    }
-
-    @Override
     public List<ObjectInfo> list(String prefix) throws IOException {
-      return new ArrayList<>(delegate.list(prefix));
+      return new ArrayList<>(super.list(prefix));
     }
 
     @Override
     public InputFile open(String key) throws IOException {
-      last = new CountingInputFile(delegate.open(key));
+      last = new CountingInputFile(super.open(key));
       return last;
-    }
-
-    @Override
-    public void put(String key, byte[] data) throws IOException {
-      delegate.put(key, data);
-    }
-
-    @Override
-    public void putIfAbsent(String key, byte[] data) throws IOException {
-      delegate.putIfAbsent(key, data);
-    }
-
-    @Override
-    public OutputFile newOutputFile(String key) {
-      return delegate.newOutputFile(key);
-    }
-
-    @Override
-    public void delete(String key) throws IOException {
-      delegate.delete(key);
-    }
-
-    @Override
-    public boolean exists(String key) throws IOException {
-      return delegate.exists(key);
     }
   }
 }

@@ -1,9 +1,9 @@
 package dev.javelin.format.internal.v20;
 
-import static dev.javelin.format.internal.v20.TestData.INT32;
-import static dev.javelin.format.internal.v20.TestData.UTF8;
-import static dev.javelin.format.internal.v20.TestData.field;
-import static dev.javelin.format.internal.v20.TestData.item;
+import static dev.javelin.testing.RandomBatches.INT32;
+import static dev.javelin.testing.RandomBatches.UTF8;
+import static dev.javelin.testing.RandomBatches.field;
+import static dev.javelin.testing.RandomBatches.item;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.protobuf.Any;
@@ -16,6 +16,7 @@ import dev.javelin.format.proto.Encodings20.ArrayEncoding;
 import dev.javelin.format.proto.Encodings20.ColumnEncoding;
 import dev.javelin.format.proto.File2Protos.ColumnMetadata;
 import dev.javelin.io.LocalInputFile;
+import dev.javelin.testing.RandomBatches;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
@@ -102,7 +103,7 @@ class V20LayoutTest {
         l.endValue(3, 1);
         l.setValueCount(4);
         StructVector s = (StructVector) root.getVector("s");
-        TestData.populate(s, 4, new java.util.Random(1), 0.2);
+        RandomBatches.populate(s, 4, new java.util.Random(1), 0.2);
         VarCharVector str = (VarCharVector) root.getVector("str");
         str.allocateNew();
         str.setSafe(0, "ab".getBytes());
@@ -115,7 +116,7 @@ class V20LayoutTest {
         n.setValueCount(4);
         root.setRowCount(4);
         if (writer == null) {
-          writer = LanceFileWriter.create(file, TestData.vectorSchema(root), V20Files.options(1 << 20));
+          writer = LanceFileWriter.create(file, RandomBatches.vectorSchema(root), V20Files.options(1 << 20));
         }
         writer.write(root);
       }

@@ -22,6 +22,7 @@ import dev.javelin.format.proto.Encodings21.MiniBlockLayout;
 import dev.javelin.format.proto.Encodings21.PackedStruct;
 import dev.javelin.format.proto.Encodings21.PageLayout;
 import dev.javelin.format.proto.Encodings21.RepDefLayer;
+import dev.javelin.testing.ArrowData;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;

@@ -7,6 +7,7 @@ import dev.javelin.format.LanceFileVersion;
 import dev.javelin.format.proto.Encodings21.FullZipLayout;
 import dev.javelin.format.proto.Encodings21.PageLayout;
 import dev.javelin.format.proto.Encodings21.RepDefLayer;
+import dev.javelin.testing.ArrowData;
 import java.io.ByteArrayOutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -19,6 +19,7 @@ import dev.javelin.format.proto.Encodings21.RepDefLayer;
 import dev.javelin.format.proto.Encodings21.VariablePackedStruct;
 import dev.javelin.io.CountingInputFile;
 import dev.javelin.io.LocalInputFile;
+import dev.javelin.testing.ArrowData;
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;

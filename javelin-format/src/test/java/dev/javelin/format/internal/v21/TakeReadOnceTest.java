@@ -7,6 +7,7 @@ import dev.javelin.format.LanceFileVersion;
 import dev.javelin.format.WriteOptions;
 import dev.javelin.io.InputFile;
 import dev.javelin.io.LocalInputFile;
+import dev.javelin.testing.ArrowData;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;

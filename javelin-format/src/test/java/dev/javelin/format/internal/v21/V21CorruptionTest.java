@@ -19,6 +19,7 @@ import dev.javelin.format.proto.Encodings21.PageLayout;
 import dev.javelin.format.proto.Encodings21.RepDefLayer;
 import dev.javelin.format.proto.File2Protos.ColumnMetadata;
 import dev.javelin.io.ByteArrayInputFile;
+import dev.javelin.testing.ArrowData;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Files;

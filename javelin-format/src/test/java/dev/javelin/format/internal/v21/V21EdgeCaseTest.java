@@ -10,6 +10,7 @@ import dev.javelin.format.proto.Encodings21.PageLayout;
 import dev.javelin.format.proto.File2Protos.ColumnMetadata;
 import dev.javelin.io.LocalInputFile;
 import dev.javelin.io.LocalOutputFile;
+import dev.javelin.testing.ArrowData;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;

@@ -6,6 +6,7 @@ import dev.javelin.format.LanceFileReader;
 import dev.javelin.format.LanceFileVersion;
 import dev.javelin.format.ReadOptions;
 import dev.javelin.format.WriteOptions;
+import dev.javelin.testing.ArrowData;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

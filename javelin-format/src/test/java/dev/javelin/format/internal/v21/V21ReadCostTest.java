@@ -8,6 +8,7 @@ import dev.javelin.format.ReadOptions;
 import dev.javelin.format.WriteOptions;
 import dev.javelin.io.CountingInputFile;
 import dev.javelin.io.LocalInputFile;
+import dev.javelin.testing.ArrowData;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;

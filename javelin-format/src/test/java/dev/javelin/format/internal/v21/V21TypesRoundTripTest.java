@@ -1,12 +1,13 @@
 package dev.javelin.format.internal.v21;
 
-import static dev.javelin.format.internal.v21.ArrowData.field;
-import static dev.javelin.format.internal.v21.ArrowData.fsl;
-import static dev.javelin.format.internal.v21.ArrowData.largeList;
-import static dev.javelin.format.internal.v21.ArrowData.list;
-import static dev.javelin.format.internal.v21.ArrowData.struct;
+import static dev.javelin.testing.ArrowData.field;
+import static dev.javelin.testing.ArrowData.fsl;
+import static dev.javelin.testing.ArrowData.largeList;
+import static dev.javelin.testing.ArrowData.list;
+import static dev.javelin.testing.ArrowData.struct;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.javelin.testing.ArrowData;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.javelin.format.LanceFileVersion;
 import dev.javelin.format.WriteOptions;
+import dev.javelin.testing.ArrowData;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

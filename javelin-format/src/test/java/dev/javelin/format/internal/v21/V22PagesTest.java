@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.javelin.format.LanceFileVersion;
 import dev.javelin.format.WriteOptions;
+import dev.javelin.testing.ArrowData;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
