@@ -16,6 +16,7 @@ import dev.javelin.table.exceptions.CloneRefusedException;
 import dev.javelin.table.exceptions.DatasetExistsException;
 import dev.javelin.table.exceptions.InvalidBranchNameException;
 import dev.javelin.testing.MixedBatches;
+import dev.javelin.testing.TestAllocator;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,27 +26,14 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Stream;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Shallow clones and branches through the Dataset API, with the rows read back. */
 class DatasetBranchesTest {
   @TempDir Path dir;
-  BufferAllocator allocator;
-
-  @BeforeEach
-  void open() {
-    allocator = new RootAllocator();
-  }
-
-  @AfterEach
-  void close() {
-    allocator.close();
-  }
+  @TestAllocator BufferAllocator allocator;
 
   private Dataset write(Dataset ds, Path path, long start, int rows) {
     List<VectorSchemaRoot> batches = MixedBatches.batches(allocator, start, rows, 400);

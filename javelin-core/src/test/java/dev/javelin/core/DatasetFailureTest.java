@@ -9,30 +9,18 @@ import dev.javelin.testing.FaultyObjectStore.Op;
 import dev.javelin.testing.FaultyObjectStore;
 import dev.javelin.testing.MixedBatches;
 import dev.javelin.testing.Readers;
+import dev.javelin.testing.TestAllocator;
 import java.nio.file.Path;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** What a write leaves behind when the store fails at the commit. */
 class DatasetFailureTest {
   @TempDir Path dir;
-  BufferAllocator allocator;
-
-  @BeforeEach
-  void open() {
-    allocator = new RootAllocator();
-  }
-
-  @AfterEach
-  void close() {
-    allocator.close();
-  }
+  @TestAllocator BufferAllocator allocator;
 
   @Test
   void unknownCommitOutcomeKeepsTheFiles() throws Exception {

@@ -16,6 +16,7 @@ import dev.javelin.table.exceptions.CommitConflictException;
 import dev.javelin.table.exceptions.StableRowIdsUnsupportedException;
 import dev.javelin.table.proto.TransactionProtos;
 import dev.javelin.testing.MixedBatches;
+import dev.javelin.testing.TestAllocator;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -30,10 +31,7 @@ import java.util.concurrent.Future;
 import java.util.function.LongPredicate;
 import java.util.stream.Stream;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -41,17 +39,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 class DatasetUpdateTest {
   @TempDir Path dir;
-  BufferAllocator allocator;
-
-  @BeforeEach
-  void open() {
-    allocator = new RootAllocator();
-  }
-
-  @AfterEach
-  void close() {
-    allocator.close();
-  }
+  @TestAllocator BufferAllocator allocator;
 
   // Rows 0..rows-1 in fragments of 1000 rows (columns id, x, s, l, st of MixedBatches).
   private Dataset create(LanceFileVersion v, int rows) {

@@ -9,30 +9,18 @@ import dev.javelin.table.CleanupResult;
 import dev.javelin.table.exceptions.TagNotFoundException;
 import dev.javelin.table.exceptions.VersionNotFoundException;
 import dev.javelin.testing.MixedBatches;
+import dev.javelin.testing.TestAllocator;
 import java.nio.file.Path;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Tags, restore and cleanup through the Dataset API, with the rows read back. */
 class DatasetVersionsTest {
   @TempDir Path dir;
-  BufferAllocator allocator;
-
-  @BeforeEach
-  void open() {
-    allocator = new RootAllocator();
-  }
-
-  @AfterEach
-  void close() {
-    allocator.close();
-  }
+  @TestAllocator BufferAllocator allocator;
 
   private List<VectorSchemaRoot> data(long start, int rows) {
     return MixedBatches.batches(allocator, start, rows, 400);

@@ -8,6 +8,7 @@ import dev.javelin.core.exceptions.ExpressionTypeException;
 import dev.javelin.core.exceptions.UnknownColumnException;
 import dev.javelin.format.LanceFileVersion;
 import dev.javelin.testing.MixedBatches;
+import dev.javelin.testing.TestAllocator;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -15,12 +16,9 @@ import java.util.List;
 import java.util.Random;
 import java.util.function.LongPredicate;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowReader;
 import org.apache.arrow.vector.types.pojo.Field;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -31,17 +29,7 @@ class FilteredScanTest {
   static final int ROWS = 3000;
 
   @TempDir Path dir;
-  BufferAllocator allocator;
-
-  @BeforeEach
-  void open() {
-    allocator = new RootAllocator();
-  }
-
-  @AfterEach
-  void close() {
-    allocator.close();
-  }
+  @TestAllocator BufferAllocator allocator;
 
   /** Filters on MixedBatches with the same condition in Java, as a function of the row number. */
   record Case(String sql, LongPredicate java) {}

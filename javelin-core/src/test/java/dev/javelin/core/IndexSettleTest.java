@@ -20,6 +20,7 @@ import dev.javelin.table.stablepartition.StablePartitionEntry;
 import dev.javelin.table.stablepartition.StablePartitionTransition;
 import dev.javelin.testing.FaultyObjectStore.Op;
 import dev.javelin.testing.InterleavingObjectStore;
+import dev.javelin.testing.TestAllocator;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -29,8 +30,6 @@ import java.util.List;
 import java.util.Random;
 import java.util.stream.Stream;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -39,20 +38,14 @@ import org.junit.jupiter.api.io.TempDir;
 class IndexSettleTest {
   @TempDir
   Path dir;
-  BufferAllocator allocator;
+  @TestAllocator BufferAllocator allocator;
   IndexTranslationTest data; // its dataset builders and query checks
 
   @BeforeEach
   void setUp() {
-    allocator = new RootAllocator();
     data = new IndexTranslationTest();
     data.dir = dir;
     data.allocator = allocator;
-  }
-
-  @AfterEach
-  void tearDown() {
-    allocator.close();
   }
 
   static IndexInfo index(Dataset ds, String name) {

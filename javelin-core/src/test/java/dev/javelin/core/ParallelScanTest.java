@@ -7,15 +7,13 @@ import dev.javelin.core.internal.scan.DatasetReader;
 import dev.javelin.core.internal.scan.ParallelScanReader;
 import dev.javelin.format.LanceFileVersion;
 import dev.javelin.testing.MixedBatches;
+import dev.javelin.testing.TestAllocator;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowReader;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -23,17 +21,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 class ParallelScanTest {
   @TempDir Path dir;
-  BufferAllocator allocator;
-
-  @BeforeEach
-  void open() {
-    allocator = new RootAllocator();
-  }
-
-  @AfterEach
-  void close() {
-    allocator.close();
-  }
+  @TestAllocator BufferAllocator allocator;
 
   // 3 fragments of 2,500 rows (each several parallel units at batch size 100) and one of 500.
   private Dataset create(LanceFileVersion v) {

@@ -12,6 +12,7 @@ import dev.javelin.index.internal.ivf.Neighbors;
 import dev.javelin.testing.FaultyObjectStore.Fault;
 import dev.javelin.testing.FaultyObjectStore.Op;
 import dev.javelin.testing.FaultyObjectStore;
+import dev.javelin.testing.TestAllocator;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -25,7 +26,6 @@ import java.util.Set;
 import java.util.function.LongPredicate;
 import java.util.stream.Stream;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.Float4Vector;
 import org.apache.arrow.vector.IntVector;
@@ -38,8 +38,6 @@ import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.FieldType;
 import org.apache.arrow.vector.types.pojo.Schema;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -60,17 +58,7 @@ class VectorIndexOptimizeTest {
   static final IvfPqParams PARAMS = IvfPqParams.of(PARTITIONS, 4, DistanceType.L2).withIterations(10, 5);
 
   @TempDir Path dir;
-  BufferAllocator allocator;
-
-  @BeforeEach
-  void open() {
-    allocator = new RootAllocator();
-  }
-
-  @AfterEach
-  void close() {
-    allocator.close();
-  }
+  @TestAllocator BufferAllocator allocator;
 
   /** Row {@code id}'s vector: near one of 20 centres, so partitions differ. */
   static float[] vector(long id) {

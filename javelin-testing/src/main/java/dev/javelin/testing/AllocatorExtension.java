@@ -40,11 +40,12 @@ public final class AllocatorExtension implements BeforeEachCallback, AfterEachCa
           throw new ExtensionConfigurationException(
               "@TestAllocator gives each test its own allocator; it cannot fill static field " + f);
         }
-        if (!f.getType().isAssignableFrom(BufferAllocator.class)) {
-          throw new ExtensionConfigurationException(
-              "@TestAllocator field must be declared as a BufferAllocator: " + f);
+        boolean shared = f.getAnnotation(TestAllocator.class).shared();
+        if (!fits(f.getType(), shared)) {
+          throw new ExtensionConfigurationException("@TestAllocator field must be declared as a BufferAllocator"
+              + (shared ? "" : " or RootAllocator") + ": " + f);
         }
-        BufferAllocator a = allocator(context, f.getAnnotation(TestAllocator.class).shared());
+        BufferAllocator a = allocator(context, shared);
         try {
           f.setAccessible(true);
           f.set(instance, a);
@@ -58,7 +59,12 @@ public final class AllocatorExtension implements BeforeEachCallback, AfterEachCa
   @Override
   public boolean supportsParameter(ParameterContext parameterContext, ExtensionContext extensionContext) {
     Parameter p = parameterContext.getParameter();
-    return parameterContext.isAnnotated(TestAllocator.class) && p.getType().isAssignableFrom(BufferAllocator.class);
+    return parameterContext.findAnnotation(TestAllocator.class).map(a -> fits(p.getType(), a.shared())).orElse(false);
+  }
+
+  /** Whether a field or parameter of {@code type} can hold the allocator: a shared one is a child, not a root. */
+  private static boolean fits(Class<?> type, boolean shared) {
+    return type.isAssignableFrom(BufferAllocator.class) || !shared && type.isAssignableFrom(RootAllocator.class);
   }
 
   @Override
@@ -74,32 +80,16 @@ public final class AllocatorExtension implements BeforeEachCallback, AfterEachCa
   @Override
   public void afterEach(ExtensionContext context) {
     ExtensionContext.Store store = context.getStore(NAMESPACE);
-    List<String> leaks = new ArrayList<>();
-    List<RuntimeException> failures = new ArrayList<>();
+    List<BufferAllocator> owned = new ArrayList<>();
     for (boolean shared : new boolean[] {false, true}) {
-      Owned owned = store.remove(shared, Owned.class);
-      if (owned == null) {
-        continue;
-      }
-      BufferAllocator a = owned.allocator;
-      long leaked = a.getAllocatedMemory();
-      String state = leaked == 0 ? "" : a.toVerboseString();
-      try {
-        a.close();
-        if (leaked != 0) {
-          leaks.add(leaked + " bytes still allocated\n" + state);
-        }
-      } catch (RuntimeException e) {
-        // Arrow refuses to close an allocator with buffers or child allocators still open.
-        leaks.add(leaked + " bytes still allocated (" + e.getMessage() + ")\n" + state);
-        failures.add(e);
+      Owned o = store.remove(shared, Owned.class);
+      if (o != null) {
+        owned.add(o.allocator);
       }
     }
-    if (!leaks.isEmpty()) {
-      AssertionFailedError error = new AssertionFailedError(
-          context.getDisplayName() + " leaked Arrow memory: " + String.join("; ", leaks));
-      failures.forEach(error::addSuppressed);
-      throw error;
+    AssertionFailedError leak = Leaks.close(context.getDisplayName(), owned);
+    if (leak != null) {
+      throw leak;
     }
   }
 

@@ -8,15 +8,16 @@ import java.lang.annotation.Target;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * Marks a {@code BufferAllocator} field or test-method parameter that {@link AllocatorExtension}
- * fills with a fresh allocator for each test, and checks for leaks when the test ends: the test
- * fails if any Arrow memory is left, in the allocator or in a child of it. It replaces the
+ * Marks a {@code BufferAllocator} (or, not shared, {@code RootAllocator}) field or test-method
+ * parameter that {@link AllocatorExtension} fills with a fresh allocator for each test, and checks
+ * for leaks when the test ends: the test fails if any Arrow memory is left, in the allocator or in
+ * a child of it. It replaces the
  * {@code @BeforeEach allocator = new RootAllocator()} / {@code @AfterEach allocator.close()} pair.
  *
  * <p>The allocator is set before the test's {@code @BeforeEach} methods run and closed after its
  * {@code @AfterEach} methods, so those may use it. Fields and parameters of one test with the
- * same {@link #shared} value get the same allocator. JUnit Jupiter tests only: jqwik properties
- * do not run Jupiter extensions.
+ * same {@link #shared} value get the same allocator. jqwik properties run no Jupiter extensions:
+ * their classes add {@link AllocatorHook} instead.
  */
 @Documented
 @Retention(RetentionPolicy.RUNTIME)

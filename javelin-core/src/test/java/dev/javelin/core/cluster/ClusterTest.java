@@ -11,6 +11,7 @@ import dev.javelin.table.Fragment;
 import dev.javelin.testing.FaultyObjectStore.Fault;
 import dev.javelin.testing.FaultyObjectStore.Op;
 import dev.javelin.testing.FaultyObjectStore;
+import dev.javelin.testing.TestAllocator;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
@@ -26,8 +27,6 @@ import java.util.stream.Collectors;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -36,17 +35,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 class ClusterTest {
   @TempDir
   Path dir;
-  BufferAllocator allocator;
-
-  @BeforeEach
-  void setUp() {
-    allocator = new RootAllocator();
-  }
-
-  @AfterEach
-  void tearDown() {
-    allocator.close();
-  }
+  @TestAllocator BufferAllocator allocator;
 
   @Test
   void rangeOnOneIntColumnCutsDisjointOrderedRangesAndKeepsEveryRow() {

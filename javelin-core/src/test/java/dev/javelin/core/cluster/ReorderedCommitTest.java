@@ -13,6 +13,7 @@ import dev.javelin.table.stablepartition.StablePartitionTransition;
 import dev.javelin.testing.FaultyObjectStore.Fault;
 import dev.javelin.testing.FaultyObjectStore.Op;
 import dev.javelin.testing.FaultyObjectStore;
+import dev.javelin.testing.TestAllocator;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,9 +21,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.roaringbitmap.RoaringBitmap;
@@ -31,17 +29,7 @@ import org.roaringbitmap.RoaringBitmap;
 class ReorderedCommitTest {
   @TempDir
   Path dir;
-  BufferAllocator allocator;
-
-  @BeforeEach
-  void setUp() {
-    allocator = new RootAllocator();
-  }
-
-  @AfterEach
-  void tearDown() {
-    allocator.close();
-  }
+  @TestAllocator BufferAllocator allocator;
 
   @Test
   void anIndexedDatasetClustersAndItsIndexKeepsTheRetiredIds() throws IOException {

@@ -16,6 +16,7 @@ import dev.javelin.table.DataFile;
 import dev.javelin.table.Fragment;
 import dev.javelin.table.OperationKind;
 import dev.javelin.table.Table;
+import dev.javelin.testing.TestAllocator;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -29,7 +30,6 @@ import java.util.logging.Logger;
 import java.util.stream.LongStream;
 import java.util.stream.Stream;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -49,7 +49,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 /** Column repacks in the binary-copy modes: encoded pages zipped into one file per planned file. */
 class BinaryRepackTest {
   @TempDir Path dir;
-  BufferAllocator allocator;
+  @TestAllocator BufferAllocator allocator;
   final List<String> logged = new ArrayList<>();
   final Handler handler = new Handler() {
     @Override
@@ -66,14 +66,12 @@ class BinaryRepackTest {
 
   @BeforeEach
   void open() {
-    allocator = new RootAllocator();
     Logger.getLogger(ColumnRepacker.class.getName()).addHandler(handler);
   }
 
   @AfterEach
   void close() {
     Logger.getLogger(ColumnRepacker.class.getName()).removeHandler(handler);
-    allocator.close();
   }
 
   private static final ArrowType I64 = new ArrowType.Int(64, true);

@@ -10,6 +10,7 @@ import dev.javelin.io.InputFile;
 import dev.javelin.io.LocalObjectStore;
 import dev.javelin.io.ObjectInfo;
 import dev.javelin.testing.ForwardingObjectStore;
+import dev.javelin.testing.TestAllocator;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -17,8 +18,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -27,18 +26,12 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 class RowMapTest {
   @TempDir Path dir;
-  BufferAllocator allocator;
+  @TestAllocator BufferAllocator allocator;
   CountingStore store;
 
   @BeforeEach
   void setUp() {
-    allocator = new RootAllocator();
     store = new CountingStore(new LocalObjectStore(dir));
-  }
-
-  @AfterEach
-  void tearDown() {
-    allocator.close();
   }
 
   // Labels 0..m-1 in runs (as a clustering writes them) mixed with random ones; ~10% deleted.

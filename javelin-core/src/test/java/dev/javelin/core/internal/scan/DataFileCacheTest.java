@@ -8,6 +8,7 @@ import dev.javelin.format.LanceFileVersion;
 import dev.javelin.io.InputFile;
 import dev.javelin.table.DataFile;
 import dev.javelin.testing.ForwardingObjectStore;
+import dev.javelin.testing.TestAllocator;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -30,8 +31,6 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -47,17 +46,7 @@ class DataFileCacheTest {
   static final int ROWS = 5_000;
 
   @TempDir Path dir;
-  RootAllocator allocator;
-
-  @BeforeEach
-  void open() {
-    allocator = new RootAllocator();
-  }
-
-  @AfterEach
-  void close() {
-    allocator.close();
-  }
+  @TestAllocator RootAllocator allocator;
 
   private Dataset write(Path path, long scale, int perFile) {
     VectorSchemaRoot root = VectorSchemaRoot.create(SCHEMA, allocator);

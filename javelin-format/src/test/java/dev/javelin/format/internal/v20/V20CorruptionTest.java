@@ -18,6 +18,7 @@ import dev.javelin.format.proto.Encodings20.ArrayEncoding;
 import dev.javelin.format.proto.Encodings20.Flat;
 import dev.javelin.io.ByteArrayInputFile;
 import dev.javelin.testing.RandomBatches;
+import dev.javelin.testing.TestAllocator;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -36,7 +37,6 @@ import org.apache.arrow.vector.complex.ListVector;
 import org.apache.arrow.vector.types.FloatingPointPrecision;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Schema;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -57,19 +57,13 @@ class V20CorruptionTest {
   static final int ROWS = 120;
 
   @TempDir Path dir;
-  private BufferAllocator allocator;
+  @TestAllocator private BufferAllocator allocator;
   private Path good;
 
   @BeforeEach
   void open() throws IOException {
-    allocator = new RootAllocator();
     good = dir.resolve("good.lance");
     write(good, 1 << 20);
-  }
-
-  @AfterEach
-  void close() {
-    allocator.close();
   }
 
   // Random values, except that every list holds exactly two items: offsets are 2, 4, 6, ...

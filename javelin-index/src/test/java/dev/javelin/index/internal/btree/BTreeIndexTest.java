@@ -10,6 +10,7 @@ import dev.javelin.io.InputFile;
 import dev.javelin.io.LocalObjectStore;
 import dev.javelin.io.ObjectStore;
 import dev.javelin.testing.ForwardingObjectStore;
+import dev.javelin.testing.TestAllocator;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -28,7 +29,6 @@ import org.apache.arrow.vector.IntVector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowReader;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -36,18 +36,12 @@ import org.roaringbitmap.longlong.Roaring64NavigableMap;
 
 class BTreeIndexTest {
   @TempDir Path dir;
-  RootAllocator allocator;
+  @TestAllocator RootAllocator allocator;
   LocalObjectStore store;
 
   @BeforeEach
   void setUp() {
-    allocator = new RootAllocator();
     store = new LocalObjectStore(dir.resolve("ds"));
-  }
-
-  @AfterEach
-  void tearDown() {
-    allocator.close();
   }
 
   /** Rows of one column: value (null allowed) at an address. */
