@@ -14,6 +14,7 @@ import dev.javelin.core.WriteParams;
 import dev.javelin.format.LanceFileVersion;
 import dev.javelin.table.OperationKind;
 import dev.javelin.testing.Readers;
+import dev.javelin.testing.TestAllocator;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -25,13 +26,10 @@ import java.util.function.LongPredicate;
 import org.apache.arrow.c.ArrowArrayStream;
 import org.apache.arrow.c.Data;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.Float8Vector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowReader;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -46,17 +44,7 @@ import org.lance.schema.SqlExpressions;
  */
 class DatasetUpdateCompatTest {
   @TempDir Path dir;
-  BufferAllocator allocator;
-
-  @BeforeEach
-  void open() {
-    allocator = new RootAllocator();
-  }
-
-  @AfterEach
-  void close() {
-    allocator.close();
-  }
+  @TestAllocator BufferAllocator allocator;
 
   private Dataset javelinCreate(Path path, LanceFileVersion v, int rows, int perFile) {
     List<VectorSchemaRoot> data = batches(allocator, 0, rows, 1000);

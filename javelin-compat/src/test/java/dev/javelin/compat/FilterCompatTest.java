@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.javelin.core.Dataset;
 import dev.javelin.testing.Readers;
+import dev.javelin.testing.TestAllocator;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -13,7 +14,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.BitVector;
 import org.apache.arrow.vector.DateDayVector;
@@ -32,8 +32,6 @@ import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.FieldType;
 import org.apache.arrow.vector.types.pojo.Schema;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -100,17 +98,7 @@ class FilterCompatTest {
       "id >= 1200 AND id < 1300");
 
   @TempDir Path dir;
-  BufferAllocator allocator;
-
-  @BeforeEach
-  void open() {
-    allocator = new RootAllocator();
-  }
-
-  @AfterEach
-  void close() {
-    allocator.close();
-  }
+  @TestAllocator BufferAllocator allocator;
 
   private static final String[] WORDS = {"abc", "abd", "ab", "xbc", "mno", "pqr", "zz", "", "é", "ac", "abcd"};
 

@@ -6,6 +6,7 @@ import dev.javelin.core.Dataset;
 import dev.javelin.core.IndexInfo;
 import dev.javelin.core.ScanPlan;
 import dev.javelin.testing.Readers;
+import dev.javelin.testing.TestAllocator;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -13,14 +14,11 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.IntVector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowReader;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.lance.index.IndexParams;
@@ -39,17 +37,7 @@ class IndexedScanCompatTest {
       "n = 5 OR id < 10");
 
   @TempDir Path dir;
-  BufferAllocator allocator;
-
-  @BeforeEach
-  void open() {
-    allocator = new RootAllocator();
-  }
-
-  @AfterEach
-  void close() {
-    allocator.close();
-  }
+  @TestAllocator BufferAllocator allocator;
 
   private void lanceWrite(Path path, org.lance.WriteParams.WriteMode mode, long start, int rows) throws Exception {
     VectorSchemaRoot root = VectorSchemaRoot.create(BTreeIndexCompatTest.SCHEMA, allocator);

@@ -7,20 +7,18 @@ import dev.javelin.format.LanceFileWriter;
 import dev.javelin.format.WriteOptions;
 import dev.javelin.io.LocalOutputFile;
 import dev.javelin.testing.ArrowData;
+import dev.javelin.testing.TestAllocator;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowReader;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.FieldType;
 import org.apache.arrow.vector.types.pojo.Schema;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -35,17 +33,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class JavelinWrites21CompressedTest {
   @TempDir Path dir;
-  BufferAllocator allocator;
-
-  @BeforeEach
-  void open() {
-    allocator = new RootAllocator();
-  }
-
-  @AfterEach
-  void close() {
-    allocator.close();
-  }
+  @TestAllocator BufferAllocator allocator;
 
   /** Shape, then a fragment every page layout of the file must contain. */
   static Stream<Arguments> shapes() {

@@ -11,6 +11,7 @@ import dev.javelin.format.proto.Encodings21.PageLayout;
 import dev.javelin.format.proto.File2Protos.ColumnMetadata;
 import dev.javelin.io.LocalOutputFile;
 import dev.javelin.testing.ArrowData;
+import dev.javelin.testing.TestAllocator;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -19,12 +20,9 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Stream;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -41,17 +39,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class JavelinWrites22Test {
   @TempDir Path dir;
-  BufferAllocator allocator;
-
-  @BeforeEach
-  void open() {
-    allocator = new RootAllocator();
-  }
-
-  @AfterEach
-  void close() {
-    allocator.close();
-  }
+  @TestAllocator BufferAllocator allocator;
 
   static Stream<String> shapes() {
     return EncShapes.names().stream();

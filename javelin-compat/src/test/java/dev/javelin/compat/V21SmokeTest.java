@@ -8,6 +8,7 @@ import dev.javelin.format.ReadOptions;
 import dev.javelin.format.WriteOptions;
 import dev.javelin.io.LocalOutputFile;
 import dev.javelin.testing.ArrowData;
+import dev.javelin.testing.TestAllocator;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,7 +16,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.IntVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -26,8 +26,6 @@ import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.FieldType;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.arrow.vector.util.Text;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 /**
@@ -44,17 +42,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class V21SmokeTest {
   @TempDir Path dir;
-  BufferAllocator allocator;
-
-  @BeforeEach
-  void open() {
-    allocator = new RootAllocator();
-  }
-
-  @AfterEach
-  void close() {
-    allocator.close();
-  }
+  @TestAllocator BufferAllocator allocator;
 
   /** Every column's values, row by row, with content equality (strings, bytes, lists, structs). */
   static List<List<Object>> rows(VectorSchemaRoot root) {
