@@ -1,5 +1,6 @@
 package dev.javelin.cli;
 
+import dev.javelin.testing.TestAllocator;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -7,9 +8,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Runs {@code javelin} in-process with string writers, in a fresh temporary directory. */
@@ -17,17 +15,7 @@ abstract class CliTestBase {
   @TempDir
   Path dir;
 
-  BufferAllocator allocator;
-
-  @BeforeEach
-  void openAllocator() {
-    allocator = new RootAllocator();
-  }
-
-  @AfterEach
-  void closeAllocator() {
-    allocator.close();
-  }
+  @TestAllocator BufferAllocator allocator;
 
   /** What a run printed, and its exit code. */
   static final class Result {

@@ -10,6 +10,8 @@ import dev.javelin.index.IndexType;
 import dev.javelin.index.internal.btree.BTreeIndex;
 import dev.javelin.index.internal.btree.ScalarQuery;
 import dev.javelin.io.LocalObjectStore;
+import dev.javelin.testing.Readers;
+import dev.javelin.testing.TestAllocator;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -19,7 +21,6 @@ import java.util.Optional;
 import java.util.TreeSet;
 import java.util.function.Predicate;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.IntVector;
 import org.apache.arrow.vector.VarCharVector;
@@ -29,8 +30,6 @@ import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.FieldType;
 import org.apache.arrow.vector.types.pojo.Schema;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.lance.index.IndexParams;
@@ -48,17 +47,7 @@ class BTreeIndexCompatTest {
   static final int ROWS_PER_FILE = 1000;
 
   @TempDir Path dir;
-  BufferAllocator allocator;
-
-  @BeforeEach
-  void open() {
-    allocator = new RootAllocator();
-  }
-
-  @AfterEach
-  void close() {
-    allocator.close();
-  }
+  @TestAllocator BufferAllocator allocator;
 
   // Row r: n = r % 97 - 40 (null when r % 11 == 0), s = "k" + r % 53 (null when r % 7 == 0).
   static Integer n(long r) {
@@ -107,34 +96,7 @@ class BTreeIndexCompatTest {
 
   /** An ArrowReader of this test's schema over batches it does not own, to feed lance-core. */
   private ArrowReader readerOf(List<VectorSchemaRoot> batches) {
-    return new ArrowReader(allocator) {
-      private int next;
-
-      @Override
-      public boolean loadNextBatch() {
-        if (next >= batches.size()) {
-          return false;
-        }
-        try (org.apache.arrow.vector.ipc.message.ArrowRecordBatch rb =
-            new org.apache.arrow.vector.VectorUnloader(batches.get(next++)).getRecordBatch()) {
-          loadRecordBatch(rb);
-        }
-        return true;
-      }
-
-      @Override
-      public long bytesRead() {
-        return 0;
-      }
-
-      @Override
-      protected void closeReadSource() {}
-
-      @Override
-      protected Schema readSchema() {
-        return SCHEMA;
-      }
-    };
+    return Readers.readerOf(allocator, SCHEMA, batches);
   }
 
   /** Predicates with their brute-force meaning (nulls never match a comparison). */

@@ -1,25 +1,23 @@
 package dev.javelin.compat;
 
-import static dev.javelin.compat.V21SmokeTest.ArrowData.field;
-import static dev.javelin.compat.V21SmokeTest.ArrowData.largeList;
-import static dev.javelin.compat.V21SmokeTest.ArrowData.list;
-import static dev.javelin.compat.V21SmokeTest.ArrowData.notNull;
+import static dev.javelin.testing.ArrowData.field;
+import static dev.javelin.testing.ArrowData.largeList;
+import static dev.javelin.testing.ArrowData.list;
+import static dev.javelin.testing.ArrowData.notNull;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.javelin.compat.V21SmokeTest.ArrowData;
 import dev.javelin.format.LanceFileVersion;
+import dev.javelin.testing.ArrowData;
+import dev.javelin.testing.TestAllocator;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.stream.Stream;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -33,17 +31,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class BoolLayoutsCompatTest {
   @TempDir Path dir;
-  BufferAllocator allocator;
-
-  @BeforeEach
-  void open() {
-    allocator = new RootAllocator();
-  }
-
-  @AfterEach
-  void close() {
-    allocator.close();
-  }
+  @TestAllocator BufferAllocator allocator;
 
   private static Field bool(boolean nullable) {
     return nullable ? field("item", ArrowType.Bool.INSTANCE) : notNull("item", ArrowType.Bool.INSTANCE);

@@ -3,6 +3,7 @@ package dev.javelin.compat;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.javelin.core.Dataset;
+import dev.javelin.testing.Readers;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -13,12 +14,10 @@ import org.apache.arrow.vector.Float8Vector;
 import org.apache.arrow.vector.IntVector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.arrow.vector.VectorUnloader;
 import org.apache.arrow.vector.complex.ListVector;
 import org.apache.arrow.vector.complex.StructVector;
 import org.apache.arrow.vector.complex.impl.UnionListWriter;
 import org.apache.arrow.vector.ipc.ArrowReader;
-import org.apache.arrow.vector.ipc.message.ArrowRecordBatch;
 import org.apache.arrow.vector.types.FloatingPointPrecision;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
@@ -141,32 +140,6 @@ final class DatasetCompatSupport {
 
   /** An ArrowReader over batches of {@code schema} it does not own, to feed lance-core's writer. */
   static ArrowReader readerOf(BufferAllocator a, Schema schema, List<VectorSchemaRoot> batches) {
-    return new ArrowReader(a) {
-      private int next;
-
-      @Override
-      public boolean loadNextBatch() throws IOException {
-        if (next >= batches.size()) {
-          return false;
-        }
-        try (ArrowRecordBatch rb = new VectorUnloader(batches.get(next++)).getRecordBatch()) {
-          loadRecordBatch(rb);
-        }
-        return true;
-      }
-
-      @Override
-      public long bytesRead() {
-        return 0;
-      }
-
-      @Override
-      protected void closeReadSource() {}
-
-      @Override
-      protected Schema readSchema() {
-        return schema;
-      }
-    };
+    return Readers.readerOf(a, schema, batches);
   }
 }

@@ -13,6 +13,8 @@ import dev.javelin.core.UpdateResult;
 import dev.javelin.core.WriteParams;
 import dev.javelin.format.LanceFileVersion;
 import dev.javelin.table.OperationKind;
+import dev.javelin.testing.Readers;
+import dev.javelin.testing.TestAllocator;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -24,13 +26,10 @@ import java.util.function.LongPredicate;
 import org.apache.arrow.c.ArrowArrayStream;
 import org.apache.arrow.c.Data;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.Float8Vector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowReader;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -45,17 +44,7 @@ import org.lance.schema.SqlExpressions;
  */
 class DatasetUpdateCompatTest {
   @TempDir Path dir;
-  BufferAllocator allocator;
-
-  @BeforeEach
-  void open() {
-    allocator = new RootAllocator();
-  }
-
-  @AfterEach
-  void close() {
-    allocator.close();
-  }
+  @TestAllocator BufferAllocator allocator;
 
   private Dataset javelinCreate(Path path, LanceFileVersion v, int rows, int perFile) {
     List<VectorSchemaRoot> data = batches(allocator, 0, rows, 1000);
@@ -226,34 +215,7 @@ class DatasetUpdateCompatTest {
         ((Float8Vector) part.getVector("x")).setSafe(i, -3.0);
       }
       part.setRowCount(150);
-      try (ArrowReader reader = new ArrowReader(allocator) {
-            private boolean done;
-
-            @Override
-            public boolean loadNextBatch() {
-              if (done) {
-                return false;
-              }
-              done = true;
-              try (var rb = new org.apache.arrow.vector.VectorUnloader(part).getRecordBatch()) {
-                loadRecordBatch(rb);
-              }
-              return true;
-            }
-
-            @Override
-            public long bytesRead() {
-              return 0;
-            }
-
-            @Override
-            protected void closeReadSource() {}
-
-            @Override
-            protected org.apache.arrow.vector.types.pojo.Schema readSchema() {
-              return idX;
-            }
-          };
+      try (ArrowReader reader = Readers.readerOf(allocator, idX, List.of(part));
           ArrowArrayStream stream = toStream(reader)) {
         lance.mergeInsert(new MergeInsertParams(List.of("id")).withMatchedUpdateAll()
             .withNotMatched(MergeInsertParams.WhenNotMatched.DoNothing), stream).dataset().close();

@@ -1,6 +1,6 @@
 package dev.javelin.compat;
 
-import dev.javelin.compat.V21SmokeTest.ArrowData;
+import dev.javelin.testing.ArrowData;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;

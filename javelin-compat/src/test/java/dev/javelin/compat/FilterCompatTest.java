@@ -5,7 +5,8 @@ import static dev.javelin.compat.DatasetCompatSupport.readAll;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.javelin.core.Dataset;
-import dev.javelin.format.exceptions.UnsupportedFormatException;
+import dev.javelin.testing.Readers;
+import dev.javelin.testing.TestAllocator;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -13,7 +14,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.BitVector;
 import org.apache.arrow.vector.DateDayVector;
@@ -23,10 +23,8 @@ import org.apache.arrow.vector.IntVector;
 import org.apache.arrow.vector.TimeStampMicroVector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.arrow.vector.VectorUnloader;
 import org.apache.arrow.vector.complex.StructVector;
 import org.apache.arrow.vector.ipc.ArrowReader;
-import org.apache.arrow.vector.ipc.message.ArrowRecordBatch;
 import org.apache.arrow.vector.types.DateUnit;
 import org.apache.arrow.vector.types.FloatingPointPrecision;
 import org.apache.arrow.vector.types.TimeUnit;
@@ -34,8 +32,6 @@ import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.FieldType;
 import org.apache.arrow.vector.types.pojo.Schema;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -102,17 +98,7 @@ class FilterCompatTest {
       "id >= 1200 AND id < 1300");
 
   @TempDir Path dir;
-  BufferAllocator allocator;
-
-  @BeforeEach
-  void open() {
-    allocator = new RootAllocator();
-  }
-
-  @AfterEach
-  void close() {
-    allocator.close();
-  }
+  @TestAllocator BufferAllocator allocator;
 
   private static final String[] WORDS = {"abc", "abd", "ab", "xbc", "mno", "pqr", "zz", "", "é", "ac", "abcd"};
 
@@ -176,33 +162,7 @@ class FilterCompatTest {
   }
 
   private ArrowReader readerOf(List<VectorSchemaRoot> batches) {
-    return new ArrowReader(allocator) {
-      private int next;
-
-      @Override
-      public boolean loadNextBatch() {
-        if (next >= batches.size()) {
-          return false;
-        }
-        try (ArrowRecordBatch rb = new VectorUnloader(batches.get(next++)).getRecordBatch()) {
-          loadRecordBatch(rb);
-        }
-        return true;
-      }
-
-      @Override
-      public long bytesRead() {
-        return 0;
-      }
-
-      @Override
-      protected void closeReadSource() {}
-
-      @Override
-      protected Schema readSchema() {
-        return SCHEMA;
-      }
-    };
+    return Readers.readerOf(allocator, SCHEMA, batches);
   }
 
   @ParameterizedTest

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.javelin.core.Dataset;
 import dev.javelin.core.IndexInfo;
 import dev.javelin.core.ScanPlan;
+import dev.javelin.testing.Readers;
+import dev.javelin.testing.TestAllocator;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -12,14 +14,11 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.IntVector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowReader;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.lance.index.IndexParams;
@@ -38,17 +37,7 @@ class IndexedScanCompatTest {
       "n = 5 OR id < 10");
 
   @TempDir Path dir;
-  BufferAllocator allocator;
-
-  @BeforeEach
-  void open() {
-    allocator = new RootAllocator();
-  }
-
-  @AfterEach
-  void close() {
-    allocator.close();
-  }
+  @TestAllocator BufferAllocator allocator;
 
   private void lanceWrite(Path path, org.lance.WriteParams.WriteMode mode, long start, int rows) throws Exception {
     VectorSchemaRoot root = VectorSchemaRoot.create(BTreeIndexCompatTest.SCHEMA, allocator);
@@ -82,35 +71,7 @@ class IndexedScanCompatTest {
 
   // One batch it does not own, with this test's schema, for lance-core's writer.
   private ArrowReader readerOf(VectorSchemaRoot batch) {
-    return new ArrowReader(allocator) {
-      private boolean done;
-
-      @Override
-      public boolean loadNextBatch() {
-        if (done) {
-          return false;
-        }
-        done = true;
-        try (org.apache.arrow.vector.ipc.message.ArrowRecordBatch rb =
-            new org.apache.arrow.vector.VectorUnloader(batch).getRecordBatch()) {
-          loadRecordBatch(rb);
-        }
-        return true;
-      }
-
-      @Override
-      public long bytesRead() {
-        return 0;
-      }
-
-      @Override
-      protected void closeReadSource() {}
-
-      @Override
-      protected org.apache.arrow.vector.types.pojo.Schema readSchema() {
-        return BTreeIndexCompatTest.SCHEMA;
-      }
-    };
+    return Readers.readerOf(allocator, BTreeIndexCompatTest.SCHEMA, List.of(batch));
   }
 
   private List<List<String>> lanceRows(org.lance.Dataset lance, String filter) throws Exception {

@@ -6,20 +6,19 @@ import dev.javelin.format.LanceFileVersion;
 import dev.javelin.format.LanceFileWriter;
 import dev.javelin.format.WriteOptions;
 import dev.javelin.io.LocalOutputFile;
+import dev.javelin.testing.ArrowData;
+import dev.javelin.testing.TestAllocator;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowReader;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.FieldType;
 import org.apache.arrow.vector.types.pojo.Schema;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -34,17 +33,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class JavelinWrites21CompressedTest {
   @TempDir Path dir;
-  BufferAllocator allocator;
-
-  @BeforeEach
-  void open() {
-    allocator = new RootAllocator();
-  }
-
-  @AfterEach
-  void close() {
-    allocator.close();
-  }
+  @TestAllocator BufferAllocator allocator;
 
   /** Shape, then a fragment every page layout of the file must contain. */
   static Stream<Arguments> shapes() {
@@ -135,9 +124,9 @@ class JavelinWrites21CompressedTest {
   @MethodSource("everyType")
   void lanceReadsEveryTypeCompressed(Field field) throws Exception {
     Schema schema = new Schema(List.of(field));
-    V21SmokeTest.ArrowData.Gen g = new V21SmokeTest.ArrowData.Gen(field.getName().hashCode() + 1);
-    try (VectorSchemaRoot root = V21SmokeTest.ArrowData.root(schema,
-        V21SmokeTest.ArrowData.randomRows(schema, 3000, g), allocator)) {
+    ArrowData.Gen g = new ArrowData.Gen(field.getName().hashCode() + 1);
+    try (VectorSchemaRoot root = ArrowData.root(schema,
+        ArrowData.randomRows(schema, 3000, g), allocator)) {
       List<List<Object>> expected = V21SmokeTest.rows(root);
       Path f = dir.resolve("t.lance");
       EncFiles.javelinWrite(f, root, WriteOptions.DEFAULT_MAX_PAGE_BYTES, true);
@@ -153,15 +142,15 @@ class JavelinWrites21CompressedTest {
   /** A row with 40,000 empty lists before a value: no chunk can hold it, so the page goes full-zip. */
   @Test
   void lanceReadsTheFullZipFallback() throws Exception {
-    Schema schema = new Schema(List.of(V21SmokeTest.ArrowData.list("ll",
-        V21SmokeTest.ArrowData.list("item", V21SmokeTest.ArrowData.field("item", new org.apache.arrow.vector.types.pojo.ArrowType.Int(32, true))))));
+    Schema schema = new Schema(List.of(ArrowData.list("ll",
+        ArrowData.list("item", ArrowData.field("item", new org.apache.arrow.vector.types.pojo.ArrowType.Int(32, true))))));
     List<Object> outer = new ArrayList<>(java.util.Collections.nCopies(40_000, List.of()));
     outer.add(List.of(new byte[] {5, 0, 0, 0}));
     List<Object[]> rows = new ArrayList<>();
     rows.add(new Object[] {List.of(List.of(new byte[] {1, 0, 0, 0}))});
     rows.add(new Object[] {outer});
     rows.add(new Object[] {null});
-    try (VectorSchemaRoot root = V21SmokeTest.ArrowData.root(schema, rows, allocator)) {
+    try (VectorSchemaRoot root = ArrowData.root(schema, rows, allocator)) {
       Path f = dir.resolve("fallback.lance");
       EncFiles.javelinWrite(f, root, WriteOptions.DEFAULT_MAX_PAGE_BYTES, true);
       assertThat(V21SmokeTest.layouts(f)).singleElement().asString().startsWith("full_zip_layout");

@@ -10,6 +10,8 @@ import dev.javelin.format.proto.Encodings21.CompressiveEncoding;
 import dev.javelin.format.proto.Encodings21.PageLayout;
 import dev.javelin.format.proto.File2Protos.ColumnMetadata;
 import dev.javelin.io.LocalOutputFile;
+import dev.javelin.testing.ArrowData;
+import dev.javelin.testing.TestAllocator;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -18,12 +20,9 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Stream;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -40,17 +39,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class JavelinWrites22Test {
   @TempDir Path dir;
-  BufferAllocator allocator;
-
-  @BeforeEach
-  void open() {
-    allocator = new RootAllocator();
-  }
-
-  @AfterEach
-  void close() {
-    allocator.close();
-  }
+  @TestAllocator BufferAllocator allocator;
 
   static Stream<String> shapes() {
     return EncShapes.names().stream();
@@ -280,9 +269,9 @@ class JavelinWrites22Test {
   @MethodSource("everyType")
   void lanceReadsEveryType(Field field) throws Exception {
     Schema schema = new Schema(List.of(field));
-    V21SmokeTest.ArrowData.Gen g = new V21SmokeTest.ArrowData.Gen(field.getName().hashCode() + 22);
-    try (VectorSchemaRoot root = V21SmokeTest.ArrowData.root(schema,
-        V21SmokeTest.ArrowData.randomRows(schema, 3000, g), allocator)) {
+    ArrowData.Gen g = new ArrowData.Gen(field.getName().hashCode() + 22);
+    try (VectorSchemaRoot root = ArrowData.root(schema,
+        ArrowData.randomRows(schema, 3000, g), allocator)) {
       check(root, field.getName(), true);
     }
   }

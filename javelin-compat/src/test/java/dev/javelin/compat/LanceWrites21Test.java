@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
 import dev.javelin.compat.DecShapes.Case;
-import dev.javelin.compat.V21SmokeTest.ArrowData;
 import dev.javelin.format.LanceFileReader;
 import dev.javelin.format.LanceFileVersion;
 import dev.javelin.format.ReadOptions;
@@ -14,6 +13,8 @@ import dev.javelin.io.ByteArrayInputFile;
 import dev.javelin.io.CountingInputFile;
 import dev.javelin.io.InputFile;
 import dev.javelin.io.LocalInputFile;
+import dev.javelin.testing.ArrowData;
+import dev.javelin.testing.TestAllocator;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -24,15 +25,12 @@ import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowReader;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -49,17 +47,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class LanceWrites21Test {
   @TempDir Path dir;
-  BufferAllocator allocator;
-
-  @BeforeEach
-  void open() {
-    allocator = new RootAllocator();
-  }
-
-  @AfterEach
-  void close() {
-    allocator.close();
-  }
+  @TestAllocator BufferAllocator allocator;
 
   static Stream<Arguments> cases() {
     List<Arguments> out = new ArrayList<>();

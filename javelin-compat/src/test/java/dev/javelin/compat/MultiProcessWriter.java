@@ -2,6 +2,7 @@ package dev.javelin.compat;
 
 import dev.javelin.core.Dataset;
 import dev.javelin.core.WriteParams;
+import dev.javelin.testing.Readers;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -138,33 +139,6 @@ final class MultiProcessWriter {
   }
 
   private static ArrowReader readerOf(BufferAllocator a, VectorSchemaRoot data) {
-    return new ArrowReader(a) {
-      private boolean done;
-
-      @Override
-      public boolean loadNextBatch() {
-        if (done) {
-          return false;
-        }
-        done = true;
-        try (var rb = new org.apache.arrow.vector.VectorUnloader(data).getRecordBatch()) {
-          loadRecordBatch(rb);
-        }
-        return true;
-      }
-
-      @Override
-      public long bytesRead() {
-        return 0;
-      }
-
-      @Override
-      protected void closeReadSource() {}
-
-      @Override
-      protected Schema readSchema() {
-        return SCHEMA;
-      }
-    };
+    return Readers.readerOf(a, SCHEMA, List.of(data));
   }
 }

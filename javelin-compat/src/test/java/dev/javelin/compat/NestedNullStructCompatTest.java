@@ -1,17 +1,18 @@
 package dev.javelin.compat;
 
-import static dev.javelin.compat.V21SmokeTest.ArrowData.field;
-import static dev.javelin.compat.V21SmokeTest.ArrowData.list;
-import static dev.javelin.compat.V21SmokeTest.ArrowData.notNull;
+import static dev.javelin.testing.ArrowData.field;
+import static dev.javelin.testing.ArrowData.list;
+import static dev.javelin.testing.ArrowData.notNull;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.javelin.compat.V21SmokeTest.ArrowData;
 import dev.javelin.format.LanceFileVersion;
 import dev.javelin.format.internal.container.FileMetadata;
 import dev.javelin.format.proto.Encodings21.PageLayout;
 import dev.javelin.format.proto.Encodings21.RepDefLayer;
 import dev.javelin.format.proto.File2Protos.ColumnMetadata;
 import dev.javelin.io.LocalInputFile;
+import dev.javelin.testing.ArrowData;
+import dev.javelin.testing.TestAllocator;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Path;
@@ -22,7 +23,6 @@ import java.util.Random;
 import java.util.Set;
 import java.util.stream.Stream;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.complex.ListVector;
@@ -30,8 +30,6 @@ import org.apache.arrow.vector.complex.StructVector;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -46,17 +44,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class NestedNullStructCompatTest {
   @TempDir Path dir;
-  BufferAllocator allocator;
-
-  @BeforeEach
-  void open() {
-    allocator = new RootAllocator();
-  }
-
-  @AfterEach
-  void close() {
-    allocator.close();
-  }
+  @TestAllocator BufferAllocator allocator;
 
   private static Field i32NotNull(String name) {
     return notNull(name, new ArrowType.Int(32, true));

@@ -21,22 +21,18 @@ import dev.javelin.table.Manifest;
 import dev.javelin.table.Table;
 import dev.javelin.table.Transaction;
 import dev.javelin.table.proto.TableProtos;
+import dev.javelin.testing.TestAllocator;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.junit.jupiter.api.io.TempDir;
 import org.roaringbitmap.RoaringBitmap;
 
@@ -45,26 +41,15 @@ import org.roaringbitmap.RoaringBitmap;
  * operation, each in a child JVM (a panic aborts the JVM). The entry is hand-made here by
  * {@link #entry}; {@link LanceToleranceChecks} runs the operations and can be pointed at any dataset.
  *
- * <p>{@link #explore} (run with {@code -Dspcompat.explore=true}, optionally {@code -Dspcompat.only=<regex
- * of shape labels>}) tries every candidate shape and writes the findings table to
- * {@code target/stable-partition-compat.md} and each outcome to {@code target/stable-partition-details.md}.
- * The asserted tests pin the outcomes of {@link #RECOMMENDED} and of the naive shape.
+ * <p>{@link StablePartitionExplorer} (a main program, not a test) tries every candidate shape and
+ * writes the findings table. The asserted tests pin the outcomes of {@link #RECOMMENDED} and of the
+ * naive shape.
  */
 class StablePartitionEntryCompatTest {
   static final String ENTRY_NAME = "__lance_stable_partition";
 
   @TempDir Path dir;
-  BufferAllocator allocator;
-
-  @BeforeEach
-  void open() {
-    allocator = new RootAllocator();
-  }
-
-  @AfterEach
-  void close() {
-    allocator.close();
-  }
+  @TestAllocator BufferAllocator allocator;
 
   /**
    * A candidate shape of the entry: the details' type URL and payload, the field ids, and the
@@ -268,47 +253,5 @@ class StablePartitionEntryCompatTest {
     assertThat(out.get(Op.OPTIMIZE).message()).contains("append.rs").contains("index out of bounds");
     assertThat(out.get(Op.APPEND).kind()).isEqualTo(Kind.OK);
     assertThat(out.get(Op.APPEND).entryChange()).isEqualTo("index_version unset->0, " + FILES_FIELD);
-  }
-
-  @Test
-  @EnabledIfSystemProperty(named = "spcompat.explore", matches = "true")
-  void explore() throws IOException {
-    List<Op> ops = Arrays.asList(Op.values());
-    StringBuilder md = new StringBuilder("| shape | bitmap |");
-    ops.forEach(o -> md.append(' ').append(o).append(" |"));
-    md.append("\n|---|---|").append("---|".repeat(ops.size())).append('\n');
-    int n = 0;
-    List<Object[]> runs = new ArrayList<>();
-    for (Shape s : SHAPES) {
-      runs.add(new Object[] {s, new long[] {0, 1}});
-    }
-    runs.add(new Object[] {RECOMMENDED, new long[] {0, 1}});
-    // Not what Javelin writes (its bitmaps name retired ids only): what a live id would do.
-    // (Two live ids: compaction's planner only merges neighbours with the same index coverage.)
-    for (Shape s : List.of(SHAPES.get(0), RECOMMENDED, SHAPES.get(10))) {
-      runs.add(new Object[] {s, new long[] {0, 1, 2, 3}});
-    }
-    String only = System.getProperty("spcompat.only");
-    for (Object[] run : runs) {
-      Shape s = (Shape) run[0];
-      if (only != null && !s.label().matches(only)) {
-        continue;
-      }
-      long[] bitmap = (long[]) run[1];
-      Path base = dir.resolve("v" + n++);
-      LanceToleranceChecks.Target t = datasetWithEntry(base.resolve("ds"), s, bitmap);
-      Map<Op, Outcome> out = LanceToleranceChecks.run(t, ops, base.resolve("work"));
-      md.append("| ").append(s.label()).append(" | ").append(Arrays.toString(bitmap)).append(" |");
-      for (Op o : ops) {
-        md.append(' ').append(out.get(o).cell()).append(" |");
-      }
-      md.append('\n');
-      StringBuilder detail = new StringBuilder("## " + s.label() + "\n");
-      out.values().forEach(o -> detail.append("- ").append(o).append('\n'));
-      Files.writeString(Path.of("target", "stable-partition-details.md"), detail.toString(),
-          java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND);
-      System.out.println(md);
-      Files.writeString(Path.of("target", "stable-partition-compat.md"), md.toString());
-    }
   }
 }

@@ -5,31 +5,19 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.javelin.table.CleanupPolicy;
 import dev.javelin.table.exceptions.CorruptManifestException;
+import dev.javelin.testing.TestAllocator;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** A damaged newest manifest must not stand in the way of the older versions. */
 class DamagedManifestRecoveryTest {
   @TempDir Path dir;
-  BufferAllocator allocator;
-
-  @BeforeEach
-  void open() {
-    allocator = new RootAllocator();
-  }
-
-  @AfterEach
-  void close() {
-    allocator.close();
-  }
+  @TestAllocator BufferAllocator allocator;
 
   // Versions 1 (30 rows), 2 (27 rows), 3 (26 rows, damaged).
   private Path damaged() throws Exception {

@@ -8,6 +8,8 @@ import dev.javelin.format.exceptions.ColumnNotFoundException;
 import dev.javelin.table.Fragment;
 import dev.javelin.table.exceptions.DatasetExistsException;
 import dev.javelin.table.exceptions.SchemaMismatchException;
+import dev.javelin.testing.MixedBatches;
+import dev.javelin.testing.TestAllocator;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -17,15 +19,12 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.stream.Stream;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.IntVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowReader;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -33,20 +32,10 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 class DatasetApiTest {
   @TempDir Path dir;
-  BufferAllocator allocator;
-
-  @BeforeEach
-  void open() {
-    allocator = new RootAllocator();
-  }
-
-  @AfterEach
-  void close() {
-    allocator.close();
-  }
+  @TestAllocator BufferAllocator allocator;
 
   private Dataset create(Path path, LanceFileVersion v, long start, int rows, long rowsPerFile) {
-    List<VectorSchemaRoot> batches = TestData.batches(allocator, start, rows, 700);
+    List<VectorSchemaRoot> batches = MixedBatches.batches(allocator, start, rows, 700);
     try {
       return Dataset.create(path, batches,
           WriteParams.builder().fileVersion(v).maxRowsPerFile(rowsPerFile).maxRowsPerGroup(300).build(), allocator);
@@ -56,7 +45,7 @@ class DatasetApiTest {
   }
 
   private Dataset append(Dataset ds, long start, int rows) {
-    List<VectorSchemaRoot> batches = TestData.batches(allocator, start, rows, 500);
+    List<VectorSchemaRoot> batches = MixedBatches.batches(allocator, start, rows, 500);
     try {
       return ds.append(batches, WriteParams.builder().maxRowsPerFile(1000).build());
     } finally {
@@ -65,8 +54,8 @@ class DatasetApiTest {
   }
 
   private List<List<Object>> expected(long start, int rows) {
-    try (VectorSchemaRoot r = TestData.batch(allocator, start, rows)) {
-      return TestData.rows(r);
+    try (VectorSchemaRoot r = MixedBatches.batch(allocator, start, rows)) {
+      return MixedBatches.rows(r);
     }
   }
 
@@ -79,7 +68,7 @@ class DatasetApiTest {
     try (ArrowReader r = scan.build()) {
       while (r.loadNextBatch()) {
         assertThat(r.getVectorSchemaRoot().getRowCount()).isBetween(1, batchSize);
-        out.addAll(TestData.rows(r.getVectorSchemaRoot()));
+        out.addAll(MixedBatches.rows(r.getVectorSchemaRoot()));
       }
     }
     return out;
@@ -103,28 +92,28 @@ class DatasetApiTest {
     assertThat(ds.fileVersion()).isEqualTo(v);
     assertThat(ds.manifest().fragments()).extracting(Fragment::physicalRows).containsExactly(1000L, 1000L, 500L);
     assertThat(ds.countRows()).isEqualTo(2500);
-    TestData.assertSameRows(scanAll(ds, 333), expected(0, 2500));
+    MixedBatches.assertSameRows(scanAll(ds, 333), expected(0, 2500));
 
     Dataset v2 = append(ds, 2500, 1200);
     assertThat(v2.version()).isEqualTo(2);
     assertThat(v2.manifest().fragments()).extracting(Fragment::id).containsExactly(0L, 1L, 2L, 3L, 4L);
     List<List<Object>> all = expected(0, 3700);
-    TestData.assertSameRows(scanAll(v2, 4096), all);
+    MixedBatches.assertSameRows(scanAll(v2, 4096), all);
     assertThat(dataFiles(path)).isEqualTo(5);
 
     // Reopen from disk, old and new.
     assertThat(Dataset.open(path, allocator).countRows()).isEqualTo(3700);
-    TestData.assertSameRows(scanAll(Dataset.open(path, 1, allocator), 1000), expected(0, 2500));
+    MixedBatches.assertSameRows(scanAll(Dataset.open(path, 1, allocator), 1000), expected(0, 2500));
 
     long[] offsets = {3699, 0, 1000, 999, 2500, 1000, 17, 3001};
     try (VectorSchemaRoot got = v2.take(offsets)) {
-      List<List<Object>> rows = TestData.rows(got);
+      List<List<Object>> rows = MixedBatches.rows(got);
       for (int i = 0; i < offsets.length; i++) {
         assertThat(rows.get(i)).as("offset %d", offsets[i]).isEqualTo(all.get((int) offsets[i]));
       }
     }
     try (VectorSchemaRoot got = v2.take(new long[] {5, 2600}, List.of("s", "id"))) {
-      assertThat(TestData.rows(got)).containsExactly(
+      assertThat(MixedBatches.rows(got)).containsExactly(
           List.of(all.get(5).get(2), all.get(5).get(0)).stream().toList(),
           java.util.Arrays.asList(all.get(2600).get(2), all.get(2600).get(0)));
     }
@@ -185,8 +174,8 @@ class DatasetApiTest {
           .satisfies(e -> assertThat(((SchemaMismatchException) e).field()).isEqualTo("id"));
     }
     // A later batch with a missing column fails after earlier batches were written: they are removed.
-    List<VectorSchemaRoot> batches = new ArrayList<>(TestData.batches(allocator, 100, 100, 50));
-    Schema partial = new Schema(TestData.SCHEMA.getFields().subList(0, 2));
+    List<VectorSchemaRoot> batches = new ArrayList<>(MixedBatches.batches(allocator, 100, 100, 50));
+    Schema partial = new Schema(MixedBatches.SCHEMA.getFields().subList(0, 2));
     VectorSchemaRoot bad = VectorSchemaRoot.create(partial, allocator);
     batches.add(bad);
     try {
@@ -220,7 +209,7 @@ class DatasetApiTest {
     append(v1, 100, 10);
     Dataset v3 = append(v1, 110, 20); // read version 1, commits as 3 on top of 2
     assertThat(v3.version()).isEqualTo(3);
-    TestData.assertSameRows(scanAll(v3, 1000), expected(0, 130));
+    MixedBatches.assertSameRows(scanAll(v3, 1000), expected(0, 130));
   }
 
   @Test
@@ -244,13 +233,13 @@ class DatasetApiTest {
     assertThat(latest.version()).isEqualTo(5);
     List<List<Object>> rows = scanAll(latest, 100);
     rows.sort(java.util.Comparator.comparing(r -> Long.parseLong((String) r.get(0))));
-    TestData.assertSameRows(rows, expected(0, 50));
+    MixedBatches.assertSameRows(rows, expected(0, 50));
   }
 
   @Test
   void emptyCreateFromAReaderKeepsTheSchema() throws Exception {
     Path path = dir.resolve("ds");
-    try (VectorSchemaRoot root = VectorSchemaRoot.create(TestData.SCHEMA, allocator)) {
+    try (VectorSchemaRoot root = VectorSchemaRoot.create(MixedBatches.SCHEMA, allocator)) {
       root.setRowCount(0);
       Dataset ds = Dataset.create(path, List.of(root), WriteParams.defaults(), allocator);
       assertThat(ds.countRows()).isZero();
@@ -259,7 +248,7 @@ class DatasetApiTest {
       assertThat(scanAll(ds, 10)).isEmpty();
       Dataset v2 = append(ds, 0, 5);
       assertThat(v2.manifest().fragments()).extracting(Fragment::id).containsExactly(0L);
-      TestData.assertSameRows(scanAll(v2, 10), expected(0, 5));
+      MixedBatches.assertSameRows(scanAll(v2, 10), expected(0, 5));
     }
   }
 }

@@ -15,6 +15,8 @@ import dev.javelin.table.exceptions.BranchNotFoundException;
 import dev.javelin.table.exceptions.CloneRefusedException;
 import dev.javelin.table.exceptions.DatasetExistsException;
 import dev.javelin.table.exceptions.InvalidBranchNameException;
+import dev.javelin.testing.MixedBatches;
+import dev.javelin.testing.TestAllocator;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -24,30 +26,17 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Stream;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Shallow clones and branches through the Dataset API, with the rows read back. */
 class DatasetBranchesTest {
   @TempDir Path dir;
-  BufferAllocator allocator;
-
-  @BeforeEach
-  void open() {
-    allocator = new RootAllocator();
-  }
-
-  @AfterEach
-  void close() {
-    allocator.close();
-  }
+  @TestAllocator BufferAllocator allocator;
 
   private Dataset write(Dataset ds, Path path, long start, int rows) {
-    List<VectorSchemaRoot> batches = TestData.batches(allocator, start, rows, 400);
+    List<VectorSchemaRoot> batches = MixedBatches.batches(allocator, start, rows, 400);
     try {
       WriteParams p = WriteParams.builder().maxRowsPerFile(500).build();
       return ds == null ? Dataset.create(path, batches, p, allocator) : ds.append(batches, p);
@@ -57,8 +46,8 @@ class DatasetBranchesTest {
   }
 
   private List<List<Object>> expected(long start, int rows) {
-    try (VectorSchemaRoot r = TestData.batch(allocator, start, rows)) {
-      return TestData.rows(r);
+    try (VectorSchemaRoot r = MixedBatches.batch(allocator, start, rows)) {
+      return MixedBatches.rows(r);
     }
   }
 
@@ -104,13 +93,13 @@ class DatasetBranchesTest {
     assertThat(Files.exists(dir.resolve("clone/data"))).isFalse();
 
     Dataset reopened = Dataset.open(dir.resolve("clone"), allocator);
-    TestData.assertSameRows(scanAll(reopened, 256), without(expected(0, 1000), id -> id < 10));
+    MixedBatches.assertSameRows(scanAll(reopened, 256), without(expected(0, 1000), id -> id < 10));
     assertThat(reopened.indices()).extracting(IndexInfo::name).containsExactly("id_idx");
     assertThat(reopened.explain("id = 777").toString()).contains("id_idx");
     assertThat(reopened.countRows("id = 777")).isEqualTo(1);
     assertThat(reopened.countRows("id = 5")).isZero();
     try (VectorSchemaRoot r = reopened.take(new long[] {0, 989})) {
-      assertThat(TestData.rows(r)).isEqualTo(List.of(expected(10, 1).get(0), expected(999, 1).get(0)));
+      assertThat(MixedBatches.rows(r)).isEqualTo(List.of(expected(10, 1).get(0), expected(999, 1).get(0)));
     }
 
     // Writes: new files under the clone, the source untouched.
@@ -126,11 +115,11 @@ class DatasetBranchesTest {
     want.sort(java.util.Comparator.comparingLong(r -> Long.parseLong((String) r.get(0))));
     List<List<Object>> got = scanAll(Dataset.open(dir.resolve("clone"), allocator), 300);
     got.sort(java.util.Comparator.comparingLong(r -> Long.parseLong((String) r.get(0))));
-    TestData.assertSameRows(got, want);
+    MixedBatches.assertSameRows(got, want);
     assertThat(files(dir.resolve("clone"))).containsKey("_versions/latest_version_hint.json")
         .satisfies(m -> assertThat(m.keySet()).anyMatch(k -> k.startsWith("data/")));
     assertThat(files(src)).isEqualTo(before);
-    TestData.assertSameRows(scanAll(Dataset.open(src, allocator), 256), without(expected(0, 1000), id -> id < 10));
+    MixedBatches.assertSameRows(scanAll(Dataset.open(src, allocator), 256), without(expected(0, 1000), id -> id < 10));
 
     // Optimizing the source's index writes the merged index into the clone.
     c = c.optimizeIndices().dataset();
@@ -144,7 +133,7 @@ class DatasetBranchesTest {
     compacted.cleanup(CleanupPolicy.builder().beforeVersion(compacted.version()).deleteUnverified(true).build());
     got = scanAll(Dataset.open(dir.resolve("clone"), allocator), 300);
     got.sort(java.util.Comparator.comparingLong(r -> Long.parseLong((String) r.get(0))));
-    TestData.assertSameRows(got, want);
+    MixedBatches.assertSameRows(got, want);
     assertThat(files(src)).isEqualTo(before);
     // The index was remapped into the clone's own _indices/ (no base id), and still answers.
     Dataset after = Dataset.open(dir.resolve("clone"), allocator);
@@ -177,10 +166,10 @@ class DatasetBranchesTest {
     ds.tags().create("first", 1);
     Dataset atTag = ds.shallowClone(dir.resolve("c1"), "first");
     assertThat(atTag.version()).isEqualTo(1);
-    TestData.assertSameRows(scanAll(atTag, 256), expected(0, 1000));
+    MixedBatches.assertSameRows(scanAll(atTag, 256), expected(0, 1000));
     Dataset grandchild = write(atTag, null, 1000, 10).shallowClone(dir.resolve("c2"));
     assertThat(grandchild.manifest().basePaths().byId()).hasSize(2);
-    TestData.assertSameRows(scanAll(Dataset.open(dir.resolve("c2"), allocator), 256), expected(0, 1010));
+    MixedBatches.assertSameRows(scanAll(Dataset.open(dir.resolve("c2"), allocator), 256), expected(0, 1010));
   }
 
   @Test
@@ -202,11 +191,11 @@ class DatasetBranchesTest {
     Dataset b2 = write(b, null, 1000, 100).delete("id = 20");
     assertThat(b2.version()).isEqualTo(4);
     List<List<Object>> onBranch = without(expected(0, 1100), id -> id < 10 || id == 20);
-    TestData.assertSameRows(scanAll(main.checkoutBranch("feat/x"), 256), onBranch);
-    TestData.assertSameRows(scanAll(Dataset.open(src.resolve("tree/feat/x"), allocator), 256), onBranch);
+    MixedBatches.assertSameRows(scanAll(main.checkoutBranch("feat/x"), 256), onBranch);
+    MixedBatches.assertSameRows(scanAll(Dataset.open(src.resolve("tree/feat/x"), allocator), 256), onBranch);
     assertThat(Dataset.open(src.resolve("tree/feat/x"), allocator).branch()).contains("feat/x");
     // Main is not changed by the branch's writes (its new files are under tree/feat/x).
-    TestData.assertSameRows(scanAll(Dataset.open(src, allocator), 256), without(expected(0, 1000), id -> id < 10));
+    MixedBatches.assertSameRows(scanAll(Dataset.open(src, allocator), 256), without(expected(0, 1000), id -> id < 10));
     Map<String, Long> mainFiles = new TreeMap<>(files(src));
     mainFiles.keySet().removeIf(k -> k.startsWith("tree/") || k.startsWith("_refs/"));
     assertThat(mainFiles).isEqualTo(before);
@@ -215,12 +204,12 @@ class DatasetBranchesTest {
     Dataset nested = b2.createBranch("feat/x/y");
     assertThat(main.branches().get("feat/x/y").parentBranch()).contains("feat/x");
     assertThat(main.branches().get("feat/x/y").lineage()).hasSize(2);
-    TestData.assertSameRows(scanAll(write(nested, null, 2000, 5), 256), concat(onBranch, expected(2000, 5)));
+    MixedBatches.assertSameRows(scanAll(write(nested, null, 2000, 5), 256), concat(onBranch, expected(2000, 5)));
     b2.tags().create("on-branch", b2.version());
     assertThat(main.tags().get("on-branch").branch()).contains("feat/x");
     Dataset tagged = main.checkout("on-branch");
     assertThat(tagged.branch()).contains("feat/x");
-    TestData.assertSameRows(scanAll(tagged, 256), onBranch);
+    MixedBatches.assertSameRows(scanAll(tagged, 256), onBranch);
     assertThat(main.branches().list().keySet()).containsExactly("feat/x", "feat/x/y");
 
     assertThatThrownBy(() -> main.createBranch("feat/x")).isInstanceOf(BranchExistsException.class)
@@ -241,7 +230,7 @@ class DatasetBranchesTest {
     assertThat(main.branches().list().keySet()).containsExactly("feat/x/z");
     assertThat(files(src).keySet()).noneMatch(k -> k.startsWith("tree/feat/x/_") || k.startsWith("tree/feat/x/y/"))
         .anyMatch(k -> k.startsWith("tree/feat/x/z/_versions/"));
-    TestData.assertSameRows(scanAll(main.checkoutBranch("feat/x/z"), 256), expected(0, 1000));
+    MixedBatches.assertSameRows(scanAll(main.checkoutBranch("feat/x/z"), 256), expected(0, 1000));
     assertThatThrownBy(() -> main.branches().delete("feat/x")).isInstanceOf(BranchNotFoundException.class);
   }
 
@@ -254,11 +243,11 @@ class DatasetBranchesTest {
     main = main.compact(CompactionOptions.builder().targetRowsPerFragment(5000).build());
     main.cleanup(CleanupPolicy.builder().beforeVersion(main.version()).deleteUnverified(true).build());
     assertThat(main.versions()).extracting(VersionInfo::version).contains(1L, main.version());
-    TestData.assertSameRows(scanAll(main.checkoutBranch("b"), 256), expected(0, 1000));
+    MixedBatches.assertSameRows(scanAll(main.checkoutBranch("b"), 256), expected(0, 1000));
     main.branches().delete("b");
     main.cleanup(CleanupPolicy.builder().beforeVersion(main.version()).deleteUnverified(true).build());
     assertThat(main.versions()).extracting(VersionInfo::version).containsExactly(main.version());
-    TestData.assertSameRows(scanAll(main, 256), expected(600, 400));
+    MixedBatches.assertSameRows(scanAll(main, 256), expected(600, 400));
   }
 
   private static List<List<Object>> concat(List<List<Object>> a, List<List<Object>> b) {

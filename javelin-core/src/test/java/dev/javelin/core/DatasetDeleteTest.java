@@ -6,6 +6,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.javelin.format.LanceFileVersion;
 import dev.javelin.table.Fragment;
 import dev.javelin.table.exceptions.RowNotFoundException;
+import dev.javelin.testing.FaultyObjectStore.Op;
+import dev.javelin.testing.InterleavingObjectStore;
+import dev.javelin.testing.MixedBatches;
+import dev.javelin.testing.TestAllocator;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,13 +24,10 @@ import java.util.stream.Collectors;
 import java.util.stream.LongStream;
 import java.util.stream.Stream;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.UInt8Vector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowReader;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -34,21 +35,11 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 class DatasetDeleteTest {
   @TempDir Path dir;
-  BufferAllocator allocator;
-
-  @BeforeEach
-  void open() {
-    allocator = new RootAllocator();
-  }
-
-  @AfterEach
-  void close() {
-    allocator.close();
-  }
+  @TestAllocator BufferAllocator allocator;
 
   // Rows 0..rows-1, fragments of rowsPerFile rows: row r sits at fragment r / rowsPerFile.
   private Dataset create(LanceFileVersion v, int rows, long rowsPerFile) {
-    List<VectorSchemaRoot> batches = TestData.batches(allocator, 0, rows, 700);
+    List<VectorSchemaRoot> batches = MixedBatches.batches(allocator, 0, rows, 700);
     try {
       return Dataset.create(dir.resolve("ds"), batches,
           WriteParams.builder().fileVersion(v).maxRowsPerFile(rowsPerFile).maxRowsPerGroup(300).build(), allocator);
@@ -102,7 +93,7 @@ class DatasetDeleteTest {
     try (VectorSchemaRoot got = ds.take(offsets, List.of("id", "s", "l", "st"))) {
       try (VectorSchemaRoot expect = ds.checkout(1).take(
           LongStream.of(offsets).map(o -> want.get((int) o)).toArray(), List.of("id", "s", "l", "st"))) {
-        TestData.assertSameRows(TestData.rows(got), TestData.rows(expect));
+        MixedBatches.assertSameRows(MixedBatches.rows(got), MixedBatches.rows(expect));
       }
     }
     assertThatThrownBy(() -> ds.take(new long[] {want.size()}, null))
@@ -280,8 +271,8 @@ class DatasetDeleteTest {
     create(LanceFileVersion.V2_1, 300, 100);
     Path root = dir.resolve("ds");
     Dataset other = Dataset.open(root, allocator);
-    Dataset ds = Dataset.open(new InterleavingStore(root, 1, () -> {
-      try (VectorSchemaRoot more = TestData.batch(allocator, 1000, 50)) {
+    Dataset ds = Dataset.open(new InterleavingObjectStore(root).before(Op.PUT_IF_ABSENT, "\\.manifest$", 1, () -> {
+      try (VectorSchemaRoot more = MixedBatches.batch(allocator, 1000, 50)) {
         other.append(List.of(more), WriteParams.defaults());
       }
     }), allocator);
@@ -300,7 +291,7 @@ class DatasetDeleteTest {
     String[] concurrent = {"id >= 20 AND id < 50", "id >= 100 AND id < 200"};
     int[] next = {0};
     // Two lost races: first to a delete of some of the same rows, then to one of all of fragment 1.
-    Dataset ds = Dataset.open(new InterleavingStore(root, 2, () ->
+    Dataset ds = Dataset.open(new InterleavingObjectStore(root).before(Op.PUT_IF_ABSENT, "\\.manifest$", 2, () ->
         other.checkoutLatest().delete(concurrent[next[0]++])), allocator);
     DeleteResult r = ds.deleteWhere("id < 30 OR (id >= 150 AND id < 160) OR id >= 290");
     // 0-19 and 290-299 are this delete's; 20-29 and 150-159 were deleted first by the others.
@@ -319,7 +310,7 @@ class DatasetDeleteTest {
     create(LanceFileVersion.V2_1, 300, 100);
     Path root = dir.resolve("ds");
     Dataset other = Dataset.open(root, allocator);
-    Dataset ds = Dataset.open(new InterleavingStore(root, 1, () ->
+    Dataset ds = Dataset.open(new InterleavingObjectStore(root).before(Op.PUT_IF_ABSENT, "\\.manifest$", 1, () ->
         other.checkoutLatest().delete("id >= 100 AND id < 140")), allocator);
     DeleteResult r = ds.deleteAddresses(addrs(LongStream.range(100, 200), 100)); // all of fragment 1
     assertThat(r.rowsDeleted()).isEqualTo(60);

@@ -9,6 +9,8 @@ import dev.javelin.format.LanceFileVersion;
 import dev.javelin.index.IndexType;
 import dev.javelin.index.internal.btree.BTreeIndex;
 import dev.javelin.index.internal.btree.ScalarQuery;
+import dev.javelin.testing.MixedBatches;
+import dev.javelin.testing.TestAllocator;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,29 +19,17 @@ import java.util.Set;
 import java.util.stream.Stream;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.roaringbitmap.longlong.Roaring64NavigableMap;
 
 class DatasetIndexTest {
   @TempDir Path dir;
-  RootAllocator allocator;
-
-  @BeforeEach
-  void open() {
-    allocator = new RootAllocator();
-  }
-
-  @AfterEach
-  void close() {
-    allocator.close();
-  }
+  @TestAllocator RootAllocator allocator;
 
   // 1000 rows in fragments of 300: row r is at address (r / 300) << 32 | r % 300.
   private Dataset create(Path path) {
-    List<VectorSchemaRoot> batches = TestData.batches(allocator, 0, 1000, 700);
+    List<VectorSchemaRoot> batches = MixedBatches.batches(allocator, 0, 1000, 700);
     try {
       return Dataset.create(path, batches, WriteParams.builder().fileVersion(LanceFileVersion.V2_1)
           .maxRowsPerFile(300).build(), allocator);
@@ -91,7 +81,7 @@ class DatasetIndexTest {
   @Test
   void appendKeepsTheIndexOverwriteDropsIt() {
     Dataset ds = create(dir.resolve("d")).createIndex("id", IndexType.BTREE, "i", false);
-    List<VectorSchemaRoot> more = TestData.batches(allocator, 1000, 100, 100);
+    List<VectorSchemaRoot> more = MixedBatches.batches(allocator, 1000, 100, 100);
     try {
       Dataset appended = ds.append(more, WriteParams.defaults());
       assertThat(appended.indices()).hasSize(1);
@@ -147,7 +137,7 @@ class DatasetIndexTest {
   @Test
   void aStaleCreateIndexRebasesOverAnAppendAndConflictsWithAnOverwrite() throws IOException {
     Dataset stale = create(dir.resolve("d"));
-    List<VectorSchemaRoot> more = TestData.batches(allocator, 1000, 100, 100);
+    List<VectorSchemaRoot> more = MixedBatches.batches(allocator, 1000, 100, 100);
     try {
       stale.append(more, WriteParams.defaults());
       Dataset indexed = stale.createIndex("id", IndexType.BTREE, null, false);

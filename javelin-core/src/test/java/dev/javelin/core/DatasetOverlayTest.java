@@ -16,6 +16,8 @@ import dev.javelin.table.Overlay;
 import dev.javelin.table.Transaction;
 import dev.javelin.table.exceptions.StableRowIdsUnsupportedException;
 import dev.javelin.table.proto.TransactionProtos;
+import dev.javelin.testing.MixedBatches;
+import dev.javelin.testing.TestAllocator;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -25,11 +27,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowReader;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -37,21 +36,11 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 class DatasetOverlayTest {
   @TempDir Path dir;
-  BufferAllocator allocator;
+  @TestAllocator BufferAllocator allocator;
 
-  @BeforeEach
-  void open() {
-    allocator = new RootAllocator();
-  }
-
-  @AfterEach
-  void close() {
-    allocator.close();
-  }
-
-  // Rows 0..rows-1 of TestData (id, x, s, l, st) in fragments of 1000 rows.
+  // Rows 0..rows-1 of MixedBatches (id, x, s, l, st) in fragments of 1000 rows.
   private Dataset create(String name, LanceFileVersion v, int rows) {
-    List<VectorSchemaRoot> batches = TestData.batches(allocator, 0, rows, 700);
+    List<VectorSchemaRoot> batches = MixedBatches.batches(allocator, 0, rows, 700);
     try {
       return Dataset.create(dir.resolve(name), batches, WriteParams.builder().fileVersion(v).maxRowsPerFile(1000)
           .maxRowsPerGroup(300).build(), allocator);
@@ -74,7 +63,7 @@ class DatasetOverlayTest {
     }
     try (ArrowReader r = scan.build()) {
       while (r.loadNextBatch()) {
-        out.addAll(TestData.rows(r.getVectorSchemaRoot()));
+        out.addAll(MixedBatches.rows(r.getVectorSchemaRoot()));
       }
     }
     return out;
@@ -124,8 +113,8 @@ class DatasetOverlayTest {
     assertThat(op.getUpdateMode()).isEqualTo(TransactionProtos.Transaction.UpdateMode.JAVELIN_OVERLAY);
     assertThat(op.getNewFragmentsList()).isEmpty();
 
-    TestData.assertSameRows(DatasetApiTest.scanAll(ds, 333), sortedById(DatasetApiTest.scanAll(plain, 333)));
-    TestData.assertSameRows(DatasetApiTest.scanAll(ds, 100, "s", "id"),
+    MixedBatches.assertSameRows(DatasetApiTest.scanAll(ds, 333), sortedById(DatasetApiTest.scanAll(plain, 333)));
+    MixedBatches.assertSameRows(DatasetApiTest.scanAll(ds, 100, "s", "id"),
         sortedById(DatasetApiTest.scanAll(plain, 100, "id", "s")).stream().map(x -> java.util.Arrays.asList(x.get(1), x.get(0)))
             .toList());
     // Filters see the overlaid values.
@@ -140,10 +129,10 @@ class DatasetOverlayTest {
       for (long off : offsets) {
         want.add(all.get((int) off));
       }
-      TestData.assertSameRows(TestData.rows(t), want);
+      MixedBatches.assertSameRows(MixedBatches.rows(t), want);
     }
     // The old version still reads the old values.
-    TestData.assertSameRows(DatasetApiTest.scanAll(ds.checkout(base.version()), 512), DatasetApiTest.scanAll(base, 512));
+    MixedBatches.assertSameRows(DatasetApiTest.scanAll(ds.checkout(base.version()), 512), DatasetApiTest.scanAll(base, 512));
   }
 
   @Test
@@ -162,13 +151,13 @@ class DatasetOverlayTest {
     }
     assertThat(ds.manifest().fragments().get(0).overlays()).hasSize(4);
     assertThat(ds.manifest().fragments().get(0).overlays()).extracting(Overlay::committedVersion).isSorted();
-    TestData.assertSameRows(DatasetApiTest.scanAll(ds, 128), DatasetApiTest.scanAll(plain, 128));
+    MixedBatches.assertSameRows(DatasetApiTest.scanAll(ds, 128), DatasetApiTest.scanAll(plain, 128));
     assertThat(scan(ds, "x = -5.0")).hasSize(50);
     assertThat(scan(ds, "x = 2.0", "id")).hasSize(300 - 50);
     assertThat(scan(ds, "s = 'even'", "id")).hasSize(1000);
     try (VectorSchemaRoot t = ds.take(new long[] {520, 320, 20, 899, 1999}, List.of("id", "x", "s"));
         VectorSchemaRoot p = plain.take(new long[] {520, 320, 20, 899, 1999}, List.of("id", "x", "s"))) {
-      TestData.assertSameRows(TestData.rows(t), TestData.rows(p));
+      MixedBatches.assertSameRows(MixedBatches.rows(t), MixedBatches.rows(p));
     }
   }
 
@@ -226,7 +215,7 @@ class DatasetOverlayTest {
     ds = ds.dropColumns("t");
     assertThat(scan(ds, "id < 4", "x")).extracting(r -> r.get(0)).containsExactly("9.0", "9.0", "9.0", null);
     try (VectorSchemaRoot t = ds.take(new long[] {2, 0}, List.of("x", "id"))) {
-      assertThat(TestData.rows(t)).containsExactly(List.of("9.0", "2"), List.of("9.0", "0"));
+      assertThat(MixedBatches.rows(t)).containsExactly(List.of("9.0", "2"), List.of("9.0", "0"));
     }
   }
 
@@ -279,7 +268,7 @@ class DatasetOverlayTest {
     assertThat(after.manifest().fragments()).allMatch(f -> f.overlays().isEmpty());
     assertThat(flagged(after)).isFalse();
     assertThat(after.columnLayoutStats().fragments()).allMatch(f -> f.overlays() == 0);
-    TestData.assertSameRows(DatasetApiTest.scanAll(after, 512), before);
+    MixedBatches.assertSameRows(DatasetApiTest.scanAll(after, 512), before);
     assertThat(after.countRows("s = 'twenty'")).isEqualTo(62);
   }
 
@@ -297,7 +286,7 @@ class DatasetOverlayTest {
     assertThat(after.manifest().fragments().get(0).files()).hasSize(1);
     assertThat(after.manifest().fragments().get(0).overlays()).isEqualTo(overlays);
     assertThat(flagged(after)).isTrue();
-    TestData.assertSameRows(DatasetApiTest.scanAll(after, 100), before);
+    MixedBatches.assertSameRows(DatasetApiTest.scanAll(after, 100), before);
     assertThat(after.countRows("a < 0")).isEqualTo(49);
   }
 
@@ -344,7 +333,7 @@ class DatasetOverlayTest {
 
   @Test
   void overlayUpdatesRefuseStableRowIds() {
-    List<VectorSchemaRoot> batches = TestData.batches(allocator, 0, 10, 10);
+    List<VectorSchemaRoot> batches = MixedBatches.batches(allocator, 0, 10, 10);
     Dataset ds;
     try {
       ds = Dataset.create(dir.resolve("s"), batches, WriteParams.builder().enableStableRowIds(true).build(), allocator);

@@ -9,11 +9,12 @@ import dev.javelin.table.exceptions.RowIdNotFoundException;
 import dev.javelin.table.exceptions.RowNotFoundException;
 import dev.javelin.table.exceptions.UnsupportedFeatureException;
 import dev.javelin.table.rowids.RowIdSequence;
+import dev.javelin.testing.MixedBatches;
+import dev.javelin.testing.TestAllocator;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.UInt8Vector;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -21,27 +22,15 @@ import org.apache.arrow.vector.ipc.ArrowReader;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class DatasetStableRowIdsTest {
   @TempDir Path dir;
-  BufferAllocator allocator;
-
-  @BeforeEach
-  void open() {
-    allocator = new RootAllocator();
-  }
-
-  @AfterEach
-  void close() {
-    allocator.close();
-  }
+  @TestAllocator BufferAllocator allocator;
 
   private Dataset write(Dataset ds, Path path, long start, int rows, WriteParams params) {
-    List<VectorSchemaRoot> batches = TestData.batches(allocator, start, rows, 500);
+    List<VectorSchemaRoot> batches = MixedBatches.batches(allocator, start, rows, 500);
     try {
       return ds == null ? Dataset.create(path, batches, params, allocator) : ds.overwrite(batches, params);
     } finally {
@@ -83,7 +72,7 @@ class DatasetStableRowIdsTest {
   private Dataset stable(Path path) {
     // Versions: 1 create (ids 0..999 in fragments of 400), 2 append (ids 1000..1499).
     Dataset ds = write(null, path, 0, 1000, WriteParams.builder().maxRowsPerFile(400).enableStableRowIds(true).build());
-    List<VectorSchemaRoot> more = TestData.batches(allocator, 1000, 500, 500);
+    List<VectorSchemaRoot> more = MixedBatches.batches(allocator, 1000, 500, 500);
     try {
       return ds.append(more, WriteParams.defaults());
     } finally {

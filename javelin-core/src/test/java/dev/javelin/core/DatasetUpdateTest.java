@@ -15,6 +15,8 @@ import dev.javelin.table.Transaction;
 import dev.javelin.table.exceptions.CommitConflictException;
 import dev.javelin.table.exceptions.StableRowIdsUnsupportedException;
 import dev.javelin.table.proto.TransactionProtos;
+import dev.javelin.testing.MixedBatches;
+import dev.javelin.testing.TestAllocator;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -29,10 +31,7 @@ import java.util.concurrent.Future;
 import java.util.function.LongPredicate;
 import java.util.stream.Stream;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -40,25 +39,15 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 class DatasetUpdateTest {
   @TempDir Path dir;
-  BufferAllocator allocator;
+  @TestAllocator BufferAllocator allocator;
 
-  @BeforeEach
-  void open() {
-    allocator = new RootAllocator();
-  }
-
-  @AfterEach
-  void close() {
-    allocator.close();
-  }
-
-  // Rows 0..rows-1 in fragments of 1000 rows (columns id, x, s, l, st of TestData).
+  // Rows 0..rows-1 in fragments of 1000 rows (columns id, x, s, l, st of MixedBatches).
   private Dataset create(LanceFileVersion v, int rows) {
     return create(v, rows, false);
   }
 
   private Dataset create(LanceFileVersion v, int rows, boolean stableRowIds) {
-    List<VectorSchemaRoot> batches = TestData.batches(allocator, 0, rows, 700);
+    List<VectorSchemaRoot> batches = MixedBatches.batches(allocator, 0, rows, 700);
     try {
       return Dataset.create(dir.resolve("ds"), batches, WriteParams.builder().fileVersion(v).maxRowsPerFile(1000)
           .maxRowsPerGroup(300).enableStableRowIds(stableRowIds).build(), allocator);
@@ -68,8 +57,8 @@ class DatasetUpdateTest {
   }
 
   private List<List<Object>> original(int rows) {
-    try (VectorSchemaRoot r = TestData.batch(allocator, 0, rows)) {
-      return TestData.rows(r);
+    try (VectorSchemaRoot r = MixedBatches.batch(allocator, 0, rows)) {
+      return MixedBatches.rows(r);
     }
   }
 
@@ -114,10 +103,10 @@ class DatasetUpdateTest {
     Dataset after = r.dataset();
     assertThat(after.version()).isEqualTo(ds.version() + 1);
     assertThat(after.countRows()).isEqualTo(2500);
-    TestData.assertSameRows(sortedById(DatasetApiTest.scanAll(after, 512)),
+    MixedBatches.assertSameRows(sortedById(DatasetApiTest.scanAll(after, 512)),
         updated(2500, id -> id >= 200 && id < 500));
     // The old version still reads the old values.
-    TestData.assertSameRows(DatasetApiTest.scanAll(after.checkout(ds.version()), 512), original(2500));
+    MixedBatches.assertSameRows(DatasetApiTest.scanAll(after.checkout(ds.version()), 512), original(2500));
 
     TransactionProtos.Transaction.Update op = txn(after).proto().getUpdate();
     assertThat(txn(after).kind()).isEqualTo(OperationKind.UPDATE);
@@ -157,7 +146,7 @@ class DatasetUpdateTest {
 
     UpdateResult all = ds.update(doubleXSetS());
     assertThat(all.rowsUpdated()).isEqualTo(1200);
-    TestData.assertSameRows(sortedById(DatasetApiTest.scanAll(all.dataset(), 1000)), updated(1200, id -> true));
+    MixedBatches.assertSameRows(sortedById(DatasetApiTest.scanAll(all.dataset(), 1000)), updated(1200, id -> true));
     assertThat(txn(all.dataset()).proto().getUpdate().getRemovedFragmentIdsList()).containsExactly(0L, 1L);
   }
 
@@ -202,7 +191,7 @@ class DatasetUpdateTest {
     assertThat(r.rowsUpdated()).isEqualTo(live);
     List<List<Object>> want = new ArrayList<>(updated(2500, id -> true));
     want.removeIf(row -> Long.parseLong((String) row.get(0)) % 7 == 1);
-    TestData.assertSameRows(DatasetApiTest.scanAll(r.dataset(), 333), want);
+    MixedBatches.assertSameRows(DatasetApiTest.scanAll(r.dataset(), 333), want);
 
     TransactionProtos.Transaction.Update op = txn(r.dataset()).proto().getUpdate();
     assertThat(op.getUpdateMode()).isEqualTo(TransactionProtos.Transaction.UpdateMode.REWRITE_COLUMNS);
@@ -223,7 +212,7 @@ class DatasetUpdateTest {
     Dataset ds = create(LanceFileVersion.V2_1, 2500);
     UpdateResult r = ds.updateColumns("id >= 1100 AND id < 1200", doubleXSetS());
     assertThat(r.rowsUpdated()).isEqualTo(100);
-    TestData.assertSameRows(DatasetApiTest.scanAll(r.dataset(), 400), updated(2500, id -> id >= 1100 && id < 1200));
+    MixedBatches.assertSameRows(DatasetApiTest.scanAll(r.dataset(), 400), updated(2500, id -> id >= 1100 && id < 1200));
     TransactionProtos.Transaction.Update op = txn(r.dataset()).proto().getUpdate();
     assertThat(op.getUpdatedFragmentsList()).extracting(f -> f.getId()).containsExactly(1L);
     assertThat(r.dataset().manifest().fragments().get(0).files()).hasSize(1);
@@ -241,7 +230,7 @@ class DatasetUpdateTest {
   @Test
   void movedRowsKeepTheirStableRowIdsAndCreationVersion() throws Exception {
     Dataset ds = create(LanceFileVersion.V2_1, 2500, true);
-    List<VectorSchemaRoot> more = TestData.batches(allocator, 2500, 500, 500);
+    List<VectorSchemaRoot> more = MixedBatches.batches(allocator, 2500, 500, 500);
     try {
       ds = ds.append(more, WriteParams.defaults()); // ids 2500..2999 created at version 2
     } finally {
@@ -339,7 +328,7 @@ class DatasetUpdateTest {
   @Test
   void anUpdateAfterAnOverwriteIsNotRedone() throws Exception {
     Dataset ds = create(LanceFileVersion.V2_1, 100);
-    List<VectorSchemaRoot> batches = TestData.batches(allocator, 0, 10, 10);
+    List<VectorSchemaRoot> batches = MixedBatches.batches(allocator, 0, 10, 10);
     try {
       ds.overwrite(batches, WriteParams.defaults());
     } finally {
@@ -372,7 +361,7 @@ class DatasetUpdateTest {
       want.add(List.of(r.get(0), String.valueOf(2 * id),
           x == null ? "null" : String.valueOf(Double.parseDouble((String) x) / 2), String.valueOf(id > 700)));
     }
-    TestData.assertSameRows(replaceNulls(got), want);
+    MixedBatches.assertSameRows(replaceNulls(got), want);
     assertThatThrownBy(() -> after.addColumns(Map.of("id", "1")))
         .isInstanceOf(SchemaEvolutionException.class)
         .hasMessage("Column 'id' already exists in the dataset: " + ds.location());

@@ -8,33 +8,22 @@ import dev.javelin.table.CleanupPolicy;
 import dev.javelin.table.CleanupResult;
 import dev.javelin.table.exceptions.TagNotFoundException;
 import dev.javelin.table.exceptions.VersionNotFoundException;
+import dev.javelin.testing.MixedBatches;
+import dev.javelin.testing.TestAllocator;
 import java.nio.file.Path;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Tags, restore and cleanup through the Dataset API, with the rows read back. */
 class DatasetVersionsTest {
   @TempDir Path dir;
-  BufferAllocator allocator;
-
-  @BeforeEach
-  void open() {
-    allocator = new RootAllocator();
-  }
-
-  @AfterEach
-  void close() {
-    allocator.close();
-  }
+  @TestAllocator BufferAllocator allocator;
 
   private List<VectorSchemaRoot> data(long start, int rows) {
-    return TestData.batches(allocator, start, rows, 400);
+    return MixedBatches.batches(allocator, start, rows, 400);
   }
 
   private Dataset write(Dataset ds, long start, int rows, boolean overwrite) {
@@ -51,8 +40,8 @@ class DatasetVersionsTest {
   }
 
   private List<List<Object>> expected(long start, int rows) {
-    try (VectorSchemaRoot r = TestData.batch(allocator, start, rows)) {
-      return TestData.rows(r);
+    try (VectorSchemaRoot r = MixedBatches.batch(allocator, start, rows)) {
+      return MixedBatches.rows(r);
     }
   }
 
@@ -65,8 +54,8 @@ class DatasetVersionsTest {
     assertThat(v2.tags().list().keySet()).containsExactly("first", "second");
     Dataset atFirst = Dataset.open(dir.resolve("ds"), "first", allocator);
     assertThat(atFirst.version()).isEqualTo(1);
-    TestData.assertSameRows(scanAll(atFirst, 256), expected(0, 700));
-    TestData.assertSameRows(scanAll(atFirst.checkout("second"), 256), expected(0, 1000));
+    MixedBatches.assertSameRows(scanAll(atFirst, 256), expected(0, 700));
+    MixedBatches.assertSameRows(scanAll(atFirst.checkout("second"), 256), expected(0, 1000));
     v2.tags().update("second", 1);
     assertThat(v2.checkout("second").version()).isEqualTo(1);
     assertThatThrownBy(() -> v2.checkout("third")).isInstanceOf(TagNotFoundException.class)
@@ -80,14 +69,14 @@ class DatasetVersionsTest {
     Dataset v3 = write(v2, 5000, 100, true);
     Dataset v4 = v3.checkout(2).restore();
     assertThat(v4.version()).isEqualTo(4);
-    TestData.assertSameRows(scanAll(v4, 300), expected(0, 1000));
+    MixedBatches.assertSameRows(scanAll(v4, 300), expected(0, 1000));
     assertThat(Dataset.open(dir.resolve("ds"), allocator).version()).isEqualTo(4);
     assertThat(v4.versions()).extracting(VersionInfo::operation)
         .containsExactly("Overwrite", "Append", "Overwrite", "Restore");
     // Appending continues from the restored rows.
     Dataset v5 = write(v4, 1000, 50, false);
-    TestData.assertSameRows(scanAll(v5, 300), expected(0, 1050));
-    TestData.assertSameRows(scanAll(v5.checkout(3), 300), expected(5000, 100));
+    MixedBatches.assertSameRows(scanAll(v5, 300), expected(0, 1050));
+    MixedBatches.assertSameRows(scanAll(v5.checkout(3), 300), expected(5000, 100));
   }
 
   @Test
@@ -104,9 +93,9 @@ class DatasetVersionsTest {
     assertThat(r.removedVersions()).containsExactly(1L, 3L);
     assertThat(r.dataFilesRemoved()).isZero();
     assertThat(v5.versions()).extracting(VersionInfo::version).containsExactly(2L, 4L, 5L);
-    TestData.assertSameRows(scanAll(v5.checkout("old"), 300), expected(0, 1000));
-    TestData.assertSameRows(scanAll(v5.checkout(4), 300), expected(0, 700));
-    TestData.assertSameRows(scanAll(Dataset.open(dir.resolve("ds"), allocator), 300), expected(0, 720));
+    MixedBatches.assertSameRows(scanAll(v5.checkout("old"), 300), expected(0, 1000));
+    MixedBatches.assertSameRows(scanAll(v5.checkout(4), 300), expected(0, 700));
+    MixedBatches.assertSameRows(scanAll(Dataset.open(dir.resolve("ds"), allocator), 300), expected(0, 720));
     assertThatThrownBy(() -> v5.checkout(3)).isInstanceOf(VersionNotFoundException.class);
 
     v5.tags().delete("old");
@@ -118,7 +107,7 @@ class DatasetVersionsTest {
     r = v5.cleanup(CleanupPolicy.builder().retainVersions(2).deleteUnverified(true).build());
     assertThat(r.dataFilesRemoved()).isEqualTo(1);
     assertThat(v5.manifest().fragments()).hasSize(3);
-    TestData.assertSameRows(scanAll(v5.checkout(4), 300), expected(0, 700));
-    TestData.assertSameRows(scanAll(v5, 300), expected(0, 720));
+    MixedBatches.assertSameRows(scanAll(v5.checkout(4), 300), expected(0, 700));
+    MixedBatches.assertSameRows(scanAll(v5, 300), expected(0, 720));
   }
 }

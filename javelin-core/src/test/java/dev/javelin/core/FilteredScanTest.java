@@ -7,6 +7,8 @@ import dev.javelin.core.exceptions.ExpressionSyntaxException;
 import dev.javelin.core.exceptions.ExpressionTypeException;
 import dev.javelin.core.exceptions.UnknownColumnException;
 import dev.javelin.format.LanceFileVersion;
+import dev.javelin.testing.MixedBatches;
+import dev.javelin.testing.TestAllocator;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -14,12 +16,9 @@ import java.util.List;
 import java.util.Random;
 import java.util.function.LongPredicate;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowReader;
 import org.apache.arrow.vector.types.pojo.Field;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -30,19 +29,9 @@ class FilteredScanTest {
   static final int ROWS = 3000;
 
   @TempDir Path dir;
-  BufferAllocator allocator;
+  @TestAllocator BufferAllocator allocator;
 
-  @BeforeEach
-  void open() {
-    allocator = new RootAllocator();
-  }
-
-  @AfterEach
-  void close() {
-    allocator.close();
-  }
-
-  /** Filters on TestData with the same condition in Java, as a function of the row number. */
+  /** Filters on MixedBatches with the same condition in Java, as a function of the row number. */
   record Case(String sql, LongPredicate java) {}
 
   static boolean xNull(long r) {
@@ -74,7 +63,7 @@ class FilteredScanTest {
       new Case("TRUE", r -> true));
 
   private Dataset create(LanceFileVersion v) {
-    List<VectorSchemaRoot> batches = TestData.batches(allocator, 0, ROWS, 700);
+    List<VectorSchemaRoot> batches = MixedBatches.batches(allocator, 0, ROWS, 700);
     try {
       // 5 fragments of 700 rows (the last shorter), read in batches of 256.
       return Dataset.create(dir.resolve("ds"), batches,
@@ -88,7 +77,7 @@ class FilteredScanTest {
     try (reader) {
       List<List<Object>> out = new ArrayList<>();
       while (reader.loadNextBatch()) {
-        out.addAll(TestData.rows(reader.getVectorSchemaRoot()));
+        out.addAll(MixedBatches.rows(reader.getVectorSchemaRoot()));
       }
       return out;
     }
@@ -121,13 +110,13 @@ class FilteredScanTest {
     Random random = new Random(42);
     for (Case c : CASES) {
       List<List<Object>> want = expected(all, c.java(), 0, -1);
-      TestData.assertSameRows(readAll(ds.newScan().filter(c.sql()).batchSize(256).build()), want);
+      MixedBatches.assertSameRows(readAll(ds.newScan().filter(c.sql()).batchSize(256).build()), want);
       assertThat(ds.countRows(c.sql())).as(c.sql()).isEqualTo(want.size());
       // offset and limit apply after the filter, in scan order
       for (int k = 0; k < 2; k++) {
         long offset = random.nextInt(want.size() + 2);
         long limit = random.nextInt(Math.max(1, want.size())) + (k == 1 ? 1000 : 0);
-        TestData.assertSameRows(readAll(ds.newScan().filter(c.sql()).offset(offset).limit(limit).batchSize(256)
+        MixedBatches.assertSameRows(readAll(ds.newScan().filter(c.sql()).offset(offset).limit(limit).batchSize(256)
             .build()), expected(all, c.java(), offset, limit));
         assertThat(ds.newScan().filter(c.sql()).offset(offset).limit(limit).countRows())
             .isEqualTo(expected(all, c.java(), offset, limit).size());
@@ -169,7 +158,7 @@ class FilteredScanTest {
       if (c[1] >= 0) {
         scan.limit(c[1]);
       }
-      TestData.assertSameRows(readAll(scan.build()), expected(all, r -> true, c[0], c[1]));
+      MixedBatches.assertSameRows(readAll(scan.build()), expected(all, r -> true, c[0], c[1]));
       assertThat(scan.countRows()).isEqualTo(expected(all, r -> true, c[0], c[1]).size());
     }
     assertThatThrownBy(() -> ds.newScan().limit(-1)).isInstanceOf(IllegalArgumentException.class)

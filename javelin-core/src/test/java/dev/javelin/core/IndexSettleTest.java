@@ -18,6 +18,9 @@ import dev.javelin.table.exceptions.CommitConflictException;
 import dev.javelin.table.proto.TableProtos;
 import dev.javelin.table.stablepartition.StablePartitionEntry;
 import dev.javelin.table.stablepartition.StablePartitionTransition;
+import dev.javelin.testing.FaultyObjectStore.Op;
+import dev.javelin.testing.InterleavingObjectStore;
+import dev.javelin.testing.TestAllocator;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -27,8 +30,6 @@ import java.util.List;
 import java.util.Random;
 import java.util.stream.Stream;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -37,20 +38,14 @@ import org.junit.jupiter.api.io.TempDir;
 class IndexSettleTest {
   @TempDir
   Path dir;
-  BufferAllocator allocator;
+  @TestAllocator BufferAllocator allocator;
   IndexTranslationTest data; // its dataset builders and query checks
 
   @BeforeEach
   void setUp() {
-    allocator = new RootAllocator();
     data = new IndexTranslationTest();
     data.dir = dir;
     data.allocator = allocator;
-  }
-
-  @AfterEach
-  void tearDown() {
-    allocator.close();
   }
 
   static IndexInfo index(Dataset ds, String name) {
@@ -230,7 +225,7 @@ class IndexSettleTest {
     Dataset ds = IndexTranslationTest.indexed(data.create(3000, 1000, false));
     ds.cluster().by("a").fragments(List.of(0L, 1L)).targetRowsPerFragment(1000).commit();
     Dataset other = Dataset.open(dir, allocator);
-    Dataset settling = Dataset.open(new InterleavingStore(dir, 1, () ->
+    Dataset settling = Dataset.open(new InterleavingObjectStore(dir).before(Op.PUT_IF_ABSENT, "\\.manifest$", 1, () ->
         other.checkoutLatest().cluster().by("x").fragments(List.of(2L)).targetRowsPerFragment(1000).commit()),
         allocator);
     long before = settling.version();
@@ -247,7 +242,7 @@ class IndexSettleTest {
     ds.cluster().by("a").fragments(List.of(0L, 1L)).targetRowsPerFragment(1000).commit();
     Dataset other = Dataset.open(dir, allocator);
     long[] next = {2};
-    Dataset settling = Dataset.open(new InterleavingStore(dir, 3, () ->
+    Dataset settling = Dataset.open(new InterleavingObjectStore(dir).before(Op.PUT_IF_ABSENT, "\\.manifest$", 3, () ->
         other.checkoutLatest().cluster().by("x").fragments(List.of(next[0]++)).targetRowsPerFragment(1000)
             .commit()), allocator);
     List<String> indexFiles = new ArrayList<>();

@@ -12,6 +12,7 @@ import dev.javelin.index.IvfPqParams;
 import dev.javelin.index.internal.ivf.Neighbors;
 import dev.javelin.table.stablepartition.StablePartitionEntry;
 import dev.javelin.table.stablepartition.StablePartitionTransition;
+import dev.javelin.testing.TestAllocator;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -20,7 +21,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.Float4Vector;
 import org.apache.arrow.vector.IntVector;
@@ -33,8 +33,6 @@ import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.FieldType;
 import org.apache.arrow.vector.types.pojo.Schema;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -55,17 +53,7 @@ class IndexTranslationTest {
 
   @TempDir
   Path dir;
-  BufferAllocator allocator;
-
-  @BeforeEach
-  void setUp() {
-    allocator = new RootAllocator();
-  }
-
-  @AfterEach
-  void tearDown() {
-    allocator.close();
-  }
+  @TestAllocator BufferAllocator allocator;
 
   // Rows [start, start + n): id, a in 0..49 (every 13th null), x in 0..999, s "k" + 3 digits, v.
   VectorSchemaRoot batch(long start, int n) {

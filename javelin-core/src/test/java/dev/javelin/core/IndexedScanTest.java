@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.javelin.core.ScanPlan;
 import dev.javelin.format.LanceFileVersion;
 import dev.javelin.index.IndexType;
+import dev.javelin.testing.TestAllocator;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -22,8 +23,6 @@ import org.apache.arrow.vector.types.FloatingPointPrecision;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -36,17 +35,7 @@ class IndexedScanTest {
   static final double[] SPECIAL = {0.0, -0.0, Double.NaN, 1.5, -1.5, Double.POSITIVE_INFINITY};
 
   @TempDir Path dir;
-  RootAllocator allocator;
-
-  @BeforeEach
-  void open() {
-    allocator = new RootAllocator();
-  }
-
-  @AfterEach
-  void close() {
-    allocator.close();
-  }
+  @TestAllocator RootAllocator allocator;
 
   private VectorSchemaRoot batch(Random rnd, int n) {
     VectorSchemaRoot root = VectorSchemaRoot.create(SCHEMA, allocator);

@@ -7,6 +7,7 @@ import dev.javelin.core.ScanPlan;
 import dev.javelin.core.exceptions.ExpressionTooDeepException;
 import dev.javelin.core.expr.Expression;
 import dev.javelin.index.IndexType;
+import dev.javelin.testing.TestAllocator;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -23,7 +24,6 @@ import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.FieldType;
 import org.apache.arrow.vector.types.pojo.Schema;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -36,13 +36,12 @@ class LongFilterScanTest {
   static final int ROWS = 30_000;
 
   @TempDir Path dir;
-  RootAllocator allocator;
+  @TestAllocator RootAllocator allocator;
   Dataset indexed;
   Dataset plain;
 
   @BeforeEach
   void open() {
-    allocator = new RootAllocator();
     VectorSchemaRoot root = VectorSchemaRoot.create(SCHEMA, allocator);
     root.allocateNew();
     BigIntVector id = (BigIntVector) root.getVector("id");
@@ -57,11 +56,6 @@ class LongFilterScanTest {
     indexed = Dataset.create(dir.resolve("indexed"), List.of(root), p, allocator)
         .createIndex("id", IndexType.BTREE, null, false);
     root.close();
-  }
-
-  @AfterEach
-  void close() {
-    allocator.close();
   }
 
   private static List<Long> values(int n, long seed) {

@@ -8,6 +8,7 @@ import dev.javelin.index.IndexType;
 import dev.javelin.io.LocalObjectStore;
 import dev.javelin.table.Table;
 import dev.javelin.table.exceptions.TableException;
+import dev.javelin.testing.TestAllocator;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -19,7 +20,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.IntVector;
@@ -30,8 +30,6 @@ import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.FieldType;
 import org.apache.arrow.vector.types.pojo.Schema;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -42,17 +40,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class ManifestByteFlipTest {
   @TempDir Path dir;
-  BufferAllocator allocator;
-
-  @BeforeEach
-  void open() {
-    allocator = new RootAllocator();
-  }
-
-  @AfterEach
-  void close() {
-    allocator.close();
-  }
+  @TestAllocator BufferAllocator allocator;
 
   static final Schema SCHEMA = new Schema(List.of(
       new Field("id", FieldType.notNullable(new ArrowType.Int(64, true)), null),

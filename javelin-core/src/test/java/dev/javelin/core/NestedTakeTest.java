@@ -2,6 +2,7 @@ package dev.javelin.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.javelin.testing.MixedBatches;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -96,13 +97,13 @@ class NestedTakeTest {
       List<List<Object>> all = new ArrayList<>();
       try (ArrowReader scan = ds.newScan().build()) {
         while (scan.loadNextBatch()) {
-          all.addAll(TestData.rows(scan.getVectorSchemaRoot()));
+          all.addAll(MixedBatches.rows(scan.getVectorSchemaRoot()));
         }
       }
       assertThat(all).hasSize(250);
       long[] offsets = {249, 3, 170, 3, 0, 81, 160, 249, 42};
       try (VectorSchemaRoot got = ds.take(offsets)) {
-        List<List<Object>> rows = TestData.rows(got);
+        List<List<Object>> rows = MixedBatches.rows(got);
         for (int i = 0; i < offsets.length; i++) {
           assertThat(rows.get(i)).as("offset %d", offsets[i]).isEqualTo(all.get((int) offsets[i]));
         }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.javelin.format.LanceFileVersion;
 import dev.javelin.table.exceptions.NullValueException;
+import dev.javelin.testing.TestAllocator;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -16,7 +17,6 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Stream;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -30,7 +30,6 @@ import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.FieldType;
 import org.apache.arrow.vector.types.pojo.Schema;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -54,18 +53,12 @@ class NonNullableWritesTest {
           List.of(new Field("item", FieldType.notNullable(ArrowType.Utf8.INSTANCE), null)))));
 
   @TempDir Path dir;
-  BufferAllocator allocator;
+  @TestAllocator BufferAllocator allocator;
   Path path;
 
   @BeforeEach
   void open() {
-    allocator = new RootAllocator();
     path = dir.resolve("orders");
-  }
-
-  @AfterEach
-  void close() {
-    allocator.close();
   }
 
   /** One row's values; a null string in a not-null place is what the tests try to write. */

@@ -6,15 +6,14 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.javelin.core.internal.scan.DatasetReader;
 import dev.javelin.core.internal.scan.ParallelScanReader;
 import dev.javelin.format.LanceFileVersion;
+import dev.javelin.testing.MixedBatches;
+import dev.javelin.testing.TestAllocator;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowReader;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -22,21 +21,11 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 class ParallelScanTest {
   @TempDir Path dir;
-  BufferAllocator allocator;
-
-  @BeforeEach
-  void open() {
-    allocator = new RootAllocator();
-  }
-
-  @AfterEach
-  void close() {
-    allocator.close();
-  }
+  @TestAllocator BufferAllocator allocator;
 
   // 3 fragments of 2,500 rows (each several parallel units at batch size 100) and one of 500.
   private Dataset create(LanceFileVersion v) {
-    List<VectorSchemaRoot> batches = TestData.batches(allocator, 0, 8_000, 1_000);
+    List<VectorSchemaRoot> batches = MixedBatches.batches(allocator, 0, 8_000, 1_000);
     try {
       return Dataset.create(dir.resolve("ds"), batches,
           WriteParams.builder().fileVersion(v).maxRowsPerFile(2_500).maxRowsPerGroup(300).build(), allocator);
@@ -50,7 +39,7 @@ class ParallelScanTest {
     List<List<List<Object>>> out = new ArrayList<>();
     try (ArrowReader r = scan.build()) {
       while (r.loadNextBatch()) {
-        out.add(TestData.rows(r.getVectorSchemaRoot()));
+        out.add(MixedBatches.rows(r.getVectorSchemaRoot()));
       }
     }
     return out;
@@ -89,7 +78,7 @@ class ParallelScanTest {
           100, DatasetReader.metas(true, true), false, threads, 300, allocator)) {
         List<List<List<Object>>> got = new ArrayList<>();
         while (r.loadNextBatch()) {
-          got.add(TestData.rows(r.getVectorSchemaRoot()));
+          got.add(MixedBatches.rows(r.getVectorSchemaRoot()));
         }
         assertThat(got).isEqualTo(scan(d.newScan().batchSize(100).parallelism(1).withRowId().withRowAddress()));
       }

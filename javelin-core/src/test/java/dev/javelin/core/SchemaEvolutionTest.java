@@ -10,6 +10,8 @@ import dev.javelin.table.DataFile;
 import dev.javelin.table.Fragment;
 import dev.javelin.table.OperationKind;
 import dev.javelin.table.exceptions.CommitConflictException;
+import dev.javelin.testing.MixedBatches;
+import dev.javelin.testing.TestAllocator;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -18,7 +20,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -29,8 +30,6 @@ import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.FieldType;
 import org.apache.arrow.vector.types.pojo.Schema;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -42,20 +41,10 @@ class SchemaEvolutionTest {
       new Field("y", FieldType.notNullable(new ArrowType.Int(64, true)), null)));
 
   @TempDir Path dir;
-  BufferAllocator allocator;
-
-  @BeforeEach
-  void open() {
-    allocator = new RootAllocator();
-  }
-
-  @AfterEach
-  void close() {
-    allocator.close();
-  }
+  @TestAllocator BufferAllocator allocator;
 
   private Dataset create(LanceFileVersion v, int rows) {
-    List<VectorSchemaRoot> batches = TestData.batches(allocator, 0, rows, 700);
+    List<VectorSchemaRoot> batches = MixedBatches.batches(allocator, 0, rows, 700);
     try {
       return Dataset.create(dir.resolve("ds"), batches,
           WriteParams.builder().fileVersion(v).maxRowsPerFile(1000).maxRowsPerGroup(300).build(), allocator);
@@ -126,8 +115,8 @@ class SchemaEvolutionTest {
 
   private List<List<Object>> expectedWithNew(int rows) {
     List<List<Object>> out;
-    try (VectorSchemaRoot r = TestData.batch(allocator, 0, rows)) {
-      out = TestData.rows(r);
+    try (VectorSchemaRoot r = MixedBatches.batch(allocator, 0, rows)) {
+      out = MixedBatches.rows(r);
     }
     for (int i = 0; i < rows; i++) {
       out.get(i).add(i % 6 == 5 ? null : "t" + i);
@@ -145,7 +134,7 @@ class SchemaEvolutionTest {
   private static void assertTake(Dataset ds, List<List<Object>> all, long... offsets) {
     try (VectorSchemaRoot got = ds.take(offsets)) {
       assertThat(got.getSchema()).isEqualTo(ds.schema().toArrow());
-      List<List<Object>> rows = TestData.rows(got);
+      List<List<Object>> rows = MixedBatches.rows(got);
       for (int i = 0; i < offsets.length; i++) {
         assertThat(rows.get(i)).as("offset %d", offsets[i]).isEqualTo(all.get((int) offsets[i]));
       }
@@ -171,8 +160,8 @@ class SchemaEvolutionTest {
     }
     assertThat(added.versions().get(1).operation()).isEqualTo(OperationKind.MERGE.displayName());
     List<List<Object>> all = expectedWithNew(2500);
-    TestData.assertSameRows(DatasetApiTest.scanAll(added, 333), all);
-    TestData.assertSameRows(DatasetApiTest.scanAll(Dataset.open(dir.resolve("ds"), allocator), 4096), all);
+    MixedBatches.assertSameRows(DatasetApiTest.scanAll(added, 333), all);
+    MixedBatches.assertSameRows(DatasetApiTest.scanAll(Dataset.open(dir.resolve("ds"), allocator), 4096), all);
     assertTake(added, all, 2499, 0, 1000, 999, 1500, 7);
     // The old version still reads without the new columns.
     assertThat(added.checkout(1).schema().fields()).hasSize(5);
@@ -210,7 +199,7 @@ class SchemaEvolutionTest {
     });
     // Fragment by fragment (1000, 1000, 500 rows), never a batch across two.
     assertThat(batchSizes).containsExactly(1000, 1000, 500);
-    TestData.assertSameRows(DatasetApiTest.scanAll(added, 700), expectedWithNew(2500));
+    MixedBatches.assertSameRows(DatasetApiTest.scanAll(added, 700), expectedWithNew(2500));
   }
 
   @Test
@@ -223,7 +212,7 @@ class SchemaEvolutionTest {
       next[0] += in.getRowCount();
       return out;
     });
-    TestData.assertSameRows(DatasetApiTest.scanAll(added, 512), expectedWithNew(1500));
+    MixedBatches.assertSameRows(DatasetApiTest.scanAll(added, 512), expectedWithNew(1500));
   }
 
   @Test
@@ -277,15 +266,15 @@ class SchemaEvolutionTest {
     assertThat(dataFiles()).isEqualTo(files);
     assertThat(added.manifest().fragments()).isEqualTo(ds.manifest().fragments());
     List<List<Object>> all;
-    try (VectorSchemaRoot r = TestData.batch(allocator, 0, 2500)) {
-      all = TestData.rows(r);
+    try (VectorSchemaRoot r = MixedBatches.batch(allocator, 0, 2500)) {
+      all = MixedBatches.rows(r);
     }
     all.forEach(row -> {
       row.add(null);
       row.add(null);
       row.add(null);
     });
-    TestData.assertSameRows(DatasetApiTest.scanAll(added, 600), all);
+    MixedBatches.assertSameRows(DatasetApiTest.scanAll(added, 600), all);
     assertTake(added, all, 5, 2400, 1000);
     // Only all-null columns: the rows are still counted from a data file.
     List<List<Object>> onlyNulls = DatasetApiTest.scanAll(added, 700, "ns", "n");
@@ -293,7 +282,7 @@ class SchemaEvolutionTest {
 
     Dataset dropped = added.dropColumns("nl", "ns");
     assertThat(dropped.schema().fields()).extracting(f -> f.name()).containsExactly("id", "x", "s", "l", "st", "n");
-    TestData.assertSameRows(DatasetApiTest.scanAll(dropped, 4096),
+    MixedBatches.assertSameRows(DatasetApiTest.scanAll(dropped, 4096),
         all.stream().map(r -> r.subList(0, 6)).toList());
   }
 
@@ -316,24 +305,24 @@ class SchemaEvolutionTest {
       assertThat(d.columnIndices()).isEqualTo(ds.manifest().fragments().get(0).files().get(0).columnIndices());
     }
     List<List<Object>> all;
-    try (VectorSchemaRoot r = TestData.batch(allocator, 0, 2500)) {
-      all = TestData.rows(r);
+    try (VectorSchemaRoot r = MixedBatches.batch(allocator, 0, 2500)) {
+      all = MixedBatches.rows(r);
     }
     all.forEach(r -> r.remove(1));
-    TestData.assertSameRows(DatasetApiTest.scanAll(dropped, 999), all);
+    MixedBatches.assertSameRows(DatasetApiTest.scanAll(dropped, 999), all);
     assertTake(dropped, all, 2499, 3, 1001);
 
     // Appends after the drop write the remaining columns only.
-    try (VectorSchemaRoot more = TestData.batch(allocator, 2500, 300)) {
+    try (VectorSchemaRoot more = MixedBatches.batch(allocator, 2500, 300)) {
       VectorSchemaRoot withoutX = new VectorSchemaRoot(List.of(more.getVector("id"), more.getVector("s"),
           more.getVector("l"), more.getVector("st")));
       Dataset appended = dropped.append(List.of(withoutX), WriteParams.defaults());
       List<List<Object>> longer = new ArrayList<>(all);
-      TestData.rows(more).forEach(r -> {
+      MixedBatches.rows(more).forEach(r -> {
         r.remove(1);
         longer.add(r);
       });
-      TestData.assertSameRows(DatasetApiTest.scanAll(appended, 1000), longer);
+      MixedBatches.assertSameRows(DatasetApiTest.scanAll(appended, 1000), longer);
       assertThat(appended.manifest().fragments().get(3).files().get(0).fields()).doesNotContain(xId);
     }
 
@@ -356,17 +345,17 @@ class SchemaEvolutionTest {
       assertThat(f.files().get(0).fields()).doesNotContain(aId);
     }
     List<List<Object>> all;
-    try (VectorSchemaRoot r = TestData.batch(allocator, 0, 2500)) {
-      all = TestData.rows(r);
+    try (VectorSchemaRoot r = MixedBatches.batch(allocator, 0, 2500)) {
+      all = MixedBatches.rows(r);
     }
     // {"a":..,"b":"b7"} -> {"b":"b7"}
     all.forEach(r -> r.set(4, r.get(4).toString().replaceAll("\\\"a\\\":-?[0-9]+,", "")));
-    TestData.assertSameRows(DatasetApiTest.scanAll(dropped, 700), all);
+    MixedBatches.assertSameRows(DatasetApiTest.scanAll(dropped, 700), all);
     assertTake(dropped, all, 2499, 0, 1000, 1234);
     // Dropping the last field of a struct drops the struct.
     Dataset noStruct = dropped.dropColumns("st.b");
     assertThat(noStruct.schema().fields()).extracting(f -> f.name()).containsExactly("id", "x", "s", "l");
-    TestData.assertSameRows(DatasetApiTest.scanAll(noStruct, 4096), all.stream().map(r -> r.subList(0, 4)).toList());
+    MixedBatches.assertSameRows(DatasetApiTest.scanAll(noStruct, 4096), all.stream().map(r -> r.subList(0, 4)).toList());
   }
 
   @Test
@@ -394,15 +383,15 @@ class SchemaEvolutionTest {
         ColumnAlteration.of("st.a").rename("alpha"), ColumnAlteration.of("st").rename("rec"));
     Schema want = new Schema(List.of(
         Field.nullable("key", new ArrowType.Int(64, true)),
-        TestData.SCHEMA.getFields().get(1), TestData.SCHEMA.getFields().get(2), TestData.SCHEMA.getFields().get(3),
+        MixedBatches.SCHEMA.getFields().get(1), MixedBatches.SCHEMA.getFields().get(2), MixedBatches.SCHEMA.getFields().get(3),
         new Field("rec", FieldType.nullable(ArrowType.Struct.INSTANCE), List.of(
             Field.nullable("alpha", new ArrowType.Int(32, true)),
             Field.nullable("b", ArrowType.Utf8.INSTANCE)))));
     assertThat(altered.schema().toArrow()).isEqualTo(want);
     assertThat(altered.schema().field("key").get().id()).isEqualTo(ds.schema().field("id").get().id());
     List<List<Object>> all;
-    try (VectorSchemaRoot r = TestData.batch(allocator, 0, 1500)) {
-      all = TestData.rows(r);
+    try (VectorSchemaRoot r = MixedBatches.batch(allocator, 0, 1500)) {
+      all = MixedBatches.rows(r);
     }
     List<List<Object>> got = DatasetApiTest.scanAll(altered, 700);
     assertThat(got).hasSize(1500);
@@ -440,7 +429,7 @@ class SchemaEvolutionTest {
   @Test
   void staleSchemaChangesFollowLanceConflictRules() throws Exception {
     Dataset ds = create(LanceFileVersion.V2_1, 1500);
-    List<VectorSchemaRoot> more = TestData.batches(allocator, 1500, 500, 500);
+    List<VectorSchemaRoot> more = MixedBatches.batches(allocator, 1500, 500, 500);
     Dataset appended;
     try {
       appended = ds.append(more, WriteParams.defaults());

@@ -9,6 +9,10 @@ import dev.javelin.index.internal.btree.BTreeIndex;
 import dev.javelin.index.internal.btree.ScalarQuery;
 import dev.javelin.index.internal.ivf.IvfPqIndex;
 import dev.javelin.index.internal.ivf.Neighbors;
+import dev.javelin.testing.FaultyObjectStore.Fault;
+import dev.javelin.testing.FaultyObjectStore.Op;
+import dev.javelin.testing.FaultyObjectStore;
+import dev.javelin.testing.TestAllocator;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -22,7 +26,6 @@ import java.util.Set;
 import java.util.function.LongPredicate;
 import java.util.stream.Stream;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.Float4Vector;
 import org.apache.arrow.vector.IntVector;
@@ -35,8 +38,6 @@ import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.FieldType;
 import org.apache.arrow.vector.types.pojo.Schema;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -57,17 +58,7 @@ class VectorIndexOptimizeTest {
   static final IvfPqParams PARAMS = IvfPqParams.of(PARTITIONS, 4, DistanceType.L2).withIterations(10, 5);
 
   @TempDir Path dir;
-  BufferAllocator allocator;
-
-  @BeforeEach
-  void open() {
-    allocator = new RootAllocator();
-  }
-
-  @AfterEach
-  void close() {
-    allocator.close();
-  }
+  @TestAllocator BufferAllocator allocator;
 
   /** Row {@code id}'s vector: near one of 20 centres, so partitions differ. */
   static float[] vector(long id) {
@@ -292,7 +283,7 @@ class VectorIndexOptimizeTest {
     write(ds, 6000, 3000, NO_NULLS, false);
     List<String> before = ds.store().list("_indices/").stream().map(o -> o.key()).sorted().toList();
     // The vector index is extended first; writing the BTree's data then fails.
-    Dataset failing = Dataset.open(new dev.javelin.core.cluster.FailingStore(dir.resolve("ds"), "page_data"),
+    Dataset failing = Dataset.open(new FaultyObjectStore(dir.resolve("ds")).failKeys(Op.WRITE, "page_data", Fault.ioError("disk full")),
         allocator);
     org.assertj.core.api.Assertions.assertThatThrownBy(failing::optimizeIndices)
         .isInstanceOf(java.io.UncheckedIOException.class)

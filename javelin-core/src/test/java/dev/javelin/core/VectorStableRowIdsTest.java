@@ -5,18 +5,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.javelin.index.DistanceType;
 import dev.javelin.index.IvfPqParams;
 import dev.javelin.index.internal.ivf.Neighbors;
+import dev.javelin.testing.TestAllocator;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.UInt8Vector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowReader;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -28,17 +27,11 @@ import org.junit.jupiter.api.io.TempDir;
 class VectorStableRowIdsTest {
   static final int ROWS = 6000;
   @TempDir Path dir;
-  BufferAllocator allocator;
-
-  @BeforeEach
-  void open() {
-    allocator = new RootAllocator();
-  }
+  @TestAllocator BufferAllocator allocator;
 
   @AfterEach
   void close() {
     VectorQuery.clearCache();
-    allocator.close();
   }
 
   // The stable _rowid of every live row, by id.

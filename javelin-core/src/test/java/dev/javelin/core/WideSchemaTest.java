@@ -2,6 +2,7 @@ package dev.javelin.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.javelin.testing.TestAllocator;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
@@ -14,8 +15,6 @@ import org.apache.arrow.vector.ipc.ArrowReader;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -26,17 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class WideSchemaTest {
   @TempDir Path dir;
-  RootAllocator allocator;
-
-  @BeforeEach
-  void open() {
-    allocator = new RootAllocator();
-  }
-
-  @AfterEach
-  void close() {
-    allocator.close();
-  }
+  @TestAllocator RootAllocator allocator;
 
   // CPU time of the whole process (all threads), which other load on the machine does not inflate.
   private static long cpuNanos() {

@@ -14,6 +14,7 @@ import dev.javelin.format.proto.File2Protos.ColumnMetadata;
 import dev.javelin.format.proto.FileProtos;
 import dev.javelin.format.testing.Containers;
 import dev.javelin.format.testing.FileBytes;
+import dev.javelin.testing.TestAllocator;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -21,7 +22,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.function.UnaryOperator;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.Float4Vector;
 import org.apache.arrow.vector.Float8Vector;
@@ -37,8 +37,6 @@ import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.FieldType;
 import org.apache.arrow.vector.types.pojo.Schema;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -57,18 +55,8 @@ class BadInputTest {
   private static final Duration LIMIT = Duration.ofSeconds(20);
 
   @TempDir Path dir;
-  private BufferAllocator allocator;
+  @TestAllocator private BufferAllocator allocator;
   private int files;
-
-  @BeforeEach
-  void open() {
-    allocator = new RootAllocator();
-  }
-
-  @AfterEach
-  void close() {
-    allocator.close();
-  }
 
   private Path container(LanceFileVersion version) throws IOException {
     return Containers.write(dir.resolve("good-" + version + ".lance"), version);

@@ -8,13 +8,13 @@ import dev.javelin.format.exceptions.ColumnNotFoundException;
 import dev.javelin.io.InputFile;
 import dev.javelin.io.LocalInputFile;
 import dev.javelin.io.MappedInputFile;
+import dev.javelin.testing.TestAllocator;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.TreeSet;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.Float4Vector;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -24,8 +24,6 @@ import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.FieldType;
 import org.apache.arrow.vector.types.pojo.Schema;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -40,17 +38,7 @@ class FloatVectorReaderTest {
   private static final long PAGE_BYTES = 40_000; // ~150 rows a page
 
   @TempDir Path dir;
-  private BufferAllocator allocator;
-
-  @BeforeEach
-  void open() {
-    allocator = new RootAllocator();
-  }
-
-  @AfterEach
-  void close() {
-    allocator.close();
-  }
+  @TestAllocator private BufferAllocator allocator;
 
   private static Field vectorField(String name, int dim) {
     return new Field(name, FieldType.nullable(new ArrowType.FixedSizeList(dim)), List.of(

@@ -8,13 +8,13 @@ import dev.javelin.format.exceptions.UnsupportedFormatException;
 import dev.javelin.io.InputFile;
 import dev.javelin.io.LocalInputFile;
 import dev.javelin.io.LocalOutputFile;
+import dev.javelin.testing.TestAllocator;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.LongStream;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.IntVector;
 import org.apache.arrow.vector.VarCharVector;
@@ -26,8 +26,6 @@ import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.FieldType;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.arrow.vector.util.Text;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -35,17 +33,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 /** Binary copy: concatenated files read back as the sources' rows in order. */
 class LanceFileConcatTest {
   @TempDir Path dir;
-  private BufferAllocator allocator;
-
-  @BeforeEach
-  void open() {
-    allocator = new RootAllocator();
-  }
-
-  @AfterEach
-  void close() {
-    allocator.close();
-  }
+  @TestAllocator private BufferAllocator allocator;
 
   private static Field field(String name, ArrowType type, Field... kids) {
     return new Field(name, FieldType.nullable(type), List.of(kids));

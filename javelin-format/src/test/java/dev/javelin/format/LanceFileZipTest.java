@@ -9,14 +9,15 @@ import dev.javelin.format.exceptions.UnsupportedFormatException;
 import dev.javelin.format.internal.container.ContainerWriter;
 import dev.javelin.format.internal.container.FileMetadata;
 import dev.javelin.format.proto.File2Protos.ColumnMetadata;
-import dev.javelin.format.proto.FileProtos;
 import dev.javelin.format.proto.FileProtos.FileDescriptor;
+import dev.javelin.format.proto.FileProtos;
 import dev.javelin.format.schema.LanceField;
 import dev.javelin.format.schema.LanceSchema;
 import dev.javelin.format.testing.Containers;
 import dev.javelin.io.InputFile;
 import dev.javelin.io.LocalInputFile;
 import dev.javelin.io.LocalOutputFile;
+import dev.javelin.testing.TestAllocator;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -26,7 +27,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.LongStream;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.IntVector;
 import org.apache.arrow.vector.VarCharVector;
@@ -37,8 +37,6 @@ import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.FieldType;
 import org.apache.arrow.vector.util.Text;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -47,17 +45,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 /** Binary zip: the zipped file reads, column by column, as the columns it was picked from. */
 class LanceFileZipTest {
   @TempDir Path dir;
-  private BufferAllocator allocator;
-
-  @BeforeEach
-  void open() {
-    allocator = new RootAllocator();
-  }
-
-  @AfterEach
-  void close() {
-    allocator.close();
-  }
+  @TestAllocator private BufferAllocator allocator;
 
   private static Field field(String name, ArrowType type, Field... kids) {
     return new Field(name, FieldType.nullable(type), List.of(kids));

@@ -8,6 +8,7 @@ import dev.javelin.format.internal.encoding.PageCache;
 import dev.javelin.io.CountingInputFile;
 import dev.javelin.io.LocalInputFile;
 import dev.javelin.io.MappedInputFile;
+import dev.javelin.testing.TestAllocator;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,7 +18,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -25,8 +25,6 @@ import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.FieldType;
 import org.apache.arrow.vector.types.pojo.Schema;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -39,17 +37,7 @@ class SharedMetadataTest {
   private static final int ROWS = 20_000;
 
   @TempDir Path dir;
-  private BufferAllocator allocator;
-
-  @BeforeEach
-  void open() {
-    allocator = new RootAllocator();
-  }
-
-  @AfterEach
-  void close() {
-    allocator.close();
-  }
+  @TestAllocator private BufferAllocator allocator;
 
   private Path write() throws Exception {
     Schema schema = new Schema(List.of(

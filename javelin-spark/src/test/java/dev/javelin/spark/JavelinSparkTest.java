@@ -11,6 +11,7 @@ import dev.javelin.core.compaction.CompactionOptions;
 import dev.javelin.core.compaction.CompactionScope;
 import dev.javelin.table.DataFile;
 import dev.javelin.table.Fragment;
+import dev.javelin.testing.TestAllocator;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -21,7 +22,6 @@ import java.util.List;
 import java.util.Set;
 import java.util.stream.Stream;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.Float8Vector;
 import org.apache.arrow.vector.VarCharVector;
@@ -33,7 +33,6 @@ import org.apache.spark.sql.types.DataTypes;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -43,7 +42,7 @@ class JavelinSparkTest {
 
   @TempDir
   Path dir;
-  private BufferAllocator allocator;
+  @TestAllocator private BufferAllocator allocator;
 
   @BeforeAll
   static void startSpark() {
@@ -58,15 +57,9 @@ class JavelinSparkTest {
     spark.stop();
   }
 
-  @BeforeEach
-  void setUp() {
-    allocator = new RootAllocator();
-  }
-
   @AfterEach
   void tearDown() {
     System.clearProperty(FailureInjection.PROPERTY);
-    allocator.close();
   }
 
   // ---- helpers

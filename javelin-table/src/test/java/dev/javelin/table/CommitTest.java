@@ -7,6 +7,8 @@ import dev.javelin.table.exceptions.CommitConflictException;
 import dev.javelin.table.exceptions.CommitFailedException;
 import dev.javelin.table.exceptions.CommitStateUnknownException;
 import dev.javelin.table.exceptions.DatasetExistsException;
+import dev.javelin.testing.FaultyObjectStore.Op;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -26,7 +28,7 @@ class CommitTest extends TableTestBase {
     Fragment theirs = fragment(20);
     Fragment mine = fragment(30);
     // Another writer appends from version 1 just before our first put-if-absent.
-    store.beforeNextPutIfAbsent(() -> {
+    store.beforeNext(Op.PUT_IF_ABSENT, () -> {
       Table other = Table.at(local);
       other.newCommit(Transaction.append(1, List.of(theirs))).commit();
     });
@@ -35,7 +37,7 @@ class CommitTest extends TableTestBase {
     assertThat(v3.fragments()).extracting(Fragment::physicalRows).containsExactly(10L, 20L, 30L);
     assertThat(v3.fragments()).extracting(Fragment::id).containsExactly(0L, 1L, 2L);
     assertThat(v3.inlineTransaction().get().readVersion()).isEqualTo(1);
-    assertThat(store.putIfAbsentCalls).isEqualTo(3); // create, our lost try, our win
+    assertThat(store.calls(Op.PUT_IF_ABSENT)).isEqualTo(3); // create, our lost try, our win
     assertThat(exists(mine)).isTrue();
   }
 
@@ -93,7 +95,7 @@ class CommitTest extends TableTestBase {
   void storeFailureLeavesFilesBecauseTheOutcomeIsUnknown() throws Exception {
     create(fragment(10));
     Fragment mine = fragment(3);
-    store.failPutIfAbsent(1);
+    store.failNext(Op.PUT_IF_ABSENT, 1, key -> new IOException("injected failure creating " + key));
     assertThatThrownBy(() -> append(1, mine)).isInstanceOf(CommitStateUnknownException.class)
         .hasMessage("Store failed while creating manifest " + ManifestNaming.V2.key(2)
             + "; the commit may or may not have landed: " + local.location());
@@ -105,7 +107,7 @@ class CommitTest extends TableTestBase {
   void exhaustedRetriesCleanUp() throws Exception {
     create(fragment(10));
     Fragment mine = fragment(3);
-    store.losePutIfAbsent(100);
+    store.failNext(Op.PUT_IF_ABSENT, 100, store.taken());
     assertThatThrownBy(() -> table.newCommit(Transaction.append(1, List.of(mine)))
             .cleanupOnFailure(keys(List.of(mine))).maxAttempts(4).backoff(0, 0).commit())
         .isInstanceOf(CommitFailedException.class)

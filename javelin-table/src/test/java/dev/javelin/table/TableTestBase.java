@@ -3,6 +3,7 @@ package dev.javelin.table;
 import dev.javelin.format.LanceFileVersion;
 import dev.javelin.format.schema.LanceSchema;
 import dev.javelin.io.LocalObjectStore;
+import dev.javelin.testing.InterleavingObjectStore;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -25,13 +26,13 @@ public abstract class TableTestBase {
 
   @TempDir Path dir;
   public LocalObjectStore local;
-  public FaultyObjectStore store;
+  public InterleavingObjectStore store;
   public Table table;
 
   @BeforeEach
   void setUpTable() {
     local = new LocalObjectStore(dir);
-    store = new FaultyObjectStore(local);
+    store = new InterleavingObjectStore(local);
     table = Table.at(store);
   }
 

@@ -8,6 +8,10 @@ import dev.javelin.core.exceptions.ClusterException;
 import dev.javelin.format.exceptions.ColumnNotFoundException;
 import dev.javelin.io.ObjectInfo;
 import dev.javelin.table.Fragment;
+import dev.javelin.testing.FaultyObjectStore.Fault;
+import dev.javelin.testing.FaultyObjectStore.Op;
+import dev.javelin.testing.FaultyObjectStore;
+import dev.javelin.testing.TestAllocator;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
@@ -23,8 +27,6 @@ import java.util.stream.Collectors;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -33,17 +35,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 class ClusterTest {
   @TempDir
   Path dir;
-  BufferAllocator allocator;
-
-  @BeforeEach
-  void setUp() {
-    allocator = new RootAllocator();
-  }
-
-  @AfterEach
-  void tearDown() {
-    allocator.close();
-  }
+  @TestAllocator BufferAllocator allocator;
 
   @Test
   void rangeOnOneIntColumnCutsDisjointOrderedRangesAndKeepsEveryRow() {
@@ -199,14 +191,14 @@ class ClusterTest {
   @Test
   void aFailingWriterLeavesNoNewFiles() throws IOException {
     ClusterData.create(dir, allocator, 2000, 500, false).version();
-    FailingStore store = new FailingStore(dir, 4);
+    FaultyObjectStore store = new FaultyObjectStore(dir).failNth(Op.CREATE, 4, Fault.ioError("disk full"));
     Dataset ds = Dataset.open(store, allocator);
     Set<String> files = files(ds);
     // The row map is the first new file; by id the destinations fill one after another: two
     // data files are finished, the third fails.
     assertThatThrownBy(() -> ds.cluster().by("id").targetRowsPerFragment(400).batchSize(64).commit())
         .hasRootCauseMessage("disk full");
-    assertThat(store.created).isEqualTo(4);
+    assertThat(store.calls(Op.CREATE)).isEqualTo(4);
     assertThat(files(ds)).isEqualTo(files);
     Dataset reopened = Dataset.open(dir, allocator);
     assertThat(reopened.version()).isEqualTo(ds.version());
@@ -216,7 +208,7 @@ class ClusterTest {
   @Test
   void aWriterFailingWhileOthersAreOpenLeavesNoNewFiles() throws IOException {
     ClusterData.create(dir, allocator, 2000, 500, false).version();
-    FailingStore store = new FailingStore(dir, 3);
+    FaultyObjectStore store = new FaultyObjectStore(dir).failNth(Op.CREATE, 3, Fault.ioError("disk full"));
     Dataset ds = Dataset.open(store, allocator);
     Set<String> files = files(ds);
     assertThatThrownBy(() -> ds.cluster().by("x", "y").targetRowsPerFragment(400).batchSize(64).commit())
@@ -229,7 +221,7 @@ class ClusterTest {
     // The row map is written on its own thread during pass 2: its failure must also remove the
     // data files pass 2 wrote or is writing.
     ClusterData.create(dir, allocator, 2000, 500, true).version();
-    FailingStore store = new FailingStore(dir, "row_map-");
+    FaultyObjectStore store = new FaultyObjectStore(dir).failKeys(Op.WRITE, "row_map-", Fault.ioError("disk full"));
     Dataset ds = Dataset.open(store, allocator);
     Set<String> files = files(ds);
     assertThatThrownBy(() -> ds.cluster().by("x", "y").targetRowsPerFragment(400).batchSize(64).commit())

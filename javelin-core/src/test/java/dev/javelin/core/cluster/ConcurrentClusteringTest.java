@@ -11,6 +11,7 @@ import dev.javelin.table.Manifest;
 import dev.javelin.table.exceptions.CommitConflictException;
 import dev.javelin.table.stablepartition.StablePartitionEntry;
 import dev.javelin.table.stablepartition.StablePartitionTransition;
+import dev.javelin.testing.TestAllocator;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,10 +26,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Predicate;
 import java.util.stream.Stream;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.roaringbitmap.RoaringBitmap;
@@ -37,17 +35,7 @@ import org.roaringbitmap.RoaringBitmap;
 class ConcurrentClusteringTest {
   @TempDir
   Path dir;
-  BufferAllocator allocator;
-
-  @BeforeEach
-  void setUp() {
-    allocator = new RootAllocator();
-  }
-
-  @AfterEach
-  void tearDown() {
-    allocator.close();
-  }
+  @TestAllocator BufferAllocator allocator;
 
   /** Runs {@code r} on the first call only (the hook runs before every commit attempt). */
   static Runnable once(Runnable r) {

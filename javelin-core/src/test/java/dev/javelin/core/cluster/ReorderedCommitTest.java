@@ -10,6 +10,10 @@ import dev.javelin.table.proto.TableProtos;
 import dev.javelin.table.rowmap.RowMapReader;
 import dev.javelin.table.stablepartition.StablePartitionEntry;
 import dev.javelin.table.stablepartition.StablePartitionTransition;
+import dev.javelin.testing.FaultyObjectStore.Fault;
+import dev.javelin.testing.FaultyObjectStore.Op;
+import dev.javelin.testing.FaultyObjectStore;
+import dev.javelin.testing.TestAllocator;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,9 +21,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.roaringbitmap.RoaringBitmap;
@@ -28,17 +29,7 @@ import org.roaringbitmap.RoaringBitmap;
 class ReorderedCommitTest {
   @TempDir
   Path dir;
-  BufferAllocator allocator;
-
-  @BeforeEach
-  void setUp() {
-    allocator = new RootAllocator();
-  }
-
-  @AfterEach
-  void tearDown() {
-    allocator.close();
-  }
+  @TestAllocator BufferAllocator allocator;
 
   @Test
   void anIndexedDatasetClustersAndItsIndexKeepsTheRetiredIds() throws IOException {
@@ -102,7 +93,7 @@ class ReorderedCommitTest {
   void aFailedClusteringLeavesNoRowMapBehind() throws IOException {
     Dataset ds = ClusterData.create(dir, allocator, 600, 300, false);
     List<String> indices = listIndices();
-    FailingStore failing = new FailingStore(dir, 3);
+    FaultyObjectStore failing = new FaultyObjectStore(dir).failNth(Op.CREATE, 3, Fault.ioError("disk full"));
     Dataset broken = Dataset.open(failing, allocator);
     org.assertj.core.api.Assertions.assertThatThrownBy(() -> broken.cluster().by("x").targetRowsPerFragment(100)
         .commit()).isNotNull();

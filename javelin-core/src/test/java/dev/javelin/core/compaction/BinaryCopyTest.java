@@ -8,15 +8,13 @@ import dev.javelin.core.exceptions.CompactionException;
 import dev.javelin.format.LanceFileVersion;
 import dev.javelin.index.IndexType;
 import dev.javelin.table.Fragment;
+import dev.javelin.testing.TestAllocator;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -25,17 +23,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 /** Fragment rewrites in the binary-copy modes. */
 class BinaryCopyTest {
   @TempDir Path dir;
-  BufferAllocator allocator;
-
-  @BeforeEach
-  void open() {
-    allocator = new RootAllocator();
-  }
-
-  @AfterEach
-  void close() {
-    allocator.close();
-  }
+  @TestAllocator BufferAllocator allocator;
 
   private static long dataFiles(Path ds) throws IOException {
     try (Stream<Path> s = Files.list(ds.resolve("data"))) {

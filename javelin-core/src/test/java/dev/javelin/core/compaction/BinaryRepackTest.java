@@ -17,6 +17,7 @@ import dev.javelin.table.DataFile;
 import dev.javelin.table.Fragment;
 import dev.javelin.table.OperationKind;
 import dev.javelin.table.Table;
+import dev.javelin.testing.TestAllocator;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -26,7 +27,6 @@ import java.util.List;
 import java.util.stream.LongStream;
 import java.util.stream.Stream;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -36,7 +36,6 @@ import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.FieldType;
 import org.apache.arrow.vector.types.pojo.Schema;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -46,17 +45,11 @@ import org.junit.jupiter.params.provider.CsvSource;
 /** Column repacks in the binary-copy modes: encoded pages zipped into one file per planned file. */
 class BinaryRepackTest {
   @TempDir Path dir;
-  BufferAllocator allocator;
+  @TestAllocator BufferAllocator allocator;
 
   @BeforeEach
   void open() {
-    allocator = new RootAllocator();
     CapturedLogs.clear(ColumnRepacker.class);
-  }
-
-  @AfterEach
-  void close() {
-    allocator.close();
   }
 
   // What ColumnRepacker logged during the test.

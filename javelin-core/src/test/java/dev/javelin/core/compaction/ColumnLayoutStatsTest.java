@@ -7,28 +7,16 @@ import dev.javelin.format.LanceFileVersion;
 import dev.javelin.table.DataFile;
 import dev.javelin.table.Fragment;
 import dev.javelin.table.proto.TableProtos;
+import dev.javelin.testing.TestAllocator;
 import java.nio.file.Path;
 import java.util.Set;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class ColumnLayoutStatsTest {
   @TempDir Path dir;
-  BufferAllocator allocator;
-
-  @BeforeEach
-  void open() {
-    allocator = new RootAllocator();
-  }
-
-  @AfterEach
-  void close() {
-    allocator.close();
-  }
+  @TestAllocator BufferAllocator allocator;
 
   @Test
   void columnLayoutStatsCountsFilesPerFragment() {

@@ -12,6 +12,7 @@ import dev.javelin.table.Manifest;
 import dev.javelin.table.OperationKind;
 import dev.javelin.table.Table;
 import dev.javelin.table.rowids.RowIdSequence;
+import dev.javelin.testing.TestAllocator;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.ObjectInputStream;
@@ -21,26 +22,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.LongStream;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class CompactionTest {
   @TempDir Path dir;
-  BufferAllocator allocator;
-
-  @BeforeEach
-  void open() {
-    allocator = new RootAllocator();
-  }
-
-  @AfterEach
-  void close() {
-    allocator.close();
-  }
+  @TestAllocator BufferAllocator allocator;
 
   private OperationKind kindAt(Dataset ds, long version) {
     Table t = Table.at(ds.store());

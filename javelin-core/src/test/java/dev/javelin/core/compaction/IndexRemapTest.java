@@ -10,6 +10,7 @@ import dev.javelin.index.IndexType;
 import dev.javelin.index.internal.btree.BTreeIndex;
 import dev.javelin.index.internal.btree.ScalarQuery;
 import dev.javelin.table.Fragment;
+import dev.javelin.testing.TestAllocator;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -17,13 +18,10 @@ import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.UInt8Vector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowReader;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.roaringbitmap.longlong.Roaring64NavigableMap;
@@ -31,17 +29,7 @@ import org.roaringbitmap.longlong.Roaring64NavigableMap;
 /** Indices across compaction: a rewrite remaps a BTree to the new fragments, a repack keeps it. */
 class IndexRemapTest {
   @TempDir Path dir;
-  BufferAllocator allocator;
-
-  @BeforeEach
-  void open() {
-    allocator = new RootAllocator();
-  }
-
-  @AfterEach
-  void close() {
-    allocator.close();
-  }
+  @TestAllocator BufferAllocator allocator;
 
   /** The addresses the index returns for id in [lo, hi). */
   private Set<Long> indexed(Dataset ds, long lo, long hi) throws IOException {

@@ -11,15 +11,13 @@ import dev.javelin.table.OperationKind;
 import dev.javelin.table.Table;
 import dev.javelin.table.Transaction;
 import dev.javelin.table.exceptions.CommitConflictException;
+import dev.javelin.testing.TestAllocator;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -27,17 +25,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 class RepackTest {
   @TempDir Path dir;
-  BufferAllocator allocator;
-
-  @BeforeEach
-  void open() {
-    allocator = new RootAllocator();
-  }
-
-  @AfterEach
-  void close() {
-    allocator.close();
-  }
+  @TestAllocator BufferAllocator allocator;
 
   private Dataset backfilled(LanceFileVersion v) {
     Dataset ds = Data.create(dir.resolve("ds"), allocator, 300, 100, v);

@@ -3,12 +3,12 @@ package dev.javelin.core.expr;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.javelin.core.exceptions.ExpressionException;
+import dev.javelin.testing.TestAllocator;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Random;
 import java.util.TreeSet;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.Float8Vector;
 import org.apache.arrow.vector.VarCharVector;
@@ -33,12 +33,11 @@ class EvalFastPathTest {
       Field.nullable("s", ArrowType.Utf8.INSTANCE)));
   static final int ROWS = 2000;
 
-  BufferAllocator allocator;
+  @TestAllocator BufferAllocator allocator;
   VectorSchemaRoot root;
 
   @BeforeEach
   void setUp() {
-    allocator = new RootAllocator();
     root = VectorSchemaRoot.create(SCHEMA, allocator);
     root.allocateNew();
     Random random = new Random(7);
@@ -63,7 +62,6 @@ class EvalFastPathTest {
   @AfterEach
   void tearDown() {
     root.close();
-    allocator.close();
   }
 
   private TreeSet<Integer> select(String filter) {

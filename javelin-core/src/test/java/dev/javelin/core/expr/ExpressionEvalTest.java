@@ -6,10 +6,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.javelin.core.exceptions.ExpressionException;
 import dev.javelin.core.exceptions.ExpressionTypeException;
 import dev.javelin.core.exceptions.UnknownColumnException;
+import dev.javelin.testing.TestAllocator;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.BitVector;
 import org.apache.arrow.vector.DateDayVector;
@@ -71,12 +71,11 @@ class ExpressionEvalTest {
   static final Integer[] STA = {1, null, 3, 4, 5, 6, 7, 8}; // st is null at row 3, inner null at row 5
   static final String[] STB = {"x", "y", null, "w", "v", "u", "t", "x"};
 
-  BufferAllocator allocator;
+  @TestAllocator BufferAllocator allocator;
   VectorSchemaRoot root;
 
   @BeforeEach
   void setUp() {
-    allocator = new RootAllocator();
     root = VectorSchemaRoot.create(SCHEMA, allocator);
     root.allocateNew();
     int n = 8;
@@ -142,7 +141,6 @@ class ExpressionEvalTest {
   @AfterEach
   void tearDown() {
     root.close();
-    allocator.close();
   }
 
   private String select(String sql) {

@@ -7,6 +7,7 @@ import dev.javelin.index.internal.btree.BTreeIndex;
 import dev.javelin.index.internal.btree.BTreeIndexBuilder;
 import dev.javelin.index.internal.btree.ScalarQuery;
 import dev.javelin.io.LocalObjectStore;
+import dev.javelin.testing.TestAllocator;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -17,7 +18,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.BigIntVector;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -25,18 +25,12 @@ import org.roaringbitmap.longlong.Roaring64NavigableMap;
 
 class IndexCacheTest {
   @TempDir Path dir;
-  RootAllocator allocator;
+  @TestAllocator RootAllocator allocator;
   LocalObjectStore store;
 
   @BeforeEach
   void setUp() {
-    allocator = new RootAllocator();
     store = new LocalObjectStore(dir.resolve("ds"));
-  }
-
-  @AfterEach
-  void tearDown() {
-    allocator.close();
   }
 
   // 20,000 values in [0, 2,000) over 79 pages of 256 (more than a BTreeIndex keeps decoded).

@@ -6,29 +6,17 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.javelin.io.LocalObjectStore;
 import dev.javelin.table.DeletionFile;
 import dev.javelin.table.exceptions.CorruptManifestException;
+import dev.javelin.testing.TestAllocator;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.roaringbitmap.RoaringBitmap;
 
 class DeletionFilesTest {
   @TempDir Path dir;
-  BufferAllocator allocator;
-
-  @BeforeEach
-  void open() {
-    allocator = new RootAllocator();
-  }
-
-  @AfterEach
-  void close() {
-    allocator.close();
-  }
+  @TestAllocator BufferAllocator allocator;
 
   @Test
   void fewRowsAreAZstdArrowFileManyABitmap() throws Exception {

@@ -9,8 +9,8 @@ import dev.javelin.io.CountingInputFile;
 import dev.javelin.io.InputFile;
 import dev.javelin.io.LocalObjectStore;
 import dev.javelin.io.ObjectInfo;
-import dev.javelin.io.ObjectStore;
-import dev.javelin.io.OutputFile;
+import dev.javelin.testing.ForwardingObjectStore;
+import dev.javelin.testing.TestAllocator;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -18,8 +18,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -28,18 +26,12 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 class RowMapTest {
   @TempDir Path dir;
-  BufferAllocator allocator;
+  @TestAllocator BufferAllocator allocator;
   CountingStore store;
 
   @BeforeEach
   void setUp() {
-    allocator = new RootAllocator();
     store = new CountingStore(new LocalObjectStore(dir));
-  }
-
-  @AfterEach
-  void tearDown() {
-    allocator.close();
   }
 
   // Labels 0..m-1 in runs (as a clustering writes them) mixed with random ones; ~10% deleted.
@@ -193,59 +185,28 @@ class RowMapTest {
   }
 
   /** A local store that counts the bytes read through the last opened file. */
-  static final class CountingStore implements ObjectStore {
-    final LocalObjectStore delegate;
+  static final class CountingStore extends ForwardingObjectStore {
     CountingInputFile last;
 
     CountingStore(LocalObjectStore delegate) {
-      this.delegate = delegate;
+      super(delegate);
     }
 
     long size(String key) throws IOException {
-      try (InputFile f = delegate.open(key)) {
+      try (InputFile f = delegate().open(key)) {
         return f.length();
       }
     }
 
     @Override
-    public String location() {
-      return delegate.location();
-    }
-
-    @Override
     public List<ObjectInfo> list(String prefix) throws IOException {
-      return new ArrayList<>(delegate.list(prefix));
+      return new ArrayList<>(super.list(prefix));
     }
 
     @Override
     public InputFile open(String key) throws IOException {
-      last = new CountingInputFile(delegate.open(key));
+      last = new CountingInputFile(super.open(key));
       return last;
-    }
-
-    @Override
-    public void put(String key, byte[] data) throws IOException {
-      delegate.put(key, data);
-    }
-
-    @Override
-    public void putIfAbsent(String key, byte[] data) throws IOException {
-      delegate.putIfAbsent(key, data);
-    }
-
-    @Override
-    public OutputFile newOutputFile(String key) {
-      return delegate.newOutputFile(key);
-    }
-
-    @Override
-    public void delete(String key) throws IOException {
-      delegate.delete(key);
-    }
-
-    @Override
-    public boolean exists(String key) throws IOException {
-      return delegate.exists(key);
     }
   }
 }

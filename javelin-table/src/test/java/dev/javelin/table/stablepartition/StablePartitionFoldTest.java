@@ -17,31 +17,19 @@ import dev.javelin.table.exceptions.CommitConflictException;
 import dev.javelin.table.proto.TransactionProtos;
 import dev.javelin.table.rowmap.RowMapReader;
 import dev.javelin.table.rowmap.RowMapWriter;
+import dev.javelin.testing.TestAllocator;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.roaringbitmap.RoaringBitmap;
 
 /** Concurrent deletions of a reordered rewrite's sources folded into its destinations through the row map. */
 class StablePartitionFoldTest extends TableTestBase {
-  BufferAllocator allocator;
-
-  @BeforeEach
-  void setUpAllocator() {
-    allocator = new RootAllocator();
-  }
-
-  @AfterEach
-  void closeAllocator() {
-    allocator.close();
-  }
+  @TestAllocator BufferAllocator allocator;
 
   /**
    * A reordered rewrite of {@code sourceIds} of {@code read} into {@code m} destinations, labels

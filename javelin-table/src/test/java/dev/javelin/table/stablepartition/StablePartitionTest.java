@@ -1,6 +1,7 @@
 package dev.javelin.table.stablepartition;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.google.protobuf.Any;
@@ -22,30 +23,18 @@ import dev.javelin.table.proto.TableProtos;
 import dev.javelin.table.rowmap.RowMapReader;
 import dev.javelin.table.rowmap.RowMapSummary;
 import dev.javelin.table.rowmap.RowMapWriter;
+import dev.javelin.testing.TestAllocator;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.roaringbitmap.RoaringBitmap;
 
 /** The stable partition entry, the reordered Rewrite's commit path, conservation and cleanup. */
 class StablePartitionTest extends TableTestBase {
-  BufferAllocator allocator;
-
-  @BeforeEach
-  void setUpAllocator() {
-    allocator = new RootAllocator();
-  }
-
-  @AfterEach
-  void closeAllocator() {
-    allocator.close();
-  }
+  @TestAllocator BufferAllocator allocator;
 
   /** A row map dealing the sources' live rows round-robin over destinations; deleted rows null. */
   String rowMap(List<StablePartitionTransition.Source> sources, int destinations) throws Exception {
@@ -313,7 +302,14 @@ class StablePartitionTest extends TableTestBase {
   @Test
   void conservationAcceptsABalancedRewrite() throws Exception {
     StablePartitionTransition t = transition(List.of(source(0, 10, 3), source(1, 5, 0)), List.of(7L, 8L));
-    StablePartitionValidator.validate(t, summary(t), List.of(fragment(6).withId(7), fragment(6).withId(8)));
+    RowMapSummary summary = summary(t);
+    // 15 physical rows, 12 live (3 deleted), labelled 6 and 6: what the two destinations hold.
+    assertThat(summary.rows()).isEqualTo(15);
+    assertThat(summary.labeled()).isEqualTo(12);
+    assertThat(summary.destinationRows(0)).isEqualTo(6);
+    assertThat(summary.destinationRows(1)).isEqualTo(6);
+    assertThatCode(() -> StablePartitionValidator.validate(t, summary,
+        List.of(fragment(6).withId(7), fragment(6).withId(8)))).doesNotThrowAnyException();
   }
 
   @Test

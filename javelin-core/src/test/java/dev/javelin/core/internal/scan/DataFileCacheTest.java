@@ -6,11 +6,9 @@ import dev.javelin.core.Dataset;
 import dev.javelin.core.WriteParams;
 import dev.javelin.format.LanceFileVersion;
 import dev.javelin.io.InputFile;
-import dev.javelin.io.LocalObjectStore;
-import dev.javelin.io.ObjectInfo;
-import dev.javelin.io.ObjectStore;
-import dev.javelin.io.OutputFile;
 import dev.javelin.table.DataFile;
+import dev.javelin.testing.ForwardingObjectStore;
+import dev.javelin.testing.TestAllocator;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -33,8 +31,6 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -50,17 +46,7 @@ class DataFileCacheTest {
   static final int ROWS = 5_000;
 
   @TempDir Path dir;
-  RootAllocator allocator;
-
-  @BeforeEach
-  void open() {
-    allocator = new RootAllocator();
-  }
-
-  @AfterEach
-  void close() {
-    allocator.close();
-  }
+  @TestAllocator RootAllocator allocator;
 
   private Dataset write(Path path, long scale, int perFile) {
     VectorSchemaRoot root = VectorSchemaRoot.create(SCHEMA, allocator);
@@ -167,29 +153,23 @@ class DataFileCacheTest {
   }
 
   /** A local store seen through another class (not mapped); its files' dates are hidden or not. */
-  static final class ForwardingStore implements ObjectStore {
-    final LocalObjectStore local;
+  static final class ForwardingStore extends ForwardingObjectStore {
     final boolean dated;
     final AtomicInteger dataOpens = new AtomicInteger();
 
     ForwardingStore(Path root, boolean dated) {
-      this.local = new LocalObjectStore(root);
+      super(root);
       this.dated = dated;
     }
 
     @Override
     public String location() {
-      return local.location() + (dated ? "#dated" : "#undated");
-    }
-
-    @Override
-    public List<ObjectInfo> list(String prefix) throws IOException {
-      return local.list(prefix);
+      return super.location() + (dated ? "#dated" : "#undated");
     }
 
     @Override
     public InputFile open(String key) throws IOException {
-      InputFile in = local.open(key);
+      InputFile in = super.open(key);
       if (key.startsWith("data/")) {
         dataOpens.incrementAndGet();
       }
@@ -217,31 +197,6 @@ class DataFileCacheTest {
           in.close();
         }
       };
-    }
-
-    @Override
-    public void put(String key, byte[] data) throws IOException {
-      local.put(key, data);
-    }
-
-    @Override
-    public void putIfAbsent(String key, byte[] data) throws IOException {
-      local.putIfAbsent(key, data);
-    }
-
-    @Override
-    public OutputFile newOutputFile(String key) {
-      return local.newOutputFile(key);
-    }
-
-    @Override
-    public void delete(String key) throws IOException {
-      local.delete(key);
-    }
-
-    @Override
-    public boolean exists(String key) throws IOException {
-      return local.exists(key);
     }
   }
 

@@ -1,9 +1,9 @@
 package dev.javelin.format.internal.v20;
 
-import static dev.javelin.format.internal.v20.TestData.INT32;
-import static dev.javelin.format.internal.v20.TestData.UTF8;
-import static dev.javelin.format.internal.v20.TestData.field;
-import static dev.javelin.format.internal.v20.TestData.item;
+import static dev.javelin.testing.RandomBatches.INT32;
+import static dev.javelin.testing.RandomBatches.UTF8;
+import static dev.javelin.testing.RandomBatches.field;
+import static dev.javelin.testing.RandomBatches.item;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.fail;
@@ -17,6 +17,8 @@ import dev.javelin.format.exceptions.LanceFormatException;
 import dev.javelin.format.proto.Encodings20.ArrayEncoding;
 import dev.javelin.format.proto.Encodings20.Flat;
 import dev.javelin.io.ByteArrayInputFile;
+import dev.javelin.testing.RandomBatches;
+import dev.javelin.testing.TestAllocator;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -35,7 +37,6 @@ import org.apache.arrow.vector.complex.ListVector;
 import org.apache.arrow.vector.types.FloatingPointPrecision;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Schema;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -56,24 +57,18 @@ class V20CorruptionTest {
   static final int ROWS = 120;
 
   @TempDir Path dir;
-  private BufferAllocator allocator;
+  @TestAllocator private BufferAllocator allocator;
   private Path good;
 
   @BeforeEach
   void open() throws IOException {
-    allocator = new RootAllocator();
     good = dir.resolve("good.lance");
     write(good, 1 << 20);
   }
 
-  @AfterEach
-  void close() {
-    allocator.close();
-  }
-
   // Random values, except that every list holds exactly two items: offsets are 2, 4, 6, ...
   private void write(Path file, long maxPageBytes) throws IOException {
-    try (VectorSchemaRoot root = TestData.batch(SCHEMA, ROWS, new Random(5), allocator)) {
+    try (VectorSchemaRoot root = RandomBatches.batch(SCHEMA, ROWS, new Random(5), allocator)) {
       ListVector l = (ListVector) root.getVector("l");
       l.clear();
       l.allocateNew();
@@ -87,7 +82,7 @@ class V20CorruptionTest {
       }
       items.setValueCount(ROWS * 2);
       l.setValueCount(ROWS);
-      try (LanceFileWriter w = LanceFileWriter.create(file, TestData.vectorSchema(root), V20Files.options(maxPageBytes))) {
+      try (LanceFileWriter w = LanceFileWriter.create(file, RandomBatches.vectorSchema(root), V20Files.options(maxPageBytes))) {
         w.write(root);
       }
     }

@@ -5,6 +5,7 @@ import dev.javelin.format.LanceFileVersion;
 import dev.javelin.format.LanceFileWriter;
 import dev.javelin.format.ReadOptions;
 import dev.javelin.format.WriteOptions;
+import dev.javelin.testing.RandomBatches;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -36,14 +37,14 @@ final class V20Files {
     LanceFileWriter writer = null;
     try {
       for (int rows : batches.length == 0 ? new int[] {0} : batches) {
-        try (VectorSchemaRoot batch = TestData.batch(schema, rows, random, allocator)) {
+        try (VectorSchemaRoot batch = RandomBatches.batch(schema, rows, random, allocator)) {
           if (writer == null) {
-            writer = LanceFileWriter.create(file, TestData.vectorSchema(batch), options);
+            writer = LanceFileWriter.create(file, RandomBatches.vectorSchema(batch), options);
           }
           if (batches.length > 0) {
             writer.write(batch);
           }
-          List<List<Object>> values = TestData.canon(batch);
+          List<List<Object>> values = RandomBatches.canon(batch);
           for (int c = 0; c < values.size(); c++) {
             expected.get(c).addAll(values.get(c));
           }
@@ -74,7 +75,7 @@ final class V20Files {
         out.add(new ArrayList<>());
       }
       while (batches.loadNextBatch()) {
-        List<List<Object>> values = TestData.canon(root);
+        List<List<Object>> values = RandomBatches.canon(root);
         for (int c = 0; c < values.size(); c++) {
           out.get(c).addAll(values.get(c));
         }
@@ -86,7 +87,7 @@ final class V20Files {
   /** Takes rows through {@link LanceFileReader#take}; result[column][i]. */
   static List<List<Object>> take(LanceFileReader reader, long[] rows, List<String> columns) throws IOException {
     try (VectorSchemaRoot root = reader.take(rows, columns)) {
-      return TestData.canon(root);
+      return RandomBatches.canon(root);
     }
   }
 

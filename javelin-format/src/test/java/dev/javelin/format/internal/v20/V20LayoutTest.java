@@ -1,9 +1,9 @@
 package dev.javelin.format.internal.v20;
 
-import static dev.javelin.format.internal.v20.TestData.INT32;
-import static dev.javelin.format.internal.v20.TestData.UTF8;
-import static dev.javelin.format.internal.v20.TestData.field;
-import static dev.javelin.format.internal.v20.TestData.item;
+import static dev.javelin.testing.RandomBatches.INT32;
+import static dev.javelin.testing.RandomBatches.UTF8;
+import static dev.javelin.testing.RandomBatches.field;
+import static dev.javelin.testing.RandomBatches.item;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.protobuf.Any;
@@ -16,6 +16,8 @@ import dev.javelin.format.proto.Encodings20.ArrayEncoding;
 import dev.javelin.format.proto.Encodings20.ColumnEncoding;
 import dev.javelin.format.proto.File2Protos.ColumnMetadata;
 import dev.javelin.io.LocalInputFile;
+import dev.javelin.testing.RandomBatches;
+import dev.javelin.testing.TestAllocator;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
@@ -24,7 +26,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.IntVector;
 import org.apache.arrow.vector.VarCharVector;
@@ -33,8 +34,6 @@ import org.apache.arrow.vector.complex.ListVector;
 import org.apache.arrow.vector.complex.StructVector;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Schema;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -44,17 +43,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class V20LayoutTest {
   @TempDir Path dir;
-  private BufferAllocator allocator;
-
-  @BeforeEach
-  void open() {
-    allocator = new RootAllocator();
-  }
-
-  @AfterEach
-  void close() {
-    allocator.close();
-  }
+  @TestAllocator private BufferAllocator allocator;
 
   private static ArrayEncoding page(ColumnMetadata c, int i) throws IOException {
     Any any = Any.parseFrom(c.getPages(i).getEncoding().getDirect().getEncoding());
@@ -102,7 +91,7 @@ class V20LayoutTest {
         l.endValue(3, 1);
         l.setValueCount(4);
         StructVector s = (StructVector) root.getVector("s");
-        TestData.populate(s, 4, new java.util.Random(1), 0.2);
+        RandomBatches.populate(s, 4, new java.util.Random(1), 0.2);
         VarCharVector str = (VarCharVector) root.getVector("str");
         str.allocateNew();
         str.setSafe(0, "ab".getBytes());
@@ -115,7 +104,7 @@ class V20LayoutTest {
         n.setValueCount(4);
         root.setRowCount(4);
         if (writer == null) {
-          writer = LanceFileWriter.create(file, TestData.vectorSchema(root), V20Files.options(1 << 20));
+          writer = LanceFileWriter.create(file, RandomBatches.vectorSchema(root), V20Files.options(1 << 20));
         }
         writer.write(root);
       }

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.javelin.format.LanceFileReader;
 import dev.javelin.format.LanceFileVersion;
 import dev.javelin.format.ReadOptions;
+import dev.javelin.testing.RandomBatches;
+import dev.javelin.testing.TestAllocator;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,30 +22,18 @@ import net.jqwik.api.constraints.LongRange;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.types.pojo.Schema;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Every 2.0 type written by Javelin and read back: whole, in batches, by row range and by take. */
 class V20RoundTripTest {
   @TempDir Path dir;
-  private BufferAllocator allocator;
-
-  @BeforeEach
-  void open() {
-    allocator = new RootAllocator();
-  }
-
-  @AfterEach
-  void close() {
-    allocator.close();
-  }
+  @TestAllocator private BufferAllocator allocator;
 
   @Test
   void everyTypeOverManyPages() throws IOException {
     Path file = dir.resolve("all.lance");
-    Schema schema = TestData.allTypes();
+    Schema schema = RandomBatches.allTypes();
     List<List<Object>> expected =
         V20Files.write(file, schema, new int[] {300, 1, 0, 517, 182}, 7, V20Files.options(1024), allocator);
     int rows = expected.get(0).size();
@@ -82,7 +72,7 @@ class V20RoundTripTest {
   @Test
   void projectionReadsOnlyTheNamedColumns() throws IOException {
     Path file = dir.resolve("p.lance");
-    Schema schema = TestData.allTypes();
+    Schema schema = RandomBatches.allTypes();
     List<List<Object>> expected =
         V20Files.write(file, schema, new int[] {200}, 11, V20Files.options(2048), allocator);
     List<String> names = List.of("struct", "utf8", "list_list");
@@ -127,7 +117,7 @@ class V20RoundTripTest {
   @Test
   void zeroRowFile() throws IOException {
     Path file = dir.resolve("empty.lance");
-    Schema schema = TestData.allTypes();
+    Schema schema = RandomBatches.allTypes();
     V20Files.write(file, schema, new int[0], 1, V20Files.options(1024), allocator);
     try (LanceFileReader reader = LanceFileReader.open(file, allocator)) {
       assertThat(reader.numRows()).isZero();
@@ -139,7 +129,7 @@ class V20RoundTripTest {
   @Test
   void emptyBatchesOnlyMakeAZeroRowFile() throws IOException {
     Path file = dir.resolve("empty2.lance");
-    V20Files.write(file, TestData.allTypes(), new int[] {0, 0}, 1, V20Files.options(1024), allocator);
+    V20Files.write(file, RandomBatches.allTypes(), new int[] {0, 0}, 1, V20Files.options(1024), allocator);
     try (LanceFileReader reader = LanceFileReader.open(file, allocator)) {
       assertThat(reader.numRows()).isZero();
       assertThat(V20Files.read(reader, ReadOptions.all())).allSatisfy(col -> assertThat(col).isEmpty());
@@ -158,7 +148,7 @@ class V20RoundTripTest {
     try (BufferAllocator a = new RootAllocator()) {
       Path file = tmp.resolve("f.lance");
       List<List<Object>> expected = V20Files.write(
-          file, TestData.allTypes(), new int[] {rowsA, rowsB}, seed, V20Files.options(pageSizes[pageChoice]), a);
+          file, RandomBatches.allTypes(), new int[] {rowsA, rowsB}, seed, V20Files.options(pageSizes[pageChoice]), a);
       int rows = rowsA + rowsB;
       try (LanceFileReader reader = LanceFileReader.open(file, a)) {
         assertThat(V20Files.read(reader, ReadOptions.builder().batchSize(batchSize).build())).isEqualTo(expected);
@@ -169,9 +159,9 @@ class V20RoundTripTest {
           assertThat(V20Files.read(reader, ReadOptions.builder().rows(start, end).batchSize(batchSize).build()))
               .isEqualTo(V20Files.slice(expected, start, end));
           long[] take = random.longs(1 + random.nextInt(30), 0, rows).toArray();
-          List<String> names = reorderable(TestData.allTypes());
+          List<String> names = reorderable(RandomBatches.allTypes());
           assertThat(V20Files.take(reader, take, names))
-              .isEqualTo(V20Files.pick(columns(TestData.allTypes(), expected, names), take));
+              .isEqualTo(V20Files.pick(columns(RandomBatches.allTypes(), expected, names), take));
           long[] sorted = java.util.Arrays.stream(take).sorted().distinct().toArray();
           assertThat(V20Files.take(reader, sorted, null)).isEqualTo(V20Files.pick(expected, sorted));
         }

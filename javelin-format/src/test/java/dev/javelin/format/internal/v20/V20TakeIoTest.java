@@ -1,9 +1,9 @@
 package dev.javelin.format.internal.v20;
 
-import static dev.javelin.format.internal.v20.TestData.INT32;
-import static dev.javelin.format.internal.v20.TestData.UTF8;
-import static dev.javelin.format.internal.v20.TestData.field;
-import static dev.javelin.format.internal.v20.TestData.item;
+import static dev.javelin.testing.RandomBatches.INT32;
+import static dev.javelin.testing.RandomBatches.UTF8;
+import static dev.javelin.testing.RandomBatches.field;
+import static dev.javelin.testing.RandomBatches.item;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.javelin.format.LanceFileReader;

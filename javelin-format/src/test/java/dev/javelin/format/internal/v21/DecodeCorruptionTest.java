@@ -22,6 +22,8 @@ import dev.javelin.format.proto.Encodings21.MiniBlockLayout;
 import dev.javelin.format.proto.Encodings21.PackedStruct;
 import dev.javelin.format.proto.Encodings21.PageLayout;
 import dev.javelin.format.proto.Encodings21.RepDefLayer;
+import dev.javelin.testing.ArrowData;
+import dev.javelin.testing.TestAllocator;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
@@ -30,14 +32,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowReader;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.FieldType;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -50,18 +49,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class DecodeCorruptionTest {
   @TempDir Path dir;
-  BufferAllocator allocator;
+  @TestAllocator BufferAllocator allocator;
   int counter;
-
-  @BeforeEach
-  void open() {
-    allocator = new RootAllocator();
-  }
-
-  @AfterEach
-  void close() {
-    allocator.close();
-  }
 
   private static final Field INT32 = ArrowData.field("x", new ArrowType.Int(32, true));
   private static final Field UTF8 = ArrowData.field("x", ArrowType.Utf8.INSTANCE);

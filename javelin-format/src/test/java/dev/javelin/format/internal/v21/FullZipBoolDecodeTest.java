@@ -7,6 +7,9 @@ import dev.javelin.format.LanceFileVersion;
 import dev.javelin.format.proto.Encodings21.FullZipLayout;
 import dev.javelin.format.proto.Encodings21.PageLayout;
 import dev.javelin.format.proto.Encodings21.RepDefLayer;
+import dev.javelin.testing.AllocatorHook;
+import dev.javelin.testing.ArrowData;
+import dev.javelin.testing.TestAllocator;
 import java.io.ByteArrayOutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -21,10 +24,10 @@ import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import net.jqwik.api.constraints.IntRange;
+import net.jqwik.api.lifecycle.AddLifecycleHook;
 import net.jqwik.api.lifecycle.AfterProperty;
 import net.jqwik.api.lifecycle.BeforeProperty;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 
@@ -33,20 +36,19 @@ import org.apache.arrow.vector.types.pojo.ArrowType;
  * as lance-core 7.0.0 writes sparse lists of booleans, built by hand: whole reads and takes give
  * the booleans back.
  */
+@AddLifecycleHook(AllocatorHook.class)
 class FullZipBoolDecodeTest {
-  private BufferAllocator allocator;
+  @TestAllocator private BufferAllocator allocator;
   private Path dir;
   private int counter;
 
   @BeforeProperty
   void open() throws Exception {
-    allocator = new RootAllocator();
     dir = Files.createTempDirectory("fzbool");
   }
 
   @AfterProperty
   void close() throws Exception {
-    allocator.close();
     try (Stream<Path> s = Files.walk(dir)) {
       s.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
     }

@@ -19,6 +19,9 @@ import dev.javelin.format.proto.Encodings21.RepDefLayer;
 import dev.javelin.format.proto.Encodings21.VariablePackedStruct;
 import dev.javelin.io.CountingInputFile;
 import dev.javelin.io.LocalInputFile;
+import dev.javelin.testing.AllocatorHook;
+import dev.javelin.testing.ArrowData;
+import dev.javelin.testing.TestAllocator;
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -38,10 +41,10 @@ import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import net.jqwik.api.constraints.IntRange;
+import net.jqwik.api.lifecycle.AddLifecycleHook;
 import net.jqwik.api.lifecycle.AfterProperty;
 import net.jqwik.api.lifecycle.BeforeProperty;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
@@ -52,20 +55,19 @@ import org.apache.arrow.vector.types.pojo.FieldType;
  * of every byte width, constant pages of format 2.2 and blob pages, built by hand; takes read
  * only the rows' index entries and bytes.
  */
+@AddLifecycleHook(AllocatorHook.class)
 class FullZipDecodeTest {
-  private BufferAllocator allocator;
+  @TestAllocator private BufferAllocator allocator;
   private Path dir;
   private int counter;
 
   @BeforeProperty
   void open() throws Exception {
-    allocator = new RootAllocator();
     dir = Files.createTempDirectory("fzdecode");
   }
 
   @AfterProperty
   void close() throws Exception {
-    allocator.close();
     try (Stream<Path> s = Files.walk(dir)) {
       s.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
     }

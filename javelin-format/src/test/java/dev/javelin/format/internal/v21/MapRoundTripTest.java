@@ -7,12 +7,12 @@ import dev.javelin.format.LanceFileReader;
 import dev.javelin.format.LanceFileVersion;
 import dev.javelin.format.WriteOptions;
 import dev.javelin.format.exceptions.UnsupportedFormatException;
+import dev.javelin.testing.TestAllocator;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.IntVector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -22,25 +22,13 @@ import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.FieldType;
 import org.apache.arrow.vector.types.pojo.Schema;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Map columns in 2.2 files: written, read whole and taken back as MapVectors; refused in 2.0 and 2.1. */
 class MapRoundTripTest {
   @TempDir Path dir;
-  BufferAllocator allocator;
-
-  @BeforeEach
-  void open() {
-    allocator = new RootAllocator();
-  }
-
-  @AfterEach
-  void close() {
-    allocator.close();
-  }
+  @TestAllocator BufferAllocator allocator;
 
   static final Schema SCHEMA = new Schema(List.of(new Field("m", FieldType.nullable(new ArrowType.Map(false)),
       List.of(new Field("entries", FieldType.notNullable(ArrowType.Struct.INSTANCE), List.of(

@@ -28,6 +28,9 @@ import dev.javelin.format.proto.Encodings21.PackedStruct;
 import dev.javelin.format.proto.Encodings21.PageLayout;
 import dev.javelin.format.proto.Encodings21.RepDefLayer;
 import dev.javelin.format.proto.Encodings21.Rle;
+import dev.javelin.testing.AllocatorHook;
+import dev.javelin.testing.ArrowData;
+import dev.javelin.testing.TestAllocator;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
@@ -42,10 +45,10 @@ import java.util.stream.Stream;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
+import net.jqwik.api.lifecycle.AddLifecycleHook;
 import net.jqwik.api.lifecycle.AfterProperty;
 import net.jqwik.api.lifecycle.BeforeProperty;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowReader;
 import org.apache.arrow.vector.types.pojo.ArrowType;
@@ -57,20 +60,19 @@ import org.apache.arrow.vector.types.pojo.FieldType;
  * split, FSST, ZSTD/LZ4, dictionaries, constants, packed structs, 16- and 32-bit chunk grammars,
  * bit-packed levels) decode to the values that went in: whole, by row range and by take.
  */
+@AddLifecycleHook(AllocatorHook.class)
 class MiniBlockDecodeTest {
-  private BufferAllocator allocator;
+  @TestAllocator private BufferAllocator allocator;
   private Path dir;
   private int counter;
 
   @BeforeProperty
   void open() throws Exception {
-    allocator = new RootAllocator();
     dir = Files.createTempDirectory("mbdecode");
   }
 
   @AfterProperty
   void close() throws Exception {
-    allocator.close();
     try (Stream<Path> s = Files.walk(dir)) {
       s.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
     }

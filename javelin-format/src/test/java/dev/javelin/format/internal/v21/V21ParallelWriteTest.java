@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.javelin.format.LanceFileVersion;
 import dev.javelin.format.WriteOptions;
+import dev.javelin.testing.AllocatorHook;
+import dev.javelin.testing.ArrowData;
+import dev.javelin.testing.TestAllocator;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -14,10 +17,10 @@ import java.util.stream.Stream;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
+import net.jqwik.api.lifecycle.AddLifecycleHook;
 import net.jqwik.api.lifecycle.AfterProperty;
 import net.jqwik.api.lifecycle.BeforeProperty;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.FloatingPointPrecision;
 import org.apache.arrow.vector.types.pojo.ArrowType;
@@ -28,20 +31,19 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * Encoding fields on several threads writes the same bytes as one thread, and pages that reuse
  * the previous page's buffers (some with nulls, some without) read back as written.
  */
+@AddLifecycleHook(AllocatorHook.class)
 class V21ParallelWriteTest {
-  private BufferAllocator allocator;
+  @TestAllocator private BufferAllocator allocator;
   private Path dir;
   private int counter;
 
   @BeforeProperty
   void open() throws Exception {
-    allocator = new RootAllocator();
     dir = Files.createTempDirectory("v21par");
   }
 
   @AfterProperty
   void close() throws Exception {
-    allocator.close();
     try (Stream<Path> s = Files.walk(dir)) {
       s.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
     }

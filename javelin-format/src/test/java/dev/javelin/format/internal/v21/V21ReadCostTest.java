@@ -8,36 +8,25 @@ import dev.javelin.format.ReadOptions;
 import dev.javelin.format.WriteOptions;
 import dev.javelin.io.CountingInputFile;
 import dev.javelin.io.LocalInputFile;
+import dev.javelin.testing.ArrowData;
+import dev.javelin.testing.TestAllocator;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowReader;
 import org.apache.arrow.vector.types.FloatingPointPrecision;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Takes read only the chunks or values that hold their rows; scans read each page once. */
 class V21ReadCostTest {
   @TempDir Path dir;
-  BufferAllocator allocator;
-
-  @BeforeEach
-  void open() {
-    allocator = new RootAllocator();
-  }
-
-  @AfterEach
-  void close() {
-    allocator.close();
-  }
+  @TestAllocator BufferAllocator allocator;
 
   private Path write(Field field, int rows, ArrowData.Gen g) throws Exception {
     return write(field, rows, g, true);

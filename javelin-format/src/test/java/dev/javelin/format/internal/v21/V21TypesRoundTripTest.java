@@ -1,25 +1,24 @@
 package dev.javelin.format.internal.v21;
 
-import static dev.javelin.format.internal.v21.ArrowData.field;
-import static dev.javelin.format.internal.v21.ArrowData.fsl;
-import static dev.javelin.format.internal.v21.ArrowData.largeList;
-import static dev.javelin.format.internal.v21.ArrowData.list;
-import static dev.javelin.format.internal.v21.ArrowData.struct;
+import static dev.javelin.testing.ArrowData.field;
+import static dev.javelin.testing.ArrowData.fsl;
+import static dev.javelin.testing.ArrowData.largeList;
+import static dev.javelin.testing.ArrowData.list;
+import static dev.javelin.testing.ArrowData.struct;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.javelin.testing.ArrowData;
+import dev.javelin.testing.TestAllocator;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.FloatingPointPrecision;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -27,17 +26,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 /** Every type, alone and nested, through Javelin's 2.1 writer and reader. */
 class V21TypesRoundTripTest {
   @TempDir Path dir;
-  BufferAllocator allocator;
-
-  @BeforeEach
-  void open() {
-    allocator = new RootAllocator();
-  }
-
-  @AfterEach
-  void close() {
-    allocator.close();
-  }
+  @TestAllocator BufferAllocator allocator;
 
   static Stream<Field> fields() {
     List<Field> out = new ArrayList<>(ArrowData.primitives());

@@ -5,6 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.javelin.format.LanceFileVersion;
 import dev.javelin.format.WriteOptions;
+import dev.javelin.testing.AllocatorHook;
+import dev.javelin.testing.ArrowData;
+import dev.javelin.testing.TestAllocator;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -15,10 +18,10 @@ import java.util.stream.Stream;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
+import net.jqwik.api.lifecycle.AddLifecycleHook;
 import net.jqwik.api.lifecycle.AfterProperty;
 import net.jqwik.api.lifecycle.BeforeProperty;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
@@ -30,20 +33,19 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * one written without, and reads back as written; so do pages whose null runs the writer reads
  * from the validity bitmap 64 rows at a time.
  */
+@AddLifecycleHook(AllocatorHook.class)
 class V21WriterBuffersTest {
-  private BufferAllocator allocator;
+  @TestAllocator private BufferAllocator allocator;
   private Path dir;
   private int counter;
 
   @BeforeProperty
   void open() throws Exception {
-    allocator = new RootAllocator();
     dir = Files.createTempDirectory("v21buf");
   }
 
   @AfterProperty
   void close() throws Exception {
-    allocator.close();
     try (Stream<Path> s = Files.walk(dir)) {
       s.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
     }

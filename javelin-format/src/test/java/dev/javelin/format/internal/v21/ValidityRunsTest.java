@@ -2,29 +2,17 @@ package dev.javelin.format.internal.v21;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.javelin.testing.TestAllocator;
 import java.util.Random;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.complex.ListVector;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** Runs read 64 rows at a time end exactly where {@code isNull} changes. */
 class ValidityRunsTest {
-  private BufferAllocator allocator;
-
-  @BeforeEach
-  void open() {
-    allocator = new RootAllocator();
-  }
-
-  @AfterEach
-  void close() {
-    allocator.close();
-  }
+  @TestAllocator private BufferAllocator allocator;
 
   @Test
   void runsEndWhereIsNullChanges() {

@@ -8,9 +8,9 @@ import dev.javelin.index.RowAddressMap;
 import dev.javelin.io.CountingInputFile;
 import dev.javelin.io.InputFile;
 import dev.javelin.io.LocalObjectStore;
-import dev.javelin.io.ObjectInfo;
 import dev.javelin.io.ObjectStore;
-import dev.javelin.io.OutputFile;
+import dev.javelin.testing.ForwardingObjectStore;
+import dev.javelin.testing.TestAllocator;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -29,7 +29,6 @@ import org.apache.arrow.vector.IntVector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowReader;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -37,18 +36,12 @@ import org.roaringbitmap.longlong.Roaring64NavigableMap;
 
 class BTreeIndexTest {
   @TempDir Path dir;
-  RootAllocator allocator;
+  @TestAllocator RootAllocator allocator;
   LocalObjectStore store;
 
   @BeforeEach
   void setUp() {
-    allocator = new RootAllocator();
     store = new LocalObjectStore(dir.resolve("ds"));
-  }
-
-  @AfterEach
-  void tearDown() {
-    allocator.close();
   }
 
   /** Rows of one column: value (null allowed) at an address. */
@@ -344,7 +337,7 @@ class BTreeIndexTest {
     }
     long fileSize = Files.size(store.path("_indices/big/page_data.lance"));
     List<CountingInputFile> opened = new ArrayList<>();
-    ObjectStore counting = new ForwardingStore(store) {
+    ObjectStore counting = new ForwardingObjectStore(store) {
       @Override
       public InputFile open(String key) throws IOException {
         CountingInputFile f = new CountingInputFile(store.open(key));
@@ -424,55 +417,6 @@ class BTreeIndexTest {
       assertThatThrownBy(() -> index.search(ScalarQuery.equalTo(1L << 40)))
           .isInstanceOf(IllegalArgumentException.class)
           .hasMessage("Value 1099511627776 is out of range for values of type Int(32, true)");
-    }
-  }
-
-  /** An ObjectStore that forwards everything, for tests to override one method. */
-  static class ForwardingStore implements ObjectStore {
-    private final ObjectStore d;
-
-    ForwardingStore(ObjectStore d) {
-      this.d = d;
-    }
-
-    @Override
-    public String location() {
-      return d.location();
-    }
-
-    @Override
-    public List<ObjectInfo> list(String prefix) throws IOException {
-      return d.list(prefix);
-    }
-
-    @Override
-    public InputFile open(String key) throws IOException {
-      return d.open(key);
-    }
-
-    @Override
-    public void put(String key, byte[] data) throws IOException {
-      d.put(key, data);
-    }
-
-    @Override
-    public void putIfAbsent(String key, byte[] data) throws IOException {
-      d.putIfAbsent(key, data);
-    }
-
-    @Override
-    public OutputFile newOutputFile(String key) {
-      return d.newOutputFile(key);
-    }
-
-    @Override
-    public void delete(String key) throws IOException {
-      d.delete(key);
-    }
-
-    @Override
-    public boolean exists(String key) throws IOException {
-      return d.exists(key);
     }
   }
 }

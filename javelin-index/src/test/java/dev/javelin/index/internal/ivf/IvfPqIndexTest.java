@@ -8,31 +8,19 @@ import dev.javelin.index.IvfPqParams;
 import dev.javelin.index.RowAddressMap;
 import dev.javelin.index.exceptions.VectorIndexException;
 import dev.javelin.io.LocalObjectStore;
+import dev.javelin.testing.TestAllocator;
 import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.Random;
 import java.util.Set;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class IvfPqIndexTest {
   static final int DIM = 32;
   @TempDir Path dir;
-  BufferAllocator allocator;
-
-  @BeforeEach
-  void open() {
-    allocator = new RootAllocator();
-  }
-
-  @AfterEach
-  void close() {
-    allocator.close();
-  }
+  @TestAllocator BufferAllocator allocator;
 
   /** {@code rows} vectors: uniform in [0,1), or around 64 random centres when clustered. */
   static float[] data(int rows, boolean clustered, long seed) {

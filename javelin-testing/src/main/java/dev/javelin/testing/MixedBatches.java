@@ -1,4 +1,6 @@
-package dev.javelin.core;
+package dev.javelin.testing;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -18,9 +20,12 @@ import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.FieldType;
 import org.apache.arrow.vector.types.pojo.Schema;
 
-/** Batches of a small mixed schema whose values are a function of the row number. */
-final class TestData {
-  static final Schema SCHEMA = new Schema(List.of(
+/**
+ * Batches of a small mixed schema (int64, double, string, list, struct) whose values are a function
+ * of the row number, so a test can rebuild the rows it expects instead of keeping them.
+ */
+public final class MixedBatches {
+  public static final Schema SCHEMA = new Schema(List.of(
       new Field("id", FieldType.notNullable(new ArrowType.Int(64, true)), null),
       Field.nullable("x", new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE)),
       Field.nullable("s", ArrowType.Utf8.INSTANCE),
@@ -30,10 +35,10 @@ final class TestData {
           Field.nullable("a", new ArrowType.Int(32, true)),
           Field.nullable("b", ArrowType.Utf8.INSTANCE)))));
 
-  private TestData() {}
+  private MixedBatches() {}
 
   /** Rows [start, start + n). */
-  static VectorSchemaRoot batch(BufferAllocator a, long start, int n) {
+  public static VectorSchemaRoot batch(BufferAllocator a, long start, int n) {
     VectorSchemaRoot root = VectorSchemaRoot.create(SCHEMA, a);
     root.allocateNew();
     BigIntVector id = (BigIntVector) root.getVector("id");
@@ -81,7 +86,7 @@ final class TestData {
   }
 
   /** Several batches covering [start, start + total). */
-  static List<VectorSchemaRoot> batches(BufferAllocator a, long start, int total, int perBatch) {
+  public static List<VectorSchemaRoot> batches(BufferAllocator a, long start, int total, int perBatch) {
     List<VectorSchemaRoot> out = new ArrayList<>();
     for (int done = 0; done < total; done += perBatch) {
       out.add(batch(a, start + done, Math.min(perBatch, total - done)));
@@ -90,7 +95,7 @@ final class TestData {
   }
 
   /** Every row of a root as a list of Java objects (getObject), for comparisons. */
-  static List<List<Object>> rows(VectorSchemaRoot root) {
+  public static List<List<Object>> rows(VectorSchemaRoot root) {
     List<List<Object>> out = new ArrayList<>();
     for (int i = 0; i < root.getRowCount(); i++) {
       List<Object> row = new ArrayList<>();
@@ -104,10 +109,10 @@ final class TestData {
   }
 
   /** Asserts equal rows, reporting the first row that differs rather than dumping both lists. */
-  static void assertSameRows(List<List<Object>> got, List<List<Object>> want) {
+  public static void assertSameRows(List<List<Object>> got, List<List<Object>> want) {
     for (int i = 0; i < Math.min(got.size(), want.size()); i++) {
-      org.assertj.core.api.Assertions.assertThat(got.get(i)).as("row %d", i).isEqualTo(want.get(i));
+      assertThat(got.get(i)).as("row %d", i).isEqualTo(want.get(i));
     }
-    org.assertj.core.api.Assertions.assertThat(got.size()).as("row count").isEqualTo(want.size());
+    assertThat(got.size()).as("row count").isEqualTo(want.size());
   }
 }

@@ -1,4 +1,4 @@
-package dev.javelin.format.internal.v21;
+package dev.javelin.testing;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -29,35 +29,35 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * (null, byte[] for fixed-width bytes, byte[] for strings and binaries, List for lists and
  * fixed-size lists, Object[] for structs) and written into vectors.
  */
-final class ArrowData {
+public final class ArrowData {
   private ArrowData() {}
 
-  static Field field(String name, ArrowType type, Field... children) {
+  public static Field field(String name, ArrowType type, Field... children) {
     return new Field(name, FieldType.nullable(type), List.of(children));
   }
 
-  static Field notNull(String name, ArrowType type, Field... children) {
+  public static Field notNull(String name, ArrowType type, Field... children) {
     return new Field(name, FieldType.notNullable(type), List.of(children));
   }
 
-  static Field list(String name, Field item) {
+  public static Field list(String name, Field item) {
     return field(name, ArrowType.List.INSTANCE, item);
   }
 
-  static Field largeList(String name, Field item) {
+  public static Field largeList(String name, Field item) {
     return field(name, ArrowType.LargeList.INSTANCE, item);
   }
 
-  static Field struct(String name, Field... kids) {
+  public static Field struct(String name, Field... kids) {
     return field(name, ArrowType.Struct.INSTANCE, kids);
   }
 
-  static Field fsl(String name, int dim, Field item) {
+  public static Field fsl(String name, int dim, Field item) {
     return field(name, new ArrowType.FixedSizeList(dim), item);
   }
 
   /** Every primitive type the 2.1 encoding covers. */
-  static List<Field> primitives() {
+  public static List<Field> primitives() {
     List<Field> f = new ArrayList<>();
     f.add(field("bool", ArrowType.Bool.INSTANCE));
     for (int bits : new int[] {8, 16, 32, 64}) {
@@ -88,7 +88,7 @@ final class ArrowData {
   }
 
   /** Byte width of a fixed-width Arrow type, or -1 for variable width and nested types. */
-  static int width(ArrowType t) {
+  public static int width(ArrowType t) {
     switch (t.getTypeID()) {
       case Int:
         return ((ArrowType.Int) t).getBitWidth() / 8;
@@ -118,22 +118,22 @@ final class ArrowData {
   }
 
   /** Options for random values. */
-  static final class Gen {
-    final Random random;
-    double nullRate = 0.1;
-    double emptyRate = 0.1;
-    int maxList = 4;
-    int maxString = 12;
-    int minString = 0;
+  public static final class Gen {
+    public final Random random;
+    public double nullRate = 0.1;
+    public double emptyRate = 0.1;
+    public int maxList = 4;
+    public int maxString = 12;
+    public int minString = 0;
     /** Names of fields that are always null. */
-    final java.util.Set<String> alwaysNull = new java.util.HashSet<>();
+    public final java.util.Set<String> alwaysNull = new java.util.HashSet<>();
 
-    Gen(long seed) {
+    public Gen(long seed) {
       this.random = new Random(seed);
     }
   }
 
-  static Object random(Field f, Gen g) {
+  public static Object random(Field f, Gen g) {
     if (f.isNullable() && (g.alwaysNull.contains(f.getName()) || g.random.nextDouble() < g.nullRate)) {
       return null;
     }
@@ -200,7 +200,7 @@ final class ArrowData {
 
   /** Writes a value at index i (the vector's children grow as needed). */
   @SuppressWarnings("unchecked")
-  static void set(FieldVector v, int i, Object value) {
+  public static void set(FieldVector v, int i, Object value) {
     if (v instanceof ListVector) {
       ListVector lv = (ListVector) v;
       if (value == null) {
@@ -298,7 +298,7 @@ final class ArrowData {
   }
 
   /** A root holding the given rows (one value per field per row). */
-  static VectorSchemaRoot root(Schema schema, List<Object[]> rows, BufferAllocator a) {
+  public static VectorSchemaRoot root(Schema schema, List<Object[]> rows, BufferAllocator a) {
     VectorSchemaRoot root = VectorSchemaRoot.create(schema, a);
     root.allocateNew();
     for (int r = 0; r < rows.size(); r++) {
@@ -310,7 +310,7 @@ final class ArrowData {
     return root;
   }
 
-  static List<Object[]> randomRows(Schema schema, int n, Gen g) {
+  public static List<Object[]> randomRows(Schema schema, int n, Gen g) {
     List<Object[]> rows = new ArrayList<>();
     for (int r = 0; r < n; r++) {
       Object[] row = new Object[schema.getFields().size()];

@@ -1,4 +1,4 @@
-package dev.javelin.format.internal.v20;
+package dev.javelin.testing;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -25,23 +25,26 @@ import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.FieldType;
 import org.apache.arrow.vector.types.pojo.Schema;
 
-/** Random Arrow data of every type 2.0 supports, and a canonical form of values to compare. */
-final class TestData {
-  private TestData() {}
+/**
+ * Random Arrow batches of every type file format 2.0 supports, filled vector by vector, and a
+ * canonical form of values to compare what a file reads back with what was written.
+ */
+public final class RandomBatches {
+  private RandomBatches() {}
 
-  static Field field(String name, ArrowType type, Field... children) {
+  public static Field field(String name, ArrowType type, Field... children) {
     return new Field(name, FieldType.nullable(type), children.length == 0 ? null : List.of(children));
   }
 
-  static Field item(ArrowType type, Field... children) {
+  public static Field item(ArrowType type, Field... children) {
     return field("item", type, children);
   }
 
-  static final ArrowType INT32 = new ArrowType.Int(32, true);
-  static final ArrowType UTF8 = ArrowType.Utf8.INSTANCE;
+  public static final ArrowType INT32 = new ArrowType.Int(32, true);
+  public static final ArrowType UTF8 = ArrowType.Utf8.INSTANCE;
 
   /** Fixed-width and boolean leaf types. */
-  static List<Field> fixedFields() {
+  public static List<Field> fixedFields() {
     return List.of(
         field("bool", ArrowType.Bool.INSTANCE),
         field("i8", new ArrowType.Int(8, true)),
@@ -73,7 +76,7 @@ final class TestData {
         field("fsb5", new ArrowType.FixedSizeBinary(5)));
   }
 
-  static List<Field> binaryFields() {
+  public static List<Field> binaryFields() {
     return List.of(
         field("utf8", UTF8),
         field("large_utf8", ArrowType.LargeUtf8.INSTANCE),
@@ -82,7 +85,7 @@ final class TestData {
         field("lowcard", UTF8));
   }
 
-  static List<Field> nestedFields() {
+  public static List<Field> nestedFields() {
     return List.of(
         field("vec", new ArrowType.FixedSizeList(4), item(new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE))),
         field("fsl_bool", new ArrowType.FixedSizeList(3), item(ArrowType.Bool.INSTANCE)),
@@ -107,7 +110,7 @@ final class TestData {
         field("all_null_list", ArrowType.List.INSTANCE, item(INT32)));
   }
 
-  static Schema allTypes() {
+  public static Schema allTypes() {
     List<Field> all = new ArrayList<>(fixedFields());
     all.addAll(binaryFields());
     all.addAll(nestedFields());
@@ -118,7 +121,7 @@ final class TestData {
    * The schema the vectors of a root report. Arrow Java names every list child "$data$", and
    * the writer compares batches with its schema by name, so tests create files with this one.
    */
-  static Schema vectorSchema(VectorSchemaRoot root) {
+  public static Schema vectorSchema(VectorSchemaRoot root) {
     List<Field> fields = new ArrayList<>();
     for (FieldVector v : root.getFieldVectors()) {
       fields.add(v.getField());
@@ -127,7 +130,7 @@ final class TestData {
   }
 
   /** A batch of {@code rows} random rows; the caller closes it. */
-  static VectorSchemaRoot batch(Schema schema, int rows, Random random, BufferAllocator allocator) {
+  public static VectorSchemaRoot batch(Schema schema, int rows, Random random, BufferAllocator allocator) {
     VectorSchemaRoot root = VectorSchemaRoot.create(schema, allocator);
     for (FieldVector v : root.getFieldVectors()) {
       double nullRate = v.getName().startsWith("all_null") ? 1.0 : pick(random, 0.0, 0.1, 0.5);
@@ -144,7 +147,7 @@ final class TestData {
   private static final String[] WORDS = {"red", "green", "", "blue", "a much longer colour name"};
 
   /** Fills {@code v} with {@code n} random values. */
-  static void populate(FieldVector v, int n, Random r, double nullRate) {
+  public static void populate(FieldVector v, int n, Random r, double nullRate) {
     if (v instanceof StructVector) {
       StructVector s = (StructVector) v;
       s.allocateNew();
@@ -262,7 +265,7 @@ final class TestData {
    * Boolean for booleans, lists for lists. Struct validity is left out: Lance 2.0 does not store
    * it, so a null struct reads back as a struct of its children's values.
    */
-  static Object canon(FieldVector v, int i) {
+  public static Object canon(FieldVector v, int i) {
     if (v instanceof StructVector) {
       List<Object> out = new ArrayList<>();
       for (FieldVector c : ((StructVector) v).getChildrenFromFields()) {
@@ -319,7 +322,7 @@ final class TestData {
   }
 
   /** The canonical values of each column of a root: result[column][row]. */
-  static List<List<Object>> canon(VectorSchemaRoot root) {
+  public static List<List<Object>> canon(VectorSchemaRoot root) {
     List<List<Object>> out = new ArrayList<>();
     for (FieldVector v : root.getFieldVectors()) {
       List<Object> col = new ArrayList<>();
@@ -331,7 +334,7 @@ final class TestData {
     return out;
   }
 
-  static String describe(Object o) {
+  public static String describe(Object o) {
     return o instanceof Object[] ? Arrays.deepToString((Object[]) o) : String.valueOf(o);
   }
 }

@@ -1,0 +1,90 @@
+package dev.javelin.testing;
+
+import dev.javelin.io.InputFile;
+import dev.javelin.io.LocalObjectStore;
+import dev.javelin.io.ObjectInfo;
+import dev.javelin.io.ObjectStore;
+import dev.javelin.io.OutputFile;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * An ObjectStore that hands every operation to another store, for a test to override the one it
+ * watches or breaks. It is not a {@link LocalObjectStore}, so code that special-cases local
+ * stores (memory-mapped reads) sees a store of another kind.
+ *
+ * <p>{@link #read} and {@link #deleteQuietly} are left to the interface's defaults, which go
+ * through this store's {@link #open} and {@link #delete}: a subclass that overrides those sees
+ * whole-object reads and quiet deletes too. {@link #child} is the delegate's child, without this
+ * store's overrides.
+ */
+public class ForwardingObjectStore implements ObjectStore {
+  private final ObjectStore delegate;
+
+  /** Forwards to {@code delegate}. */
+  public ForwardingObjectStore(ObjectStore delegate) {
+    this.delegate = Objects.requireNonNull(delegate, "delegate");
+  }
+
+  /** Forwards to a {@link LocalObjectStore} rooted at {@code root}. */
+  public ForwardingObjectStore(Path root) {
+    this(new LocalObjectStore(root));
+  }
+
+  /** The store this one forwards to. */
+  public ObjectStore delegate() {
+    return delegate;
+  }
+
+  @Override
+  public String location() {
+    return delegate.location();
+  }
+
+  @Override
+  public List<ObjectInfo> list(String prefix) throws IOException {
+    return delegate.list(prefix);
+  }
+
+  @Override
+  public List<ObjectInfo> listTemporary(String prefix) throws IOException {
+    return delegate.listTemporary(prefix);
+  }
+
+  @Override
+  public InputFile open(String key) throws IOException {
+    return delegate.open(key);
+  }
+
+  @Override
+  public void put(String key, byte[] data) throws IOException {
+    delegate.put(key, data);
+  }
+
+  @Override
+  public void putIfAbsent(String key, byte[] data) throws IOException {
+    delegate.putIfAbsent(key, data);
+  }
+
+  @Override
+  public OutputFile newOutputFile(String key) {
+    return delegate.newOutputFile(key);
+  }
+
+  @Override
+  public void delete(String key) throws IOException {
+    delegate.delete(key);
+  }
+
+  @Override
+  public boolean exists(String key) throws IOException {
+    return delegate.exists(key);
+  }
+
+  @Override
+  public ObjectStore child(String dir) {
+    return delegate.child(dir);
+  }
+}
