@@ -9,6 +9,7 @@ import dev.javelin.core.internal.index.DatasetIndexes;
 import dev.javelin.core.internal.index.IndexSettler;
 import dev.javelin.core.internal.index.RowIdIndex;
 import dev.javelin.core.internal.index.VectorIndexBuild;
+import dev.javelin.core.internal.scan.OperationMemory;
 import dev.javelin.core.internal.scan.Take;
 import dev.javelin.core.internal.write.DeleteScan;
 import dev.javelin.core.internal.write.FragmentWriter;
@@ -51,8 +52,9 @@ import org.roaringbitmap.RoaringBitmap;
  * One version of a Lance dataset. Immutable: writes return a new {@code Dataset} at the version
  * they committed, and this one keeps reading its own version. Holds no open files.
  *
- * <p>The allocator given when opening is used for scans and takes (each scan gets a child of it
- * that it closes). Data to write is read from the caller's vectors and never retained. Caches
+ * <p>The allocator given when opening is used for scans and takes (each gets a child of it named
+ * after it, {@code scan <location>} or {@code take <location>}, that it closes, so a leak names
+ * its operation). Data to write is read from the caller's vectors and never retained. Caches
  * shared between queries and the thread pools belong to a {@link Session}: the one given when
  * opening, else the {@link Session#defaultSession() default session}.
  *
@@ -413,8 +415,8 @@ public final class Dataset {
    * @throws IndexOutOfBoundsException if an offset is not below {@link #countRows()}
    */
   public VectorSchemaRoot take(long[] offsets, List<String> columns) {
-    try {
-      return Take.take(this, offsets, fields(columns), allocator);
+    try (BufferAllocator take = OperationMemory.child(allocator, "take", location())) {
+      return OperationMemory.moveTo(Take.take(this, offsets, fields(columns), take), allocator);
     } catch (IOException e) {
       throw new UncheckedIOException("Take failed: " + location(), e);
     }
@@ -433,9 +435,9 @@ public final class Dataset {
    *     fragment is gone, that is past its fragment's end, or that is deleted
    */
   public VectorSchemaRoot takeRows(long[] rowIds, List<String> columns) {
-    try {
-      return hasStableRowIds() ? Take.takeRowIds(this, rowIds, fields(columns), allocator)
-          : Take.takeRows(this, rowIds, fields(columns), allocator);
+    try (BufferAllocator take = OperationMemory.child(allocator, "take", location())) {
+      return OperationMemory.moveTo(hasStableRowIds() ? Take.takeRowIds(this, rowIds, fields(columns), take)
+          : Take.takeRows(this, rowIds, fields(columns), take), allocator);
     } catch (IOException e) {
       throw new UncheckedIOException("Take failed: " + location(), e);
     }

@@ -7,6 +7,8 @@ import dev.javelin.core.internal.SessionState;
 import dev.javelin.index.IndexType;
 import java.nio.file.Path;
 import java.util.List;
+import org.apache.arrow.memory.ArrowBuf;
+import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -22,7 +24,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Sessions own the caches and pools their datasets use: two sessions share no entry, closing one
  * closes its caches, pools and allocator (which then holds nothing), and every dataset opened
- * without one uses the default session.
+ * without one uses the default session. Scans and takes read with children of the dataset's
+ * allocator named after them, so a leak names the operation.
  */
 class SessionTest {
   static final Schema SCHEMA = new Schema(List.of(Field.nullable("id", new ArrowType.Int(64, true))));
@@ -88,8 +91,13 @@ class SessionTest {
       assertThat(opened.countRows()).isEqualTo(2L * ROWS);
       assertThat(Dataset.open(dir.resolve("ds").toString(), 1, session).countRows()).isEqualTo(ROWS);
       try (ArrowReader r = opened.newScan().build()) {
+        // The scan reads with a child of the session's allocator, named after it.
+        assertThat(session.allocator().getChildAllocators()).extracting(BufferAllocator::getName)
+            .contains("scan " + opened.location());
         assertThat(ids(r)).isEqualTo(2L * ((long) ROWS * (ROWS - 1) / 2));
       }
+      assertThat(session.allocator().getChildAllocators()).extracting(BufferAllocator::getName)
+          .doesNotContain("scan " + opened.location());
       try (VectorSchemaRoot got = opened.take(new long[] {5, ROWS + 7}, null)) {
         assertThat(got.getVector("id").getObject(0)).isEqualTo(5L);
         assertThat(got.getVector("id").getObject(1)).isEqualTo(7L);
@@ -146,6 +154,39 @@ class SessionTest {
     assertThatThrownBy(() -> state.rowMaps().lease(ds.store(), "x"))
         .isInstanceOf(IllegalStateException.class).hasMessage("The cache is closed");
     assertThatThrownBy(() -> ds.take(new long[] {0}, null)).isInstanceOf(IllegalStateException.class);
+  }
+
+  @Test
+  void closingASessionWhileAScanIsOpenNamesTheScan() throws Exception {
+    Session session = Session.builder().build();
+    Dataset ds = create(dir.resolve("ds"), session);
+    ArrowReader open = ds.newScan().parallelism(1).build();
+    assertThat(open.loadNextBatch()).isTrue();
+    assertThatThrownBy(session::close).isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("Memory was leaked")
+        .hasMessageContaining("Allocator(scan " + ds.location() + ")");
+    // Its memory outlived the session's allocator, which now refuses to take it back.
+    assertThatThrownBy(open::close).isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("allocator is closed");
+  }
+
+  @Test
+  void aLeakInAScanIsReportedWithTheScansAllocatorName() throws Exception {
+    Dataset ds = create(dir.resolve("ds"), null);
+    RootAllocator root = new RootAllocator();
+    Dataset reading = Dataset.open(dir.resolve("ds"), root);
+    ArrowReader r = reading.newScan().build();
+    assertThat(r.loadNextBatch()).isTrue();
+    // A buffer of the scan's batch kept past the scan (a caller's bug).
+    ArrowBuf kept = ((BigIntVector) r.getVectorSchemaRoot().getVector("id")).getDataBuffer();
+    kept.getReferenceManager().retain();
+    assertThatThrownBy(r::close).isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("Memory was leaked")
+        .hasMessageContaining("Allocator(scan " + ds.location() + ")");
+    // The caller's root names the scan's allocator too. (Both stay unusable: the leak is the
+    // point, and memory of a closed allocator cannot be released.)
+    assertThatThrownBy(root::close).isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("scan " + ds.location());
   }
 
   @Test
