@@ -4,10 +4,12 @@ import dev.javelin.core.ScanPlan;
 import dev.javelin.core.exceptions.ColumnLengthMismatchException;
 import dev.javelin.core.exceptions.InvalidUpdateException;
 import dev.javelin.core.exceptions.SchemaEvolutionException;
+import dev.javelin.core.internal.SessionState;
 import dev.javelin.core.internal.index.DatasetIndexes;
 import dev.javelin.core.internal.index.IndexSettler;
 import dev.javelin.core.internal.index.RowIdIndex;
 import dev.javelin.core.internal.index.VectorIndexBuild;
+import dev.javelin.core.internal.scan.OperationMemory;
 import dev.javelin.core.internal.scan.Take;
 import dev.javelin.core.internal.write.DeleteScan;
 import dev.javelin.core.internal.write.FragmentWriter;
@@ -50,8 +52,11 @@ import org.roaringbitmap.RoaringBitmap;
  * One version of a Lance dataset. Immutable: writes return a new {@code Dataset} at the version
  * they committed, and this one keeps reading its own version. Holds no open files.
  *
- * <p>The allocator given when opening is used for scans and takes (each scan gets a child of it
- * that it closes). Data to write is read from the caller's vectors and never retained.
+ * <p>The allocator given when opening is used for scans and takes (each gets a child of it named
+ * after it, {@code scan <location>} or {@code take <location>}, that it closes, so a leak names
+ * its operation). Data to write is read from the caller's vectors and never retained. Caches
+ * shared between queries and the thread pools belong to a {@link Session}: the one given when
+ * opening, else the {@link Session#defaultSession() default session}.
  *
  * <pre>{@code
  * Dataset ds = Dataset.create(path, reader, WriteParams.defaults(), allocator);
@@ -63,13 +68,15 @@ public final class Dataset {
   private final Table table;
   private final Manifest manifest;
   private final BufferAllocator allocator;
+  private final Session session;
   // Stable row id -> row, built on the first takeRows of this version.
   private volatile RowIdIndex rowIdIndex;
 
-  private Dataset(Table table, Manifest manifest, BufferAllocator allocator) {
+  private Dataset(Table table, Manifest manifest, BufferAllocator allocator, Session session) {
     this.table = table;
     this.manifest = manifest;
     this.allocator = allocator;
+    this.session = session;
   }
 
   // ---- opening
@@ -94,9 +101,14 @@ public final class Dataset {
    * ({@code <dataset>/tree/<branch>}) opens as that branch.
    */
   public static Dataset open(ObjectStore store, BufferAllocator allocator) {
+    return open(store, allocator, Session.defaultSession());
+  }
+
+  private static Dataset open(ObjectStore store, BufferAllocator allocator, Session session) {
     Table t = Table.at(store);
     Manifest m = t.latest();
-    return new Dataset(m.branch().isPresent() ? Table.ofBranchStore(store, m.branch().get()) : t, m, allocator);
+    return new Dataset(m.branch().isPresent() ? Table.ofBranchStore(store, m.branch().get()) : t, m, allocator,
+        session);
   }
 
   /**
@@ -105,8 +117,12 @@ public final class Dataset {
    * @throws dev.javelin.table.exceptions.VersionNotFoundException if there is no such version
    */
   public static Dataset open(Path path, long version, BufferAllocator allocator) {
+    return open(path, version, allocator, Session.defaultSession());
+  }
+
+  private static Dataset open(Path path, long version, BufferAllocator allocator, Session session) {
     Table t = Table.at(new LocalObjectStore(path));
-    return new Dataset(t, t.load(version), allocator);
+    return new Dataset(t, t.load(version), allocator, session);
   }
 
   /**
@@ -119,14 +135,46 @@ public final class Dataset {
     return open(toPath(uri), version, allocator);
   }
 
+  // ---- opening in a session: the same, reading with the session's allocator
+
+  /** Opens the newest version, in {@code session} (see {@link #open(Path, BufferAllocator)}). */
+  public static Dataset open(Path path, Session session) {
+    return open(new LocalObjectStore(path), session);
+  }
+
+  /** Opens the newest version at a local path or {@code file:} URI, in {@code session}. */
+  public static Dataset open(String uri, Session session) {
+    return open(toPath(uri), session);
+  }
+
+  /** Opens the newest version of the dataset in a store, in {@code session}. */
+  public static Dataset open(ObjectStore store, Session session) {
+    return open(store, session.allocator(), session);
+  }
+
+  /** Opens one version, in {@code session}. */
+  public static Dataset open(Path path, long version, Session session) {
+    return open(path, version, session.allocator(), session);
+  }
+
+  /** Opens one version at a local path or {@code file:} URI, in {@code session}. */
+  public static Dataset open(String uri, long version, Session session) {
+    return open(toPath(uri), version, session);
+  }
+
+  /** Opens the version a tag names, in {@code session}. */
+  public static Dataset open(Path path, String tag, Session session) {
+    return atTag(Table.at(new LocalObjectStore(path)), tag, session.allocator(), session);
+  }
+
   /** The same dataset at another version. */
   public Dataset checkout(long version) {
-    return new Dataset(table, table.load(version), allocator);
+    return new Dataset(table, table.load(version), allocator, session);
   }
 
   /** The same dataset at its newest version. */
   public Dataset checkoutLatest() {
-    return new Dataset(table, table.latest(), allocator);
+    return new Dataset(table, table.latest(), allocator, session);
   }
 
   private static Path toPath(String uri) {
@@ -152,21 +200,42 @@ public final class Dataset {
   /** Creates a dataset from batches (not closed); the first batch gives the schema. */
   public static Dataset create(Path path, Iterable<VectorSchemaRoot> data, WriteParams params,
       BufferAllocator allocator) {
-    return create(new LocalObjectStore(path), Batches.of(data), params, allocator);
+    return create(new LocalObjectStore(path), Batches.of(data), params, allocator, Session.defaultSession());
   }
 
   /** Creates a dataset in a store. */
   public static Dataset create(ObjectStore store, ArrowReader data, WriteParams params, BufferAllocator allocator) {
-    return create(store, Batches.of(data), params, allocator);
+    return create(store, Batches.of(data), params, allocator, Session.defaultSession());
   }
 
-  private static Dataset create(ObjectStore store, Batches data, WriteParams params, BufferAllocator allocator) {
+  /** Creates a dataset from the batches of a reader (consumed, not closed), in {@code session}. */
+  public static Dataset create(Path path, ArrowReader data, WriteParams params, Session session) {
+    return create(new LocalObjectStore(path), data, params, session);
+  }
+
+  /** Creates a dataset at a local path or {@code file:} URI, in {@code session}. */
+  public static Dataset create(String uri, ArrowReader data, WriteParams params, Session session) {
+    return create(toPath(uri), data, params, session);
+  }
+
+  /** Creates a dataset from batches (not closed), in {@code session}. */
+  public static Dataset create(Path path, Iterable<VectorSchemaRoot> data, WriteParams params, Session session) {
+    return create(new LocalObjectStore(path), Batches.of(data), params, session.allocator(), session);
+  }
+
+  /** Creates a dataset in a store, in {@code session}. */
+  public static Dataset create(ObjectStore store, ArrowReader data, WriteParams params, Session session) {
+    return create(store, Batches.of(data), params, session.allocator(), session);
+  }
+
+  private static Dataset create(ObjectStore store, Batches data, WriteParams params, BufferAllocator allocator,
+      Session session) {
     Table t = Table.at(store);
     if (t.exists()) {
       throw TableErrors.exists(store.location());
     }
     LanceFileVersion version = params.fileVersion().orElse(LanceFileVersion.V2_1);
-    return new Dataset(t, write(t, 0, null, data, params, version), allocator);
+    return new Dataset(t, write(t, 0, null, data, params, version, session), allocator, session);
   }
 
   /**
@@ -192,7 +261,7 @@ public final class Dataset {
       throw new IllegalArgumentException("Cannot append " + params.fileVersion().get() + " files to a dataset of "
           + version + " files: " + location());
     }
-    return new Dataset(table, write(table, version(), schema(), data, params, version), allocator);
+    return new Dataset(table, write(table, version(), schema(), data, params, version, session), allocator, session);
   }
 
   /** Replaces the schema and all rows with the reader's batches (consumed, not closed). */
@@ -207,7 +276,7 @@ public final class Dataset {
 
   private Dataset overwrite(Batches data, WriteParams params) {
     LanceFileVersion version = params.fileVersion().orElse(manifest.fileVersion());
-    return new Dataset(table, write(table, version(), null, data, params, version), allocator);
+    return new Dataset(table, write(table, version(), null, data, params, version, session), allocator, session);
   }
 
   /**
@@ -216,7 +285,7 @@ public final class Dataset {
    * the files written are deleted.
    */
   private static Manifest write(Table t, long readVersion, LanceSchema appendTo, Batches data, WriteParams params,
-      LanceFileVersion version) {
+      LanceFileVersion version, Session session) {
     String location = t.location();
     Schema incoming = data.schema();
     LanceSchema schema;
@@ -229,7 +298,7 @@ public final class Dataset {
       schema = LanceSchema.fromArrow(incoming);
     }
     Schema target = schema.toArrow();
-    FragmentWriter writer = new FragmentWriter(t.store(), schema, version, params,
+    FragmentWriter writer = new FragmentWriter(SessionState.of(session).pools(), t.store(), schema, version, params,
         appendTo != null ? "append" : readVersion == 0 ? "create" : "overwrite");
     boolean committed = false;
     try {
@@ -346,8 +415,8 @@ public final class Dataset {
    * @throws IndexOutOfBoundsException if an offset is not below {@link #countRows()}
    */
   public VectorSchemaRoot take(long[] offsets, List<String> columns) {
-    try {
-      return Take.take(this, offsets, fields(columns), allocator);
+    try (BufferAllocator take = OperationMemory.child(allocator, "take", location())) {
+      return OperationMemory.moveTo(Take.take(this, offsets, fields(columns), take), allocator);
     } catch (IOException e) {
       throw new UncheckedIOException("Take failed: " + location(), e);
     }
@@ -366,9 +435,9 @@ public final class Dataset {
    *     fragment is gone, that is past its fragment's end, or that is deleted
    */
   public VectorSchemaRoot takeRows(long[] rowIds, List<String> columns) {
-    try {
-      return hasStableRowIds() ? Take.takeRowIds(this, rowIds, fields(columns), allocator)
-          : Take.takeRows(this, rowIds, fields(columns), allocator);
+    try (BufferAllocator take = OperationMemory.child(allocator, "take", location())) {
+      return OperationMemory.moveTo(hasStableRowIds() ? Take.takeRowIds(this, rowIds, fields(columns), take)
+          : Take.takeRows(this, rowIds, fields(columns), take), allocator);
     } catch (IOException e) {
       throw new UncheckedIOException("Take failed: " + location(), e);
     }
@@ -454,7 +523,7 @@ public final class Dataset {
    */
   DeleteResult deleteRows(Map<Long, RoaringBitmap> rowsByFragment, String predicate) {
     Deletes.Committed c = Deletes.commitCounted(table, manifest, rowsByFragment, predicate, allocator);
-    return new DeleteResult(c.manifest() == manifest ? this : new Dataset(table, c.manifest(), allocator),
+    return new DeleteResult(c.manifest() == manifest ? this : new Dataset(table, c.manifest(), allocator, session),
         c.rowsDeleted());
   }
 
@@ -609,7 +678,7 @@ public final class Dataset {
   }
 
   public Dataset at(Manifest m) {
-    return new Dataset(table, m, allocator);
+    return new Dataset(table, m, allocator, session);
   }
 
   public Table table() {
@@ -619,6 +688,11 @@ public final class Dataset {
   /** The allocator this dataset reads with (compaction and other internal packages use it). */
   public BufferAllocator allocator() {
     return allocator;
+  }
+
+  /** The session whose caches and thread pools this dataset uses. */
+  public Session session() {
+    return session;
   }
 
   // ---- indices (DatasetIndexes)
@@ -632,7 +706,8 @@ public final class Dataset {
    * @throws dev.javelin.core.exceptions.IndexExistsException if the name is taken and {@code replace} is false
    */
   public Dataset createIndex(String column, dev.javelin.index.IndexType type, String name, boolean replace) {
-    return new Dataset(table, DatasetIndexes.create(this, table, column, type, name, replace, allocator), allocator);
+    return new Dataset(table, DatasetIndexes.create(this, table, column, type, name, replace, allocator), allocator,
+        session);
   }
 
   /**
@@ -650,8 +725,8 @@ public final class Dataset {
    */
   public IndexOptimizeResult optimizeIndices() {
     DatasetIndexes.Optimized o = DatasetIndexes.optimize(this, table, allocator);
-    return new IndexOptimizeResult(o.manifest() == manifest ? this : new Dataset(table, o.manifest(), allocator),
-        o.report());
+    return new IndexOptimizeResult(o.manifest() == manifest ? this
+        : new Dataset(table, o.manifest(), allocator, session), o.report());
   }
 
   /** How a scan with this filter would use the indices (see {@link ScanBuilder#explain()}). */
@@ -664,7 +739,8 @@ public final class Dataset {
    * {@code createIndex(column, IndexType.VECTOR, ...)} Lance's default parameters are used.
    */
   public Dataset createIndex(String column, dev.javelin.index.IvfPqParams params, String name, boolean replace) {
-    return new Dataset(table, VectorIndexBuild.create(this, table, column, params, name, replace, allocator), allocator);
+    return new Dataset(table, VectorIndexBuild.create(this, table, column, params, name, replace, allocator), allocator,
+        session);
   }
 
   /** Starts a nearest-neighbour query of {@code query} over a vector column. */
@@ -683,7 +759,7 @@ public final class Dataset {
    * @throws dev.javelin.core.exceptions.IndexNotFoundException if this version has no index of that name
    */
   public Dataset dropIndex(String name) {
-    return new Dataset(table, DatasetIndexes.drop(this, table, name), allocator);
+    return new Dataset(table, DatasetIndexes.drop(this, table, name), allocator, session);
   }
 
   /** The manifest of this version (fragments, flags, config). */
@@ -704,17 +780,17 @@ public final class Dataset {
    * @throws dev.javelin.table.exceptions.TagNotFoundException if there is no such tag
    */
   public static Dataset open(Path path, String tag, BufferAllocator allocator) {
-    return atTag(Table.at(new LocalObjectStore(path)), tag, allocator);
+    return atTag(Table.at(new LocalObjectStore(path)), tag, allocator, Session.defaultSession());
   }
 
   /** The same dataset at the version a tag names (on the branch the tag names). */
   public Dataset checkout(String tag) {
-    return atTag(table, tag, allocator);
+    return atTag(table, tag, allocator, session);
   }
 
-  private static Dataset atTag(Table t, String tag, BufferAllocator allocator) {
+  private static Dataset atTag(Table t, String tag, BufferAllocator allocator, Session session) {
     Manifest m = Tags.of(t).load(tag);
-    return new Dataset(t.branch(Tags.of(t).get(tag).branch().orElse(null)), m, allocator);
+    return new Dataset(t.branch(Tags.of(t).get(tag).branch().orElse(null)), m, allocator, session);
   }
 
   /** The dataset's tags: list, create, update, delete. */
@@ -730,7 +806,7 @@ public final class Dataset {
     // The newest version's number from the listing, not its manifest: restoring is how a dataset
     // whose newest manifest is unreadable is recovered.
     Transaction txn = Transaction.restore(table.listVersions().lastKey(), manifest);
-    return new Dataset(table, table.newCommit(txn).commit(), allocator);
+    return new Dataset(table, table.newCommit(txn).commit(), allocator, session);
   }
 
   // ---- shallow clones and branches (the work is in dev.javelin.table: Table.shallowClone, Branches)
@@ -752,7 +828,7 @@ public final class Dataset {
   /** Shallow-clones another version of this dataset (or branch) to {@code target}. */
   public Dataset shallowClone(Path target, long version) {
     Table t = Table.at(new LocalObjectStore(target));
-    return new Dataset(t, table.shallowClone(t, version, null), allocator);
+    return new Dataset(t, table.shallowClone(t, version, null), allocator, session);
   }
 
   /**
@@ -763,7 +839,8 @@ public final class Dataset {
   public Dataset shallowClone(Path target, String tag) {
     dev.javelin.table.TagInfo info = tags().get(tag);
     Table t = Table.at(new LocalObjectStore(target));
-    return new Dataset(t, table.branch(info.branch().orElse(null)).shallowClone(t, info.version(), null), allocator);
+    return new Dataset(t, table.branch(info.branch().orElse(null)).shallowClone(t, info.version(), null), allocator,
+        session);
   }
 
   /** This dataset's branch; empty on the main branch. */
@@ -792,14 +869,14 @@ public final class Dataset {
   /** Creates a branch from another version of this dataset's branch. */
   public Dataset createBranch(String name, long version) {
     Manifest first = branches().create(name, table, version);
-    return new Dataset(table.branch(name), first, allocator);
+    return new Dataset(table.branch(name), first, allocator, session);
   }
 
   /** Creates a branch from the version a tag names (on whichever branch it names). */
   public Dataset createBranch(String name, String tag) {
     dev.javelin.table.TagInfo info = tags().get(tag);
     Manifest first = branches().create(name, table.branch(info.branch().orElse(null)), info.version());
-    return new Dataset(table.branch(name), first, allocator);
+    return new Dataset(table.branch(name), first, allocator, session);
   }
 
   /**
@@ -809,13 +886,13 @@ public final class Dataset {
    */
   public Dataset checkoutBranch(String name) {
     Table t = name == null || name.equals("main") ? table.main() : branches().open(name);
-    return new Dataset(t, t.latest(), allocator);
+    return new Dataset(t, t.latest(), allocator, session);
   }
 
   /** One version of a branch of this dataset ({@code "main"} or null: the main branch). */
   public Dataset checkoutBranch(String name, long version) {
     Table t = name == null || name.equals("main") ? table.main() : branches().open(name);
-    return new Dataset(t, t.load(version), allocator);
+    return new Dataset(t, t.load(version), allocator, session);
   }
 
   /** Removes old versions and the files no kept version uses (see {@link CleanupPolicy}). */

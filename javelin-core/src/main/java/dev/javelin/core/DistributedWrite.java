@@ -3,6 +3,7 @@ package dev.javelin.core;
 import com.google.protobuf.InvalidProtocolBufferException;
 import dev.javelin.core.exceptions.ColumnLengthMismatchException;
 import dev.javelin.core.exceptions.SchemaEvolutionException;
+import dev.javelin.core.internal.SessionState;
 import dev.javelin.core.internal.scan.DatasetReader;
 import dev.javelin.core.internal.scan.DeletedSlots;
 import dev.javelin.core.internal.write.FragmentWriter;
@@ -217,7 +218,8 @@ public final class DistributedWrite {
     List<LanceField> readFields = reads.isEmpty() ? List.of(dataset.schema().fields().get(0)) : dataset.fields(reads);
     Schema target = newColumns.toArrow();
     WriteParams params = WriteParams.builder().maxRowsPerFile(Math.max(1, fragment.physicalRows())).build();
-    FragmentWriter writer = new FragmentWriter(dataset.store(), newColumns, dataset.fileVersion(), params, "backfill");
+    FragmentWriter writer = new FragmentWriter(SessionState.of(dataset).pools(), dataset.store(), newColumns,
+        dataset.fileVersion(), params, "backfill");
     boolean done = false;
     try {
       DeletedSlots slots = new DeletedSlots(Deletes.deletedRows(dataset.store(), fragment, dataset.allocator()),

@@ -6,6 +6,7 @@ import dev.javelin.core.expr.Expression;
 import dev.javelin.core.internal.scan.DatasetReader;
 import dev.javelin.core.internal.scan.FilteredReader;
 import dev.javelin.core.internal.scan.IndexedScan;
+import dev.javelin.core.internal.scan.OperationMemory;
 import dev.javelin.core.internal.scan.ParallelScanReader;
 import dev.javelin.format.ReadOptions;
 import dev.javelin.format.exceptions.ColumnNotFoundException;
@@ -169,7 +170,9 @@ public final class ScanBuilder {
 
   /**
    * Starts the scan: every row of every fragment, in fragment order, then the filter, offset and
-   * limit. The reader owns its root; the caller closes the reader.
+   * limit. The reader owns its root; the caller closes the reader. It reads with a child of the
+   * dataset's allocator named {@code scan <location>}, closed with the reader (which throws if
+   * memory of it is still held then, naming it).
    *
    * @throws ColumnNotFoundException if a column is not in the dataset
    * @throws dev.javelin.core.exceptions.UnknownColumnException if the filter names an unknown column
@@ -178,6 +181,21 @@ public final class ScanBuilder {
    *     stable row ids
    */
   public ArrowReader build() {
+    BufferAllocator scan = OperationMemory.child(allocator, "scan", dataset.location());
+    try {
+      return OperationMemory.closingWith(open(scan), scan);
+    } catch (RuntimeException | Error e) {
+      try {
+        scan.close();
+      } catch (RuntimeException suppressed) {
+        e.addSuppressed(suppressed);
+      }
+      throw e;
+    }
+  }
+
+  // The scan's reader, reading with `allocator`.
+  private ArrowReader open(BufferAllocator allocator) {
     // Meta columns named in columns() come where they are named (as in Lance); those asked for
     // with with*() and not named follow the data columns, in the order the with*() javadoc gives.
     List<String> dataNames = columns;
@@ -246,9 +264,9 @@ public final class ScanBuilder {
       inReaderOrder &= outputs[i] == i;
     }
     if (bound == null && offset == 0 && limit < 0 && inReaderOrder) {
-      return reader(out, metas, null);
+      return reader(out, metas, null, allocator);
     }
-    IndexedScan indexed = bound == null ? null : indexed();
+    IndexedScan indexed = bound == null ? null : indexed(allocator);
     if (bound != null && indexed == null && parallelism > 1 && outputs.length > 0) {
       // The filter runs on the decoding threads; only the offset and limit are left to apply.
       ArrowReader filtered = new ParallelScanReader(dataset.store(), dataset.location(), fragmentsToScan(), read,
@@ -267,7 +285,7 @@ public final class ScanBuilder {
         throw asUnchecked(e);
       }
     }
-    ArrowReader inner = reader(read, metas, indexed);
+    ArrowReader inner = reader(read, metas, indexed, allocator);
     try {
       return new FilteredReader(inner, bound, outputs, offset, limit, allocator);
     } catch (IOException | RuntimeException e) {
@@ -305,8 +323,9 @@ public final class ScanBuilder {
         total = 0;
       }
     } else {
-      try (FilteredReader r = new FilteredReader(reader(dataset.fields(bound.columns()), List.of(), indexed()), bound,
-          new int[0], 0, -1, allocator)) {
+      try (BufferAllocator scan = OperationMemory.child(allocator, "scan", dataset.location());
+          FilteredReader r = new FilteredReader(reader(dataset.fields(bound.columns()), List.of(), indexed(scan), scan),
+              bound, new int[0], 0, -1, scan)) {
         total = r.count();
       } catch (IOException e) {
         throw new UncheckedIOException("Count failed: " + dataset.location(), e);
@@ -331,7 +350,7 @@ public final class ScanBuilder {
   }
 
   // The index plan for the filter (already bound), or null when no index helps.
-  private IndexedScan indexed() {
+  private IndexedScan indexed(BufferAllocator allocator) {
     if (!useIndex) {
       return null;
     }
@@ -346,7 +365,8 @@ public final class ScanBuilder {
     }
   }
 
-  private ArrowReader reader(List<LanceField> fields, List<DatasetReader.Meta> metas, IndexedScan indexed) {
+  private ArrowReader reader(List<LanceField> fields, List<DatasetReader.Meta> metas, IndexedScan indexed,
+      BufferAllocator allocator) {
     // Index plans are only made for datasets without stable row ids, where _rowid is the address;
     // the indexed reader appends _rowid then _rowaddr. A scan of chosen fragments reads only
     // their candidate rows (a distributed reader scans one fragment per task).

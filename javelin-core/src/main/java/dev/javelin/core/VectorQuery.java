@@ -1,8 +1,10 @@
 package dev.javelin.core;
 
+import dev.javelin.common.LeasedCache;
 import dev.javelin.core.VectorSearchPlan;
 import dev.javelin.core.expr.BoundExpression;
 import dev.javelin.core.expr.Expression;
+import dev.javelin.core.internal.SessionState;
 import dev.javelin.core.internal.index.AddressTranslator;
 import dev.javelin.core.internal.index.DatasetIndexes;
 import dev.javelin.core.internal.index.IndexCoverage;
@@ -89,15 +91,6 @@ public final class VectorQuery {
   public static final String DISTANCE_TYPE_KEY = "javelin:distance_type";
   /** Javelin's default number of IVF partitions to probe at least. */
   public static final int DEFAULT_NPROBES = 20;
-  private static final int CACHED_INDICES = 8;
-  // Open indices by dataset and uuid, or the UnsupportedIndexKindException of one Javelin cannot read.
-  private static final Map<String, Object> CACHE = new LinkedHashMap<>(16, 0.75f, true) {
-    @Override
-    protected boolean removeEldestEntry(Map.Entry<String, Object> eldest) {
-      return size() > CACHED_INDICES;
-    }
-  };
-
   private final Dataset ds;
   private final String column;
   private final float[] query;
@@ -426,7 +419,8 @@ public final class VectorQuery {
    */
   private Neighbors searchIndex(IvfPqIndex index, IndexCoverage coverage, int candidates, LongPredicate accept)
       throws IOException {
-    AddressTranslator translator = new AddressTranslator(ds.store(), coverage.through());
+    AddressTranslator translator = new AddressTranslator(SessionState.of(ds).rowMaps(), ds.store(),
+        coverage.through());
     if (translator.isIdentity()) {
       return index.search(query, candidates, probes(), accept);
     }
@@ -532,28 +526,23 @@ public final class VectorQuery {
     return out;
   }
 
-  // The open index, or the UnsupportedIndexKindException saying why Javelin cannot read it.
+  // The open index, or the UnsupportedIndexKindException saying why Javelin cannot read it: kept
+  // in the session's cache by dataset and uuid.
   private Object open(TableProtos.IndexMetadata entry) {
     String uuid = IndexUuids.toText(entry.getUuid().getUuid());
-    String key = ds.location() + "#" + uuid;
-    synchronized (CACHE) {
-      Object cached = CACHE.get(key);
-      if (cached != null) {
-        return cached;
+    SessionState session = SessionState.of(ds);
+    try (LeasedCache.Lease<Object> opened = session.vectorIndices().lease(ds.location() + "#" + uuid, k -> {
+      try {
+        return IvfPqIndex.open(ds.manifest().basePaths().indexStore(ds.store(), entry), uuid, allocator,
+            session.pools());
+      } catch (UnsupportedIndexKindException e) {
+        return e;
       }
-    }
-    Object opened;
-    try {
-      opened = IvfPqIndex.open(ds.manifest().basePaths().indexStore(ds.store(), entry), uuid, allocator);
-    } catch (UnsupportedIndexKindException e) {
-      opened = e;
+    })) {
+      return opened.value();
     } catch (IOException e) {
       throw new UncheckedIOException("Opening vector index '" + entry.getName() + "' failed: " + ds.location(), e);
     }
-    synchronized (CACHE) {
-      CACHE.put(key, opened);
-    }
-    return opened;
   }
 
   /** The addresses of the rows of some fragments that the prefilter keeps (deleted rows left out). */
@@ -714,10 +703,11 @@ public final class VectorQuery {
     }
   }
 
-  /** Forgets cached indices (tests and benchmarks that rewrite files under the same uuid). */
+  /**
+   * Forgets the default session's cached indices (tests and benchmarks that rewrite files under
+   * the same uuid).
+   */
   static void clearCache() {
-    synchronized (CACHE) {
-      CACHE.clear();
-    }
+    SessionState.of(Session.defaultSession()).vectorIndices().invalidateAll();
   }
 }

@@ -1,37 +1,43 @@
 package dev.javelin.index.internal;
 
+import dev.javelin.common.LeasedCache;
 import dev.javelin.index.internal.btree.BTreeIndex;
 import dev.javelin.io.ObjectStore;
 import java.io.IOException;
-import java.util.Iterator;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 
 /**
- * Open BTree indices shared by the queries of a process, like Lance's session index cache: the
+ * Open BTree indices shared by the queries of a session, like Lance's session index cache: the
  * first query of an index opens it (reads its lookup file), later ones reuse its lookup, open data
  * file and decoded pages. An index's files never change once written (a new index gets a new
- * uuid), so entries never go stale. Bounded: the least recently used index beyond
- * {@link #capacity()} is closed (freed once its current users close it too). Its memory comes
- * from the cache's own allocator, not from a caller's, since an entry outlives any one query.
- * Thread-safe.
+ * uuid), so entries never go stale. Bounded: an index evicted beyond {@link #capacity()} is
+ * closed (freed once its current users close it too). Its memory comes from the cache's own
+ * allocator, not from a caller's, since an entry outlives any one query. Thread-safe.
  */
-public final class IndexCache {
-  private static final IndexCache SHARED = new IndexCache(16);
-
+public final class IndexCache implements AutoCloseable {
   private final int capacity;
-  private final BufferAllocator allocator = new RootAllocator();
-  private final Map<String, BTreeIndex> open = new LinkedHashMap<>(16, 0.75f, true);
+  private final BufferAllocator allocator;
+  private final boolean ownsAllocator;
+  // Each cached index keeps one hold of its own (the opener's), dropped when the cache closes it.
+  private final LeasedCache<String, BTreeIndex> open;
 
   IndexCache(int capacity) {
-    this.capacity = capacity;
+    this(capacity, new RootAllocator(), true);
   }
 
-  /** The process-wide cache. */
-  public static IndexCache shared() {
-    return SHARED;
+  /**
+   * @param allocator where the indices' memory comes from (closed by the caller after this cache)
+   */
+  public IndexCache(int capacity, BufferAllocator allocator) {
+    this(capacity, allocator, false);
+  }
+
+  private IndexCache(int capacity, BufferAllocator allocator, boolean ownsAllocator) {
+    this.capacity = capacity;
+    this.allocator = allocator;
+    this.ownsAllocator = ownsAllocator;
+    this.open = LeasedCache.<String, BTreeIndex>builder().maximumSize(capacity).build();
   }
 
   public int capacity() {
@@ -45,36 +51,31 @@ public final class IndexCache {
    * @throws IOException if its lookup file cannot be read
    */
   public BTreeIndex open(ObjectStore store, String uuid) throws IOException {
-    String key = store.location() + "#" + uuid;
-    synchronized (this) {
-      BTreeIndex cached = open.get(key);
-      if (cached != null && cached.retain()) {
-        return cached;
-      }
-    }
-    // Opened outside the lock, so a slow open does not hold up queries of other indices.
-    BTreeIndex fresh = BTreeIndex.open(store, uuid, allocator);
-    synchronized (this) {
-      BTreeIndex cached = open.get(key);
-      if (cached != null && cached.retain()) {
-        fresh.close(); // another thread was first
-        return cached;
-      }
-      fresh.retain();
-      open.put(key, fresh);
-      Iterator<BTreeIndex> it = open.values().iterator();
-      while (open.size() > capacity) {
-        BTreeIndex eldest = it.next();
-        it.remove();
-        eldest.close();
-      }
-      return fresh;
+    try (LeasedCache.Lease<BTreeIndex> lease = open.lease(store.location() + "#" + uuid,
+        k -> BTreeIndex.open(store, uuid, allocator))) {
+      BTreeIndex index = lease.value();
+      // The lease keeps the cache's hold, so the index is not freed yet.
+      index.retain();
+      return index;
     }
   }
 
+  /** The number of indices cached. */
+  public long size() {
+    return open.size();
+  }
+
   /** Closes every cached index (each freed once its current users close it). */
-  public synchronized void clear() {
-    open.values().forEach(BTreeIndex::close);
-    open.clear();
+  public void clear() {
+    open.invalidateAll();
+  }
+
+  /** Closes every cached index as {@link #clear()} does, and refuses later opens. */
+  @Override
+  public void close() {
+    open.close();
+    if (ownsAllocator) {
+      allocator.close();
+    }
   }
 }

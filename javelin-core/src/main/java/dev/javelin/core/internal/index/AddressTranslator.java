@@ -26,16 +26,19 @@ public final class AddressTranslator {
   /** The translation of an address that has no current row. */
   public static final long DROPPED = -1;
 
+  private final RowMapCache rowMaps;
   private final ObjectStore store;
   private final List<StablePartitionTransition> transitions;
   // Source fragment id -> (index of its transition, its first row map position).
   private final Map<Long, long[]> sources = new HashMap<>();
 
   /**
+   * @param rowMaps where the transitions' row map readers are shared (the dataset's session's)
    * @param transitions the transitions to translate through, oldest first (an index's
    *     {@link IndexCoverage#through()})
    */
-  public AddressTranslator(ObjectStore store, List<StablePartitionTransition> transitions) {
+  public AddressTranslator(RowMapCache rowMaps, ObjectStore store, List<StablePartitionTransition> transitions) {
+    this.rowMaps = rowMaps;
     this.store = store;
     this.transitions = transitions;
     for (int t = 0; t < transitions.size(); t++) {
@@ -135,7 +138,7 @@ public final class AddressTranslator {
       }
     }
     List<Long> dest = t.destinations();
-    try (RowMapCache.Lease lease = RowMapCache.acquire(store, t.rowMapPath())) {
+    try (RowMapCache.Lease lease = rowMaps.lease(store, t.rowMapPath())) {
       RowMapReader map = lease.reader();
       if (n > 0 && positions[order[n - 1]] >= map.rows()) {
         throw new dev.javelin.format.exceptions.CorruptFileException(map.location(), "Row map holds " + map.rows()

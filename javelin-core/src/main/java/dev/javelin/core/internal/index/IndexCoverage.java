@@ -1,6 +1,8 @@
 package dev.javelin.core.internal.index;
 
+import dev.javelin.common.LeasedCache;
 import dev.javelin.core.Dataset;
+import dev.javelin.core.internal.SessionState;
 import dev.javelin.table.Fragment;
 import dev.javelin.table.proto.TableProtos;
 import dev.javelin.table.stablepartition.StablePartitionEntry;
@@ -8,9 +10,7 @@ import dev.javelin.table.stablepartition.StablePartitionTransition;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import org.roaringbitmap.RoaringBitmap;
 
@@ -23,17 +23,6 @@ import org.roaringbitmap.RoaringBitmap;
  * current ones. An index built after a reorder covers the destinations directly and needs none.
  */
 public final class IndexCoverage {
-  private static final int CACHED_ENTRIES = 32;
-  // Dataset location + entry uuid, version and details hash -> its transitions (the entry keeps
-  // its uuid as transitions accumulate; each reordered rewrite stamps the version it lands in).
-  private static final Map<String, List<StablePartitionTransition>> TRANSITIONS =
-      new LinkedHashMap<>(16, 0.75f, true) {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<String, List<StablePartitionTransition>> e) {
-          return size() > CACHED_ENTRIES;
-        }
-      };
-
   private final RoaringBitmap direct;
   private final RoaringBitmap fragments;
   private final List<StablePartitionTransition> through;
@@ -73,30 +62,25 @@ public final class IndexCoverage {
     return new IndexCoverage(bitmap, all, List.copyOf(through));
   }
 
-  /** The transitions of {@code ds}'s version, oldest first (cached per stable partition entry). */
+  /**
+   * The transitions of {@code ds}'s version, oldest first (cached in its session per stable
+   * partition entry).
+   */
   public static List<StablePartitionTransition> transitions(Dataset ds) {
     Optional<TableProtos.IndexMetadata> entry = StablePartitionEntry.find(ds.manifest());
     if (entry.isEmpty()) {
       return List.of();
     }
+    // Dataset location + entry uuid, version and details hash (the entry keeps its uuid as
+    // transitions accumulate; each reordered rewrite stamps the version it lands in).
     String key = ds.location() + "#" + StablePartitionEntry.uuid(entry.get()) + "@" + entry.get().getDatasetVersion()
         + "#" + entry.get().getIndexDetails().getValue().hashCode();
-    synchronized (TRANSITIONS) {
-      List<StablePartitionTransition> got = TRANSITIONS.get(key);
-      if (got != null) {
-        return got;
-      }
-    }
-    List<StablePartitionTransition> ts;
-    try {
-      ts = List.copyOf(StablePartitionEntry.transitions(entry.get(), ds.store()));
+    try (LeasedCache.Lease<List<StablePartitionTransition>> got = SessionState.of(ds).transitions().lease(key,
+        k -> List.copyOf(StablePartitionEntry.transitions(entry.get(), ds.store())))) {
+      return got.value();
     } catch (IOException e) {
       throw new UncheckedIOException("Reading the stable partition transitions failed: " + ds.location(), e);
     }
-    synchronized (TRANSITIONS) {
-      TRANSITIONS.put(key, ts);
-    }
-    return ts;
   }
 
   /** Whether the index answers for the rows of fragment {@code id} (directly or through row maps). */

@@ -5,6 +5,7 @@ import dev.javelin.core.UpdateResult;
 import dev.javelin.core.WriteParams;
 import dev.javelin.core.expr.BoundExpression;
 import dev.javelin.core.expr.Expression;
+import dev.javelin.core.internal.SessionState;
 import dev.javelin.core.internal.scan.DatasetReader;
 import dev.javelin.core.internal.write.FragmentWriter;
 import dev.javelin.core.internal.write.Updater;
@@ -86,7 +87,7 @@ public final class OverlayUpdate {
         if (f.physicalRows() == 0) {
           continue;
         }
-        FragmentWriter w = new FragmentWriter(store, outSchema, at.fileVersion(),
+        FragmentWriter w = new FragmentWriter(SessionState.of(at).pools(), store, outSchema, at.fileVersion(),
             WriteParams.builder().maxRowsPerFile(f.physicalRows()).build(), "update");
         writers.add(w);
         long matched = 0;

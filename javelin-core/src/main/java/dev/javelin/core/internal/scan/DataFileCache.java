@@ -1,5 +1,8 @@
 package dev.javelin.core.internal.scan;
 
+import dev.javelin.common.LeasedCache;
+import dev.javelin.core.Session;
+import dev.javelin.core.internal.SessionState;
 import dev.javelin.format.LanceFileReader;
 import dev.javelin.format.internal.container.FileMetadata;
 import dev.javelin.format.internal.encoding.PageCache;
@@ -11,15 +14,11 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
-import java.util.Iterator;
-import java.util.LinkedHashMap;
-import java.util.Map;
-import java.util.concurrent.atomic.AtomicLong;
 import org.apache.arrow.memory.BufferAllocator;
 
 /**
  * The parsed metadata of data files (footer, column metadata, schema) and the page metadata their
- * decoders load (page layouts, mini-block chunk tables), shared by the takes of a process like
+ * decoders load (page layouts, mini-block chunk tables), shared by the takes of a session like
  * Lance's session file metadata cache, so a take of a few rows does not parse its files again.
  * Only metadata is kept, never data pages, and all of it on the heap: an evicted entry holds no
  * file handle or Arrow memory and is simply dropped (readers still using it keep it alive). Local
@@ -28,12 +27,11 @@ import org.apache.arrow.memory.BufferAllocator;
  * chunk it touches; other stores' files are opened per take. Data files are immutable and
  * uniquely named, but an entry is still checked against the file's length and modification time,
  * so a file replaced under the same name (a dataset deleted and copied back) is parsed anew.
- * Bounded by {@value #MAX_FILES} files and about {@value #MAX_BYTES} bytes, least recently used
- * first out. Thread-safe.
+ * Bounded by a number of files and about a number of bytes (a {@link LeasedCache} by weight, each
+ * file weighing its estimated bytes, page metadata included, but at least its share of the bytes
+ * per file, so that neither bound is passed). Thread-safe.
  */
-final class DataFileCache {
-  static final int MAX_FILES = 1024;
-  static final long MAX_BYTES = 64L << 20;
+public final class DataFileCache implements AutoCloseable {
   /** The most page metadata kept for one file. */
   static final long MAX_PAGE_BYTES_PER_FILE = 4L << 20;
 
@@ -43,22 +41,27 @@ final class DataFileCache {
    */
   static final boolean MAP = !System.getProperty("os.name", "").startsWith("Windows");
 
-  private static final Map<String, Entry> ENTRIES = new LinkedHashMap<>(64, 0.75f, true);
-  // Estimated bytes of every entry, page metadata included (page caches add to it as they grow).
-  private static final AtomicLong BYTES = new AtomicLong();
+  private final LeasedCache<String, Entry> entries;
 
-  private DataFileCache() {}
+  /** Keeps about {@code maxBytes} bytes of the metadata of at most {@code maxFiles} files. */
+  public DataFileCache(long maxBytes, int maxFiles) {
+    long least = Math.max(1, maxBytes / maxFiles);
+    this.entries = LeasedCache.<String, Entry>builder()
+        .maximumWeight(maxBytes, (id, e) -> (int) Math.min(Integer.MAX_VALUE, Math.max(least, e.bytes())))
+        .build();
+  }
 
-  private static final class Entry {
+  private final class Entry implements AutoCloseable {
     final FileMetadata metadata;
     final long length;
     final long modified;
     final long metadataBytes;
-    final PageCache pages = new PageCache(MAX_PAGE_BYTES_PER_FILE, BYTES::addAndGet);
+    // Weighed again as page metadata is added to it.
+    final PageCache pages;
     /** The file mapped into memory (shared by every reader; never closed), or null. */
     final MappedInputFile mapped;
 
-    Entry(FileMetadata metadata, long length, long modified, MappedInputFile mapped) {
+    Entry(String id, FileMetadata metadata, long length, long modified, MappedInputFile mapped) {
       this.metadata = metadata;
       this.mapped = mapped;
       this.length = length;
@@ -68,11 +71,18 @@ final class DataFileCache {
         b += 64 + 3L * c.getSerializedSize();
       }
       this.metadataBytes = b + 256L * metadata.schema().fields().size();
+      this.pages = new PageCache(MAX_PAGE_BYTES_PER_FILE, added -> entries.reweigh(id));
     }
 
-    // Forgets the entry's bytes; its page cache keeps no more.
-    void drop() {
-      BYTES.addAndGet(-(metadataBytes + pages.close()));
+    // Estimated bytes, page metadata included.
+    long bytes() {
+      return metadataBytes + pages.bytes();
+    }
+
+    // Evicted: its page cache keeps no more.
+    @Override
+    public void close() {
+      pages.close();
     }
   }
 
@@ -81,7 +91,7 @@ final class DataFileCache {
    * {@code allocator}, with its metadata parsed now or by an earlier open. The caller closes the
    * reader.
    */
-  static LanceFileReader open(ObjectStore store, String key, BufferAllocator allocator) throws IOException {
+  public LanceFileReader open(ObjectStore store, String key, BufferAllocator allocator) throws IOException {
     if (MAP && store instanceof LocalObjectStore local) {
       return openMapped(local, key, allocator);
     }
@@ -94,13 +104,12 @@ final class DataFileCache {
         // A store that cannot date its files cannot tell a replaced file: nothing is kept.
         return LanceFileReader.open(file, FileMetadata.read(file), null, allocator);
       }
-      Entry e = get(id, length, modified);
-      if (e == null) {
-        // Parsed outside the lock, so a slow read does not hold up other files.
-        e = new Entry(FileMetadata.read(file), length, modified, null);
-        put(id, e);
+      LeasedCache.Lease<Entry> cached = get(id, length, modified);
+      // Parsed outside any lock, so a slow read does not hold up other files.
+      try (LeasedCache.Lease<Entry> e = cached != null ? cached
+          : entries.put(id, new Entry(id, FileMetadata.read(file), length, modified, null))) {
+        return LanceFileReader.open(file, e.value().metadata, e.value().pages, allocator);
       }
-      return LanceFileReader.open(file, e.metadata, e.pages, allocator);
     } catch (IOException | RuntimeException ex) {
       file.close();
       throw ex;
@@ -108,77 +117,64 @@ final class DataFileCache {
   }
 
   // A local file is mapped once and read from memory: a take of a few rows makes many small reads.
-  private static LanceFileReader openMapped(LocalObjectStore store, String key, BufferAllocator allocator)
+  private LanceFileReader openMapped(LocalObjectStore store, String key, BufferAllocator allocator)
       throws IOException {
     Path path = store.path(key);
     BasicFileAttributes attrs = Files.readAttributes(path, BasicFileAttributes.class);
     String id = store.location() + "#" + key;
     long length = attrs.size();
     long modified = attrs.lastModifiedTime().toMillis();
-    Entry e = get(id, length, modified);
-    if (e == null) {
+    LeasedCache.Lease<Entry> cached = get(id, length, modified);
+    if (cached == null) {
       MappedInputFile file = MappedInputFile.open(path);
       FileMetadata metadata = FileMetadata.read(file);
       if (file.length() != length) {
         // Replaced between the two looks (never done to data files): read it, keep nothing.
         return LanceFileReader.open(file, metadata, null, allocator);
       }
-      e = new Entry(metadata, length, modified, file);
-      put(id, e);
+      cached = entries.put(id, new Entry(id, metadata, length, modified, file));
     }
-    return LanceFileReader.open(e.mapped, e.metadata, e.pages, allocator);
+    try (LeasedCache.Lease<Entry> e = cached) {
+      return LanceFileReader.open(e.value().mapped, e.value().metadata, e.value().pages, allocator);
+    }
   }
 
-  // The entry of a file of this length and modification time, or null.
-  private static Entry get(String id, long length, long modified) {
-    Entry e;
-    synchronized (ENTRIES) {
-      e = ENTRIES.get(id);
-    }
-    if (e == null || e.length != length || e.modified != modified) {
+  // A lease on the entry of a file of this length and modification time, or null.
+  private LeasedCache.Lease<Entry> get(String id, long length, long modified) {
+    LeasedCache.Lease<Entry> l = entries.leaseIfPresent(id);
+    if (l != null && (l.value().length != length || l.value().modified != modified)) {
+      l.close();
       return null;
     }
-    if (BYTES.get() > MAX_BYTES) {
-      trim(); // page metadata grew past the bound since the last put
-    }
-    return e;
+    return l;
   }
 
-  private static void put(String id, Entry fresh) {
-    synchronized (ENTRIES) {
-      Entry old = ENTRIES.put(id, fresh);
-      if (old != null) {
-        old.drop();
-      }
-      BYTES.addAndGet(fresh.metadataBytes);
-      trim();
-    }
-  }
-
-  // Drops least recently used entries (all but the newest) while the cache is over a bound.
-  private static void trim() {
-    synchronized (ENTRIES) {
-      Iterator<Entry> it = ENTRIES.values().iterator();
-      while (ENTRIES.size() > 1 && (ENTRIES.size() > MAX_FILES || BYTES.get() > MAX_BYTES)) {
-        Entry eldest = it.next();
-        it.remove();
-        eldest.drop();
-      }
-    }
+  /** The number of files whose metadata is kept. */
+  public long fileCount() {
+    return entries.size();
   }
 
   /** Forgets every entry. */
-  static void clear() {
-    synchronized (ENTRIES) {
-      ENTRIES.values().forEach(Entry::drop);
-      ENTRIES.clear();
-    }
+  public void invalidateAll() {
+    entries.invalidateAll();
   }
 
-  /** The number of files whose metadata is kept, for tests. */
+  @Override
+  public void close() {
+    entries.close();
+  }
+
+  private static DataFileCache ofDefaultSession() {
+    return SessionState.of(Session.defaultSession()).dataFiles();
+  }
+
+  /** Forgets every entry of the default session's cache, for tests. */
+  static void clear() {
+    ofDefaultSession().invalidateAll();
+  }
+
+  /** The number of files whose metadata the default session's cache keeps, for tests. */
   static int size() {
-    synchronized (ENTRIES) {
-      return ENTRIES.size();
-    }
+    return (int) ofDefaultSession().fileCount();
   }
 }

@@ -111,12 +111,13 @@ public final class FragmentFiles {
   }
 
   /**
-   * Opens a part's data file with its metadata from {@link DataFileCache} (parsed once per
-   * process), for reads of a few rows, where parsing it would be much of the work. The caller
+   * Opens a part's data file with its metadata from a {@link DataFileCache} (parsed once per
+   * session), for reads of a few rows, where parsing it would be much of the work. The caller
    * closes it.
    */
-  static LanceFileReader openCached(ObjectStore store, Part part, BufferAllocator allocator) throws IOException {
-    return DataFileCache.open(part.file.store(store), part.file.key(store), allocator);
+  static LanceFileReader openCached(DataFileCache cache, ObjectStore store, Part part, BufferAllocator allocator)
+      throws IOException {
+    return cache.open(part.file.store(store), part.file.key(store), allocator);
   }
 
   /** The names the file itself uses for the part's field ids (files are matched by id, not name). */

@@ -4,11 +4,11 @@ import dev.javelin.core.Dataset;
 import dev.javelin.core.ScanPlan;
 import dev.javelin.core.expr.Expression;
 import dev.javelin.core.expr.FilterShape;
+import dev.javelin.core.internal.SessionState;
 import dev.javelin.core.internal.index.AddressTranslator;
 import dev.javelin.core.internal.index.IndexCoverage;
 import dev.javelin.format.schema.LanceField;
 import dev.javelin.index.IndexType;
-import dev.javelin.index.internal.IndexCache;
 import dev.javelin.index.internal.btree.BTreeIndex;
 import dev.javelin.index.internal.btree.ScalarQuery;
 import dev.javelin.table.FeatureFlags;
@@ -62,8 +62,8 @@ public final class IndexedScan {
    */
   public ArrowReader reader(Dataset ds, List<Fragment> only, List<LanceField> fields, boolean rowId, boolean rowAddr,
       int batchSize, BufferAllocator allocator) {
-    return new IndexedScanReader(ds.store(), ds.location(), only == null ? ds.manifest().fragments() : only, rows,
-        fields, batchSize, rowId, rowAddr, allocator);
+    return new IndexedScanReader(SessionState.of(ds).dataFiles(), ds.store(), ds.location(),
+        only == null ? ds.manifest().fragments() : only, rows, fields, batchSize, rowId, rowAddr, allocator);
   }
 
   /** Plans (and runs the index searches of) a scan with {@code filter}, already bound successfully. */
@@ -295,7 +295,7 @@ public final class IndexedScan {
       if (i == null) {
         TableProtos.IndexMetadata m = byColumn.get(column);
         // Shared across queries: repeated queries reuse the lookup, data file and pages.
-        i = IndexCache.shared().open(ds.manifest().basePaths().indexStore(ds.store(), m),
+        i = SessionState.of(ds).indices().open(ds.manifest().basePaths().indexStore(ds.store(), m),
             dev.javelin.table.IndexUuids.toText(m.getUuid().getUuid()));
         opened.put(column, i);
       }
@@ -307,7 +307,7 @@ public final class IndexedScan {
     Roaring64NavigableMap search(Q q) throws IOException {
       if (q instanceof Leaf l) {
         AddressTranslator t = translators.computeIfAbsent(l.column(),
-            c -> new AddressTranslator(ds.store(), coverage.get(c).through()));
+            c -> new AddressTranslator(SessionState.of(ds).rowMaps(), ds.store(), coverage.get(c).through()));
         return t.translate(opened.get(l.column()).search(l.query()));
       }
       List<Q> parts = q instanceof All a ? a.parts() : ((Any) q).parts();

@@ -28,6 +28,7 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * by a {@link DatasetReader}. Batches have the same columns as {@link DatasetReader}'s.
  */
 final class IndexedScanReader extends ArrowReader {
+  private final DataFileCache dataFiles;
   private final ObjectStore store;
   private final String location;
   private final List<Fragment> fragments;
@@ -44,9 +45,11 @@ final class IndexedScanReader extends ArrowReader {
   private long[] takeRows;
   private int takePos;
 
-  IndexedScanReader(ObjectStore store, String location, List<Fragment> fragments, Map<Long, long[]> chosen,
-      List<LanceField> fields, int batchSize, boolean rowId, boolean rowAddr, BufferAllocator allocator) {
+  IndexedScanReader(DataFileCache dataFiles, ObjectStore store, String location, List<Fragment> fragments,
+      Map<Long, long[]> chosen, List<LanceField> fields, int batchSize, boolean rowId, boolean rowAddr,
+      BufferAllocator allocator) {
     super(allocator);
+    this.dataFiles = dataFiles;
     this.store = store;
     this.location = location;
     this.fragments = fragments;
@@ -127,7 +130,7 @@ final class IndexedScanReader extends ArrowReader {
         if (part.rowsOnly) {
           continue;
         }
-        try (LanceFileReader reader = FragmentFiles.openCached(store, part, allocator)) {
+        try (LanceFileReader reader = FragmentFiles.openCached(dataFiles, store, part, allocator)) {
           VectorSchemaRoot got = reader.take(rows, FragmentFiles.columnNames(reader, part, location));
           opened.add(got);
           for (var e : part.outputs.entrySet()) {

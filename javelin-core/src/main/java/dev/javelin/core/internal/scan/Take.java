@@ -1,6 +1,7 @@
 package dev.javelin.core.internal.scan;
 
 import dev.javelin.core.Dataset;
+import dev.javelin.core.internal.SessionState;
 import dev.javelin.core.internal.index.RowIdIndex;
 import dev.javelin.core.internal.overlay.OverlayApplier;
 import dev.javelin.core.internal.write.SchemaCheck;
@@ -256,7 +257,8 @@ public final class Take {
       return false; // not held: all nulls
     }
     FragmentFiles.Part part = parts.get(0);
-    try (LanceFileReader reader = FragmentFiles.openCached(ds.store(), part, allocator)) {
+    DataFileCache cache = SessionState.of(ds).dataFiles();
+    try (LanceFileReader reader = FragmentFiles.openCached(cache, ds.store(), part, allocator)) {
       String name = FragmentFiles.columnNames(reader, part, ds.location()).get(0);
       // The file must hold the dataset's type (same dimension), as it does unless altered.
       boolean same = reader.lanceSchema().fields().stream().anyMatch(f -> f.name().equals(name)
@@ -286,8 +288,9 @@ public final class Take {
       List<VectorSchemaRoot> opened, BufferAllocator allocator) throws IOException {
     FieldVector[] cols = new FieldVector[fields.size()];
     List<FragmentFiles.Part> parts = FragmentFiles.plan(fragment, fields, ds.location());
+    DataFileCache cache = SessionState.of(ds).dataFiles();
     for (FragmentFiles.Part part : parts) {
-      try (LanceFileReader reader = FragmentFiles.openCached(ds.store(), part, allocator)) {
+      try (LanceFileReader reader = FragmentFiles.openCached(cache, ds.store(), part, allocator)) {
         VectorSchemaRoot got = reader.take(rows, FragmentFiles.columnNames(reader, part, ds.location()));
         opened.add(got);
         for (var e : part.outputs.entrySet()) {

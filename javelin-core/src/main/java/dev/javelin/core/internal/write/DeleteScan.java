@@ -4,6 +4,7 @@ import dev.javelin.core.Dataset;
 import dev.javelin.core.ScanBuilder;
 import dev.javelin.core.expr.BoundExpression;
 import dev.javelin.core.expr.Expression;
+import dev.javelin.core.internal.SessionState;
 import dev.javelin.core.internal.scan.DatasetReader;
 import dev.javelin.core.internal.scan.IndexedScan;
 import dev.javelin.format.ReadOptions;
@@ -17,7 +18,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.vector.UInt8Vector;
@@ -27,19 +27,12 @@ import org.roaringbitmap.RoaringBitmap;
 
 /**
  * Finds the rows a delete's filter selects, as physical offsets per fragment id. Fragments are
- * scanned independently, several at a time, reading only the filter's columns; in a fragment
- * without deletions a row's offset is its position in the scan, so row addresses are only read
- * where rows were deleted before. A filter an index can answer, or one naming no column, goes
- * through an ordinary scan instead.
+ * scanned independently, several at a time (on the CPU pool of the dataset's session), reading
+ * only the filter's columns; in a fragment without deletions a row's offset is its position in
+ * the scan, so row addresses are only read where rows were deleted before. A filter an index can
+ * answer, or one naming no column, goes through an ordinary scan instead.
  */
 public final class DeleteScan {
-  private static final int THREADS = Math.max(1, Runtime.getRuntime().availableProcessors());
-  private static final ExecutorService POOL = Executors.newFixedThreadPool(THREADS, r -> {
-    Thread t = new Thread(r, "javelin-delete-scan");
-    t.setDaemon(true);
-    return t;
-  });
-
   private DeleteScan() {}
 
   public static Map<Long, RoaringBitmap> rows(Dataset ds, Expression where) {
@@ -49,9 +42,10 @@ public final class DeleteScan {
     }
     List<Fragment> fragments = ds.manifest().fragments();
     List<Future<RoaringBitmap>> parts = new ArrayList<>();
+    ExecutorService pool = SessionState.of(ds).pools().cpu();
     try {
       for (Fragment f : fragments) {
-        parts.add(POOL.submit(() -> scan(ds, f, filter)));
+        parts.add(pool.submit(() -> scan(ds, f, filter)));
       }
       Map<Long, RoaringBitmap> out = new HashMap<>();
       for (int i = 0; i < fragments.size(); i++) {

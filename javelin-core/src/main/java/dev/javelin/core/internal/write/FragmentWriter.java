@@ -1,6 +1,9 @@
 package dev.javelin.core.internal.write;
 
+import dev.javelin.common.ThreadPools;
+import dev.javelin.core.Session;
 import dev.javelin.core.WriteParams;
+import dev.javelin.core.internal.SessionState;
 import dev.javelin.format.LanceFileVersion;
 import dev.javelin.format.LanceFileWriter;
 import dev.javelin.format.WriteOptions;
@@ -18,8 +21,6 @@ import java.util.Deque;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -30,18 +31,13 @@ import org.apache.arrow.vector.VectorSchemaRoot;
  * commit can delete them.
  *
  * <p>Most of a file's cost is encoding its pages, which happens when it is closed; a full file is
- * therefore closed on a small shared pool while the next one fills, up to one file per processor
- * at a time (which bounds the memory held). Each file's bytes depend only on its rows, and
- * fragments are returned in write order, so the result is the same as closing them in turn.
+ * therefore closed on the session's CPU pool while the next one fills, up to one file per thread
+ * of that pool at a time (which bounds the memory held). Each file's bytes depend only on its
+ * rows, and fragments are returned in write order, so the result is the same as closing them in
+ * turn.
  */
 public final class FragmentWriter {
-  static final int CLOSERS = Math.max(1, Runtime.getRuntime().availableProcessors());
-  private static final ExecutorService CLOSE_POOL = Executors.newFixedThreadPool(CLOSERS, r -> {
-    Thread t = new Thread(r, "javelin-file-close");
-    t.setDaemon(true);
-    return t;
-  });
-
+  private final ThreadPools pools;
   private final ObjectStore store;
   private final LanceSchema schema;
   private final LanceFileVersion version;
@@ -56,11 +52,20 @@ public final class FragmentWriter {
   private String currentName;
 
   /**
+   * A writer closing its files on the {@link Session#defaultSession() default session}'s pools.
+   *
    * @param operation what the data is written for, as a noun ("append", "update"), for the
    *     message of a refused batch
    */
   public FragmentWriter(ObjectStore store, LanceSchema schema, LanceFileVersion version, WriteParams params,
       String operation) {
+    this(SessionState.of(Session.defaultSession()).pools(), store, schema, version, params, operation);
+  }
+
+  /** A writer closing its files on the CPU pool of {@code pools} (a dataset's session's). */
+  public FragmentWriter(ThreadPools pools, ObjectStore store, LanceSchema schema, LanceFileVersion version,
+      WriteParams params, String operation) {
+    this.pools = pools;
     this.store = store;
     this.schema = schema;
     this.version = version;
@@ -112,13 +117,13 @@ public final class FragmentWriter {
   }
 
   // Hands the full file to the pool, first waiting for the oldest one if as many are closing
-  // as there are processors.
+  // as the pool has threads.
   private void finishFile() throws IOException {
     LanceFileWriter w = current;
     String name = currentName;
     current = null;
     try {
-      while (closing.size() >= CLOSERS) {
+      while (closing.size() >= pools.cpuThreads()) {
         collectOldest();
       }
     } catch (IOException | RuntimeException e) {
@@ -130,7 +135,7 @@ public final class FragmentWriter {
       }
       throw e;
     }
-    closing.add(CLOSE_POOL.submit(() -> close(w, name)));
+    closing.add(pools.cpu().submit(() -> close(w, name)));
   }
 
   private Fragment close(LanceFileWriter w, String name) throws IOException {

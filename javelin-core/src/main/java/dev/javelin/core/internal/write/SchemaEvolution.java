@@ -7,6 +7,7 @@ import dev.javelin.core.exceptions.ColumnLengthMismatchException;
 import dev.javelin.core.exceptions.SchemaEvolutionException;
 import dev.javelin.core.expr.BoundExpression;
 import dev.javelin.core.expr.Expression;
+import dev.javelin.core.internal.SessionState;
 import dev.javelin.core.internal.scan.DatasetReader;
 import dev.javelin.core.internal.scan.DeletedSlots;
 import dev.javelin.format.schema.LanceField;
@@ -356,7 +357,8 @@ public final class SchemaEvolution {
         long fragRows = fragments.get(writers.size()).physicalRows();
         // One file per fragment: it must not roll over to a second file.
         WriteParams params = WriteParams.builder().maxRowsPerFile(Math.max(1, fragRows)).build();
-        writers.add(new FragmentWriter(ds.store(), schema, ds.fileVersion(), params, "column addition"));
+        writers.add(new FragmentWriter(SessionState.of(ds).pools(), ds.store(), schema, ds.fileVersion(), params,
+            "column addition"));
         rows.add(0L);
       }
       return writers.get(frag);
@@ -373,7 +375,7 @@ public final class SchemaEvolution {
       // files as the writers' pool has threads are pending, which bounds the memory they hold.
       writer(frag, fragments).closeAsync();
       pending.add(frag);
-      while (pending.size() > FragmentWriter.CLOSERS) {
+      while (pending.size() > SessionState.of(ds).pools().cpuThreads()) {
         collect(pending.removeFirst());
       }
     }

@@ -8,6 +8,7 @@ import dev.javelin.core.WriteParams;
 import dev.javelin.core.exceptions.InvalidUpdateException;
 import dev.javelin.core.expr.BoundExpression;
 import dev.javelin.core.expr.Expression;
+import dev.javelin.core.internal.SessionState;
 import dev.javelin.core.internal.overlay.OverlayUpdate;
 import dev.javelin.core.internal.scan.DatasetReader;
 import dev.javelin.core.internal.scan.DeletedSlots;
@@ -163,7 +164,8 @@ public final class Updater {
     BufferAllocator allocator = at.allocator();
     Assignment[] byIndex = new Assignment[fields.size()];
     set.forEach(a -> byIndex[a.index] = a);
-    FragmentWriter writer = new FragmentWriter(at.store(), schema, at.fileVersion(), WriteParams.defaults(), "update");
+    FragmentWriter writer = new FragmentWriter(SessionState.of(at).pools(), at.store(), schema, at.fileVersion(),
+        WriteParams.defaults(), "update");
     Map<Long, RoaringBitmap> moved = new TreeMap<>();
     MovedRowIds ids = stableRowIds(read) ? new MovedRowIds(at.store(), read) : null;
     PendingFiles written = new PendingFiles(at.store());
@@ -450,7 +452,7 @@ public final class Updater {
           continue;
         }
         DeletedSlots slots = new DeletedSlots(Deletes.deletedRows(store, f, allocator), f.physicalRows());
-        FragmentWriter w = new FragmentWriter(store, outSchema, at.fileVersion(),
+        FragmentWriter w = new FragmentWriter(SessionState.of(at).pools(), store, outSchema, at.fileVersion(),
             WriteParams.builder().maxRowsPerFile(f.physicalRows()).build(), "update");
         writers.add(w);
         long matched = 0;

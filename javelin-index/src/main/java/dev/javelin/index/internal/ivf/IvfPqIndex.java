@@ -1,5 +1,6 @@
 package dev.javelin.index.internal.ivf;
 
+import dev.javelin.common.ThreadPools;
 import dev.javelin.index.DistanceType;
 import dev.javelin.index.RowAddressMap;
 import dev.javelin.index.exceptions.VectorIndexException;
@@ -9,8 +10,6 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -22,7 +21,8 @@ import org.apache.arrow.memory.BufferAllocator;
  * layout, from lance-core or Javelin). Opening loads the centroids, the codebook, and every row's
  * id and codes into Java arrays (m bytes and 8 bytes a row; codes regrouped in blocks of eight
  * rows for {@link AdcKernel}), so the index holds no Arrow memory
- * and needs no closing; it is safe to search from several threads.
+ * and needs no closing; it is safe to search from several threads. A large search also runs on
+ * the CPU pool of the {@link ThreadPools} it was opened with.
  */
 public final class IvfPqIndex {
   private final IvfPqModel model;
@@ -36,11 +36,14 @@ public final class IvfPqIndex {
   // L2 and cosine: per partition p, ||c||^2 + 2 <C_p, c> for every PQ centroid c of every
   // sub-vector (C_p: the centroid's sub-vector), or null when that would exceed TERMS_LIMIT.
   private final float[][][] partitionTerms;
+  // Large searches run on this pool's CPU threads besides the caller's.
+  private final ThreadPools pools;
   private static final long TERMS_LIMIT = 16L << 20;
   // Below this many rows to scan, a search stays on the caller's thread (forking costs more).
   private static final long PARALLEL_ROWS = 65_536;
 
-  private IvfPqIndex(IvfPqFiles.Contents c, long termsLimit) {
+  private IvfPqIndex(IvfPqFiles.Contents c, long termsLimit, ThreadPools pools) {
+    this.pools = pools;
     this.model = c.model();
     this.offsets = c.offsets();
     this.lengths = c.lengths();
@@ -95,19 +98,27 @@ public final class IvfPqIndex {
   }
 
   /**
-   * Opens the index with this uuid in the dataset at {@code store}.
+   * Opens the index with this uuid in the dataset at {@code store}, to search on the
+   * {@link ThreadPools#shared() shared} pools.
    *
    * @throws VectorIndexException if the files are not an IVF_PQ index Javelin reads (8-bit,
    *     transposed, float32)
    */
   public static IvfPqIndex open(ObjectStore store, String uuid, BufferAllocator allocator) throws IOException {
-    return open(store, uuid, allocator, TERMS_LIMIT);
+    return open(store, uuid, allocator, ThreadPools.shared());
+  }
+
+  /** {@link #open(ObjectStore, String, BufferAllocator)}, large searches running on {@code pools}. */
+  public static IvfPqIndex open(ObjectStore store, String uuid, BufferAllocator allocator, ThreadPools pools)
+      throws IOException {
+    return new IvfPqIndex(IvfPqFiles.read(store, BTreeIndex.directory(uuid), allocator), TERMS_LIMIT, pools);
   }
 
   /** {@link #open}, precomputing table terms only up to {@code termsLimit} floats (tests: 0 = never). */
   static IvfPqIndex open(ObjectStore store, String uuid, BufferAllocator allocator, long termsLimit)
       throws IOException {
-    return new IvfPqIndex(IvfPqFiles.read(store, BTreeIndex.directory(uuid), allocator), termsLimit);
+    return new IvfPqIndex(IvfPqFiles.read(store, BTreeIndex.directory(uuid), allocator), termsLimit,
+        ThreadPools.shared());
   }
 
   public int dimension() {
@@ -257,7 +268,8 @@ public final class IvfPqIndex {
     for (long c : probed) {
       rows += lengths[(int) c];
     }
-    int workers = Math.min(probed.length, HELPERS + 1);
+    // One helper per CPU thread beyond the caller's.
+    int workers = Math.min(probed.length, pools.cpuThreads());
     if (workers < 2 || rows < parallelRows) {
       return scan(q, probed, probedDist, new AtomicInteger(), k, accept);
     }
@@ -275,7 +287,7 @@ public final class IvfPqIndex {
     for (int w = 1; w < workers; w++) {
       AtomicBoolean flag = new AtomicBoolean();
       taken.add(flag);
-      tasks.add(POOL.submit(() -> flag.compareAndSet(false, true)
+      tasks.add(pools.cpu().submit(() -> flag.compareAndSet(false, true)
           ? scan(q, probed, probedDist, next, k, accept) : null));
     }
     NearestRows top = scan(q, probed, probedDist, next, k, accept);
@@ -373,15 +385,6 @@ public final class IvfPqIndex {
       }
     }
   }
-
-  // Helper threads of large searches: one per core beyond the caller's, kept for the JVM's life
-  // (daemons), so a search neither starts threads nor competes in the common pool.
-  private static final int HELPERS = Math.max(0, Runtime.getRuntime().availableProcessors() - 1);
-  private static final ExecutorService POOL = HELPERS == 0 ? null : Executors.newFixedThreadPool(HELPERS, r -> {
-    Thread t = new Thread(r, "javelin-ivf-search");
-    t.setDaemon(true);
-    return t;
-  });
 
   // Per-thread buffers of a search, so that the common path allocates nothing per partition.
   private static final ThreadLocal<Scratch> SCRATCH = ThreadLocal.withInitial(Scratch::new);
