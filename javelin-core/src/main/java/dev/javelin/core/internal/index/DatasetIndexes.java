@@ -1,6 +1,5 @@
 package dev.javelin.core.internal.index;
 
-import com.google.protobuf.Any;
 import dev.javelin.core.Dataset;
 import dev.javelin.core.IndexInfo;
 import dev.javelin.core.OptimizedIndex;
@@ -14,16 +13,13 @@ import dev.javelin.index.exceptions.VectorIndexException;
 import dev.javelin.index.internal.btree.BTreeIndex;
 import dev.javelin.index.internal.btree.BTreeIndexBuilder;
 import dev.javelin.table.Fragment;
-import dev.javelin.table.IndexBitmaps;
-import dev.javelin.table.IndexUuids;
+import dev.javelin.table.IndexMetadata;
 import dev.javelin.table.Manifest;
 import dev.javelin.table.Table;
 import dev.javelin.table.Transaction;
 import dev.javelin.table.deletion.Deletes;
-import dev.javelin.table.proto.TableProtos;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -60,9 +56,9 @@ public final class DatasetIndexes {
     LanceField field = ds.fields(List.of(column)).get(0);
     String indexName = name == null ? column + "_idx" : name;
     Manifest m = ds.manifest();
-    List<TableProtos.IndexMetadata> removed = new ArrayList<>();
-    for (TableProtos.IndexMetadata existing : m.indices()) {
-      if (existing.getName().equals(indexName)) {
+    List<IndexMetadata> removed = new ArrayList<>();
+    for (IndexMetadata existing : m.indices()) {
+      if (existing.name().equals(indexName)) {
         if (!replace) {
           throw new IllegalArgumentException("Index '" + indexName + "' already exists: " + ds.location());
         }
@@ -83,15 +79,15 @@ public final class DatasetIndexes {
         }
         b.finish(ds.store(), dir);
       }
-      TableProtos.IndexMetadata meta = TableProtos.IndexMetadata.newBuilder()
-          .setUuid(TableProtos.UUID.newBuilder().setUuid(IndexUuids.toBytes(uuid)))
-          .addFields(field.id())
-          .setName(indexName)
-          .setDatasetVersion(m.version())
-          .setFragmentBitmap(IndexBitmaps.write(covered))
-          .setIndexDetails(Any.newBuilder().setTypeUrl(IndexType.BTREE_DETAILS_TYPE_URL))
-          .setIndexVersion(0)
-          .setCreatedAt(System.currentTimeMillis())
+      IndexMetadata meta = IndexMetadata.builder()
+          .uuid(uuid)
+          .fields(List.of(field.id()))
+          .name(indexName)
+          .datasetVersion(m.version())
+          .fragmentBitmap(covered)
+          .details(IndexType.BTREE_DETAILS_TYPE_URL)
+          .indexVersion(0)
+          .createdAt(System.currentTimeMillis())
           .build();
       Transaction txn = Transaction.createIndex(m.version(), List.of(meta), removed);
       committed = true;
@@ -208,25 +204,25 @@ public final class DatasetIndexes {
    */
   public static Optimized optimize(Dataset ds, Table table, BufferAllocator allocator) {
     Manifest m = ds.manifest();
-    Map<String, List<TableProtos.IndexMetadata>> byName = new LinkedHashMap<>();
-    for (TableProtos.IndexMetadata i : m.indices()) {
-      if (!i.getName().startsWith("__lance_")) {
-        byName.computeIfAbsent(i.getName(), k -> new ArrayList<>()).add(i);
+    Map<String, List<IndexMetadata>> byName = new LinkedHashMap<>();
+    for (IndexMetadata i : m.indices()) {
+      if (!i.isSystem()) {
+        byName.computeIfAbsent(i.name(), k -> new ArrayList<>()).add(i);
       }
     }
     List<OptimizedIndex> report = new ArrayList<>();
-    List<TableProtos.IndexMetadata> added = new ArrayList<>();
-    List<TableProtos.IndexMetadata> removed = new ArrayList<>();
+    List<IndexMetadata> added = new ArrayList<>();
+    List<IndexMetadata> removed = new ArrayList<>();
     List<String> written = new ArrayList<>();
     boolean committed = false;
     try {
       for (var e : byName.entrySet()) {
         String name = e.getKey();
-        List<TableProtos.IndexMetadata> entries = e.getValue();
-        TableProtos.IndexMetadata first = entries.get(0);
-        IndexType type = IndexType.fromDetailsTypeUrl(first.getIndexDetails().getTypeUrl());
+        List<IndexMetadata> entries = e.getValue();
+        IndexMetadata first = entries.get(0);
+        IndexType type = IndexType.fromDetailsTypeUrl(first.details().typeUrl());
         RoaringBitmap covered = new RoaringBitmap();
-        entries.forEach(i -> covered.or(fragmentBitmap(i, ds.location())));
+        entries.forEach(i -> covered.or(i.fragmentBitmap()));
         List<Fragment> fresh = new ArrayList<>();
         List<Long> freshIds = new ArrayList<>();
         for (Fragment f : m.fragments()) {
@@ -235,11 +231,11 @@ public final class DatasetIndexes {
             freshIds.add(f.id());
           }
         }
-        LanceField field = first.getFieldsCount() == 1 ? fieldById(ds, first.getFields(0)) : null;
+        LanceField field = first.fields().size() == 1 ? fieldById(ds, first.fields().get(0)) : null;
         String skip = type == IndexType.OTHER ? "Javelin cannot update this kind of index ("
-            + first.getIndexDetails().getTypeUrl() + ")"
-            : first.getFieldsCount() != 1 ? "Javelin updates indices of one column only"
-            : field == null ? "its column (field id " + first.getFields(0) + ") is not in the schema" : null;
+            + first.details().typeUrl() + ")"
+            : first.fields().size() != 1 ? "Javelin updates indices of one column only"
+            : field == null ? "its column (field id " + first.fields().get(0) + ") is not in the schema" : null;
         if (skip == null && fresh.isEmpty() && entries.size() == 1) {
           report.add(new OptimizedIndex(name, type, OptimizedIndex.Outcome.UNCHANGED, List.of(), 0, 0, 0, ""));
           continue;
@@ -299,7 +295,7 @@ public final class DatasetIndexes {
    * and the {@code fresh} fragments' values; its files are added to {@code written}, the rows
    * added and dropped to {@code counts[0]} and {@code counts[1]}.
    */
-  private static TableProtos.IndexMetadata mergeBTree(Dataset ds, List<TableProtos.IndexMetadata> entries,
+  private static IndexMetadata mergeBTree(Dataset ds, List<IndexMetadata> entries,
       LanceField field, List<Fragment> fresh, List<String> written, long[] counts, BufferAllocator allocator)
       throws IOException {
     Manifest m = ds.manifest();
@@ -310,8 +306,8 @@ public final class DatasetIndexes {
     RoaringBitmap now = new RoaringBitmap();
     try (BTreeIndexBuilder b = new BTreeIndexBuilder(field.toArrow(), BTreeIndexBuilder.Options.defaults(),
         allocator)) {
-      for (TableProtos.IndexMetadata old : entries) {
-        RoaringBitmap bitmap = fragmentBitmap(old, ds.location());
+      for (IndexMetadata old : entries) {
+        RoaringBitmap bitmap = old.fragmentBitmap();
         counts[1] += addOldEntries(ds, old, IndexRowIds.liveIn(ds, bitmap, allocator), b, allocator);
         for (Fragment f : m.fragments()) {
           if (bitmap.contains((int) f.id())) {
@@ -325,19 +321,18 @@ public final class DatasetIndexes {
       }
       b.finish(ds.store(), dir);
     }
-    return dev.javelin.table.IndexEntries.renewed(entries.get(0),
-            TableProtos.UUID.newBuilder().setUuid(IndexUuids.toBytes(uuid)).build())
-        .setDatasetVersion(m.version())
-        .setFragmentBitmap(IndexBitmaps.write(now))
-        .setCreatedAt(System.currentTimeMillis())
+    return entries.get(0).renewed(uuid)
+        .datasetVersion(m.version())
+        .fragmentBitmap(now)
+        .createdAt(System.currentTimeMillis())
         .build();
   }
 
   // Feeds the old index's (value, row id) entries that keep accepts into the builder; returns how
   // many it rejected.
-  private static long addOldEntries(Dataset ds, TableProtos.IndexMetadata old, LongPredicate keep,
+  private static long addOldEntries(Dataset ds, IndexMetadata old, LongPredicate keep,
       BTreeIndexBuilder b, BufferAllocator allocator) throws IOException {
-    String path = BTreeIndex.directory(IndexUuids.toText(old.getUuid().getUuid())) + "/page_data.lance";
+    String path = BTreeIndex.directory(old.uuid()) + "/page_data.lance";
     long dropped = 0;
     dev.javelin.io.ObjectStore indexStore = ds.manifest().basePaths().indexStore(ds.store(), old);
     try (LanceFileReader r = LanceFileReader.open(indexStore.open(path), allocator);
@@ -384,8 +379,8 @@ public final class DatasetIndexes {
 
   /** Drops the index named {@code name}. */
   public static Manifest drop(Dataset ds, Table table, String name) {
-    for (TableProtos.IndexMetadata existing : ds.manifest().indices()) {
-      if (existing.getName().equals(name)) {
+    for (IndexMetadata existing : ds.manifest().indices()) {
+      if (existing.name().equals(name)) {
         return table.newCommit(Transaction.createIndex(ds.version(), List.of(), List.of(existing))).commit();
       }
     }
@@ -394,9 +389,9 @@ public final class DatasetIndexes {
 
   public static List<IndexInfo> list(Dataset ds) {
     List<IndexInfo> out = new ArrayList<>();
-    for (TableProtos.IndexMetadata i : ds.manifest().indices()) {
+    for (IndexMetadata i : ds.manifest().indices()) {
       List<String> fields = new ArrayList<>();
-      for (int id : i.getFieldsList()) {
+      for (int id : i.fields()) {
         String fieldName = "#" + id;
         for (LanceField f : ds.schema().flatten()) {
           if (f.id() == id) {
@@ -406,30 +401,16 @@ public final class DatasetIndexes {
         fields.add(fieldName);
       }
       Set<Long> fragments = new LinkedHashSet<>();
-      for (int id : fragmentBitmap(i, ds.location())) {
+      for (int id : i.fragmentBitmap()) {
         fragments.add(Integer.toUnsignedLong(id));
       }
       // System entries' bitmaps are provenance, not coverage: nothing is derived from them.
-      Set<Long> through = i.getName().startsWith("__lance_") ? Set.of()
+      Set<Long> through = i.isSystem() ? Set.of()
           : java.util.Collections.unmodifiableSet(
               new LinkedHashSet<>(IndexCoverage.of(ds, i).translated(ds.manifest().fragments())));
-      out.add(new IndexInfo(i.getName(), IndexUuids.toText(i.getUuid().getUuid()),
-          IndexType.fromDetailsTypeUrl(i.getIndexDetails().getTypeUrl()), List.copyOf(fields), fragments,
-          i.getDatasetVersion(), through));
+      out.add(new IndexInfo(i.name(), i.uuid(), IndexType.fromDetailsTypeUrl(i.details().typeUrl()),
+          List.copyOf(fields), fragments, i.datasetVersion(), through));
     }
     return out;
-  }
-
-  /** The ids of the fragments an index covers (its {@code fragment_bitmap}). */
-  public static RoaringBitmap fragmentBitmap(TableProtos.IndexMetadata i, String location) {
-    RoaringBitmap b = new RoaringBitmap();
-    if (!i.getFragmentBitmap().isEmpty()) {
-      try {
-        b.deserialize(i.getFragmentBitmap().asReadOnlyByteBuffer().order(ByteOrder.LITTLE_ENDIAN));
-      } catch (IOException e) {
-        throw new UncheckedIOException("Index '" + i.getName() + "' has a bad fragment_bitmap: " + location, e);
-      }
-    }
-    return b;
   }
 }

@@ -2,7 +2,7 @@ package dev.javelin.core.internal.index;
 
 import dev.javelin.core.Dataset;
 import dev.javelin.table.Fragment;
-import dev.javelin.table.proto.TableProtos;
+import dev.javelin.table.IndexMetadata;
 import dev.javelin.table.stablepartition.StablePartitionEntry;
 import dev.javelin.table.stablepartition.StablePartitionTransition;
 import java.io.IOException;
@@ -45,8 +45,8 @@ public final class IndexCoverage {
   }
 
   /** The coverage of {@code index} in {@code ds}'s version. */
-  public static IndexCoverage of(Dataset ds, TableProtos.IndexMetadata index) {
-    return derive(DatasetIndexes.fragmentBitmap(index, ds.location()), transitions(ds));
+  public static IndexCoverage of(Dataset ds, IndexMetadata index) {
+    return derive(index.fragmentBitmap(), transitions(ds));
   }
 
   /** The coverage of an index whose bitmap is {@code bitmap}, given the transitions oldest first. */
@@ -75,12 +75,12 @@ public final class IndexCoverage {
 
   /** The transitions of {@code ds}'s version, oldest first (cached per stable partition entry). */
   public static List<StablePartitionTransition> transitions(Dataset ds) {
-    Optional<TableProtos.IndexMetadata> entry = StablePartitionEntry.find(ds.manifest());
+    Optional<IndexMetadata> entry = StablePartitionEntry.find(ds.manifest());
     if (entry.isEmpty()) {
       return List.of();
     }
-    String key = ds.location() + "#" + StablePartitionEntry.uuid(entry.get()) + "@" + entry.get().getDatasetVersion()
-        + "#" + entry.get().getIndexDetails().getValue().hashCode();
+    String key = ds.location() + "#" + StablePartitionEntry.uuid(entry.get()) + "@" + entry.get().datasetVersion()
+        + "#" + entry.get().details().value().hashCode();
     synchronized (TRANSITIONS) {
       List<StablePartitionTransition> got = TRANSITIONS.get(key);
       if (got != null) {

@@ -1,7 +1,5 @@
 package dev.javelin.core.internal.index;
 
-import com.google.protobuf.ByteString;
-import com.google.protobuf.UnknownFieldSet;
 import dev.javelin.core.Dataset;
 import dev.javelin.format.schema.LanceField;
 import dev.javelin.index.DistanceType;
@@ -10,10 +8,10 @@ import dev.javelin.index.exceptions.VectorIndexException;
 import dev.javelin.index.internal.btree.BTreeIndex;
 import dev.javelin.index.internal.ivf.IvfPqBuilder;
 import dev.javelin.table.Fragment;
+import dev.javelin.table.IndexMetadata;
 import dev.javelin.table.Manifest;
 import dev.javelin.table.Table;
 import dev.javelin.table.Transaction;
-import dev.javelin.table.proto.TableProtos;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -37,9 +35,9 @@ public final class VectorIndexBuild {
     Manifest m = ds.manifest();
     IvfPqParams params = given != null ? given : IvfPqParams.defaults(m.countRows(), dim, DistanceType.L2);
     String indexName = name == null ? column + "_idx" : name;
-    List<TableProtos.IndexMetadata> removed = new ArrayList<>();
-    for (TableProtos.IndexMetadata existing : m.indices()) {
-      if (existing.getName().equals(indexName)) {
+    List<IndexMetadata> removed = new ArrayList<>();
+    for (IndexMetadata existing : m.indices()) {
+      if (existing.name().equals(indexName)) {
         if (!replace) {
           throw new IllegalArgumentException("Index '" + indexName + "' already exists: " + ds.location());
         }
@@ -80,15 +78,16 @@ public final class VectorIndexBuild {
       for (Fragment f : fragments) {
         covered.add((int) f.id());
       }
-      TableProtos.IndexMetadata meta = withFiles(TableProtos.IndexMetadata.newBuilder()
-          .setUuid(TableProtos.UUID.newBuilder().setUuid(dev.javelin.table.IndexUuids.toBytes(uuid)))
-          .addFields(field.id())
-          .setName(indexName)
-          .setDatasetVersion(m.version())
-          .setFragmentBitmap(dev.javelin.table.IndexBitmaps.write(covered))
-          .setIndexDetails(IvfPqBuilder.details(params))
-          .setIndexVersion(1)
-          .setCreatedAt(System.currentTimeMillis()), sizes);
+      com.google.protobuf.Any details = IvfPqBuilder.details(params);
+      IndexMetadata meta = withFiles(IndexMetadata.builder()
+          .uuid(uuid)
+          .fields(List.of(field.id()))
+          .name(indexName)
+          .datasetVersion(m.version())
+          .fragmentBitmap(covered)
+          .details(new IndexMetadata.Details(details.getTypeUrl(), details.getValue()))
+          .indexVersion(1)
+          .createdAt(System.currentTimeMillis()), sizes);
       Transaction txn = Transaction.createIndex(m.version(), List.of(meta), removed);
       committed = true;
       return table.newCommit(txn).cleanupOnFailure(written).commit();
@@ -104,23 +103,14 @@ public final class VectorIndexBuild {
     }
   }
 
-  // Field 10 (the index's files and their sizes) is what 7.0.0 records; Javelin's proto lacks it.
-  // It replaces every unknown field: those of an older entry described its files, not these.
-  private static TableProtos.IndexMetadata withFiles(TableProtos.IndexMetadata.Builder entry, long[] sizes) {
-    UnknownFieldSet.Field.Builder files = UnknownFieldSet.Field.newBuilder();
-    String[] names = {"index.idx", "auxiliary.idx"};
-    for (int i = 0; i < 2; i++) {
-      files.addLengthDelimited(UnknownFieldSet.newBuilder()
-          .addField(1, UnknownFieldSet.Field.newBuilder()
-              .addLengthDelimited(ByteString.copyFromUtf8(names[i])).build())
-          .addField(2, UnknownFieldSet.Field.newBuilder().addVarint(sizes[i]).build())
-          .build().toByteString());
-    }
-    return entry.setUnknownFields(UnknownFieldSet.newBuilder().addField(10, files.build()).build()).build();
+  // The index's files and their sizes (field 10), as lance-core 7.0.0 records them.
+  private static IndexMetadata withFiles(IndexMetadata.Builder entry, long[] sizes) {
+    return entry.files(List.of(new IndexMetadata.IndexFile("index.idx", sizes[0]),
+        new IndexMetadata.IndexFile("auxiliary.idx", sizes[1]))).build();
   }
 
   /** What {@link #extend} wrote: the entry replacing the old ones, its files, and counts. */
-  record Extended(TableProtos.IndexMetadata entry, List<String> files, long rowsAdded, long rowsDropped) {}
+  record Extended(IndexMetadata entry, List<String> files, long rowsAdded, long rowsDropped) {}
 
   /**
    * Extends a vector index (the entries sharing its name: the index and any delta indices
@@ -134,17 +124,17 @@ public final class VectorIndexBuild {
    * @param fresh live fragments none of the entries covers
    * @throws VectorIndexException if an entry's files are not an IVF_PQ index Javelin reads
    */
-  static Extended extend(Dataset ds, List<TableProtos.IndexMetadata> entries, LanceField field,
+  static Extended extend(Dataset ds, List<IndexMetadata> entries, LanceField field,
       List<Fragment> fresh, BufferAllocator allocator) throws IOException {
     Manifest m = ds.manifest();
-    TableProtos.IndexMetadata first = entries.get(0);
+    IndexMetadata first = entries.get(0);
     List<Fragment> encode = new ArrayList<>(fresh);
     RoaringBitmap covered = new RoaringBitmap();
     IvfPqBuilder builder = null;
-    for (TableProtos.IndexMetadata e : entries) {
-      RoaringBitmap bitmap = DatasetIndexes.fragmentBitmap(e, ds.location());
+    for (IndexMetadata e : entries) {
+      RoaringBitmap bitmap = e.fragmentBitmap();
       java.util.function.LongPredicate keep = IndexRowIds.liveIn(ds, bitmap, allocator);
-      String uuid = dev.javelin.table.IndexUuids.toText(e.getUuid().getUuid());
+      String uuid = e.uuid();
       // A shallow clone's entries may be its source's; the extended index is the clone's own.
       dev.javelin.io.ObjectStore from = m.basePaths().indexStore(ds.store(), e);
       if (builder == null) {
@@ -180,11 +170,10 @@ public final class VectorIndexBuild {
       DatasetIndexes.deleteQuietly(ds, files);
       throw e;
     }
-    TableProtos.IndexMetadata entry = withFiles(dev.javelin.table.IndexEntries.renewed(first,
-            TableProtos.UUID.newBuilder().setUuid(dev.javelin.table.IndexUuids.toBytes(uuid)).build())
-        .setDatasetVersion(m.version())
-        .setFragmentBitmap(dev.javelin.table.IndexBitmaps.write(now))
-        .setCreatedAt(System.currentTimeMillis()), sizes);
+    IndexMetadata entry = withFiles(first.renewed(uuid)
+        .datasetVersion(m.version())
+        .fragmentBitmap(now)
+        .createdAt(System.currentTimeMillis()), sizes);
     return new Extended(entry, files, builder.rows() - carried, builder.rowsDropped());
   }
 }
