@@ -5,9 +5,9 @@ import dev.javelin.core.exceptions.ColumnLengthMismatchException;
 import dev.javelin.core.exceptions.InvalidUpdateException;
 import dev.javelin.core.exceptions.SchemaEvolutionException;
 import dev.javelin.core.internal.index.DatasetIndexes;
+import dev.javelin.core.internal.index.IndexBuild;
 import dev.javelin.core.internal.index.IndexSettler;
 import dev.javelin.core.internal.index.RowIdIndex;
-import dev.javelin.core.internal.index.VectorIndexBuild;
 import dev.javelin.core.internal.scan.Take;
 import dev.javelin.core.internal.write.DeleteScan;
 import dev.javelin.core.internal.write.FragmentWriter;
@@ -621,7 +621,7 @@ public final class Dataset {
     return allocator;
   }
 
-  // ---- indices (DatasetIndexes)
+  // ---- indices (IndexBuild, DatasetIndexes)
 
   /**
    * Builds an index over a top-level column from every row and commits it (a CreateIndex).
@@ -631,7 +631,7 @@ public final class Dataset {
    * @throws IllegalArgumentException if the column cannot be indexed or the name is taken
    */
   public Dataset createIndex(String column, dev.javelin.index.IndexType type, String name, boolean replace) {
-    return new Dataset(table, DatasetIndexes.create(this, table, column, type, name, replace, allocator), allocator);
+    return new Dataset(table, IndexBuild.create(this, table, column, type, name, replace, allocator), allocator);
   }
 
   /**
@@ -648,7 +648,7 @@ public final class Dataset {
    *     no index changed)
    */
   public IndexOptimizeResult optimizeIndices() {
-    DatasetIndexes.Optimized o = DatasetIndexes.optimize(this, table, allocator);
+    IndexBuild.Optimized o = IndexBuild.optimize(this, table, allocator);
     return new IndexOptimizeResult(o.manifest() == manifest ? this : new Dataset(table, o.manifest(), allocator),
         o.report());
   }
@@ -663,7 +663,8 @@ public final class Dataset {
    * {@code createIndex(column, IndexType.VECTOR, ...)} Lance's default parameters are used.
    */
   public Dataset createIndex(String column, dev.javelin.index.IvfPqParams params, String name, boolean replace) {
-    return new Dataset(table, VectorIndexBuild.create(this, table, column, params, name, replace, allocator), allocator);
+    return new Dataset(table, IndexBuild.createVector(this, table, column, params, name, replace, allocator),
+        allocator);
   }
 
   /** Starts a nearest-neighbour query of {@code query} over a vector column. */
