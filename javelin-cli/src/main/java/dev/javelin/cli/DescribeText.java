@@ -5,8 +5,8 @@ import dev.javelin.core.IndexInfo;
 import dev.javelin.table.DataFile;
 import dev.javelin.table.FeatureFlags;
 import dev.javelin.table.Fragment;
+import dev.javelin.table.IndexMetadata;
 import dev.javelin.table.Manifest;
-import dev.javelin.table.proto.TableProtos;
 import dev.javelin.table.stablepartition.StablePartitionEntry;
 import dev.javelin.table.stablepartition.StablePartitionTransition;
 import java.io.IOException;
@@ -61,8 +61,8 @@ final class DescribeText {
     m.branch().ifPresent(name -> b.append("branch    ").append(name).append('\n'));
     if (!m.basePaths().byId().isEmpty()) {
       b.append("\nbase paths (id, location; files marked [base N] are read from there):\n");
-      m.basePaths().byId().forEach((id, p) -> b.append("  ").append(id).append("  ").append(p.getPath())
-          .append(p.hasName() ? "  (" + p.getName() + ")" : "").append('\n'));
+      m.basePaths().byId().forEach((id, p) -> b.append("  ").append(id).append("  ").append(p.path())
+          .append(p.name().map(n -> "  (" + n + ")").orElse("")).append('\n'));
     }
 
     b.append("\nfragments (id, rows, data files):\n");
@@ -80,7 +80,7 @@ final class DescribeText {
       f.deletionFile().ifPresent(d -> b.append(String.format(Locale.ROOT, ", %,d deleted", d.numDeletedRows())));
       b.append('\n');
       for (DataFile d : f.files()) {
-        b.append(indent).append(d.hasBaseId() ? "[base " + d.proto().getBaseId() + "] " : "").append("data/")
+        b.append(indent).append(d.hasBaseId() ? "[base " + d.baseId().getAsInt() + "] " : "").append("data/")
             .append(d.path()).append("  fields ").append(d.fields())
             .append("  Lance ").append(d.fileMajorVersion()).append('.').append(d.fileMinorVersion());
         if (d.fileSizeBytes() > 0) {
@@ -88,7 +88,7 @@ final class DescribeText {
         }
         b.append('\n');
       }
-      f.deletionFile().ifPresent(d -> b.append(indent).append(d.hasBaseId() ? "[base " + d.proto().getBaseId() + "] " : "")
+      f.deletionFile().ifPresent(d -> b.append(indent).append(d.hasBaseId() ? "[base " + d.baseId().getAsInt() + "] " : "")
           .append(d.key(f.id()))
           .append(String.format(Locale.ROOT, "  %,d %s%n", d.numDeletedRows(), d.numDeletedRows() == 1 ? "row" : "rows")));
     }
@@ -101,13 +101,13 @@ final class DescribeText {
     for (IndexInfo i : ds.indices()) {
       infos.put(i.name(), i);
     }
-    for (TableProtos.IndexMetadata idx : m.indices()) {
-      b.append("  ").append(idx.getName()).append("  fields ").append(idx.getFieldsList());
-      if (idx.getName().equals(StablePartitionEntry.NAME)) {
+    for (IndexMetadata idx : m.indices()) {
+      b.append("  ").append(idx.name()).append("  fields ").append(idx.fields());
+      if (idx.name().equals(StablePartitionEntry.NAME)) {
         transitions(b, ds);
         continue;
       }
-      IndexInfo info = infos.get(idx.getName());
+      IndexInfo info = infos.get(idx.name());
       List<Long> direct = new ArrayList<>();
       List<Long> unindexed = new ArrayList<>();
       for (Fragment f : m.fragments()) {

@@ -8,11 +8,14 @@ import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.lang.ArchRule;
 import org.junit.jupiter.api.Test;
 
-/** The CLI is an engine: it uses the libraries' API packages, never their internals. */
+/**
+ * The CLI is an engine: it uses the libraries' API packages, never their internals or their
+ * generated protobuf classes.
+ */
 class ArchitectureTest {
   static final ArchRule NO_INTERNALS = noClasses().should().dependOnClassesThat()
-      .resideInAPackage("dev.javelin..internal..")
-      .because("internal packages are machinery that may change in any release");
+      .resideInAnyPackage("dev.javelin..internal..", "dev.javelin..proto..")
+      .because("internal packages and generated protobuf are machinery that may change in any release");
 
   @Test
   void cliUsesOnlyApiPackages() {
@@ -28,5 +31,14 @@ class ArchitectureTest {
         .isInstanceOf(AssertionError.class)
         .hasMessageContaining("dev.javelin.cli.archfixture.ReachesIntoInternals")
         .hasMessageContaining("dev.javelin.format.internal.v21.V21Encoding");
+  }
+
+  @Test
+  void theRuleCatchesAUseOfAGeneratedProtobufClass() {
+    assertThatThrownBy(() -> NO_INTERNALS.check(
+            new ClassFileImporter().importPackages("dev.javelin.cli.archfixture")))
+        .isInstanceOf(AssertionError.class)
+        .hasMessageContaining("dev.javelin.cli.archfixture.ReachesIntoProtos")
+        .hasMessageContaining("dev.javelin.table.proto.TableProtos");
   }
 }

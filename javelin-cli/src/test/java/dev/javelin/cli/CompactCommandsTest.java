@@ -85,15 +85,14 @@ class CompactCommandsTest extends CliTestBase {
 
   // An index entry of a kind Javelin neither reads nor remaps (as lance-core writes it), over
   // fragments 0, 1 and 2.
-  private static dev.javelin.table.proto.TableProtos.IndexMetadata foreignIndex(String name, int field,
-      String detailsType, long version) {
-    return dev.javelin.table.proto.TableProtos.IndexMetadata.newBuilder()
-        .setUuid(dev.javelin.table.proto.TableProtos.UUID.newBuilder().setUuid(dev.javelin.table.IndexUuids.toBytes(
-            java.util.UUID.randomUUID().toString())))
-        .setName(name).addFields(field).setDatasetVersion(version)
-        .setFragmentBitmap(dev.javelin.table.IndexBitmaps.write(org.roaringbitmap.RoaringBitmap.bitmapOf(0, 1, 2)))
-        .setIndexDetails(com.google.protobuf.Any.newBuilder().setTypeUrl(detailsType))
-        .setIndexVersion(0).build();
+  private static dev.javelin.table.IndexMetadata foreignIndex(String name, int field, String detailsType,
+      long version) {
+    return dev.javelin.table.IndexMetadata.builder()
+        .uuid(java.util.UUID.randomUUID().toString())
+        .name(name).fields(java.util.List.of(field)).datasetVersion(version)
+        .fragmentBitmap(org.roaringbitmap.RoaringBitmap.bitmapOf(0, 1, 2))
+        .details(detailsType)
+        .indexVersion(0).build();
   }
 
   @Test

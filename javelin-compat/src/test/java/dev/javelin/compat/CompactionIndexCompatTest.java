@@ -164,7 +164,7 @@ class CompactionIndexCompatTest {
     ds = ds.createIndex("id", IndexType.BTREE, null, false).delete("id >= 200 AND id < 260 OR id % 97 = 0");
     String uuid = ds.indices().get(0).uuid();
     Dataset after = ds.compact(CompactionOptions.builder().targetRowsPerFragment(1000).deferIndexRemap(true).build());
-    assertThat(after.manifest().indices()).extracting(i -> i.getName()).containsExactly("id_idx",
+    assertThat(after.manifest().indices()).extracting(i -> i.name()).containsExactly("id_idx",
         "__lance_frag_reuse");
     for (Case c : CASES) {
       assertThat(after.countRows(c.sql())).as(c.sql()).isEqualTo(brute(c).size());
@@ -190,9 +190,9 @@ class CompactionIndexCompatTest {
       checkLance(lance);
     }
     var reuse = Dataset.open(path, allocator).manifest().indices().stream()
-        .filter(i -> i.getName().equals("__lance_frag_reuse")).findFirst().orElseThrow();
+        .filter(i -> i.name().equals("__lance_frag_reuse")).findFirst().orElseThrow();
     assertThat(dev.javelin.table.proto.TableProtos.FragmentReuseIndexDetails.parseFrom(
-        reuse.getIndexDetails().getValue()).getInline().getVersionsCount()).isEqualTo(2);
+        reuse.details().value()).getInline().getVersionsCount()).isEqualTo(2);
     Dataset latest = Dataset.open(path, allocator);
     for (Case c : CASES) {
       assertThat(latest.countRows(c.sql())).as(c.sql()).isEqualTo(brute(c).size());

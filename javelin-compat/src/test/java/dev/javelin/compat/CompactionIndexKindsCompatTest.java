@@ -9,8 +9,7 @@ import dev.javelin.core.compaction.CompactionMode;
 import dev.javelin.core.compaction.CompactionOptions;
 import dev.javelin.core.compaction.CompactionScope;
 import dev.javelin.core.exceptions.IndexRemapUnsupportedException;
-import dev.javelin.table.IndexBitmaps;
-import dev.javelin.table.proto.TableProtos;
+import dev.javelin.table.IndexMetadata;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -331,15 +330,15 @@ class CompactionIndexKindsCompatTest {
     return path;
   }
 
-  static Map<String, TableProtos.IndexMetadata> byName(Dataset ds) {
-    Map<String, TableProtos.IndexMetadata> out = new HashMap<>();
-    ds.manifest().indices().forEach(i -> out.put(i.getName(), i));
+  static Map<String, IndexMetadata> byName(Dataset ds) {
+    Map<String, IndexMetadata> out = new HashMap<>();
+    ds.manifest().indices().forEach(i -> out.put(i.name(), i));
     return out;
   }
 
-  static Set<Long> bitmap(TableProtos.IndexMetadata i) {
+  static Set<Long> bitmap(IndexMetadata i) {
     Set<Long> out = new TreeSet<>();
-    IndexBitmaps.read(i).forEach((int f) -> out.add((long) f));
+    i.fragmentBitmap().forEach((int f) -> out.add((long) f));
     return out;
   }
 
@@ -366,7 +365,7 @@ class CompactionIndexKindsCompatTest {
       }
     }
     Dataset ds = Dataset.open(path, allocator);
-    Map<String, TableProtos.IndexMetadata> before = byName(ds);
+    Map<String, IndexMetadata> before = byName(ds);
     assertThat(before.keySet()).containsAll(KINDS.stream().map(Kind::name).toList());
     Set<Long> fragmentsBefore = fragmentIds(ds);
     Dataset after;
@@ -390,7 +389,7 @@ class CompactionIndexKindsCompatTest {
     Set<Long> live = fragmentIds(after);
     Set<Long> removed = new TreeSet<>(fragmentsBefore);
     removed.removeAll(live);
-    Map<String, TableProtos.IndexMetadata> now = byName(after);
+    Map<String, IndexMetadata> now = byName(after);
     if (run == Run.REPACK) {
       // A repack moves no row: every index stays as it was.
       assertThat(removed).isEmpty();
@@ -403,8 +402,8 @@ class CompactionIndexKindsCompatTest {
     if (run == Run.REWRITE || run == Run.BINARY_COPY_REWRITE) {
       for (Kind k : KINDS) {
         Set<Long> b = bitmap(now.get(k.name()));
-        String uuidBefore = before.get(k.name()).getUuid().getUuid().toStringUtf8();
-        String uuidNow = now.get(k.name()).getUuid().getUuid().toStringUtf8();
+        String uuidBefore = before.get(k.name()).uuid();
+        String uuidNow = now.get(k.name()).uuid();
         if (REMAPPED.contains(k.name())) {
           assertThat(uuidNow).as(k.name()).isNotEqualTo(uuidBefore);
           assertThat(b).as(k.name()).isEqualTo(live);
@@ -479,9 +478,9 @@ class CompactionIndexKindsCompatTest {
       }
     }
     Dataset scalarOnly = Dataset.open(path, allocator);
-    Map<String, TableProtos.IndexMetadata> before = byName(scalarOnly);
+    Map<String, IndexMetadata> before = byName(scalarOnly);
     Dataset after = scalarOnly.compact(deferred);
-    Map<String, TableProtos.IndexMetadata> now = byName(after);
+    Map<String, IndexMetadata> now = byName(after);
     assertThat(now).containsKey("__lance_frag_reuse");
     for (String name : List.of("z_idx", "b_idx")) {
       assertThat(bitmap(now.get(name))).as(name).isEmpty();
@@ -499,19 +498,19 @@ class CompactionIndexKindsCompatTest {
   void lanceCoreRemapsEveryKindButZoneMapsAndBloomFiltersWhichKeepTheirOldCoverage() throws Exception {
     Path path = lanceDataset(true);
     Dataset ds = Dataset.open(path, allocator);
-    Map<String, TableProtos.IndexMetadata> before = byName(ds);
+    Map<String, IndexMetadata> before = byName(ds);
     Set<Long> fragmentsBefore = fragmentIds(ds);
     try (org.lance.Dataset lance = org.lance.Dataset.open(path.toString(), allocator)) {
       lance.compact(org.lance.compaction.CompactionOptions.builder().withTargetRowsPerFragment(1000).build());
     }
     Dataset after = Dataset.open(path, allocator);
-    Map<String, TableProtos.IndexMetadata> now = byName(after);
+    Map<String, IndexMetadata> now = byName(after);
     Set<Long> live = fragmentIds(after);
     Set<String> kept = new HashSet<>();
     for (Kind k : KINDS) {
-      TableProtos.IndexMetadata b = before.get(k.name());
-      TableProtos.IndexMetadata n = now.get(k.name());
-      if (n.getUuid().equals(b.getUuid())) {
+      IndexMetadata b = before.get(k.name());
+      IndexMetadata n = now.get(k.name());
+      if (n.sameUuid(b)) {
         kept.add(k.name());
         assertThat(bitmap(n)).as(k.name()).isEqualTo(fragmentsBefore);
       } else {

@@ -4,9 +4,9 @@ import static dev.javelin.compat.DatasetCompatSupport.batches;
 import static dev.javelin.compat.DatasetCompatSupport.readerOf;
 
 import dev.javelin.io.LocalObjectStore;
+import dev.javelin.table.IndexMetadata;
 import dev.javelin.table.Manifest;
 import dev.javelin.table.Table;
-import dev.javelin.table.proto.TableProtos;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -144,11 +144,11 @@ final class LanceToleranceChecks {
    * entry is ABSENT, or CHANGED if an operation made one).
    */
   static Map<Op, Outcome> run(Target t, List<Op> ops, Path work, boolean entryMayBeAbsent) {
-    Optional<TableProtos.IndexMetadata> before = entry(t.dataset(), t.entryName());
+    Optional<IndexMetadata> before = entry(t.dataset(), t.entryName());
     if (before.isEmpty() && !entryMayBeAbsent) {
       throw new IllegalArgumentException("No entry " + t.entryName() + " in " + t.dataset());
     }
-    TableProtos.IndexMetadata entry = before.orElse(null);
+    IndexMetadata entry = before.orElse(null);
     List<Path> copies = new ArrayList<>();
     for (Op op : ops) {
       Path copy = work.resolve(op.name().toLowerCase());
@@ -164,7 +164,7 @@ final class LanceToleranceChecks {
     for (int i = 0; i < ops.size(); i++) {
       String[] r = results.get(i);
       Kind kind = Kind.valueOf(r[0]);
-      Optional<TableProtos.IndexMetadata> after = kind == Kind.ABORTED ? safeEntry(copies.get(i), t.entryName())
+      Optional<IndexMetadata> after = kind == Kind.ABORTED ? safeEntry(copies.get(i), t.entryName())
           : entry(copies.get(i), t.entryName());
       EntryState state = after.isEmpty() ? (entry == null ? EntryState.ABSENT : EntryState.DROPPED)
           : after.get().equals(entry) ? EntryState.CARRIED : EntryState.CHANGED;
@@ -187,12 +187,12 @@ final class LanceToleranceChecks {
   }
 
   /** The index entry named {@code name} in the newest manifest of {@code dataset}, if any. */
-  static Optional<TableProtos.IndexMetadata> entry(Path dataset, String name) {
+  static Optional<IndexMetadata> entry(Path dataset, String name) {
     Manifest m = Table.at(new LocalObjectStore(dataset)).latest();
-    return m.indices().stream().filter(i -> i.getName().equals(name)).findFirst();
+    return m.indices().stream().filter(i -> i.name().equals(name)).findFirst();
   }
 
-  private static Optional<TableProtos.IndexMetadata> safeEntry(Path dataset, String name) {
+  private static Optional<IndexMetadata> safeEntry(Path dataset, String name) {
     try {
       return entry(dataset, name);
     } catch (RuntimeException e) {
@@ -200,39 +200,41 @@ final class LanceToleranceChecks {
     }
   }
 
-  // Which entry fields changed, named, for the findings table.
-  private static String diff(TableProtos.IndexMetadata a, TableProtos.IndexMetadata b) {
+  // Which entry fields changed, named, for the findings table ("bytes" when only fields Javelin
+  // does not know did).
+  private static String diff(IndexMetadata a, IndexMetadata b) {
     List<String> d = new ArrayList<>();
-    if (!a.getUuid().equals(b.getUuid())) {
+    if (!a.sameUuid(b)) {
       d.add("uuid");
     }
-    if (!a.getFieldsList().equals(b.getFieldsList())) {
-      d.add("fields " + a.getFieldsList() + "->" + b.getFieldsList());
+    if (!a.fields().equals(b.fields())) {
+      d.add("fields " + a.fields() + "->" + b.fields());
     }
-    if (a.getDatasetVersion() != b.getDatasetVersion()) {
+    if (a.datasetVersion() != b.datasetVersion()) {
       d.add("dataset_version");
     }
-    if (!a.getFragmentBitmap().equals(b.getFragmentBitmap())) {
+    if (!a.fragmentBitmap().equals(b.fragmentBitmap())) {
       d.add("bitmap");
     }
-    if (!a.getIndexDetails().equals(b.getIndexDetails())) {
+    if (!a.details().equals(b.details())) {
       d.add("details");
     }
-    if (a.hasIndexVersion() != b.hasIndexVersion() || a.getIndexVersion() != b.getIndexVersion()) {
-      d.add("index_version " + (a.hasIndexVersion() ? a.getIndexVersion() : "unset") + "->"
-          + (b.hasIndexVersion() ? b.getIndexVersion() : "unset"));
+    if (!a.indexVersion().equals(b.indexVersion())) {
+      d.add("index_version " + (a.indexVersion().isPresent() ? a.indexVersion().getAsInt() : "unset") + "->"
+          + (b.indexVersion().isPresent() ? b.indexVersion().getAsInt() : "unset"));
     }
-    if (a.hasCreatedAt() != b.hasCreatedAt() || a.getCreatedAt() != b.getCreatedAt()) {
+    if (!a.createdAt().equals(b.createdAt())) {
       d.add("created_at");
     }
-    if (!a.getUnknownFields().equals(b.getUnknownFields())) {
-      d.add("unknown fields " + b.getUnknownFields().asMap().entrySet().stream()
-          .map(e -> e.getKey() + "=" + e.getValue().getLengthDelimitedList().stream()
-              .map(v -> "0x" + java.util.HexFormat.of().formatHex(v.toByteArray())).toList()
-              + (e.getValue().getVarintList().isEmpty() ? "" : " varints " + e.getValue().getVarintList()))
-          .toList());
+    if (!a.files().equals(b.files())) {
+      d.add("files " + files(a) + "->" + files(b));
     }
     return d.isEmpty() ? "bytes" : String.join(", ", d);
+  }
+
+  // An entry's list of files, as "[path (size bytes), ...]".
+  private static String files(IndexMetadata i) {
+    return i.files().stream().map(f -> f.path() + " (" + f.sizeBytes() + " bytes)").toList().toString();
   }
 
   private static String shorten(String s, int n) {

@@ -3,7 +3,6 @@ package dev.javelin.compat;
 import static dev.javelin.compat.DatasetCompatSupport.batches;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.google.protobuf.Any;
 import com.google.protobuf.ByteString;
 import com.google.protobuf.CodedOutputStream;
 import dev.javelin.compat.LanceToleranceChecks.EntryState;
@@ -15,8 +14,7 @@ import dev.javelin.core.WriteParams;
 import dev.javelin.format.LanceFileVersion;
 import dev.javelin.index.IndexType;
 import dev.javelin.io.LocalObjectStore;
-import dev.javelin.table.IndexBitmaps;
-import dev.javelin.table.IndexUuids;
+import dev.javelin.table.IndexMetadata;
 import dev.javelin.table.Manifest;
 import dev.javelin.table.Table;
 import dev.javelin.table.Transaction;
@@ -88,20 +86,20 @@ class StablePartitionEntryCompatTest {
   }
 
   /** The entry of {@code shape} with fragment bitmap {@code fragmentIds}, made at {@code datasetVersion}. */
-  static TableProtos.IndexMetadata entry(Shape shape, String uuid, long datasetVersion, long... fragmentIds) {
+  static IndexMetadata entry(Shape shape, String uuid, long datasetVersion, long... fragmentIds) {
     RoaringBitmap bitmap = new RoaringBitmap();
     for (long id : fragmentIds) {
       bitmap.add((int) id);
     }
-    TableProtos.IndexMetadata.Builder b = TableProtos.IndexMetadata.newBuilder()
-        .setUuid(TableProtos.UUID.newBuilder().setUuid(IndexUuids.toBytes(uuid)))
-        .setName(ENTRY_NAME)
-        .addAllFields(shape.fields())
-        .setDatasetVersion(datasetVersion)
-        .setFragmentBitmap(IndexBitmaps.write(bitmap))
-        .setIndexDetails(Any.newBuilder().setTypeUrl(shape.typeUrl()).setValue(shape.payload()));
+    IndexMetadata.Builder b = IndexMetadata.builder()
+        .uuid(uuid)
+        .name(ENTRY_NAME)
+        .fields(shape.fields())
+        .datasetVersion(datasetVersion)
+        .fragmentBitmap(bitmap)
+        .details(new IndexMetadata.Details(shape.typeUrl(), shape.payload()));
     if (shape.indexVersion() != null) {
-      b.setIndexVersion(shape.indexVersion());
+      b.indexVersion(shape.indexVersion());
     }
     return b.build();
   }
@@ -176,9 +174,9 @@ class StablePartitionEntryCompatTest {
   static final Shape RECOMMENDED = new Shape("recommended: own URL, fields [0], index_version 0", OWN_URL, OWN,
       List.of(0), 0);
 
-  // What lance-core 7.0.0 writes back into a carried entry: index_version made explicit, and field 10
-  // (its list of the entry's files under _indices/<uuid>/: here details.binpb, 3 bytes).
-  private static final String FILES_FIELD = "unknown fields [10=[0x0a0d64657461696c732e62696e70621003]]";
+  // What lance-core 7.0.0 writes back into a carried entry: index_version made explicit, and its
+  // list of the entry's files under _indices/<uuid>/ (field 10: here details.binpb, 3 bytes).
+  private static final String FILES_FIELD = "files []->[details.binpb (3 bytes)]";
 
   @Test
   void recommendedShapeIsToleratedByEveryOperation() throws IOException {

@@ -6,9 +6,9 @@ import dev.javelin.core.exceptions.InvalidUpdateException;
 import dev.javelin.core.exceptions.SchemaEvolutionException;
 import dev.javelin.core.internal.SessionState;
 import dev.javelin.core.internal.index.DatasetIndexes;
+import dev.javelin.core.internal.index.IndexBuild;
 import dev.javelin.core.internal.index.IndexSettler;
 import dev.javelin.core.internal.index.RowIdIndex;
-import dev.javelin.core.internal.index.VectorIndexBuild;
 import dev.javelin.core.internal.scan.OperationMemory;
 import dev.javelin.core.internal.scan.Take;
 import dev.javelin.core.internal.write.DeleteScan;
@@ -695,7 +695,7 @@ public final class Dataset {
     return session;
   }
 
-  // ---- indices (DatasetIndexes)
+  // ---- indices (IndexBuild, DatasetIndexes)
 
   /**
    * Builds an index over a top-level column from every row and commits it (a CreateIndex).
@@ -706,7 +706,7 @@ public final class Dataset {
    * @throws dev.javelin.core.exceptions.IndexExistsException if the name is taken and {@code replace} is false
    */
   public Dataset createIndex(String column, dev.javelin.index.IndexType type, String name, boolean replace) {
-    return new Dataset(table, DatasetIndexes.create(this, table, column, type, name, replace, allocator), allocator,
+    return new Dataset(table, IndexBuild.create(this, table, column, type, name, replace, allocator), allocator,
         session);
   }
 
@@ -724,7 +724,7 @@ public final class Dataset {
    *     no index changed)
    */
   public IndexOptimizeResult optimizeIndices() {
-    DatasetIndexes.Optimized o = DatasetIndexes.optimize(this, table, allocator);
+    IndexBuild.Optimized o = IndexBuild.optimize(this, table, allocator);
     return new IndexOptimizeResult(o.manifest() == manifest ? this
         : new Dataset(table, o.manifest(), allocator, session), o.report());
   }
@@ -739,8 +739,8 @@ public final class Dataset {
    * {@code createIndex(column, IndexType.VECTOR, ...)} Lance's default parameters are used.
    */
   public Dataset createIndex(String column, dev.javelin.index.IvfPqParams params, String name, boolean replace) {
-    return new Dataset(table, VectorIndexBuild.create(this, table, column, params, name, replace, allocator), allocator,
-        session);
+    return new Dataset(table, IndexBuild.createVector(this, table, column, params, name, replace, allocator),
+        allocator, session);
   }
 
   /** Starts a nearest-neighbour query of {@code query} over a vector column. */

@@ -6,7 +6,6 @@ import dev.javelin.core.expr.BoundExpression;
 import dev.javelin.core.expr.Expression;
 import dev.javelin.core.internal.SessionState;
 import dev.javelin.core.internal.index.AddressTranslator;
-import dev.javelin.core.internal.index.DatasetIndexes;
 import dev.javelin.core.internal.index.IndexCoverage;
 import dev.javelin.core.internal.index.RowIdIndex;
 import dev.javelin.core.internal.index.VectorColumn;
@@ -22,9 +21,8 @@ import dev.javelin.index.internal.ivf.FlatSearch;
 import dev.javelin.index.internal.ivf.IvfPqIndex;
 import dev.javelin.index.internal.ivf.Neighbors;
 import dev.javelin.table.Fragment;
-import dev.javelin.table.IndexUuids;
+import dev.javelin.table.IndexMetadata;
 import dev.javelin.table.deletion.Deletes;
-import dev.javelin.table.proto.TableProtos;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteOrder;
@@ -288,7 +286,7 @@ public final class VectorQuery {
     if (plan.index() != null) {
       int partitions = plan.index().numPartitions();
       int max = Math.min(maximumNprobes, partitions);
-      use = new VectorSearchPlan.IndexUse(plan.entry().getName(), "IVF_PQ", partitions, Math.min(nprobes, max), max);
+      use = new VectorSearchPlan.IndexUse(plan.entry().name(), "IVF_PQ", partitions, Math.min(nprobes, max), max);
     }
     return new VectorSearchPlan(column, k, plan.distanceType().lanceName(), filter, prefilter, use, indexed, exact,
         refineFactor, plan.index() != null && refineFactor < 1 && plan.flat().isEmpty(), plan.notes());
@@ -298,7 +296,7 @@ public final class VectorQuery {
    * What a search reads: the usable index (null: none) and its entry, the fragments it answers for
    * and those searched exactly, the distance type, and notes saying why an index is not used.
    */
-  private record Plan(TableProtos.IndexMetadata entry, IvfPqIndex index, IndexCoverage coverage,
+  private record Plan(IndexMetadata entry, IvfPqIndex index, IndexCoverage coverage,
       List<Fragment> indexed, List<Fragment> flat, DistanceType distanceType, List<String> notes) {}
 
   /** The rows found (addresses), whether some distances are the index's, and the distance type. */
@@ -312,23 +310,23 @@ public final class VectorQuery {
           + "' has " + dim + ": " + ds.location());
     }
     List<String> notes = new ArrayList<>();
-    TableProtos.IndexMetadata entry = null;
+    IndexMetadata entry = null;
     IvfPqIndex index = null;
     if (!useIndex) {
       notes.add("indices turned off: every fragment searched exactly");
     } else {
-      List<TableProtos.IndexMetadata> candidates = vectorIndices(field);
+      List<IndexMetadata> candidates = vectorIndices(field);
       if (candidates.isEmpty()) {
         notes.add("no vector index on column '" + column + "': every fragment searched exactly");
       }
-      for (TableProtos.IndexMetadata i : candidates) {
+      for (IndexMetadata i : candidates) {
         String fragments = VectorSearchPlan.ranges(coveredFragments(i));
         Object opened = open(i);
         if (opened instanceof UnsupportedIndexKindException u) {
-          notes.add("index '" + i.getName() + "' (" + u.kind() + ") is not readable by Javelin yet; fragments "
+          notes.add("index '" + i.name() + "' (" + u.kind() + ") is not readable by Javelin yet; fragments "
               + fragments + " searched exactly");
         } else if (distanceType != null && distanceType != ((IvfPqIndex) opened).distanceType()) {
-          notes.add("index '" + i.getName() + "' ranks by " + ((IvfPqIndex) opened).distanceType().lanceName()
+          notes.add("index '" + i.name() + "' ranks by " + ((IvfPqIndex) opened).distanceType().lanceName()
               + ", the query by " + distanceType.lanceName() + ": fragments " + fragments + " searched exactly");
         } else if (index == null) {
           entry = i;
@@ -343,7 +341,7 @@ public final class VectorQuery {
     // in fragments of its bitmap.
     IndexCoverage coverage = null;
     if (index != null) {
-      RoaringBitmap bitmap = DatasetIndexes.fragmentBitmap(entry, ds.location());
+      RoaringBitmap bitmap = entry.fragmentBitmap();
       coverage = IndexCoverage.derive(bitmap, ds.hasStableRowIds() ? List.of() : IndexCoverage.transitions(ds));
     }
     List<Fragment> flat = new ArrayList<>();
@@ -355,8 +353,8 @@ public final class VectorQuery {
   }
 
   // Ids of the live fragments an index's bitmap names.
-  private List<Long> coveredFragments(TableProtos.IndexMetadata i) {
-    RoaringBitmap bitmap = DatasetIndexes.fragmentBitmap(i, ds.location());
+  private List<Long> coveredFragments(IndexMetadata i) {
+    RoaringBitmap bitmap = i.fragmentBitmap();
     List<Long> out = new ArrayList<>();
     for (Fragment f : ds.manifest().fragments()) {
       if (f.id() <= 0xFFFFFFFFL && bitmap.contains((int) f.id())) {
@@ -514,11 +512,11 @@ public final class VectorQuery {
 
   // Every vector index on exactly this field, in manifest order, straight from the manifest
   // (Dataset.indices() would describe every index, coverage included, on each query).
-  private List<TableProtos.IndexMetadata> vectorIndices(LanceField field) {
-    List<TableProtos.IndexMetadata> out = new ArrayList<>();
-    for (TableProtos.IndexMetadata i : ds.manifest().indices()) {
-      if (i.getFieldsCount() == 1 && i.getFields(0) == field.id()
-          && dev.javelin.index.IndexType.fromDetailsTypeUrl(i.getIndexDetails().getTypeUrl())
+  private List<IndexMetadata> vectorIndices(LanceField field) {
+    List<IndexMetadata> out = new ArrayList<>();
+    for (IndexMetadata i : ds.manifest().indices()) {
+      if (i.fields().size() == 1 && i.fields().get(0) == field.id()
+          && dev.javelin.index.IndexType.fromDetailsTypeUrl(i.details().typeUrl())
               == dev.javelin.index.IndexType.VECTOR) {
         out.add(i);
       }
@@ -528,8 +526,8 @@ public final class VectorQuery {
 
   // The open index, or the UnsupportedIndexKindException saying why Javelin cannot read it: kept
   // in the session's cache by dataset and uuid.
-  private Object open(TableProtos.IndexMetadata entry) {
-    String uuid = IndexUuids.toText(entry.getUuid().getUuid());
+  private Object open(IndexMetadata entry) {
+    String uuid = entry.uuid();
     SessionState session = SessionState.of(ds);
     try (LeasedCache.Lease<Object> opened = session.vectorIndices().lease(ds.location() + "#" + uuid, k -> {
       try {
@@ -541,7 +539,7 @@ public final class VectorQuery {
     })) {
       return opened.value();
     } catch (IOException e) {
-      throw new UncheckedIOException("Opening vector index '" + entry.getName() + "' failed: " + ds.location(), e);
+      throw new UncheckedIOException("Opening vector index '" + entry.name() + "' failed: " + ds.location(), e);
     }
   }
 

@@ -88,7 +88,7 @@ class DatasetBranchesTest {
     assertThat(clone.version()).isEqualTo(ds.version());
     assertThat(clone.manifest().readerFeatureFlags() & FeatureFlags.BASE_PATHS).isEqualTo(FeatureFlags.BASE_PATHS);
     assertThat(clone.manifest().basePaths().byId()).hasSize(1);
-    assertThat(clone.manifest().basePaths().byId().get(0).getPath()).isEqualTo(src.toString());
+    assertThat(clone.manifest().basePaths().byId().get(0).path()).isEqualTo(src.toString());
     assertThat(clone.manifest().fragments()).allSatisfy(f -> assertThat(f.files().get(0).hasBaseId()).isTrue());
     assertThat(Files.exists(dir.resolve("clone/data"))).isFalse();
 
@@ -123,7 +123,7 @@ class DatasetBranchesTest {
 
     // Optimizing the source's index writes the merged index into the clone.
     c = c.optimizeIndices().dataset();
-    assertThat(c.manifest().indices()).allSatisfy(i -> assertThat(i.hasBaseId()).isFalse());
+    assertThat(c.manifest().indices()).allSatisfy(i -> assertThat(i.baseId()).isEmpty());
     assertThat(c.explain("id = 1100").usesIndex()).isTrue();
     assertThat(c.countRows("id = 1100")).isEqualTo(1);
     assertThat(files(src)).isEqualTo(before);
@@ -137,7 +137,7 @@ class DatasetBranchesTest {
     assertThat(files(src)).isEqualTo(before);
     // The index was remapped into the clone's own _indices/ (no base id), and still answers.
     Dataset after = Dataset.open(dir.resolve("clone"), allocator);
-    assertThat(after.manifest().indices()).allSatisfy(i -> assertThat(i.hasBaseId()).isFalse());
+    assertThat(after.manifest().indices()).allSatisfy(i -> assertThat(i.baseId()).isEmpty());
     assertThat(after.explain("id = 777").usesIndex()).isTrue();
     assertThat(after.countRows("id = 777")).isEqualTo(1);
     assertThat(after.countRows("id >= 500 AND id < 530")).isEqualTo(10);

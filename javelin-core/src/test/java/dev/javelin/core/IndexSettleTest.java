@@ -6,16 +6,15 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.javelin.core.ScanPlan;
 import dev.javelin.core.cluster.ClusterResult;
 import dev.javelin.core.cluster.Curve;
-import dev.javelin.core.internal.index.DatasetIndexes;
 import dev.javelin.core.internal.index.IndexCoverage;
 import dev.javelin.index.DistanceType;
 import dev.javelin.index.IndexType;
 import dev.javelin.index.IvfPqParams;
 import dev.javelin.index.internal.ivf.Neighbors;
 import dev.javelin.table.CleanupPolicy;
+import dev.javelin.table.IndexMetadata;
 import dev.javelin.table.Transaction;
 import dev.javelin.table.exceptions.CommitConflictException;
-import dev.javelin.table.proto.TableProtos;
 import dev.javelin.table.stablepartition.StablePartitionEntry;
 import dev.javelin.table.stablepartition.StablePartitionTransition;
 import dev.javelin.testing.FaultyObjectStore.Op;
@@ -66,7 +65,7 @@ class IndexSettleTest {
     assertThat(s.transitionsDropped()).isEqualTo(1);
     assertThat(s.transitionsKept()).isZero();
     assertThat(StablePartitionEntry.find(after.manifest())).isEmpty();
-    assertThat(after.manifest().indices()).extracting(TableProtos.IndexMetadata::getName)
+    assertThat(after.manifest().indices()).extracting(IndexMetadata::name)
         .containsExactly("x_idx", "a_idx", "s_idx");
     for (String name : List.of("x_idx", "a_idx", "s_idx")) {
       IndexInfo i = index(after, name);
@@ -205,7 +204,7 @@ class IndexSettleTest {
     Dataset ds = IndexTranslationTest.indexed(data.create(3000, 1000, false));
     Dataset clustered = ds.cluster().by("a").fragments(List.of(0L, 1L)).targetRowsPerFragment(1000).commit()
         .dataset();
-    TableProtos.IndexMetadata entry = StablePartitionEntry.find(clustered.manifest()).orElseThrow();
+    IndexMetadata entry = StablePartitionEntry.find(clustered.manifest()).orElseThrow();
     // A settle that read `clustered` (dropping the entry), while another clustering lands first.
     Transaction settle = Transaction.createIndex(clustered.version(), List.of(), List.of(entry));
     Dataset second = clustered.cluster().by("x").fragments(List.of(2L)).targetRowsPerFragment(1000).commit()
@@ -264,13 +263,12 @@ class IndexSettleTest {
   void transitionsAnIndexJavelinCannotRemapAnswersThroughAreKept() throws IOException {
     Dataset ds = IndexTranslationTest.indexed(data.create(3000, 1000, false));
     // An inverted index (which Javelin neither reads nor remaps) over fragments 0 and 1.
-    TableProtos.IndexMetadata inverted = TableProtos.IndexMetadata.newBuilder()
-        .setUuid(TableProtos.UUID.newBuilder().setUuid(dev.javelin.table.IndexUuids.toBytes(
-            java.util.UUID.randomUUID().toString())))
-        .setName("s_fts").addFields(3).setDatasetVersion(ds.version())
-        .setFragmentBitmap(dev.javelin.table.IndexBitmaps.write(org.roaringbitmap.RoaringBitmap.bitmapOf(0, 1)))
-        .setIndexDetails(com.google.protobuf.Any.newBuilder().setTypeUrl("/lance.index.pb.InvertedIndexDetails"))
-        .setIndexVersion(0).build();
+    IndexMetadata inverted = IndexMetadata.builder()
+        .uuid(java.util.UUID.randomUUID().toString())
+        .name("s_fts").fields(List.of(3)).datasetVersion(ds.version())
+        .fragmentBitmap(org.roaringbitmap.RoaringBitmap.bitmapOf(0, 1))
+        .details("/lance.index.pb.InvertedIndexDetails")
+        .indexVersion(0).build();
     ds.table().newCommit(Transaction.createIndex(ds.version(), List.of(inverted), List.of())).commit();
     ClusterResult first = ds.checkoutLatest().cluster().by("a").fragments(List.of(0L, 1L))
         .targetRowsPerFragment(1000).commit();
@@ -282,12 +280,12 @@ class IndexSettleTest {
     assertThat(s.transitionsDropped()).isEqualTo(1);
     assertThat(s.transitionsKept()).isEqualTo(1);
     Dataset after = s.dataset();
-    TableProtos.IndexMetadata entry = StablePartitionEntry.find(after.manifest()).orElseThrow();
+    IndexMetadata entry = StablePartitionEntry.find(after.manifest()).orElseThrow();
     assertThat(StablePartitionEntry.uuid(entry))
         .isEqualTo(StablePartitionEntry.uuid(StablePartitionEntry.find(second.dataset().manifest()).orElseThrow()));
-    assertThat(entry.getDatasetVersion()).isEqualTo(after.version());
+    assertThat(entry.datasetVersion()).isEqualTo(after.version());
     assertThat(StablePartitionEntry.transitions(entry, after.store())).containsExactly(kept);
-    assertThat(DatasetIndexes.fragmentBitmap(entry, after.location()).toArray()).containsExactly(0, 1);
+    assertThat(entry.fragmentBitmap().toArray()).containsExactly(0, 1);
     assertThat(index(after, "s_fts").throughRowMaps()).containsExactlyElementsOf(first.destinationIds());
     assertThat(index(after, "x_idx").throughRowMaps()).isEmpty();
     IndexTranslationTest.assertIndexedEqualsScan(after);
@@ -303,7 +301,7 @@ class IndexSettleTest {
   void aConcurrentAppendCommitsUnderASettle() {
     Dataset ds = IndexTranslationTest.indexed(data.create(2000, 1000, false));
     Dataset clustered = ds.cluster().by("a").targetRowsPerFragment(1000).commit().dataset();
-    TableProtos.IndexMetadata entry = StablePartitionEntry.find(clustered.manifest()).orElseThrow();
+    IndexMetadata entry = StablePartitionEntry.find(clustered.manifest()).orElseThrow();
     Transaction settle = Transaction.createIndex(clustered.version(), List.of(), List.of(entry));
     Dataset grown = data.append(clustered, 2000, 300);
     clustered.table().newCommit(settle).commit();

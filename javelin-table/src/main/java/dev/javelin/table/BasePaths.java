@@ -8,6 +8,7 @@ import dev.javelin.table.proto.TableProtos;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -22,13 +23,20 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class BasePaths {
   static final BasePaths NONE = new BasePaths(List.of());
 
-  private final Map<Integer, TableProtos.BasePath> byId;
+  /**
+   * One base path: its id (what files name as their base id), an optional name (a branch's or
+   * tag's), whether it is a dataset root, and its location.
+   */
+  public record BasePath(int id, Optional<String> name, boolean datasetRoot, String path) {}
+
+  private final Map<Integer, BasePath> byId;
   private final Map<Integer, ObjectStore> stores = new ConcurrentHashMap<>();
 
   private BasePaths(List<TableProtos.BasePath> paths) {
-    Map<Integer, TableProtos.BasePath> m = new TreeMap<>();
+    Map<Integer, BasePath> m = new TreeMap<>();
     for (TableProtos.BasePath p : paths) {
-      m.put(p.getId(), p);
+      m.put(p.getId(), new BasePath(p.getId(), p.hasName() ? Optional.of(p.getName()) : Optional.empty(),
+          p.getIsDatasetRoot(), p.getPath()));
     }
     this.byId = Collections.unmodifiableMap(m);
   }
@@ -37,8 +45,8 @@ public final class BasePaths {
     return paths.isEmpty() ? NONE : new BasePaths(paths);
   }
 
-  /** The base paths by id. */
-  public Map<Integer, TableProtos.BasePath> byId() {
+  /** The base paths by id, in id order. */
+  public Map<Integer, BasePath> byId() {
     return byId;
   }
 
@@ -56,19 +64,19 @@ public final class BasePaths {
     if (id == null) {
       return own;
     }
-    return stores.computeIfAbsent(id, k -> LocalObjectStore.forUri(base(own, k, file).getPath()));
+    return stores.computeIfAbsent(id, k -> LocalObjectStore.forUri(base(own, k, file).path()));
   }
 
   /** The key of a file in its store: {@code dir + name} under a dataset root, else just the name. */
   String key(ObjectStore own, Integer id, String dir, String name) {
-    if (id == null || base(own, id, name).getIsDatasetRoot()) {
+    if (id == null || base(own, id, name).datasetRoot()) {
       return dir + name;
     }
     return name;
   }
 
-  private TableProtos.BasePath base(ObjectStore own, int id, String file) {
-    TableProtos.BasePath p = byId.get(id);
+  private BasePath base(ObjectStore own, int id, String file) {
+    BasePath p = byId.get(id);
     if (p == null) {
       throw TableErrors.corrupt(own.location(), file + " names base path id " + id + ", which the manifest does not list");
     }
@@ -82,15 +90,16 @@ public final class BasePaths {
    * @throws UnsupportedOperationException if the index's base is not a dataset root (its files
    *     would be directly under the base, which Javelin's index readers do not look for)
    */
-  public ObjectStore indexStore(ObjectStore own, TableProtos.IndexMetadata index) {
-    if (!index.hasBaseId()) {
+  public ObjectStore indexStore(ObjectStore own, IndexMetadata index) {
+    if (index.baseId().isEmpty()) {
       return own;
     }
-    String what = "Index " + index.getName();
-    if (!base(own, index.getBaseId(), what).getIsDatasetRoot()) {
-      throw new UnsupportedOperationException(what + " lives under base path " + index.getBaseId()
+    int id = index.baseId().getAsInt();
+    String what = "Index " + index.name();
+    if (!base(own, id, what).datasetRoot()) {
+      throw new UnsupportedOperationException(what + " lives under base path " + id
           + ", which is not a dataset root; Javelin reads indices of dataset roots only: " + own.location());
     }
-    return store(own, index.getBaseId(), what);
+    return store(own, id, what);
   }
 }

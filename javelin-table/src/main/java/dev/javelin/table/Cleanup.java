@@ -7,7 +7,6 @@ import dev.javelin.table.exceptions.CorruptManifestException;
 import dev.javelin.table.exceptions.TableErrors;
 import dev.javelin.table.exceptions.UnsupportedFeatureException;
 import dev.javelin.table.exceptions.VersionNotFoundException;
-import dev.javelin.table.proto.TableProtos;
 import dev.javelin.table.stablepartition.StablePartitionEntry;
 import dev.javelin.table.stablepartition.StablePartitionTransition;
 import java.io.IOException;
@@ -301,12 +300,12 @@ public final class Cleanup {
     if (!m.transactionFile().isEmpty()) {
       refs.txns.add(Table.TRANSACTIONS + m.transactionFile());
     }
-    for (TableProtos.IndexMetadata i : m.indices()) {
-      if (i.hasBaseId()) {
+    for (IndexMetadata i : m.indices()) {
+      if (i.baseId().isPresent()) {
         continue; // another base's, like such data files
       }
-      refs.indices.add(uuid(i.getUuid().getUuid().toByteArray()));
-      if (i.getName().equals(StablePartitionEntry.NAME)) {
+      refs.indices.add(uuid(i.uuidBytes().toByteArray()));
+      if (i.name().equals(StablePartitionEntry.NAME)) {
         refs.indices.addAll(rowMapDirs(i));
       }
     }
@@ -315,8 +314,8 @@ public final class Cleanup {
   // The _indices/ directories of the row maps an entry's transitions reference (its spilled
   // details live in its own directory). Entries are shared by many versions: read each once (an
   // entry keeps its uuid as transitions accumulate; the version it was installed at tells them apart).
-  private Set<String> rowMapDirs(TableProtos.IndexMetadata entry) {
-    return rowMaps.computeIfAbsent(uuid(entry.getUuid().getUuid().toByteArray()) + "@" + entry.getDatasetVersion(), k -> {
+  private Set<String> rowMapDirs(IndexMetadata entry) {
+    return rowMaps.computeIfAbsent(uuid(entry.uuidBytes().toByteArray()) + "@" + entry.datasetVersion(), k -> {
       Set<String> dirs = new HashSet<>();
       try {
         for (StablePartitionTransition t : StablePartitionEntry.transitions(entry, table.store())) {

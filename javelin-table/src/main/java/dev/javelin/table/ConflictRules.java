@@ -286,7 +286,7 @@ public final class ConflictRules {
           if (i.getFragmentBitmap().isEmpty()) {
             return Resolution.CONFLICT; // coverage unknown
           }
-          var covered = IndexBitmaps.read(i);
+          var covered = IndexMetadata.fromProto(i).fragmentBitmap();
           if (old.stream().anyMatch(id -> covered.contains(id.intValue()))) {
             return Resolution.CONFLICT;
           }

@@ -1,6 +1,5 @@
 package dev.javelin.table;
 
-import dev.javelin.table.proto.TableProtos;
 import dev.javelin.table.proto.TransactionProtos;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,17 +13,16 @@ final class CreateIndexes {
    * the new ones. Matching by name makes a rebuilt index replace the old one even when the commit
    * was rebased over another CreateIndex.
    */
-  static List<TableProtos.IndexMetadata> apply(List<TableProtos.IndexMetadata> existing,
-      TransactionProtos.Transaction.CreateIndex op) {
-    List<TableProtos.IndexMetadata> out = new ArrayList<>();
-    for (TableProtos.IndexMetadata e : existing) {
-      boolean renamed = op.getNewIndicesList().stream().anyMatch(n -> n.getName().equals(e.getName()));
-      boolean removed = op.getRemovedIndicesList().stream().anyMatch(r -> r.getUuid().equals(e.getUuid()));
+  static List<IndexMetadata> apply(List<IndexMetadata> existing, TransactionProtos.Transaction.CreateIndex op) {
+    List<IndexMetadata> out = new ArrayList<>();
+    for (IndexMetadata e : existing) {
+      boolean renamed = op.getNewIndicesList().stream().anyMatch(n -> n.getName().equals(e.name()));
+      boolean removed = op.getRemovedIndicesList().stream().anyMatch(r -> r.getUuid().equals(e.proto().getUuid()));
       if (!renamed && !removed) {
         out.add(e);
       }
     }
-    out.addAll(op.getNewIndicesList());
+    out.addAll(IndexMetadata.fromProtos(op.getNewIndicesList()));
     return out;
   }
 }

@@ -6,6 +6,7 @@ import dev.javelin.table.exceptions.CorruptManifestException;
 import dev.javelin.table.proto.TableProtos;
 import java.util.List;
 import java.util.Objects;
+import java.util.OptionalInt;
 
 /**
  * One Lance file of a fragment: which fields it holds ({@code fields[i]} is a field id, −2 for a
@@ -89,15 +90,20 @@ public final class DataFile {
    * @throws CorruptManifestException if the manifest has no base path of its id
    */
   public ObjectStore store(ObjectStore own) {
-    return resolved(own).store(own, baseId(), path());
+    return resolved(own).store(own, baseIdOrNull(), path());
   }
 
   /** The file's key in {@link #store}: {@code data/<path>}, or just the path under a file directory base. */
   public String key(ObjectStore own) {
-    return resolved(own).key(own, baseId(), "data/", path());
+    return resolved(own).key(own, baseIdOrNull(), "data/", path());
   }
 
-  private Integer baseId() {
+  /** The id of the base path the file lives under, if not the dataset's own root. */
+  public OptionalInt baseId() {
+    return proto.hasBaseId() ? OptionalInt.of(proto.getBaseId()) : OptionalInt.empty();
+  }
+
+  private Integer baseIdOrNull() {
     return proto.hasBaseId() ? proto.getBaseId() : null;
   }
 

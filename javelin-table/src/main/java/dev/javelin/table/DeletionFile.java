@@ -4,6 +4,7 @@ import dev.javelin.io.ObjectStore;
 import dev.javelin.table.exceptions.CorruptManifestException;
 import dev.javelin.table.proto.TableProtos;
 import java.util.Objects;
+import java.util.OptionalInt;
 
 /**
  * The deleted rows of a fragment, stored in {@code _deletions/}. Immutable, over its protobuf.
@@ -68,15 +69,20 @@ public final class DeletionFile {
    * @throws CorruptManifestException if the manifest has no base path of its id
    */
   public ObjectStore store(ObjectStore own, long fragmentId) {
-    return resolved(own, fragmentId).store(own, baseId(), key(fragmentId));
+    return resolved(own, fragmentId).store(own, baseIdOrNull(), key(fragmentId));
   }
 
   /** The file's key in {@link #store}. */
   public String key(ObjectStore own, long fragmentId) {
-    return resolved(own, fragmentId).key(own, baseId(), "_deletions/", name(fragmentId));
+    return resolved(own, fragmentId).key(own, baseIdOrNull(), "_deletions/", name(fragmentId));
   }
 
-  private Integer baseId() {
+  /** The id of the base path the file lives under, if not the dataset's own root. */
+  public OptionalInt baseId() {
+    return proto.hasBaseId() ? OptionalInt.of(proto.getBaseId()) : OptionalInt.empty();
+  }
+
+  private Integer baseIdOrNull() {
     return proto.hasBaseId() ? proto.getBaseId() : null;
   }
 

@@ -1,5 +1,6 @@
 package dev.javelin.table;
 
+import com.google.protobuf.ByteString;
 import dev.javelin.table.exceptions.CommitConflictException;
 import dev.javelin.table.exceptions.ConcurrentRewriteException;
 import dev.javelin.table.proto.TableProtos;
@@ -92,14 +93,14 @@ final class FragmentReplacements {
    *     is partly covered, or a group mixes reordered and order-preserving fragments
    * @throws ConcurrentRewriteException if a reordered Rewrite's entry was built on another entry
    */
-  static List<TableProtos.IndexMetadata> indicesAfterRewrite(Transaction txn, Manifest current, String location) {
+  static List<IndexMetadata> indicesAfterRewrite(Transaction txn, Manifest current, String location) {
     TransactionProtos.Transaction.Rewrite op = txn.proto().getRewrite();
     List<TransactionProtos.Transaction.Rewrite.RewriteGroup> groups = new ArrayList<>(op.getGroupsList());
     if (op.getOldFragmentsCount() > 0 || op.getNewFragmentsCount() > 0) {
       groups.add(TransactionProtos.Transaction.Rewrite.RewriteGroup.newBuilder()
           .addAllOldFragments(op.getOldFragmentsList()).addAllNewFragments(op.getNewFragmentsList()).build());
     }
-    Map<com.google.protobuf.ByteString, TransactionProtos.Transaction.Rewrite.RewrittenIndex> byOld =
+    Map<ByteString, TransactionProtos.Transaction.Rewrite.RewrittenIndex> byOld =
         new LinkedHashMap<>();
     for (var r : op.getRewrittenIndicesList()) {
       if (byOld.put(r.getOldId().getUuid(), r) != null) {
@@ -114,42 +115,44 @@ final class FragmentReplacements {
     Set<Long> removed = new HashSet<>();
     groups.forEach(g -> g.getOldFragmentsList().forEach(f -> removed.add(f.getId())));
     boolean stable = StableRowIds.enabled(current);
-    List<TableProtos.IndexMetadata> out = new ArrayList<>();
-    for (TableProtos.IndexMetadata i : current.indices()) {
-      var r = byOld.remove(i.getUuid().getUuid());
-      TableProtos.IndexMetadata fragReuse = txn.fragReuseIndex();
-      if (fragReuse != null && i.getName().equals(fragReuse.getName())) {
+    Set<ByteString> uncovered = uuidBytes(txn.unremapped().uncovered());
+    Set<ByteString> retired = uuidBytes(txn.unremapped().retired());
+    List<IndexMetadata> out = new ArrayList<>();
+    for (IndexMetadata i : current.indices()) {
+      var r = byOld.remove(i.uuidBytes());
+      IndexMetadata fragReuse = txn.fragReuseIndex();
+      if (fragReuse != null && i.name().equals(fragReuse.name())) {
         continue; // replaced by the new one, added last
       }
-      if (sp != null && i.getName().equals(StablePartitionEntry.NAME)) {
+      if (sp != null && i.name().equals(StablePartitionEntry.NAME)) {
         continue; // replaced by the new one, added last
       }
       if (r == null && stable && fragReuse == null && !isSystem(i)) {
         // Indices of a dataset with stable row ids hold stable row ids, which the rewrite keeps:
         // their files stay, their coverage follows the rows (as lance-core 7.0.0 does).
-        out.add(i.toBuilder().setFragmentBitmap(IndexBitmaps.write(rewrittenCoverage(i, groups, location))).build());
+        out.add(i.toBuilder().fragmentBitmap(rewrittenCoverage(i, groups, location)).build());
         continue;
       }
       if (r == null) {
-        if (txn.unremapped().uncovered().contains(i.getUuid().getUuid())) {
+        if (uncovered.contains(i.uuidBytes())) {
           out.add(IndexBitmaps.without(i, removed));
           continue;
         }
         // With a fragment reuse index, indices keep covering the old fragments (remap deferred);
         // a retired index keeps their ids. System indices' bitmaps are provenance, not coverage.
-        if (fragReuse == null && !isSystem(i) && !txn.unremapped().retired().contains(i.getUuid().getUuid())
+        if (fragReuse == null && !isSystem(i) && !retired.contains(i.uuidBytes())
             && IndexBitmaps.covering(List.of(i), removed) != null) {
-          throw new IllegalStateException("Index '" + i.getName() + "' covers fragments this Rewrite replaces "
+          throw new IllegalStateException("Index '" + i.name() + "' covers fragments this Rewrite replaces "
               + "but the Rewrite does not remap it: " + location);
         }
         out.add(i);
         continue;
       }
       RoaringBitmap b = rewrittenCoverage(i, groups, location);
-      TableProtos.IndexMetadata.Builder nb = IndexEntries.renewed(i, r.getNewId()).setFragmentBitmap(IndexBitmaps.write(b));
+      IndexMetadata.Builder nb = i.renewed(r.getNewId()).fragmentBitmap(b);
       if (r.hasNewIndexDetails()) {
-        nb.setIndexDetails(r.getNewIndexDetails());
-        nb.setIndexVersion((int) r.getNewIndexVersion());
+        nb.details(r.getNewIndexDetails());
+        nb.indexVersion((int) r.getNewIndexVersion());
       }
       out.add(nb.build());
     }
@@ -166,6 +169,13 @@ final class FragmentReplacements {
     return out;
   }
 
+  // The stored (16-byte) form of text uuids.
+  private static Set<ByteString> uuidBytes(Set<String> uuids) {
+    Set<ByteString> out = new HashSet<>();
+    uuids.forEach(u -> out.add(IndexUuids.toBytes(u)));
+    return out;
+  }
+
   /**
    * The coverage of {@code i} after {@code groups}: a group it covers wholly is replaced by the
    * group's new fragments; one it does not cover stays out.
@@ -173,16 +183,16 @@ final class FragmentReplacements {
    * @throws IllegalArgumentException if it covers a group partly (the new fragments would hold
    *     rows it does not)
    */
-  private static RoaringBitmap rewrittenCoverage(TableProtos.IndexMetadata i,
+  private static RoaringBitmap rewrittenCoverage(IndexMetadata i,
       List<TransactionProtos.Transaction.Rewrite.RewriteGroup> groups, String location) {
-    RoaringBitmap b = IndexBitmaps.read(i);
+    RoaringBitmap b = i.fragmentBitmap();
     for (var g : groups) {
       long covered = g.getOldFragmentsList().stream().filter(f -> b.contains((int) f.getId())).count();
       if (covered == 0) {
         continue;
       }
       if (covered != g.getOldFragmentsCount()) {
-        throw new IllegalArgumentException("A Rewrite group mixes fragments index '" + i.getName()
+        throw new IllegalArgumentException("A Rewrite group mixes fragments index '" + i.name()
             + "' covers with ones it does not: " + location);
       }
       g.getOldFragmentsList().forEach(f -> b.remove((int) f.getId()));
@@ -192,8 +202,8 @@ final class FragmentReplacements {
   }
 
   /** Whether an index is a system index ({@code __lance_*}), whose bitmap does not mean coverage. */
-  static boolean isSystem(TableProtos.IndexMetadata i) {
-    return i.getName().startsWith("__lance_");
+  static boolean isSystem(IndexMetadata i) {
+    return i.isSystem();
   }
 
   /**
@@ -207,11 +217,11 @@ final class FragmentReplacements {
   private static List<TransactionProtos.Transaction.Rewrite.RewriteGroup> ordinaryGroups(
       List<TransactionProtos.Transaction.Rewrite.RewriteGroup> groups, StablePartition sp, Manifest current,
       String location) {
-    TableProtos.IndexMetadata entry = StablePartitionEntry.find(current).orElse(null);
+    IndexMetadata entry = StablePartitionEntry.find(current).orElse(null);
     if (!StablePartition.sameBase(sp, entry)) {
       throw new ConcurrentRewriteException("A concurrent reordered rewrite replaced the " + StablePartitionEntry.NAME
           + " entry this one was built on (" + sp.baseEntryVersion().orElse("none") + "; version " + current.version()
-          + " has " + (entry == null ? "none" : StablePartitionEntry.uuid(entry) + "@" + entry.getDatasetVersion())
+          + " has " + (entry == null ? "none" : StablePartitionEntry.uuid(entry) + "@" + entry.datasetVersion())
           + "): rebuild the reordered rewrite on the newest version and retry: " + location, current.version());
     }
     Set<Long> sources = sp.sourceIds();
@@ -295,15 +305,15 @@ final class FragmentReplacements {
    * Indices after a DataReplacement: one that changes values takes the replaced fragments out of
    * the coverage of indices on the replaced fields; one that does not keeps every index as it is.
    */
-  static List<TableProtos.IndexMetadata> indicesAfterReplacement(Transaction txn, Manifest current) {
+  static List<IndexMetadata> indicesAfterReplacement(Transaction txn, Manifest current) {
     if (!txn.dataChange()) {
       return current.indices();
     }
-    List<TableProtos.IndexMetadata> out = new ArrayList<>();
-    for (TableProtos.IndexMetadata i : current.indices()) {
+    List<IndexMetadata> out = new ArrayList<>();
+    for (IndexMetadata i : current.indices()) {
       Set<Long> stale = new HashSet<>();
       for (var r : txn.proto().getDataReplacement().getReplacementsList()) {
-        if (r.getNewFile().getFieldsList().stream().anyMatch(i.getFieldsList()::contains)) {
+        if (r.getNewFile().getFieldsList().stream().anyMatch(i.fields()::contains)) {
           stale.add(r.getFragmentId());
         }
       }

@@ -2,7 +2,6 @@ package dev.javelin.table;
 
 import com.google.protobuf.ByteString;
 import dev.javelin.table.exceptions.CorruptManifestException;
-import dev.javelin.table.proto.TableProtos;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -17,25 +16,25 @@ import org.roaringbitmap.RoaringBitmap;
  * operations keep it right, as Lance's transaction.rs does: an index must never claim a fragment
  * whose indexed values it does not hold.
  */
-public final class IndexBitmaps {
+final class IndexBitmaps {
   private IndexBitmaps() {}
 
-  /** The covered fragment ids (empty when the index records none). */
-  public static RoaringBitmap read(TableProtos.IndexMetadata index) {
+  /** The fragment ids stored bitmap {@code bytes} of index {@code name} holds (empty bytes: none). */
+  static RoaringBitmap parse(ByteString bytes, String name) {
     RoaringBitmap b = new RoaringBitmap();
-    if (index.getFragmentBitmap().isEmpty()) {
+    if (bytes.isEmpty()) {
       return b;
     }
     try {
-      b.deserialize(index.getFragmentBitmap().asReadOnlyByteBuffer().order(ByteOrder.LITTLE_ENDIAN));
+      b.deserialize(bytes.asReadOnlyByteBuffer().order(ByteOrder.LITTLE_ENDIAN));
     } catch (IOException | RuntimeException e) {
-      throw new CorruptManifestException("The fragment bitmap of index '" + index.getName() + "' does not parse", e);
+      throw new CorruptManifestException("The fragment bitmap of index '" + name + "' does not parse", e);
     }
     return b;
   }
 
   /** A fragment bitmap as Lance stores it: a portable roaring bitmap (run-optimized). */
-  public static ByteString write(RoaringBitmap b) {
+  static ByteString write(RoaringBitmap b) {
     b.runOptimize();
     ByteBuffer buf = ByteBuffer.allocate(b.serializedSizeInBytes()).order(ByteOrder.LITTLE_ENDIAN);
     b.serialize(buf);
@@ -48,35 +47,35 @@ public final class IndexBitmaps {
    * returned unchanged. For an Update that rewrote an indexed field in place (rows moved to new
    * fragments are simply not covered).
    */
-  static List<TableProtos.IndexMetadata> pruneUpdated(List<TableProtos.IndexMetadata> indices,
-      Collection<Long> updatedFragments, Collection<Integer> fieldsModified) {
-    List<TableProtos.IndexMetadata> out = new ArrayList<>();
-    for (TableProtos.IndexMetadata i : indices) {
-      boolean touched = i.getFieldsList().stream().anyMatch(fieldsModified::contains);
-      if (!touched || updatedFragments.isEmpty() || i.getFragmentBitmap().isEmpty()) {
+  static List<IndexMetadata> pruneUpdated(List<IndexMetadata> indices, Collection<Long> updatedFragments,
+      Collection<Integer> fieldsModified) {
+    List<IndexMetadata> out = new ArrayList<>();
+    for (IndexMetadata i : indices) {
+      boolean touched = i.fields().stream().anyMatch(fieldsModified::contains);
+      if (!touched || updatedFragments.isEmpty() || i.lacksFragmentBitmap()) {
         out.add(i);
         continue;
       }
-      RoaringBitmap b = read(i);
+      RoaringBitmap b = i.fragmentBitmap();
       for (long f : updatedFragments) {
         b.remove((int) f);
       }
-      out.add(i.toBuilder().setFragmentBitmap(write(b)).build());
+      out.add(i.toBuilder().fragmentBitmap(b).build());
     }
     return out;
   }
 
   /** The index with {@code ids} left out of its coverage. */
-  static TableProtos.IndexMetadata without(TableProtos.IndexMetadata index, Set<Long> ids) {
-    RoaringBitmap b = read(index);
+  static IndexMetadata without(IndexMetadata index, Set<Long> ids) {
+    RoaringBitmap b = index.fragmentBitmap();
     ids.forEach(id -> b.remove(id.intValue()));
-    return index.toBuilder().setFragmentBitmap(write(b)).build();
+    return index.toBuilder().fragmentBitmap(b).build();
   }
 
   /** The first index (by name) whose coverage includes one of {@code ids}, or null. */
-  static TableProtos.IndexMetadata covering(List<TableProtos.IndexMetadata> indices, Set<Long> ids) {
-    for (TableProtos.IndexMetadata i : indices) {
-      RoaringBitmap b = read(i);
+  static IndexMetadata covering(List<IndexMetadata> indices, Set<Long> ids) {
+    for (IndexMetadata i : indices) {
+      RoaringBitmap b = i.fragmentBitmap();
       if (ids.stream().anyMatch(id -> b.contains(id.intValue()))) {
         return i;
       }

@@ -28,13 +28,13 @@ public final class Manifest {
   public static final String WRITER_VERSION = "0.1.0";
 
   private final TableProtos.Manifest proto;
-  private final List<TableProtos.IndexMetadata> indices;
+  private final List<IndexMetadata> indices;
   private final Transaction transaction;
   private final List<Fragment> fragments;
   private final BasePaths basePaths;
   private volatile LanceSchema schema;
 
-  Manifest(TableProtos.Manifest proto, List<TableProtos.IndexMetadata> indices, Transaction transaction) {
+  Manifest(TableProtos.Manifest proto, List<IndexMetadata> indices, Transaction transaction) {
     this.proto = proto.toBuilder().clearIndexSection().clearTransactionSection().build();
     this.indices = List.copyOf(indices);
     this.transaction = transaction;
@@ -126,7 +126,8 @@ public final class Manifest {
     return proto.hasBranch() ? Optional.of(proto.getBranch()) : Optional.empty();
   }
 
-  public List<TableProtos.IndexMetadata> indices() {
+  /** The index entries (an index may have several: its deltas), in manifest order. */
+  public List<IndexMetadata> indices() {
     return indices;
   }
 

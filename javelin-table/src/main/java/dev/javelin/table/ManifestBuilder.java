@@ -34,7 +34,7 @@ public final class ManifestBuilder {
   static Manifest build(Transaction txn, Manifest current, long newVersion, LanceFileVersion newFormat,
       Instant now, String location, boolean newWithStableRowIds) {
     TableProtos.Manifest.Builder m;
-    List<TableProtos.IndexMetadata> indices;
+    List<IndexMetadata> indices;
     List<TableProtos.DataFragment> fragments = new ArrayList<>();
     long nextId;
     switch (txn.kind()) {
@@ -268,8 +268,8 @@ public final class ManifestBuilder {
       throw new IllegalArgumentException("This Clone was not made by Transaction.shallowClone: " + location);
     }
     TransactionProtos.Transaction.Clone op = txn.proto().getClone();
-    for (TableProtos.IndexMetadata i : source.indices()) {
-      if (i.getName().equals(StablePartitionEntry.NAME)) {
+    for (IndexMetadata i : source.indices()) {
+      if (i.name().equals(StablePartitionEntry.NAME)) {
         throw TableErrors.cloneRefused(location, source.version(), "a " + StablePartitionEntry.NAME + " entry",
             "settle the indices");
       }
@@ -301,9 +301,9 @@ public final class ManifestBuilder {
     } else {
       m.clearBranch();
     }
-    List<TableProtos.IndexMetadata> indices = new ArrayList<>();
-    for (TableProtos.IndexMetadata i : source.indices()) {
-      indices.add(i.hasBaseId() ? i : i.toBuilder().setBaseId(baseId).build());
+    List<IndexMetadata> indices = new ArrayList<>();
+    for (IndexMetadata i : source.indices()) {
+      indices.add(i.baseId().isPresent() ? i : i.toBuilder().baseId(baseId).build());
     }
     m.clearVersionAuxData()
         .clearTag()

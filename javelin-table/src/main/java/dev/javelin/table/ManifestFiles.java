@@ -36,7 +36,7 @@ final class ManifestFiles {
     TableProtos.Manifest.Builder m = manifest.proto().toBuilder();
     if (!manifest.indices().isEmpty()) {
       m.setIndexSection(out.size());
-      writeSection(out, TableProtos.IndexSection.newBuilder().addAllIndices(manifest.indices()).build().toByteArray());
+      writeSection(out, TableProtos.IndexSection.newBuilder().addAllIndices(IndexMetadata.toProtos(manifest.indices())).build().toByteArray());
     }
     if (manifest.inlineTransaction().isPresent()) {
       m.setTransactionSection(out.size());
@@ -80,10 +80,10 @@ final class ManifestFiles {
     }
     try {
       TableProtos.Manifest proto = TableProtos.Manifest.parseFrom(manifestBytes);
-      List<TableProtos.IndexMetadata> indices = List.of();
+      List<IndexMetadata> indices = List.of();
       if (proto.hasIndexSection()) {
-        indices = TableProtos.IndexSection.parseFrom(section(b, proto.getIndexSection(), t, file, "Index section"))
-            .getIndicesList();
+        indices = IndexMetadata.fromProtos(TableProtos.IndexSection.parseFrom(
+            section(b, proto.getIndexSection(), t, file, "Index section")).getIndicesList());
       }
       Transaction txn = null;
       if (proto.hasTransactionSection()) {

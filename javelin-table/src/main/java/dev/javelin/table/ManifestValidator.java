@@ -4,7 +4,6 @@ import dev.javelin.format.proto.FileProtos;
 import dev.javelin.table.deletion.DeletionFiles;
 import dev.javelin.table.exceptions.CorruptManifestException;
 import dev.javelin.table.exceptions.TableErrors;
-import dev.javelin.table.proto.TableProtos;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -203,9 +202,9 @@ public final class ManifestValidator {
   private void checkIndices(long highestFragment) {
     Set<String> uuids = new HashSet<>();
     Map<String, RoaringBitmap> coveredByName = new HashMap<>();
-    for (TableProtos.IndexMetadata i : manifest.indices()) {
-      String where = "index '" + i.getName() + "'";
-      byte[] uuid = i.getUuid().getUuid().toByteArray();
+    for (IndexMetadata i : manifest.indices()) {
+      String where = "index '" + i.name() + "'";
+      byte[] uuid = i.uuidBytes().toByteArray();
       if (uuid.length != 16) {
         throw invalid(where + " has a uuid of " + uuid.length + " bytes, not 16");
       }
@@ -214,11 +213,11 @@ public final class ManifestValidator {
       }
       RoaringBitmap covered;
       try {
-        covered = IndexBitmaps.read(i);
+        covered = i.fragmentBitmap();
       } catch (CorruptManifestException e) {
         throw invalid(where + " has a fragment bitmap that does not parse", e);
       }
-      if (FragmentReplacements.isSystem(i)) {
+      if (i.isSystem()) {
         continue; // system entries' fields and bitmaps are provenance, never coverage
       }
       if (!covered.isEmpty() && (highestFragment < 0
@@ -226,12 +225,12 @@ public final class ManifestValidator {
         throw invalid(where + " covers fragment " + Integer.toUnsignedString(covered.last())
             + ", an id never handed out (the highest is " + highestFragment + ")");
       }
-      for (int id : i.getFieldsList()) {
+      for (int id : i.fields()) {
         if (!fields.containsKey(id)) {
           throw invalid(where + " indexes field id " + id + ", which the schema does not have");
         }
       }
-      RoaringBitmap others = coveredByName.computeIfAbsent(i.getName(), k -> new RoaringBitmap());
+      RoaringBitmap others = coveredByName.computeIfAbsent(i.name(), k -> new RoaringBitmap());
       if (RoaringBitmap.intersects(others, covered)) {
         throw invalid(where + " has deltas that both cover fragments "
             + RoaringBitmap.and(others, covered));

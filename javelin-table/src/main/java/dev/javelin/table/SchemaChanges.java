@@ -44,16 +44,15 @@ final class SchemaChanges {
   }
 
   /** The indices whose fields are all still in the schema (indices on no field are system ones). */
-  static List<TableProtos.IndexMetadata> liveIndices(List<TableProtos.IndexMetadata> indices,
-      List<FileProtos.Field> schema) {
+  static List<IndexMetadata> liveIndices(List<IndexMetadata> indices, List<FileProtos.Field> schema) {
     Set<Integer> live = ids(schema);
-    List<TableProtos.IndexMetadata> out = new ArrayList<>();
-    for (TableProtos.IndexMetadata i : indices) {
-      if (live.containsAll(i.getFieldsList())) {
+    List<IndexMetadata> out = new ArrayList<>();
+    for (IndexMetadata i : indices) {
+      if (live.containsAll(i.fields())) {
         out.add(i);
-      } else if (i.getName().equals(StablePartitionEntry.NAME)) {
+      } else if (i.name().equals(StablePartitionEntry.NAME)) {
         // The entry names a field only so that lance-core tolerates it: it moves to a live one.
-        StablePartitionEntry.anchorField(schema).ifPresent(f -> out.add(i.toBuilder().clearFields().addFields(f).build()));
+        StablePartitionEntry.anchorField(schema).ifPresent(f -> out.add(i.toBuilder().fields(List.of(f)).build()));
       }
     }
     return out;

@@ -5,7 +5,6 @@ import dev.javelin.format.schema.LanceSchema;
 import dev.javelin.table.deletion.Deletes;
 import dev.javelin.table.exceptions.ConcurrentRewriteException;
 import dev.javelin.table.exceptions.TableErrors;
-import dev.javelin.table.proto.TableProtos;
 import dev.javelin.table.proto.TransactionProtos;
 import dev.javelin.table.stablepartition.StablePartition;
 import dev.javelin.table.stablepartition.StablePartitionFold;
@@ -30,7 +29,7 @@ public final class Transaction {
 
   // The fragment reuse index a deferred-remap Rewrite installs (as Lance's in-memory Rewrite; not
   // part of the protobuf, never compared).
-  private final TableProtos.IndexMetadata fragReuseIndex;
+  private final IndexMetadata fragReuseIndex;
 
   private Transaction(TransactionProtos.Transaction proto, Manifest restored) {
     this(proto, restored, null);
@@ -39,11 +38,11 @@ public final class Transaction {
   // The stable partition a reordered Rewrite installs (in memory only, as fragReuseIndex).
   private final StablePartition stablePartition;
 
-  private Transaction(TransactionProtos.Transaction proto, Manifest restored, TableProtos.IndexMetadata fragReuse) {
+  private Transaction(TransactionProtos.Transaction proto, Manifest restored, IndexMetadata fragReuse) {
     this(proto, restored, fragReuse, null);
   }
 
-  private Transaction(TransactionProtos.Transaction proto, Manifest restored, TableProtos.IndexMetadata fragReuse,
+  private Transaction(TransactionProtos.Transaction proto, Manifest restored, IndexMetadata fragReuse,
       StablePartition stablePartition) {
     this(proto, restored, fragReuse, stablePartition, UnremappedIndices.NONE);
   }
@@ -52,7 +51,7 @@ public final class Transaction {
   // as fragReuseIndex).
   private final UnremappedIndices unremapped;
 
-  private Transaction(TransactionProtos.Transaction proto, Manifest restored, TableProtos.IndexMetadata fragReuse,
+  private Transaction(TransactionProtos.Transaction proto, Manifest restored, IndexMetadata fragReuse,
       StablePartition stablePartition, UnremappedIndices unremapped) {
     this.proto = proto;
     this.restored = restored;
@@ -93,7 +92,7 @@ public final class Transaction {
    * records how rows moved so readers and a later remap can translate old addresses.
    */
   public static Transaction rewriteDeferringIndexRemap(long readVersion, List<List<Fragment>> oldGroups,
-      List<List<Fragment>> newGroups, TableProtos.IndexMetadata fragReuseIndex) {
+      List<List<Fragment>> newGroups, IndexMetadata fragReuseIndex) {
     return rewriteDeferringIndexRemap(readVersion, oldGroups, newGroups, fragReuseIndex, UnremappedIndices.NONE);
   }
 
@@ -103,7 +102,7 @@ public final class Transaction {
    * the old fragments instead.
    */
   public static Transaction rewriteDeferringIndexRemap(long readVersion, List<List<Fragment>> oldGroups,
-      List<List<Fragment>> newGroups, TableProtos.IndexMetadata fragReuseIndex, UnremappedIndices unremapped) {
+      List<List<Fragment>> newGroups, IndexMetadata fragReuseIndex, UnremappedIndices unremapped) {
     return new Transaction(rewrite(readVersion, oldGroups, newGroups).proto, null,
         Objects.requireNonNull(fragReuseIndex), null, Objects.requireNonNull(unremapped));
   }
@@ -114,7 +113,7 @@ public final class Transaction {
   }
 
   /** The fragment reuse index a deferred-remap Rewrite made in this process installs, or null. */
-  TableProtos.IndexMetadata fragReuseIndex() {
+  IndexMetadata fragReuseIndex() {
     return fragReuseIndex;
   }
 
@@ -275,10 +274,11 @@ public final class Transaction {
    * Adds {@code newIndices} and removes {@code removedIndices} (matched by uuid); an existing index
    * with the name of a new one is replaced, as in Lance. A drop is a CreateIndex with no new index.
    */
-  public static Transaction createIndex(long readVersion, List<TableProtos.IndexMetadata> newIndices,
-      List<TableProtos.IndexMetadata> removedIndices) {
+  public static Transaction createIndex(long readVersion, List<IndexMetadata> newIndices,
+      List<IndexMetadata> removedIndices) {
     TransactionProtos.Transaction.CreateIndex op = TransactionProtos.Transaction.CreateIndex.newBuilder()
-        .addAllNewIndices(newIndices).addAllRemovedIndices(removedIndices).build();
+        .addAllNewIndices(IndexMetadata.toProtos(newIndices))
+        .addAllRemovedIndices(IndexMetadata.toProtos(removedIndices)).build();
     return new Transaction(base(readVersion).setCreateIndex(op).build());
   }
 

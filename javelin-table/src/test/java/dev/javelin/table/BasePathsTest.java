@@ -73,10 +73,10 @@ class BasePathsTest {
   void indicesOfAFileDirectoryBaseAreRefused() {
     LocalObjectStore own = new LocalObjectStore(dir.resolve("own"));
     Manifest m = manifest();
-    TableProtos.IndexMetadata i = TableProtos.IndexMetadata.newBuilder().setName("i").setBaseId(3).build();
+    IndexMetadata i = IndexMetadata.builder().name("i").baseId(3).build();
     assertThatThrownBy(() -> m.basePaths().indexStore(own, i)).isInstanceOf(UnsupportedOperationException.class)
         .hasMessageContaining("Index i lives under base path 3, which is not a dataset root");
-    assertThat(m.basePaths().indexStore(own, i.toBuilder().setBaseId(0).build()).location())
+    assertThat(m.basePaths().indexStore(own, i.toBuilder().baseId(0).build()).location())
         .isEqualTo(dir.resolve("src").toString());
   }
 }

@@ -255,9 +255,9 @@ class CleanupTest extends TableTestBase {
     UUID uuid = UUID.randomUUID();
     ByteBuffer bytes = ByteBuffer.allocate(16).putLong(uuid.getMostSignificantBits())
         .putLong(uuid.getLeastSignificantBits());
-    TableProtos.IndexMetadata index = TableProtos.IndexMetadata.newBuilder()
+    IndexMetadata index = IndexMetadata.fromProto(TableProtos.IndexMetadata.newBuilder()
         .setUuid(TableProtos.UUID.newBuilder().setUuid(ByteString.copyFrom(bytes.array())))
-        .addFields(0).setName("id_idx").setDatasetVersion(2).build();
+        .addFields(0).setName("id_idx").setDatasetVersion(2).build());
     local.put("_indices/" + uuid + "/page_lookup.lance", "x".getBytes(StandardCharsets.UTF_8));
     local.put("_indices/" + uuid + "/page_data.lance", "x".getBytes(StandardCharsets.UTF_8));
     local.put("_indices/" + UUID.randomUUID() + "/old.idx", "x".getBytes(StandardCharsets.UTF_8));

@@ -45,7 +45,7 @@ class CompactionRulesTest {
       m.addFields(FileProtos.Field.newBuilder().setId(id).setParentId(-1).setName("c" + id).setLogicalType("int64"));
     }
     m.addFragments(frag(1)).addFragments(frag(2));
-    return new Manifest(m.build(), indices, null);
+    return new Manifest(m.build(), IndexMetadata.fromProtos(indices), null);
   }
 
   static TableProtos.IndexMetadata index(String name, int field, long... fragments) {
@@ -114,8 +114,8 @@ class CompactionRulesTest {
   void dataReplacementWithDataChangeDropsCoverageOfReplacedFields() throws Exception {
     Manifest current = manifest(List.of(index("on_a", 2, 1, 2), index("on_base", 0, 1, 2)));
     Manifest next = build(repack(true), current);
-    assertThat(IndexBitmaps.read(next.indices().get(0)).toArray()).containsExactly(2);
-    assertThat(IndexBitmaps.read(next.indices().get(1)).toArray()).containsExactly(1, 2);
+    assertThat(next.indices().get(0).fragmentBitmap().toArray()).containsExactly(2);
+    assertThat(next.indices().get(1).fragmentBitmap().toArray()).containsExactly(1, 2);
     assertThat(build(repack(false), current).indices()).isEqualTo(current.indices());
   }
 
@@ -245,10 +245,10 @@ class CompactionRulesTest {
         List.of(List.of(Fragment.fromProto(frag(3)), Fragment.fromProto(frag(4)))), List.of(remapped));
     Manifest next = build(rw, indexed);
     assertThat(next.indices()).hasSize(2);
-    TableProtos.IndexMetadata i = next.indices().get(0);
-    assertThat(i.getUuid()).isEqualTo(newId);
-    assertThat(IndexBitmaps.read(i).toArray()).containsExactly(2, 3, 4);
-    assertThat(IndexBitmaps.read(next.indices().get(1)).toArray()).containsExactly(2);
+    IndexMetadata i = next.indices().get(0);
+    assertThat(i.uuidBytes()).isEqualTo(newId.getUuid());
+    assertThat(i.fragmentBitmap().toArray()).containsExactly(2, 3, 4);
+    assertThat(next.indices().get(1).fragmentBitmap().toArray()).containsExactly(2);
     // An index the Rewrite names but the version lacks is refused.
     Transaction stale = Transaction.rewrite(5, List.of(List.of(Fragment.fromProto(frag(2)))),
         List.of(List.of(Fragment.fromProto(frag(3)))), List.of(remapped.toBuilder().setOldId(newId).build()));

@@ -243,10 +243,10 @@ class ConflictRulesTest {
 
   @Test
   void aCommittedCreateIndexReplacesTheSameNameAndDropsByUuid() {
-    TableProtos.IndexMetadata a = index("a", 3, 0);
-    TableProtos.IndexMetadata b = index("b", 4, 0);
-    TableProtos.IndexMetadata a2 = index("a", 3, 0, 1);
-    List<TableProtos.IndexMetadata> out = CreateIndexes.apply(List.of(a, b),
+    IndexMetadata a = IndexMetadata.fromProto(index("a", 3, 0));
+    IndexMetadata b = IndexMetadata.fromProto(index("b", 4, 0));
+    IndexMetadata a2 = IndexMetadata.fromProto(index("a", 3, 0, 1));
+    List<IndexMetadata> out = CreateIndexes.apply(List.of(a, b),
         Transaction.createIndex(1, List.of(a2), List.of()).proto().getCreateIndex());
     assertThat(out).containsExactly(b, a2);
     out = CreateIndexes.apply(List.of(a, b), Transaction.createIndex(1, List.of(), List.of(b)).proto().getCreateIndex());
@@ -267,7 +267,7 @@ class ConflictRulesTest {
   }
 
   private static Transaction createIndex(TableProtos.IndexMetadata index) {
-    return Transaction.createIndex(1, List.of(index), List.of());
+    return Transaction.createIndex(1, List.of(IndexMetadata.fromProto(index)), List.of());
   }
 
   private static Transaction rewrite(long oldFragment, boolean legacy) {

@@ -44,7 +44,7 @@ class ManifestBuilderUpdateTest {
     List<TableProtos.IndexMetadata> indices = List.of(
         TableProtos.IndexMetadata.newBuilder().setName("on_b").addFields(1).setFragmentBitmap(bitmap(0, 1, 2)).build(),
         TableProtos.IndexMetadata.newBuilder().setName("on_a").addFields(0).setFragmentBitmap(bitmap(0, 1, 2)).build());
-    return new Manifest(p, indices, null);
+    return new Manifest(p, IndexMetadata.fromProtos(indices), null);
   }
 
   @Test
@@ -72,7 +72,7 @@ class ManifestBuilderUpdateTest {
     Manifest next = ManifestBuilder.build(txn, current(), 5, LanceFileVersion.V2_1, Instant.EPOCH, "mem");
     assertThat(next.fragments()).extracting(Fragment::id).containsExactly(0L, 1L, 2L);
     assertThat(next.fragments().get(1).files()).hasSize(2);
-    assertThat(read(next.indices().get(0).getFragmentBitmap()).toArray()).containsExactly(0, 2);
-    assertThat(read(next.indices().get(1).getFragmentBitmap()).toArray()).containsExactly(0, 1, 2);
+    assertThat(read(next.indices().get(0).proto().getFragmentBitmap()).toArray()).containsExactly(0, 2);
+    assertThat(read(next.indices().get(1).proto().getFragmentBitmap()).toArray()).containsExactly(0, 1, 2);
   }
 }

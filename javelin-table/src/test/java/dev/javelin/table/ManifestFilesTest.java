@@ -45,22 +45,25 @@ class ManifestFilesTest extends TableTestBase {
   @Test
   void roundTripKeepsIndicesAndUnknownFields() throws Exception {
     Manifest created = create(fragment(10));
-    // Fields a newer writer added (here 99 on the manifest, 10 on an index entry) must survive.
+    // Fields a newer writer added (here 99 on the manifest, 11 on an index entry) must survive, and
+    // so must the entry's list of files (field 10, which lance-core 7.0.0 writes).
     UnknownFieldSet extra = UnknownFieldSet.newBuilder()
         .addField(99, UnknownFieldSet.Field.newBuilder().addLengthDelimited(ByteString.copyFromUtf8("future")).build())
         .build();
-    TableProtos.IndexMetadata index = TableProtos.IndexMetadata.newBuilder()
+    IndexMetadata index = IndexMetadata.fromProto(TableProtos.IndexMetadata.newBuilder()
         .setName("idx").addFields(0).setDatasetVersion(1)
         .setUuid(TableProtos.UUID.newBuilder().setUuid(ByteString.copyFrom(new byte[16])))
+        .addFiles(TableProtos.IndexFile.newBuilder().setPath("page_data.lance").setSizeBytes(123))
         .setUnknownFields(UnknownFieldSet.newBuilder()
-            .addField(10, UnknownFieldSet.Field.newBuilder().addVarint(7).build()).build())
-        .build();
+            .addField(11, UnknownFieldSet.Field.newBuilder().addVarint(7).build()).build())
+        .build());
     Manifest withExtras = new Manifest(created.proto().toBuilder().setUnknownFields(extra).build(), List.of(index),
         created.inlineTransaction().get());
     Manifest back = ManifestFiles.decode(ManifestFiles.encode(withExtras), "test");
     assertThat(back.proto().getUnknownFields().hasField(99)).isTrue();
     assertThat(back.indices()).containsExactly(index);
-    assertThat(back.indices().get(0).getUnknownFields().hasField(10)).isTrue();
+    assertThat(back.indices().get(0).proto().getUnknownFields().hasField(11)).isTrue();
+    assertThat(back.indices().get(0).files()).containsExactly(new IndexMetadata.IndexFile("page_data.lance", 123));
     assertThat(back.inlineTransaction()).isEqualTo(created.inlineTransaction());
 
     // And they survive a commit built on top of it.

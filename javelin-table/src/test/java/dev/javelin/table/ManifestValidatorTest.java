@@ -42,7 +42,8 @@ class ManifestValidatorTest extends TableTestBase {
   }
 
   private static Manifest decode(TableProtos.Manifest proto, List<TableProtos.IndexMetadata> indices) {
-    return ManifestFiles.decode(ManifestFiles.encode(new Manifest(proto, indices, null)), FILE);
+    return ManifestFiles.decode(ManifestFiles.encode(new Manifest(proto, IndexMetadata.fromProtos(indices), null)),
+        FILE);
   }
 
   private void assertInvalid(UnaryOperator<TableProtos.Manifest.Builder> damage,
@@ -159,7 +160,8 @@ class ManifestValidatorTest extends TableTestBase {
       covered.add(i);
     }
     byte[] bytes = ManifestFiles.encode(new Manifest(many.build(),
-        List.of(index("by_id", 0, covered.stream().mapToInt(Integer::intValue).toArray())), null));
+        List.of(IndexMetadata.fromProto(index("by_id", 0, covered.stream().mapToInt(Integer::intValue).toArray()))),
+        null));
     ManifestFiles.decode(bytes, FILE); // warm up
     long start = System.nanoTime();
     Manifest m = ManifestFiles.decode(bytes, FILE);

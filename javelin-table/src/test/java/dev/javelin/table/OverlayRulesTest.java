@@ -58,8 +58,8 @@ class OverlayRulesTest {
     assertThat(flagged(next)).isTrue();
     assertThat(FeatureFlags.OVERLAYS).isEqualTo(1L << 40);
     assertThat(FeatureFlags.describe(next.readerFeatureFlags())).isEqualTo("data overlays (Javelin)");
-    assertThat(IndexBitmaps.read(next.indices().get(0)).toArray()).containsExactly(2);
-    assertThat(IndexBitmaps.read(next.indices().get(1)).toArray()).containsExactly(1, 2);
+    assertThat(next.indices().get(0).fragmentBitmap().toArray()).containsExactly(2);
+    assertThat(next.indices().get(1).fragmentBitmap().toArray()).containsExactly(1, 2);
     // A second overlay is newer; the list reads oldest first whatever order the protobuf has.
     Manifest third = build(Transaction.overlayUpdate(6, List.of(Fragment.fromProto(next.proto().getFragments(0))
         .withOverlay(Overlay.of(DataFile.fromProto(file("p1", 2, 3)), 4))), List.of(2, 3)), next);

@@ -44,9 +44,9 @@ class SchemaChangesTest {
 
   @Test
   void indicesOnDroppedFieldsGoSystemIndicesStay() {
-    TableProtos.IndexMetadata onKept = TableProtos.IndexMetadata.newBuilder().setName("k").addFields(0).build();
-    TableProtos.IndexMetadata onDropped = TableProtos.IndexMetadata.newBuilder().setName("d").addFields(1).build();
-    TableProtos.IndexMetadata system = TableProtos.IndexMetadata.newBuilder().setName("__lance_frag_reuse").build();
+    IndexMetadata onKept = IndexMetadata.builder().name("k").fields(List.of(0)).build();
+    IndexMetadata onDropped = IndexMetadata.builder().name("d").fields(List.of(1)).build();
+    IndexMetadata system = IndexMetadata.builder().name("__lance_frag_reuse").build();
     assertThat(SchemaChanges.liveIndices(List.of(onKept, onDropped, system), schema(0, 2)))
         .containsExactly(onKept, system);
   }

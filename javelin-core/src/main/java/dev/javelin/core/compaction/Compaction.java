@@ -6,12 +6,12 @@ import dev.javelin.core.exceptions.CompactionException;
 import dev.javelin.io.PendingFiles;
 import dev.javelin.table.DataFile;
 import dev.javelin.table.Fragment;
+import dev.javelin.table.IndexMetadata;
 import dev.javelin.table.Manifest;
 import dev.javelin.table.Table;
 import dev.javelin.table.Transaction;
 import dev.javelin.table.UnremappedIndices;
 import dev.javelin.table.deletion.Deletes;
-import dev.javelin.table.proto.TableProtos;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -230,7 +230,7 @@ public final class Compaction {
       List<List<Fragment>> news, PendingFiles written) {
     List<Long> oldIds = new ArrayList<>();
     olds.forEach(g -> g.forEach(f -> oldIds.add(f.id())));
-    List<TableProtos.IndexMetadata> covering = IndexRemapper.covering(read, oldIds);
+    List<IndexMetadata> covering = IndexRemapper.covering(read, oldIds);
     if (covering.isEmpty()) {
       return new IndexRemapper.Outcome(List.of(), UnremappedIndices.NONE);
     }

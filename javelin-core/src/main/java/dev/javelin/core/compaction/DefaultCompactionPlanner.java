@@ -3,10 +3,9 @@ package dev.javelin.core.compaction;
 import dev.javelin.core.Dataset;
 import dev.javelin.table.DataFile;
 import dev.javelin.table.Fragment;
+import dev.javelin.table.IndexMetadata;
 import dev.javelin.table.Manifest;
-import dev.javelin.table.proto.TableProtos;
-import java.io.IOException;
-import java.nio.ByteBuffer;
+import dev.javelin.table.exceptions.CorruptManifestException;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -144,10 +143,10 @@ public final class DefaultCompactionPlanner implements CompactionPlanner {
 
   private static RoaringBitmap indicesCovering(Manifest m, long fragmentId) {
     RoaringBitmap out = new RoaringBitmap();
-    List<TableProtos.IndexMetadata> indices = m.indices();
+    List<IndexMetadata> indices = m.indices();
     for (int i = 0; i < indices.size(); i++) {
       // The fragment reuse system index covers what earlier rewrites wrote; it does not split bins.
-      if (indices.get(i).getName().equals(IndexRemapper.FRAG_REUSE_INDEX_NAME)) {
+      if (indices.get(i).name().equals(IndexRemapper.FRAG_REUSE_INDEX_NAME)) {
         continue;
       }
       if (covers(indices.get(i), fragmentId)) {
@@ -157,17 +156,12 @@ public final class DefaultCompactionPlanner implements CompactionPlanner {
     return out;
   }
 
-  static boolean covers(TableProtos.IndexMetadata index, long fragmentId) {
-    if (index.getFragmentBitmap().isEmpty()) {
-      return false;
-    }
-    RoaringBitmap b = new RoaringBitmap();
+  static boolean covers(IndexMetadata index, long fragmentId) {
     try {
-      b.deserialize(ByteBuffer.wrap(index.getFragmentBitmap().toByteArray()));
-    } catch (IOException e) {
-      throw new IllegalStateException("Index '" + index.getName() + "' has a fragment bitmap that does not parse", e);
+      return index.fragmentBitmap().contains((int) fragmentId);
+    } catch (CorruptManifestException e) {
+      throw new IllegalStateException("Index '" + index.name() + "' has a fragment bitmap that does not parse", e);
     }
-    return b.contains((int) fragmentId);
   }
 
   /**

@@ -1,12 +1,11 @@
 package dev.javelin.core.compaction;
 
-import com.google.protobuf.Any;
 import com.google.protobuf.ByteString;
 import com.google.protobuf.InvalidProtocolBufferException;
 import dev.javelin.core.exceptions.CompactionException;
 import dev.javelin.table.Fragment;
+import dev.javelin.table.IndexMetadata;
 import dev.javelin.table.Manifest;
-import dev.javelin.table.proto.TableProtos;
 import dev.javelin.table.proto.TableProtos.FragmentReuseIndexDetails;
 import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;
@@ -30,18 +29,18 @@ final class FragReuseIndex {
 
   private FragReuseIndex() {}
 
-  static TableProtos.IndexMetadata build(Manifest latest, List<List<Fragment>> olds, List<List<Fragment>> news,
+  static IndexMetadata build(Manifest latest, List<List<Fragment>> olds, List<List<Fragment>> news,
       List<RoaringBitmap> deletedPerOld, String location) {
-    TableProtos.IndexMetadata existing = null;
-    for (TableProtos.IndexMetadata i : latest.indices()) {
-      if (i.getName().equals(IndexRemapper.FRAG_REUSE_INDEX_NAME)) {
+    IndexMetadata existing = null;
+    for (IndexMetadata i : latest.indices()) {
+      if (i.name().equals(IndexRemapper.FRAG_REUSE_INDEX_NAME)) {
         existing = i;
       }
     }
     FragmentReuseIndexDetails.InlineContent.Builder content = FragmentReuseIndexDetails.InlineContent.newBuilder();
     if (existing != null) {
       try {
-        FragmentReuseIndexDetails d = FragmentReuseIndexDetails.parseFrom(existing.getIndexDetails().getValue());
+        FragmentReuseIndexDetails d = FragmentReuseIndexDetails.parseFrom(existing.details().value());
         if (d.hasExternal()) {
           throw new CompactionException("The fragment reuse index keeps its details in an external file, which "
               + "Javelin cannot extend yet; remap indices instead (deferIndexRemap false): " + location);
@@ -82,14 +81,14 @@ final class FragReuseIndex {
           + location);
     }
     UUID uuid = UUID.randomUUID();
-    return TableProtos.IndexMetadata.newBuilder()
-        .setUuid(TableProtos.UUID.newBuilder().setUuid(dev.javelin.table.IndexUuids.toBytes(uuid.toString())))
-        .setName(IndexRemapper.FRAG_REUSE_INDEX_NAME)
-        .setDatasetVersion(latest.version())
-        .setFragmentBitmap(dev.javelin.table.IndexBitmaps.write(newIds))
-        .setIndexDetails(Any.newBuilder().setTypeUrl(TYPE_URL).setValue(details.toByteString()))
-        .setIndexVersion(existing == null ? 0 : existing.getIndexVersion())
-        .setCreatedAt(System.currentTimeMillis())
+    return IndexMetadata.builder()
+        .uuid(uuid.toString())
+        .name(IndexRemapper.FRAG_REUSE_INDEX_NAME)
+        .datasetVersion(latest.version())
+        .fragmentBitmap(newIds)
+        .details(new IndexMetadata.Details(TYPE_URL, details.toByteString()))
+        .indexVersion(existing == null ? 0 : existing.indexVersion().orElse(0))
+        .createdAt(System.currentTimeMillis())
         .build();
   }
 

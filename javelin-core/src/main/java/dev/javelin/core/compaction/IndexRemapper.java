@@ -1,6 +1,6 @@
 package dev.javelin.core.compaction;
 
-import com.google.protobuf.ByteString;
+import com.google.protobuf.Any;
 import dev.javelin.core.exceptions.IndexRemapUnsupportedException;
 import dev.javelin.index.IndexType;
 import dev.javelin.index.RowAddressMap;
@@ -9,6 +9,8 @@ import dev.javelin.index.internal.btree.BTreeIndex;
 import dev.javelin.index.internal.btree.BTreeIndexBuilder;
 import dev.javelin.io.ObjectStore;
 import dev.javelin.table.BasePaths;
+import dev.javelin.table.IndexMetadata;
+import dev.javelin.table.IndexUuids;
 import dev.javelin.table.Manifest;
 import dev.javelin.table.UnremappedIndices;
 import dev.javelin.table.proto.TableProtos;
@@ -75,7 +77,7 @@ public final class IndexRemapper {
    * What a rewrite does to {@code index}, by its kind. A vector index is REMAP here but turns
    * RETIRE when its files are not an IVF_PQ index Javelin reads ({@link #tryRemap}).
    */
-  public static Action action(TableProtos.IndexMetadata index) {
+  public static Action action(IndexMetadata index) {
     switch (detailsKind(index)) {
       case "BTreeIndexDetails":
       case "VectorIndexDetails":
@@ -93,16 +95,16 @@ public final class IndexRemapper {
 
   // The index's details message name, e.g. BitmapIndexDetails (Lance names the kind by it; the
   // package differs between kinds and versions).
-  private static String detailsKind(TableProtos.IndexMetadata index) {
-    String url = index.getIndexDetails().getTypeUrl();
+  private static String detailsKind(IndexMetadata index) {
+    String url = index.details().typeUrl();
     return url.substring(url.lastIndexOf('.') + 1);
   }
 
   /** The indices of {@code m} whose coverage includes one of {@code fragmentIds}. */
-  static List<TableProtos.IndexMetadata> covering(Manifest m, Collection<Long> fragmentIds) {
-    List<TableProtos.IndexMetadata> out = new ArrayList<>();
-    for (TableProtos.IndexMetadata i : m.indices()) {
-      if (FRAG_REUSE_INDEX_NAME.equals(i.getName())) {
+  static List<IndexMetadata> covering(Manifest m, Collection<Long> fragmentIds) {
+    List<IndexMetadata> out = new ArrayList<>();
+    for (IndexMetadata i : m.indices()) {
+      if (FRAG_REUSE_INDEX_NAME.equals(i.name())) {
         continue;
       }
       if (fragmentIds.stream().anyMatch(id -> DefaultCompactionPlanner.covers(i, id))) {
@@ -120,11 +122,11 @@ public final class IndexRemapper {
    * the old fragments' zones and miss rows. They stop covering the old fragments instead.
    */
   static UnremappedIndices deferring(Manifest m, Collection<Long> fragmentIds) {
-    Set<ByteString> uncovered = new HashSet<>();
-    for (TableProtos.IndexMetadata i : covering(m, fragmentIds)) {
+    Set<String> uncovered = new HashSet<>();
+    for (IndexMetadata i : covering(m, fragmentIds)) {
       String kind = detailsKind(i);
       if (kind.equals("ZoneMapIndexDetails") || kind.equals("BloomFilterIndexDetails")) {
-        uncovered.add(i.getUuid().getUuid());
+        uncovered.add(i.uuid());
       }
     }
     return new UnremappedIndices(uncovered, Set.of());
@@ -140,10 +142,10 @@ public final class IndexRemapper {
    * @throws IndexRemapUnsupportedException naming the index
    */
   static void checkDeferrable(Manifest m, Collection<Long> fragmentIds, String location) {
-    for (TableProtos.IndexMetadata i : covering(m, fragmentIds)) {
+    for (IndexMetadata i : covering(m, fragmentIds)) {
       String kind = detailsKind(i);
       if (kind.equals("VectorIndexDetails") || kind.equals("InvertedIndexDetails")) {
-        throw new IndexRemapUnsupportedException("Index '" + i.getName() + "' covers fragments " + fragmentIds
+        throw new IndexRemapUnsupportedException("Index '" + i.name() + "' covers fragments " + fragmentIds
             + ", which compaction would rewrite; lance-core cannot search an inverted or vector index through a "
             + "fragment reuse index, so its remap cannot be deferred (compact with deferIndexRemap false): "
             + location);
@@ -158,22 +160,22 @@ public final class IndexRemapper {
    * Remaps every index of {@code indices} Javelin can remap, and says what becomes of the others
    * ({@link #action}).
    */
-  Outcome rewrite(ObjectStore store, BasePaths bases, List<TableProtos.IndexMetadata> indices, RowAddressMap map,
+  Outcome rewrite(ObjectStore store, BasePaths bases, List<IndexMetadata> indices, RowAddressMap map,
       BufferAllocator allocator, String location) {
     List<RewrittenIndex> remapped = new ArrayList<>();
-    Set<ByteString> uncovered = new HashSet<>();
-    Set<ByteString> retired = new HashSet<>();
-    for (TableProtos.IndexMetadata i : indices) {
+    Set<String> uncovered = new HashSet<>();
+    Set<String> retired = new HashSet<>();
+    for (IndexMetadata i : indices) {
       switch (action(i)) {
         case UNCOVER:
-          uncovered.add(i.getUuid().getUuid());
+          uncovered.add(i.uuid());
           break;
         case RETIRE:
-          retired.add(i.getUuid().getUuid());
+          retired.add(i.uuid());
           break;
         default:
           tryRemap(store, bases, i, map, allocator, location).ifPresentOrElse(remapped::add,
-              () -> retired.add(i.getUuid().getUuid()));
+              () -> retired.add(i.uuid()));
       }
     }
     return new Outcome(remapped, new UnremappedIndices(uncovered, retired));
@@ -183,9 +185,9 @@ public final class IndexRemapper {
    * Writes a remapped copy of {@code index} if it is a BTree or an IVF_PQ index Javelin reads;
    * empty for any other kind (nothing written).
    */
-  public Optional<RewrittenIndex> tryRemap(ObjectStore store, BasePaths bases, TableProtos.IndexMetadata index, RowAddressMap map,
+  public Optional<RewrittenIndex> tryRemap(ObjectStore store, BasePaths bases, IndexMetadata index, RowAddressMap map,
       BufferAllocator allocator, String location) {
-    if (IndexType.fromDetailsTypeUrl(index.getIndexDetails().getTypeUrl()) == IndexType.VECTOR) {
+    if (IndexType.fromDetailsTypeUrl(index.details().typeUrl()) == IndexType.VECTOR) {
       // Only the files tell an IVF_PQ from an HNSW or other IVF index (the details are empty).
       int before = written.size();
       try {
@@ -203,18 +205,18 @@ public final class IndexRemapper {
 
   // Writes a remapped copy of every index of `indices` and says how to swap it in; an old index
   // may live under a shallow clone's source (`bases`), the remapped one is this dataset's.
-  private List<RewrittenIndex> remap(ObjectStore store, BasePaths bases, List<TableProtos.IndexMetadata> indices,
+  private List<RewrittenIndex> remap(ObjectStore store, BasePaths bases, List<IndexMetadata> indices,
       RowAddressMap map, BufferAllocator allocator, String location) {
     List<RewrittenIndex> out = new ArrayList<>();
-    for (TableProtos.IndexMetadata i : indices) {
-      String oldUuid = dev.javelin.table.IndexUuids.toText(i.getUuid().getUuid());
+    for (IndexMetadata i : indices) {
+      String oldUuid = i.uuid();
       String newUuid = UUID.randomUUID().toString();
       String dir = BTreeIndex.directory(newUuid);
       // The old index may live under a shallow clone's source; the remapped one is this dataset's.
       ObjectStore from = bases.indexStore(store, i);
       try {
         // One case per index kind Javelin can remap (tryRemap keeps the others out).
-        switch (IndexType.fromDetailsTypeUrl(i.getIndexDetails().getTypeUrl())) {
+        switch (IndexType.fromDetailsTypeUrl(i.details().typeUrl())) {
           case BTREE:
             written.add(dir + "/page_data.lance");
             written.add(dir + "/page_lookup.lance");
@@ -230,16 +232,16 @@ public final class IndexRemapper {
             dev.javelin.index.internal.ivf.IvfPqIndex.remap(from, store, oldUuid, newUuid, map, allocator);
             break;
           default:
-            throw new IndexRemapUnsupportedException("Javelin cannot remap index '" + i.getName() + "': " + location);
+            throw new IndexRemapUnsupportedException("Javelin cannot remap index '" + i.name() + "': " + location);
         }
       } catch (IOException e) {
-        throw new UncheckedIOException("Remapping index '" + i.getName() + "' failed: " + location, e);
+        throw new UncheckedIOException("Remapping index '" + i.name() + "' failed: " + location, e);
       }
       out.add(RewrittenIndex.newBuilder()
-          .setOldId(i.getUuid())
-          .setNewId(TableProtos.UUID.newBuilder().setUuid(dev.javelin.table.IndexUuids.toBytes(newUuid)))
-          .setNewIndexDetails(i.getIndexDetails())
-          .setNewIndexVersion(i.getIndexVersion())
+          .setOldId(TableProtos.UUID.newBuilder().setUuid(IndexUuids.toBytes(oldUuid)))
+          .setNewId(TableProtos.UUID.newBuilder().setUuid(IndexUuids.toBytes(newUuid)))
+          .setNewIndexDetails(Any.newBuilder().setTypeUrl(i.details().typeUrl()).setValue(i.details().value()))
+          .setNewIndexVersion(i.indexVersion().orElse(0))
           .build());
     }
     return out;

@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.javelin.core.Dataset;
 import dev.javelin.core.VersionInfo;
 import dev.javelin.table.Fragment;
-import dev.javelin.table.IndexBitmaps;
 import dev.javelin.table.Manifest;
 import dev.javelin.table.exceptions.CommitConflictException;
 import dev.javelin.table.stablepartition.StablePartitionEntry;
@@ -160,7 +159,7 @@ class ConcurrentClusteringTest {
         .containsExactly(other.get().destinationIds(), r.destinationIds());
     assertThat(ts).extracting(t -> t.sources().stream().map(StablePartitionTransition.Source::id).toList())
         .containsExactly(List.of(2L, 3L), List.of(0L, 1L));
-    assertThat(IndexBitmaps.read(StablePartitionEntry.find(m).orElseThrow()))
+    assertThat(StablePartitionEntry.find(m).orElseThrow().fragmentBitmap())
         .isEqualTo(RoaringBitmap.bitmapOf(0, 1, 2, 3));
     for (StablePartitionTransition t : ts) {
       assertThat(dir.resolve(t.rowMapPath())).exists();

@@ -5,8 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.javelin.core.Dataset;
 import dev.javelin.core.ScanPlan;
 import dev.javelin.index.IndexType;
-import dev.javelin.table.IndexBitmaps;
-import dev.javelin.table.proto.TableProtos;
+import dev.javelin.table.IndexMetadata;
 import dev.javelin.table.rowmap.RowMapReader;
 import dev.javelin.table.stablepartition.StablePartitionEntry;
 import dev.javelin.table.stablepartition.StablePartitionTransition;
@@ -42,12 +41,12 @@ class ReorderedCommitTest {
     Dataset after = r.dataset();
 
     // The index keeps its bitmap on the retired source fragments.
-    TableProtos.IndexMetadata index = after.manifest().indices().stream()
-        .filter(i -> i.getName().equals("x_idx")).findFirst().orElseThrow();
-    assertThat(IndexBitmaps.read(index)).isEqualTo(RoaringBitmap.bitmapOf(0, 1, 2, 3));
+    IndexMetadata index = after.manifest().indices().stream()
+        .filter(i -> i.name().equals("x_idx")).findFirst().orElseThrow();
+    assertThat(index.fragmentBitmap()).isEqualTo(RoaringBitmap.bitmapOf(0, 1, 2, 3));
     // The entry records the transition; its bitmap is the union of the sources.
-    TableProtos.IndexMetadata entry = StablePartitionEntry.find(after.manifest()).orElseThrow();
-    assertThat(IndexBitmaps.read(entry)).isEqualTo(RoaringBitmap.bitmapOf(0, 1, 2, 3));
+    IndexMetadata entry = StablePartitionEntry.find(after.manifest()).orElseThrow();
+    assertThat(entry.fragmentBitmap()).isEqualTo(RoaringBitmap.bitmapOf(0, 1, 2, 3));
     List<StablePartitionTransition> ts = StablePartitionEntry.transitions(after.manifest(), after.store());
     assertThat(ts).hasSize(1);
     StablePartitionTransition t = ts.get(0);

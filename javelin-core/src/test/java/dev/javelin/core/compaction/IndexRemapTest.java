@@ -10,6 +10,7 @@ import dev.javelin.index.IndexType;
 import dev.javelin.index.internal.btree.BTreeIndex;
 import dev.javelin.index.internal.btree.ScalarQuery;
 import dev.javelin.table.Fragment;
+import dev.javelin.table.IndexMetadata;
 import dev.javelin.testing.TestAllocator;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -126,16 +127,16 @@ class IndexRemapTest {
     Dataset after = ds.compact(CompactionOptions.builder().deferIndexRemap(true).build());
     assertThat(after.manifest().fragments()).extracting(Fragment::id).containsExactly(4L);
     // The BTree is untouched (still the old fragments); the system index records the move.
-    List<dev.javelin.table.proto.TableProtos.IndexMetadata> indices = after.manifest().indices();
-    assertThat(indices).extracting(i -> i.getName()).containsExactly("id_idx", "__lance_frag_reuse");
+    List<IndexMetadata> indices = after.manifest().indices();
+    assertThat(indices).extracting(i -> i.name()).containsExactly("id_idx", "__lance_frag_reuse");
     IndexInfo kept = after.indices().stream().filter(i -> i.name().equals("id_idx")).findFirst().orElseThrow();
     assertThat(kept.uuid()).isEqualTo(before.uuid());
     assertThat(kept.fragments()).containsExactly(0L, 1L, 2L, 3L);
     var reuse = indices.get(1);
-    assertThat(reuse.getFieldsList()).isEmpty();
-    assertThat(reuse.getIndexDetails().getTypeUrl()).isEqualTo("/lance.table.FragmentReuseIndexDetails");
+    assertThat(reuse.fields()).isEmpty();
+    assertThat(reuse.details().typeUrl()).isEqualTo("/lance.table.FragmentReuseIndexDetails");
     var details = dev.javelin.table.proto.TableProtos.FragmentReuseIndexDetails.parseFrom(
-        reuse.getIndexDetails().getValue()).getInline();
+        reuse.details().value()).getInline();
     assertThat(details.getVersionsCount()).isEqualTo(1);
     var group = details.getVersions(0).getGroups(0);
     assertThat(group.getOldFragmentsList()).extracting(f -> f.getId()).containsExactly(0L, 1L, 2L, 3L);
@@ -155,10 +156,10 @@ class IndexRemapTest {
       more = after.append(List.of(b), dev.javelin.core.WriteParams.builder().build());
     }
     Dataset again = more.compact(CompactionOptions.builder().deferIndexRemap(true).build());
-    var reuse2 = again.manifest().indices().stream().filter(i -> i.getName().equals("__lance_frag_reuse"))
+    var reuse2 = again.manifest().indices().stream().filter(i -> i.name().equals("__lance_frag_reuse"))
         .findFirst().orElseThrow();
     assertThat(dev.javelin.table.proto.TableProtos.FragmentReuseIndexDetails.parseFrom(
-        reuse2.getIndexDetails().getValue()).getInline().getVersionsCount()).isEqualTo(2);
+        reuse2.details().value()).getInline().getVersionsCount()).isEqualTo(2);
     assertThat(again.countRows("id >= 100 AND id < 200")).isEqualTo(80);
   }
 
@@ -171,22 +172,20 @@ class IndexRemapTest {
 
   // An index entry of a kind Javelin neither reads nor remaps (as lance-core writes one), over
   // fragments 0 to 4 (its files are never opened).
-  private static dev.javelin.table.proto.TableProtos.IndexMetadata foreign(String name, String detailsType,
-      long version) {
-    return dev.javelin.table.proto.TableProtos.IndexMetadata.newBuilder()
-        .setUuid(dev.javelin.table.proto.TableProtos.UUID.newBuilder().setUuid(dev.javelin.table.IndexUuids.toBytes(
-            java.util.UUID.randomUUID().toString())))
-        .setName(name).addFields(0).setDatasetVersion(version)
-        .setFragmentBitmap(dev.javelin.table.IndexBitmaps.write(org.roaringbitmap.RoaringBitmap.bitmapOf(0, 1, 2, 3, 4)))
-        .setIndexDetails(com.google.protobuf.Any.newBuilder().setTypeUrl(detailsType))
-        .setIndexVersion(0).build();
+  private static IndexMetadata foreign(String name, String detailsType, long version) {
+    return IndexMetadata.builder()
+        .uuid(java.util.UUID.randomUUID().toString())
+        .name(name).fields(List.of(0)).datasetVersion(version)
+        .fragmentBitmap(org.roaringbitmap.RoaringBitmap.bitmapOf(0, 1, 2, 3, 4))
+        .details(detailsType)
+        .indexVersion(0).build();
   }
 
   @Test
   void rewriteUncoversScalarIndicesAndRetiresSearchIndicesJavelinCannotRemap() throws IOException {
     Dataset ds = Data.create(dir.resolve("ds"), allocator, 1000, 100, LanceFileVersion.V2_1)
         .createIndex("id", IndexType.BTREE, null, false);
-    List<dev.javelin.table.proto.TableProtos.IndexMetadata> foreign = List.of(
+    List<IndexMetadata> foreign = List.of(
         foreign("bitmap", "/lance.table.BitmapIndexDetails", ds.version()),
         foreign("zones", "/lance.table.ZoneMapIndexDetails", ds.version()),
         foreign("bloom", "/lance.index.pb.BloomFilterIndexDetails", ds.version()),
@@ -227,6 +226,6 @@ class IndexRemapTest {
     java.util.Map<String, Set<Long>> coverage = new java.util.HashMap<>();
     after.indices().forEach(x -> coverage.put(x.name(), x.fragments()));
     assertThat(coverage.get("zones")).isEmpty();
-    assertThat(after.manifest().indices()).anySatisfy(x -> assertThat(x.getName()).isEqualTo("__lance_frag_reuse"));
+    assertThat(after.manifest().indices()).anySatisfy(x -> assertThat(x.name()).isEqualTo("__lance_frag_reuse"));
   }
 }

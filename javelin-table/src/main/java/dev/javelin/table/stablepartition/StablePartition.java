@@ -1,9 +1,9 @@
 package dev.javelin.table.stablepartition;
 
 import dev.javelin.io.ObjectStore;
+import dev.javelin.table.IndexMetadata;
 import dev.javelin.table.Manifest;
 import dev.javelin.table.exceptions.ConcurrentRewriteException;
-import dev.javelin.table.proto.TableProtos;
 import java.io.IOException;
 import java.util.HashSet;
 import java.util.List;
@@ -19,7 +19,7 @@ import java.util.Set;
  * one: the caller builds a new StablePartition on the newest version and retries.
  */
 public final class StablePartition {
-  private final TableProtos.IndexMetadata entry;
+  private final IndexMetadata entry;
   private final StablePartitionTransition transition;
   // The base entry's identity: its uuid (stable for the entry's life) and the version it was
   // last installed at (each commit of a reordered rewrite stamps its own version there).
@@ -28,12 +28,12 @@ public final class StablePartition {
   // the rewrite no longer replaces them, the transition still names them.
   private final Set<Long> goneSources;
 
-  private StablePartition(TableProtos.IndexMetadata entry, StablePartitionTransition transition,
+  private StablePartition(IndexMetadata entry, StablePartitionTransition transition,
       String baseEntryUuid) {
     this(entry, transition, baseEntryUuid, Set.of());
   }
 
-  private StablePartition(TableProtos.IndexMetadata entry, StablePartitionTransition transition,
+  private StablePartition(IndexMetadata entry, StablePartitionTransition transition,
       String baseEntryUuid, Set<Long> goneSources) {
     this.entry = entry;
     this.transition = transition;
@@ -41,8 +41,8 @@ public final class StablePartition {
     this.goneSources = Set.copyOf(goneSources);
   }
 
-  private static String identity(TableProtos.IndexMetadata e) {
-    return e == null ? null : StablePartitionEntry.uuid(e) + "@" + e.getDatasetVersion();
+  private static String identity(IndexMetadata e) {
+    return e == null ? null : StablePartitionEntry.uuid(e) + "@" + e.datasetVersion();
   }
 
   /**
@@ -62,11 +62,11 @@ public final class StablePartition {
    */
   public static StablePartition appendTo(Manifest read, StablePartitionTransition transition, ObjectStore store,
       String uuidIfNew) throws IOException {
-    TableProtos.IndexMetadata base = StablePartitionEntry.find(read).orElse(null);
+    IndexMetadata base = StablePartitionEntry.find(read).orElse(null);
     int field = StablePartitionEntry.anchorField(read.proto().getFieldsList()).orElseThrow(() ->
         new IllegalArgumentException("A reordered rewrite needs a dataset with at least one column: "
             + store.location()));
-    TableProtos.IndexMetadata entry = StablePartitionEntry.append(base, transition, read.version(), store, uuidIfNew,
+    IndexMetadata entry = StablePartitionEntry.append(base, transition, read.version(), store, uuidIfNew,
         field);
     return new StablePartition(entry, transition, identity(base));
   }
@@ -81,12 +81,12 @@ public final class StablePartition {
   }
 
   /** The entry as the commit installs it in version {@code version}. */
-  public TableProtos.IndexMetadata entryAt(long version) {
-    return entry.toBuilder().setDatasetVersion(version).build();
+  public IndexMetadata entryAt(long version) {
+    return entry.toBuilder().datasetVersion(version).build();
   }
 
   /** The entry the commit installs (replacing any other {@code __lance_stable_partition}). */
-  public TableProtos.IndexMetadata entry() {
+  public IndexMetadata entry() {
     return entry;
   }
 
@@ -129,7 +129,7 @@ public final class StablePartition {
   }
 
   // Not compared with equals: like the fragment reuse index, it is not part of the transaction's identity.
-  public static boolean sameBase(StablePartition sp, TableProtos.IndexMetadata current) {
+  public static boolean sameBase(StablePartition sp, IndexMetadata current) {
     return Objects.equals(identity(current), sp.baseEntryUuid);
   }
 }

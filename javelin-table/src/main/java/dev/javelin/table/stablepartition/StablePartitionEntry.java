@@ -1,10 +1,8 @@
 package dev.javelin.table.stablepartition;
 
-import com.google.protobuf.Any;
 import com.google.protobuf.InvalidProtocolBufferException;
 import dev.javelin.io.ObjectStore;
-import dev.javelin.table.IndexBitmaps;
-import dev.javelin.table.IndexUuids;
+import dev.javelin.table.IndexMetadata;
 import dev.javelin.table.Manifest;
 import dev.javelin.table.exceptions.CorruptManifestException;
 import dev.javelin.table.exceptions.TableErrors;
@@ -35,13 +33,13 @@ public final class StablePartitionEntry {
   private StablePartitionEntry() {}
 
   /** The manifest's entry, if it has one. */
-  public static Optional<TableProtos.IndexMetadata> find(Manifest m) {
-    return m.indices().stream().filter(i -> i.getName().equals(NAME)).findFirst();
+  public static Optional<IndexMetadata> find(Manifest m) {
+    return m.indices().stream().filter(i -> i.name().equals(NAME)).findFirst();
   }
 
   /** The transitions recorded in {@code m}, oldest first (empty without an entry). */
   public static List<StablePartitionTransition> transitions(Manifest m, ObjectStore store) throws IOException {
-    Optional<TableProtos.IndexMetadata> e = find(m);
+    Optional<IndexMetadata> e = find(m);
     return e.isPresent() ? transitions(e.get(), store) : List.of();
   }
 
@@ -50,9 +48,9 @@ public final class StablePartitionEntry {
    *
    * @throws CorruptManifestException if the details (or their file) do not parse
    */
-  public static List<StablePartitionTransition> transitions(TableProtos.IndexMetadata entry, ObjectStore store)
+  public static List<StablePartitionTransition> transitions(IndexMetadata entry, ObjectStore store)
       throws IOException {
-    TableProtos.StablePartitionDetails d = parse(entry.getIndexDetails(), "index " + NAME);
+    TableProtos.StablePartitionDetails d = parse(entry.details(), "index " + NAME);
     String where = "index " + NAME;
     if (d.getContentCase() == TableProtos.StablePartitionDetails.ContentCase.EXTERNAL) {
       TableProtos.ExternalFile f = d.getExternal();
@@ -97,7 +95,7 @@ public final class StablePartitionEntry {
    * @param existing the manifest's current entry, or null
    * @param version the dataset version the rewrite read (the commit stamps the version it lands in)
    */
-  public static TableProtos.IndexMetadata append(TableProtos.IndexMetadata existing,
+  public static IndexMetadata append(IndexMetadata existing,
       StablePartitionTransition transition, long version, ObjectStore store, String newUuid, int fieldId)
       throws IOException {
     List<StablePartitionTransition> all = new ArrayList<>();
@@ -105,7 +103,7 @@ public final class StablePartitionEntry {
       all.addAll(transitions(existing, store));
     }
     all.add(transition);
-    String uuid = existing != null ? IndexUuids.toText(existing.getUuid().getUuid()) : newUuid;
+    String uuid = existing != null ? existing.uuid() : newUuid;
     return build(all, uuid, version, store, fieldId);
   }
 
@@ -119,16 +117,16 @@ public final class StablePartitionEntry {
    *     rather than splicing the dropped transitions back
    * @throws IllegalArgumentException if {@code keep} is empty (drop the entry instead)
    */
-  public static TableProtos.IndexMetadata retain(TableProtos.IndexMetadata existing,
+  public static IndexMetadata retain(IndexMetadata existing,
       List<StablePartitionTransition> keep, long version, ObjectStore store) throws IOException {
     if (keep.isEmpty()) {
       throw new IllegalArgumentException("An entry keeping no transition is dropped, not rewritten: "
           + store.location());
     }
-    return build(keep, uuid(existing), version, store, existing.getFields(0));
+    return build(keep, uuid(existing), version, store, existing.fields().get(0));
   }
 
-  private static TableProtos.IndexMetadata build(List<StablePartitionTransition> all, String uuid, long version,
+  private static IndexMetadata build(List<StablePartitionTransition> all, String uuid, long version,
       ObjectStore store, int fieldId) throws IOException {
     TableProtos.StablePartitionDetails.InlineContent.Builder inline =
         TableProtos.StablePartitionDetails.InlineContent.newBuilder();
@@ -146,15 +144,15 @@ public final class StablePartitionEntry {
       details = TableProtos.StablePartitionDetails.newBuilder().setExternal(TableProtos.ExternalFile.newBuilder()
           .setPath(path).setOffset(0).setSize(bytes.length)).build();
     }
-    return TableProtos.IndexMetadata.newBuilder()
-        .setUuid(TableProtos.UUID.newBuilder().setUuid(IndexUuids.toBytes(uuid)))
-        .setName(NAME)
-        .addFields(fieldId)
-        .setIndexVersion(0)
-        .setDatasetVersion(version)
-        .setFragmentBitmap(IndexBitmaps.write(sources))
-        .setIndexDetails(Any.newBuilder().setTypeUrl(TYPE_URL).setValue(details.toByteString()))
-        .setCreatedAt(Instant.now().toEpochMilli())
+    return IndexMetadata.builder()
+        .uuid(uuid)
+        .name(NAME)
+        .fields(List.of(fieldId))
+        .indexVersion(0)
+        .datasetVersion(version)
+        .fragmentBitmap(sources)
+        .details(new IndexMetadata.Details(TYPE_URL, details.toByteString()))
+        .createdAt(Instant.now().toEpochMilli())
         .build();
   }
 
@@ -164,8 +162,8 @@ public final class StablePartitionEntry {
   }
 
   /** The entry's uuid, as text. */
-  public static String uuid(TableProtos.IndexMetadata entry) {
-    return IndexUuids.toText(entry.getUuid().getUuid());
+  public static String uuid(IndexMetadata entry) {
+    return entry.uuid();
   }
 
   /**
@@ -178,19 +176,19 @@ public final class StablePartitionEntry {
   }
 
   /** The file an entry's details were spilled to, or empty when they are inline. */
-  public static Optional<String> writtenFile(TableProtos.IndexMetadata entry) {
-    TableProtos.StablePartitionDetails d = parse(entry.getIndexDetails(), "index " + NAME);
+  public static Optional<String> writtenFile(IndexMetadata entry) {
+    TableProtos.StablePartitionDetails d = parse(entry.details(), "index " + NAME);
     return d.getContentCase() == TableProtos.StablePartitionDetails.ContentCase.EXTERNAL
         ? Optional.of(d.getExternal().getPath()) : Optional.empty();
   }
 
-  private static TableProtos.StablePartitionDetails parse(Any details, String where) {
+  private static TableProtos.StablePartitionDetails parse(IndexMetadata.Details details, String where) {
     // Any type URL prefix ("type.googleapis.com/" or none) names the same message.
-    if (!details.getTypeUrl().endsWith(TYPE_URL)) {
-      throw TableErrors.corrupt(where, "Details type is '" + details.getTypeUrl() + "', not '" + TYPE_URL + "'");
+    if (!details.typeUrl().endsWith(TYPE_URL)) {
+      throw TableErrors.corrupt(where, "Details type is '" + details.typeUrl() + "', not '" + TYPE_URL + "'");
     }
     try {
-      return TableProtos.StablePartitionDetails.parseFrom(details.getValue());
+      return TableProtos.StablePartitionDetails.parseFrom(details.value());
     } catch (InvalidProtocolBufferException e) {
       throw TableErrors.corrupt(where, "Stable partition details do not parse", e);
     }

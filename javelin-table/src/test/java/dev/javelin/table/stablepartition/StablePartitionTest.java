@@ -4,14 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.google.protobuf.Any;
 import dev.javelin.format.LanceFileVersion;
 import dev.javelin.table.Cleanup;
 import dev.javelin.table.CleanupPolicy;
 import dev.javelin.table.Commit;
 import dev.javelin.table.Fragment;
-import dev.javelin.table.IndexBitmaps;
-import dev.javelin.table.IndexUuids;
+import dev.javelin.table.IndexMetadata;
 import dev.javelin.table.Manifest;
 import dev.javelin.table.OperationKind;
 import dev.javelin.table.TableTestBase;
@@ -19,7 +17,6 @@ import dev.javelin.table.Transaction;
 import dev.javelin.table.exceptions.CommitConflictException;
 import dev.javelin.table.exceptions.ConcurrentRewriteException;
 import dev.javelin.table.exceptions.CorruptManifestException;
-import dev.javelin.table.proto.TableProtos;
 import dev.javelin.table.rowmap.RowMapReader;
 import dev.javelin.table.rowmap.RowMapSummary;
 import dev.javelin.table.rowmap.RowMapWriter;
@@ -58,8 +55,8 @@ class StablePartitionTest extends TableTestBase {
     return new StablePartitionTransition.Source(id, rows, deleted);
   }
 
-  static long[] ids(TableProtos.IndexMetadata i) {
-    return IndexBitmaps.read(i).stream().mapToLong(x -> x).toArray();
+  static long[] ids(IndexMetadata i) {
+    return i.fragmentBitmap().stream().mapToLong(x -> x).toArray();
   }
 
   Manifest createIndexed(int fragments) throws Exception {
@@ -70,10 +67,8 @@ class StablePartitionTest extends TableTestBase {
     Manifest v = create(fs);
     RoaringBitmap all = new RoaringBitmap();
     v.fragments().forEach(f -> all.add((int) f.id()));
-    TableProtos.IndexMetadata idx = TableProtos.IndexMetadata.newBuilder()
-        .setUuid(TableProtos.UUID.newBuilder().setUuid(IndexUuids.toBytes(UUID.randomUUID().toString())))
-        .setName("id_idx").addFields(0).setDatasetVersion(v.version()).setFragmentBitmap(IndexBitmaps.write(all))
-        .build();
+    IndexMetadata idx = IndexMetadata.builder().uuid(UUID.randomUUID().toString())
+        .name("id_idx").fields(List.of(0)).datasetVersion(v.version()).fragmentBitmap(all).build();
     return table.newCommit(Transaction.createIndex(v.version(), List.of(idx), List.of())).commit();
   }
 
@@ -119,16 +114,16 @@ class StablePartitionTest extends TableTestBase {
     Manifest after = r.commit().commit();
 
     assertThat(after.fragments().stream().map(Fragment::id)).containsExactly(2L, 3L, 4L);
-    TableProtos.IndexMetadata idx = after.indices().stream().filter(i -> i.getName().equals("id_idx")).findFirst()
+    IndexMetadata idx = after.indices().stream().filter(i -> i.name().equals("id_idx")).findFirst()
         .orElseThrow();
     assertThat(ids(idx)).containsExactly(0, 1, 2); // retired ids kept: readers skip them and scan
-    TableProtos.IndexMetadata entry = StablePartitionEntry.find(after).orElseThrow();
+    IndexMetadata entry = StablePartitionEntry.find(after).orElseThrow();
     // The commit stamps the version it lands in: the entry's identity for concurrent rewrites.
-    assertThat(entry).isEqualTo(r.sp.entry().toBuilder().setDatasetVersion(after.version()).build());
+    assertThat(entry).isEqualTo(r.sp.entry().toBuilder().datasetVersion(after.version()).build());
     assertThat(ids(entry)).containsExactly(0, 1);
     // One live field, which lance-core 7.0.0 needs to tolerate the entry.
-    assertThat(entry.getFieldsList()).containsExactly(after.proto().getFields(0).getId());
-    assertThat(entry.getIndexDetails().getTypeUrl()).isEqualTo("/lance.table.StablePartitionDetails");
+    assertThat(entry.fields()).containsExactly(after.proto().getFields(0).getId());
+    assertThat(entry.details().typeUrl()).isEqualTo("/lance.table.StablePartitionDetails");
     assertThat(StablePartitionEntry.transitions(table.latest(), store)).containsExactly(r.transition);
     assertThat(r.transition.sources()).containsExactly(source(0, 10, 0), source(1, 10, 0));
     assertThat(r.transition.firstPosition(1)).isEqualTo(10);
@@ -179,7 +174,7 @@ class StablePartitionTest extends TableTestBase {
     Reorder first = new Reorder(v, List.of(0L, 1L));
     Reorder second = new Reorder(first.read, List.of(2L, 3L)); // built on the same (absent) entry
     Manifest v1 = first.commit().commit();
-    String firstEntry = IndexUuids.toText(StablePartitionEntry.find(v1).orElseThrow().getUuid().getUuid()) + "@"
+    String firstEntry = StablePartitionEntry.find(v1).orElseThrow().uuid() + "@"
         + v1.version();
 
     Commit stale = second.commit();
@@ -202,9 +197,9 @@ class StablePartitionTest extends TableTestBase {
     assertThat(StablePartitionEntry.transitions(v2, store)).containsExactly(first.transition, second.transition);
     assertThat(ids(StablePartitionEntry.find(v2).orElseThrow())).containsExactly(0, 1, 2, 3);
     // The entry keeps its uuid (its directory holds the row maps); its version tells the states apart.
-    assertThat(StablePartitionEntry.find(v2).orElseThrow().getUuid())
-        .isEqualTo(StablePartitionEntry.find(v1).orElseThrow().getUuid());
-    assertThat(StablePartitionEntry.find(v2).orElseThrow().getDatasetVersion()).isEqualTo(v2.version());
+    assertThat(StablePartitionEntry.find(v2).orElseThrow().uuid())
+        .isEqualTo(StablePartitionEntry.find(v1).orElseThrow().uuid());
+    assertThat(StablePartitionEntry.find(v2).orElseThrow().datasetVersion()).isEqualTo(v2.version());
   }
 
   @Test
@@ -224,10 +219,10 @@ class StablePartitionTest extends TableTestBase {
   void detailsRoundTripInlineAndSpilled() throws Exception {
     StablePartitionTransition small = new StablePartitionTransition(3, List.of(source(0, 10, 2), source(5, 7, 0)),
         List.of(8L, 9L), "_indices/a/row_map.lance");
-    TableProtos.IndexMetadata inline = StablePartitionEntry.append(null, small, 3, store, java.util.UUID.randomUUID().toString(), 0);
+    IndexMetadata inline = StablePartitionEntry.append(null, small, 3, store, java.util.UUID.randomUUID().toString(), 0);
     assertThat(StablePartitionEntry.writtenFile(inline)).isEmpty();
     assertThat(StablePartitionEntry.transitions(inline, store)).containsExactly(small);
-    assertThat(inline.getDatasetVersion()).isEqualTo(3);
+    assertThat(inline.datasetVersion()).isEqualTo(3);
 
     // ~30000 digests serialize past 200 KiB.
     List<StablePartitionTransition.Source> many = new ArrayList<>();
@@ -236,20 +231,20 @@ class StablePartitionTest extends TableTestBase {
     }
     StablePartitionTransition big = new StablePartitionTransition(4, many, List.of(200_000L),
         "_indices/b/row_map.lance");
-    TableProtos.IndexMetadata spilled = StablePartitionEntry.append(inline, big, 4, store, java.util.UUID.randomUUID().toString(), 0);
-    String uuid = IndexUuids.toText(spilled.getUuid().getUuid());
-    assertThat(uuid).isEqualTo(IndexUuids.toText(inline.getUuid().getUuid())); // stable for the entry's life
+    IndexMetadata spilled = StablePartitionEntry.append(inline, big, 4, store, java.util.UUID.randomUUID().toString(), 0);
+    String uuid = spilled.uuid();
+    assertThat(uuid).isEqualTo(inline.uuid()); // stable for the entry's life
     String detailsFile = StablePartitionEntry.writtenFile(spilled).orElseThrow();
     assertThat(detailsFile).startsWith("_indices/" + uuid + "/details-").endsWith(".binpb");
     assertThat(local.exists(detailsFile)).isTrue();
-    assertThat(spilled.getFieldsList()).containsExactly(0);
-    assertThat(spilled.hasIndexVersion()).isTrue();
-    assertThat(spilled.getIndexDetails().getValue().size()).isLessThan(1000);
+    assertThat(spilled.fields()).containsExactly(0);
+    assertThat(spilled.indexVersion()).isPresent();
+    assertThat(spilled.details().value().size()).isLessThan(1000);
     assertThat(StablePartitionEntry.transitions(spilled, store)).containsExactly(small, big);
-    assertThat(IndexBitmaps.read(spilled).getCardinality()).isEqualTo(30_002);
+    assertThat(spilled.fragmentBitmap().getCardinality()).isEqualTo(30_002);
 
     // Appending onto a spilled entry reads the spilled details.
-    TableProtos.IndexMetadata third = StablePartitionEntry.append(spilled, small, 5, store, java.util.UUID.randomUUID().toString(), 0);
+    IndexMetadata third = StablePartitionEntry.append(spilled, small, 5, store, java.util.UUID.randomUUID().toString(), 0);
     assertThat(StablePartitionEntry.transitions(third, store)).containsExactly(small, big, small);
   }
 
@@ -257,30 +252,30 @@ class StablePartitionTest extends TableTestBase {
   void detailsJustBelowTheThresholdStayInline() throws Exception {
     // Find the largest transition that stays inline: the threshold is exact.
     List<StablePartitionTransition.Source> sources = new ArrayList<>();
-    TableProtos.IndexMetadata e = null;
+    IndexMetadata e = null;
     for (int i = 0; ; i++) {
       sources.add(source(i, 1, 0));
       if (i % 1000 != 0) {
         continue;
       }
       StablePartitionTransition t = new StablePartitionTransition(1, sources, List.of(1L), "_indices/c/row_map.lance");
-      TableProtos.IndexMetadata next = StablePartitionEntry.append(null, t, 1, store, java.util.UUID.randomUUID().toString(), 0);
+      IndexMetadata next = StablePartitionEntry.append(null, t, 1, store, java.util.UUID.randomUUID().toString(), 0);
       if (StablePartitionEntry.writtenFile(next).isPresent()) {
         break;
       }
       e = next;
     }
-    assertThat(e.getIndexDetails().getValue().size()).isLessThan(StablePartitionEntry.SPILL_BYTES);
+    assertThat(e.details().value().size()).isLessThan(StablePartitionEntry.SPILL_BYTES);
   }
 
   @Test
   void corruptDetailsAreReported() {
-    TableProtos.IndexMetadata bad = TableProtos.IndexMetadata.newBuilder().setName(StablePartitionEntry.NAME)
-        .setIndexDetails(Any.newBuilder().setTypeUrl(StablePartitionEntry.TYPE_URL)
-            .setValue(com.google.protobuf.ByteString.copyFromUtf8("\u00ff\u00ff\u00ff"))).build();
+    IndexMetadata bad = IndexMetadata.builder().name(StablePartitionEntry.NAME)
+        .details(new IndexMetadata.Details(StablePartitionEntry.TYPE_URL,
+            com.google.protobuf.ByteString.copyFromUtf8("\u00ff\u00ff\u00ff"))).build();
     assertThatThrownBy(() -> StablePartitionEntry.transitions(bad, store)).isInstanceOf(CorruptManifestException.class)
         .hasMessage("Stable partition details do not parse: index __lance_stable_partition");
-    TableProtos.IndexMetadata other = bad.toBuilder().setIndexDetails(Any.newBuilder().setTypeUrl("/x.Y")).build();
+    IndexMetadata other = bad.toBuilder().details("/x.Y").build();
     assertThatThrownBy(() -> StablePartitionEntry.transitions(other, store))
         .isInstanceOf(CorruptManifestException.class)
         .hasMessage("Details type is '/x.Y', not '/lance.table.StablePartitionDetails': index __lance_stable_partition");
@@ -374,7 +369,7 @@ class StablePartitionTest extends TableTestBase {
     assertThat(StablePartitionEntry.transitions(table.latest(), store)).hasSize(2);
 
     // Drop the entry: once no kept version references them, the row maps go.
-    TableProtos.IndexMetadata entry = StablePartitionEntry.find(v2).orElseThrow();
+    IndexMetadata entry = StablePartitionEntry.find(v2).orElseThrow();
     Manifest dropped = table.newCommit(Transaction.createIndex(v2.version(), List.of(), List.of(entry))).commit();
     assertThat(StablePartitionEntry.find(dropped)).isEmpty();
     Cleanup.run(table, CleanupPolicy.builder().retainVersions(1).build());
@@ -393,9 +388,9 @@ class StablePartitionTest extends TableTestBase {
       many.add(source(1000 + i, 1, 0));
     }
     // A large earlier history makes the new entry spill.
-    TableProtos.IndexMetadata history = StablePartitionEntry.append(null,
+    IndexMetadata history = StablePartitionEntry.append(null,
         new StablePartitionTransition(1, many, List.of(999L), r.transition.rowMapPath()), 1, store, java.util.UUID.randomUUID().toString(), 0);
-    TableProtos.IndexMetadata entry = StablePartitionEntry.append(history, r.transition, r.read.version(), store, java.util.UUID.randomUUID().toString(), 0);
+    IndexMetadata entry = StablePartitionEntry.append(history, r.transition, r.read.version(), store, java.util.UUID.randomUUID().toString(), 0);
     Optional<String> spilled = StablePartitionEntry.writtenFile(entry);
     assertThat(spilled).isPresent();
     Manifest withEntry = table.newCommit(Transaction.createIndex(r.read.version(), List.of(entry), List.of()))

@@ -4,7 +4,7 @@ import dev.javelin.common.LeasedCache;
 import dev.javelin.core.Dataset;
 import dev.javelin.core.internal.SessionState;
 import dev.javelin.table.Fragment;
-import dev.javelin.table.proto.TableProtos;
+import dev.javelin.table.IndexMetadata;
 import dev.javelin.table.stablepartition.StablePartitionEntry;
 import dev.javelin.table.stablepartition.StablePartitionTransition;
 import java.io.IOException;
@@ -34,8 +34,8 @@ public final class IndexCoverage {
   }
 
   /** The coverage of {@code index} in {@code ds}'s version. */
-  public static IndexCoverage of(Dataset ds, TableProtos.IndexMetadata index) {
-    return derive(DatasetIndexes.fragmentBitmap(index, ds.location()), transitions(ds));
+  public static IndexCoverage of(Dataset ds, IndexMetadata index) {
+    return derive(index.fragmentBitmap(), transitions(ds));
   }
 
   /** The coverage of an index whose bitmap is {@code bitmap}, given the transitions oldest first. */
@@ -67,14 +67,14 @@ public final class IndexCoverage {
    * partition entry).
    */
   public static List<StablePartitionTransition> transitions(Dataset ds) {
-    Optional<TableProtos.IndexMetadata> entry = StablePartitionEntry.find(ds.manifest());
+    Optional<IndexMetadata> entry = StablePartitionEntry.find(ds.manifest());
     if (entry.isEmpty()) {
       return List.of();
     }
     // Dataset location + entry uuid, version and details hash (the entry keeps its uuid as
     // transitions accumulate; each reordered rewrite stamps the version it lands in).
-    String key = ds.location() + "#" + StablePartitionEntry.uuid(entry.get()) + "@" + entry.get().getDatasetVersion()
-        + "#" + entry.get().getIndexDetails().getValue().hashCode();
+    String key = ds.location() + "#" + StablePartitionEntry.uuid(entry.get()) + "@" + entry.get().datasetVersion()
+        + "#" + entry.get().details().value().hashCode();
     try (LeasedCache.Lease<List<StablePartitionTransition>> got = SessionState.of(ds).transitions().lease(key,
         k -> List.copyOf(StablePartitionEntry.transitions(entry.get(), ds.store())))) {
       return got.value();

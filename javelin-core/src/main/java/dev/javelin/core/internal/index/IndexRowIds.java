@@ -1,9 +1,10 @@
 package dev.javelin.core.internal.index;
 
 import dev.javelin.core.Dataset;
+import dev.javelin.core.internal.scan.DatasetReader;
+import dev.javelin.format.schema.LanceField;
 import dev.javelin.table.Fragment;
 import dev.javelin.table.deletion.Deletes;
-import dev.javelin.table.exceptions.TableErrors;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.HashMap;
@@ -11,30 +12,53 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.LongPredicate;
 import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.UInt8Vector;
+import org.apache.arrow.vector.VectorSchemaRoot;
 import org.roaringbitmap.RoaringBitmap;
 
 /**
  * How an index names a dataset's rows, as Lance does: by stable row id when the dataset has stable
- * row ids, otherwise by row address ({@code fragment_id << 32 | physical offset}).
+ * row ids, otherwise by row address ({@code fragment_id << 32 | physical offset}). Every index
+ * build reads the rows it indexes through {@link #scan}, so every kind stores the same ids.
  */
 final class IndexRowIds {
+  /** Rows read for an index build, in batches of at most this many. */
+  static final int BATCH_ROWS = 8192;
+
+  /** Receives a batch: the column's values of {@code n} rows (nulls included) and their index row ids. */
+  interface Sink {
+    void accept(FieldVector values, long[] ids, int n) throws IOException;
+  }
+
   private IndexRowIds() {}
 
   /**
-   * The ids of fragment {@code f}'s physical rows (deleted ones included), or null when they are
-   * row addresses, computed by {@link #id}.
+   * Streams the live rows of {@code fragments} (in order; deleted rows left out, overlays applied,
+   * a column the fragment's files lack read as nulls) as {@code field}'s values with the id the
+   * index stores for each row. The vectors are valid during the call only.
    */
-  static long[] of(Dataset ds, Fragment f) {
-    if (!ds.hasStableRowIds() || f.physicalRows() == 0) {
-      return null;
+  static void scan(Dataset ds, List<Fragment> fragments, LanceField field, BufferAllocator allocator, Sink sink)
+      throws IOException {
+    if (fragments.isEmpty()) {
+      return;
     }
-    return f.rowIdSequence(ds.store()).orElseThrow(() -> TableErrors.corrupt(ds.location(),
-        "Fragment " + f.id() + " has no row id sequence in a dataset with stable row ids")).toArray();
-  }
-
-  /** The id of physical row {@code offset} of fragment {@code fragmentId}, given {@link #of}. */
-  static long id(long[] ids, long fragmentId, long offset) {
-    return ids == null ? fragmentId << 32 | offset : ids[(int) offset];
+    long[] ids = new long[0];
+    try (DatasetReader in = new DatasetReader(ds.store(), ds.location(), fragments, List.of(field), BATCH_ROWS,
+        List.of(DatasetReader.Meta.ROW_ID), ds.hasStableRowIds(), allocator)) {
+      while (in.loadNextBatch()) {
+        VectorSchemaRoot batch = in.getVectorSchemaRoot();
+        int n = batch.getRowCount();
+        if (ids.length < n) {
+          ids = new long[n];
+        }
+        UInt8Vector rowIds = (UInt8Vector) batch.getVector(1);
+        for (int i = 0; i < n; i++) {
+          ids[i] = rowIds.get(i);
+        }
+        sink.accept(batch.getVector(0), ids, n);
+      }
+    }
   }
 
   /**

@@ -5,12 +5,12 @@ import dev.javelin.core.Dataset;
 import dev.javelin.core.IndexSettleResult;
 import dev.javelin.core.compaction.IndexRemapper;
 import dev.javelin.io.PendingFiles;
-import dev.javelin.table.IndexBitmaps;
+import dev.javelin.table.IndexMetadata;
+import dev.javelin.table.IndexUuids;
 import dev.javelin.table.Manifest;
 import dev.javelin.table.Table;
 import dev.javelin.table.Transaction;
 import dev.javelin.table.exceptions.CommitConflictException;
-import dev.javelin.table.proto.TableProtos;
 import dev.javelin.table.proto.TransactionProtos.Transaction.Rewrite.RewrittenIndex;
 import dev.javelin.table.stablepartition.StablePartitionEntry;
 import dev.javelin.table.stablepartition.StablePartitionTransition;
@@ -58,19 +58,19 @@ public final class IndexSettler {
 
   private static IndexSettleResult settleOnce(Dataset ds, BufferAllocator allocator) {
     Manifest m = ds.manifest();
-    Optional<TableProtos.IndexMetadata> entry = StablePartitionEntry.find(m);
+    Optional<IndexMetadata> entry = StablePartitionEntry.find(m);
     if (entry.isEmpty()) {
       return new IndexSettleResult(ds, List.of(), 0, 0);
     }
     List<StablePartitionTransition> transitions = IndexCoverage.transitions(ds);
-    List<TableProtos.IndexMetadata> toRemap = new ArrayList<>();
+    List<IndexMetadata> toRemap = new ArrayList<>();
     List<IndexCoverage> coverages = new ArrayList<>();
     Set<StablePartitionTransition> needed = new LinkedHashSet<>();
-    for (TableProtos.IndexMetadata i : m.indices()) {
-      if (i.getName().startsWith("__lance_")) {
+    for (IndexMetadata i : m.indices()) {
+      if (i.isSystem()) {
         continue; // system entries: their bitmaps are provenance, nothing answers through them
       }
-      IndexCoverage c = IndexCoverage.derive(DatasetIndexes.fragmentBitmap(i, ds.location()), transitions);
+      IndexCoverage c = IndexCoverage.derive(i.fragmentBitmap(), transitions);
       if (c.through().isEmpty()) {
         continue;
       }
@@ -87,12 +87,12 @@ public final class IndexSettler {
     IndexRemapper remapper = new IndexRemapper();
     try (PendingFiles written = new PendingFiles(ds.store())) {
       try {
-        List<TableProtos.IndexMetadata> added = new ArrayList<>();
-        List<TableProtos.IndexMetadata> removed = new ArrayList<>();
+        List<IndexMetadata> added = new ArrayList<>();
+        List<IndexMetadata> removed = new ArrayList<>();
         List<String> names = new ArrayList<>();
         java.util.Map<List<StablePartitionTransition>, TransitionAddressMap> maps = new java.util.HashMap<>();
         for (int k = 0; k < toRemap.size(); k++) {
-          TableProtos.IndexMetadata old = toRemap.get(k);
+          IndexMetadata old = toRemap.get(k);
           IndexCoverage c = coverages.get(k);
           // Indices built together answer through the same transitions: one map serves them all.
           TransitionAddressMap map = maps.get(c.through());
@@ -114,10 +114,10 @@ public final class IndexSettler {
           for (StablePartitionTransition t : c.through()) {
             t.sources().forEach(s -> bitmap.remove((int) s.id()));
           }
-          added.add(dev.javelin.table.IndexEntries.renewed(old, r.getNewId())
-              .setFragmentBitmap(IndexBitmaps.write(bitmap))
+          added.add(old.renewed(IndexUuids.toText(r.getNewId().getUuid()))
+              .fragmentBitmap(bitmap)
               .build());
-          names.add(old.getName());
+          names.add(old.name());
         }
         List<StablePartitionTransition> keep = new ArrayList<>();
         for (StablePartitionTransition t : transitions) {
@@ -131,7 +131,7 @@ public final class IndexSettler {
         if (keep.isEmpty()) {
           removed.add(entry.get());
         } else if (keep.size() < transitions.size()) {
-          TableProtos.IndexMetadata kept = StablePartitionEntry.retain(entry.get(), keep, m.version() + 1, ds.store());
+          IndexMetadata kept = StablePartitionEntry.retain(entry.get(), keep, m.version() + 1, ds.store());
           StablePartitionEntry.writtenFile(kept).ifPresent(written::add);
           added.add(kept);
         }

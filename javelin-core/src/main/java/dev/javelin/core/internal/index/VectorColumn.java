@@ -59,15 +59,6 @@ public final class VectorColumn {
   }
 
   /**
-   * {@link #scan} without a filter, each vector with the id an index stores for its row: the
-   * stable row id when the dataset has them, else the row address (see {@link IndexRowIds}).
-   */
-  static void scanRowIds(Dataset ds, List<Fragment> fragments, LanceField field, BufferAllocator allocator,
-      Sink sink) throws IOException {
-    scan(ds, fragments, field, null, DatasetReader.Meta.ROW_ID, allocator, sink);
-  }
-
-  /**
    * Streams the vectors of some fragments with, as their ids, the meta column {@code id}: row
    * addresses ({@code ROW_ADDR}) or row ids ({@code ROW_ID}: stable row ids when the dataset has
    * them, what its indices hold).

@@ -13,8 +13,8 @@ import dev.javelin.index.internal.btree.BTreeIndex;
 import dev.javelin.index.internal.btree.ScalarQuery;
 import dev.javelin.table.FeatureFlags;
 import dev.javelin.table.Fragment;
+import dev.javelin.table.IndexMetadata;
 import dev.javelin.table.deletion.Deletes;
-import dev.javelin.table.proto.TableProtos;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.LocalDate;
@@ -79,7 +79,7 @@ public final class IndexedScan {
       return none(filter.sql(), all, "indices of datasets with stable row ids hold row ids, not addresses");
     }
     Map<String, IndexCoverage> coverage = new HashMap<>();
-    Map<String, TableProtos.IndexMetadata> byColumn = btrees(ds, coverage);
+    Map<String, IndexMetadata> byColumn = btrees(ds, coverage);
     if (filter.columns().stream().noneMatch(byColumn::containsKey)) {
       return none(filter.sql(), all, "no BTree index on a column of the filter");
     }
@@ -113,7 +113,7 @@ public final class IndexedScan {
       for (var e : p.used.entrySet()) {
         IndexCoverage c = coverage.get(e.getKey());
         List<Long> translated = indexed.stream().filter(id -> !c.direct(id)).toList();
-        uses.add(new ScanPlan.IndexUse(byColumn.get(e.getKey()).getName(), e.getKey(), List.copyOf(e.getValue()),
+        uses.add(new ScanPlan.IndexUse(byColumn.get(e.getKey()).name(), e.getKey(), List.copyOf(e.getValue()),
             translated));
       }
       return new IndexedScan(new ScanPlan(filter.sql(), List.copyOf(uses), List.copyOf(indexed),
@@ -141,17 +141,17 @@ public final class IndexedScan {
   // Top-level column name -> the BTree on it answering for the most live fragments (through
   // transitions too); on a tie the one answering for more of them directly (an index rebuilt after
   // a reorder needs no translation).
-  private static Map<String, TableProtos.IndexMetadata> btrees(Dataset ds, Map<String, IndexCoverage> coverage) {
-    Map<String, TableProtos.IndexMetadata> out = new HashMap<>();
+  private static Map<String, IndexMetadata> btrees(Dataset ds, Map<String, IndexCoverage> coverage) {
+    Map<String, IndexMetadata> out = new HashMap<>();
     Map<String, long[]> sizes = new HashMap<>();
     List<Fragment> live = ds.manifest().fragments();
-    for (TableProtos.IndexMetadata m : ds.manifest().indices()) {
-      if (m.getFieldsCount() != 1
-          || IndexType.fromDetailsTypeUrl(m.getIndexDetails().getTypeUrl()) != IndexType.BTREE) {
+    for (IndexMetadata m : ds.manifest().indices()) {
+      if (m.fields().size() != 1
+          || IndexType.fromDetailsTypeUrl(m.details().typeUrl()) != IndexType.BTREE) {
         continue;
       }
       for (LanceField f : ds.schema().fields()) {
-        if (f.id() == m.getFields(0)) {
+        if (f.id() == m.fields().get(0)) {
           IndexCoverage c = IndexCoverage.of(ds, m);
           long[] size = {c.covered(live).size(), -c.translated(live).size()};
           long[] best = sizes.get(f.name());
@@ -234,7 +234,7 @@ public final class IndexedScan {
 
   private static final class Planner {
     private final Dataset ds;
-    private final Map<String, TableProtos.IndexMetadata> byColumn;
+    private final Map<String, IndexMetadata> byColumn;
     private final Map<String, IndexCoverage> coverage;
     private final Map<String, AddressTranslator> translators = new HashMap<>();
     private final Map<String, BTreeIndex> opened;
@@ -242,7 +242,7 @@ public final class IndexedScan {
     // Column -> the predicates its index answers, in filter order.
     final Map<String, List<String>> used = new LinkedHashMap<>();
 
-    Planner(Dataset ds, Map<String, TableProtos.IndexMetadata> byColumn, Map<String, IndexCoverage> coverage,
+    Planner(Dataset ds, Map<String, IndexMetadata> byColumn, Map<String, IndexCoverage> coverage,
         Map<String, BTreeIndex> opened, BufferAllocator allocator) {
       this.ds = ds;
       this.byColumn = byColumn;
@@ -293,10 +293,9 @@ public final class IndexedScan {
     private BTreeIndex open(String column) throws IOException {
       BTreeIndex i = opened.get(column);
       if (i == null) {
-        TableProtos.IndexMetadata m = byColumn.get(column);
+        IndexMetadata m = byColumn.get(column);
         // Shared across queries: repeated queries reuse the lookup, data file and pages.
-        i = SessionState.of(ds).indices().open(ds.manifest().basePaths().indexStore(ds.store(), m),
-            dev.javelin.table.IndexUuids.toText(m.getUuid().getUuid()));
+        i = SessionState.of(ds).indices().open(ds.manifest().basePaths().indexStore(ds.store(), m), m.uuid());
         opened.put(column, i);
       }
       return i;
