@@ -5,6 +5,7 @@ import dev.javelin.core.WriteParams;
 import dev.javelin.core.expr.BoundExpression;
 import dev.javelin.core.expr.Expression;
 import dev.javelin.format.LanceFileVersion;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -14,6 +15,8 @@ import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.Float8Vector;
+import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowReader;
 import org.apache.arrow.vector.types.FloatingPointPrecision;
@@ -115,10 +118,10 @@ public class DatasetBenchmark {
   private void checkFilter() throws Exception {
     long want = 0;
     for (VectorSchemaRoot b : batches) {
-      org.apache.arrow.vector.Float8Vector score = (org.apache.arrow.vector.Float8Vector) b.getVector("score");
-      org.apache.arrow.vector.VarCharVector name = (org.apache.arrow.vector.VarCharVector) b.getVector("name");
+      Float8Vector score = (Float8Vector) b.getVector("score");
+      VarCharVector name = (VarCharVector) b.getVector("name");
       for (int i = 0; i < b.getRowCount(); i++) {
-        if (score.get(i) > 150 && new String(name.get(i), java.nio.charset.StandardCharsets.UTF_8).startsWith("user-1")) {
+        if (score.get(i) > 150 && new String(name.get(i), StandardCharsets.UTF_8).startsWith("user-1")) {
           want++;
         }
       }

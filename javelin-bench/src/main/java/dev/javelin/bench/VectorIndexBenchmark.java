@@ -4,9 +4,11 @@ import dev.javelin.core.Dataset;
 import dev.javelin.core.WriteParams;
 import dev.javelin.index.IvfPqParams;
 import dev.javelin.index.internal.ivf.FlatSearch;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
@@ -269,14 +271,14 @@ public final class VectorIndexBenchmark {
 
   private static double median(double[] x) {
     double[] s = x.clone();
-    java.util.Arrays.sort(s);
+    Arrays.sort(s);
     return s[s.length / 2];
   }
 
   // CPU time of the whole process (lance-core searches on its own native threads), which on a
   // shared machine says more than wall time.
   private static long cpuNanos() {
-    return ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory
+    return ((com.sun.management.OperatingSystemMXBean) ManagementFactory
         .getOperatingSystemMXBean()).getProcessCpuTime();
   }
 

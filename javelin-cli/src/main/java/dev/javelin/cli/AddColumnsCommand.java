@@ -4,7 +4,9 @@ import dev.javelin.core.Dataset;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.ipc.ArrowReader;
 import org.apache.arrow.vector.types.pojo.Field;
@@ -44,7 +46,7 @@ final class AddColumnsCommand extends DatasetChange {
 
   @Option(names = "--expr", paramLabel = "NAME=EXPR",
       description = "A column computed from each row, e.g. 'total=price * qty' (repeatable).")
-  java.util.Map<String, String> expressions = new java.util.LinkedHashMap<>();
+  Map<String, String> expressions = new LinkedHashMap<>();
 
   private final List<String> added = new ArrayList<>();
 

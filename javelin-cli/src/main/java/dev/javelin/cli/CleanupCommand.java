@@ -5,6 +5,8 @@ import dev.javelin.table.CleanupPolicy;
 import dev.javelin.table.CleanupResult;
 import java.time.Duration;
 import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Option;
@@ -120,7 +122,7 @@ final class CleanupCommand extends BaseCommand {
   static final class AgeConverter implements ITypeConverter<Duration> {
     @Override
     public Duration convert(String value) {
-      java.util.regex.Matcher m = java.util.regex.Pattern.compile("(\\d+)([smhd])").matcher(value.trim());
+      Matcher m = Pattern.compile("(\\d+)([smhd])").matcher(value.trim());
       if (!m.matches()) {
         throw new TypeConversionException("Not an age like 90s, 30m, 12h or 7d: '" + value + "'");
       }

@@ -1,6 +1,7 @@
 package dev.javelin.cli;
 
 import dev.javelin.core.Dataset;
+import dev.javelin.io.LocalObjectStore;
 import java.nio.file.Path;
 import java.util.Locale;
 import org.apache.arrow.memory.BufferAllocator;
@@ -32,7 +33,7 @@ final class CloneCommand extends BaseCommand {
   public Integer call() {
     try (BufferAllocator allocator = new RootAllocator()) {
       Dataset ds = source.open(allocator);
-      Path to = dev.javelin.io.LocalObjectStore.pathOf(target);
+      Path to = LocalObjectStore.pathOf(target);
       Dataset clone = ds.shallowClone(to, ds.version());
       err().printf(Locale.ROOT, "Cloned version %d of %s to %s (%,d rows, no data copied)%n", ds.version(),
           source.uri, target, clone.countRows());

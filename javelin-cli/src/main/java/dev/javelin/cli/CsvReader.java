@@ -13,6 +13,7 @@ import java.time.format.DateTimeFormatterBuilder;
 import java.time.format.DateTimeParseException;
 import java.time.temporal.TemporalAccessor;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -36,6 +37,7 @@ import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowReader;
 import org.apache.arrow.vector.types.FloatingPointPrecision;
+import org.apache.arrow.vector.types.TimeUnit;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.FieldType;
@@ -155,7 +157,7 @@ final class CsvReader extends ArrowReader {
 
   private static Schema infer(Path path, CsvParser p, String[] header) throws IOException {
     Kind[] kinds = new Kind[header.length];
-    java.util.Arrays.fill(kinds, Kind.NONE);
+    Arrays.fill(kinds, Kind.NONE);
     long row = 0;
     for (String[] cells = p.next(); cells != null; cells = p.next()) {
       row++;
@@ -359,7 +361,7 @@ final class CsvReader extends ArrowReader {
       case Date:
         return (i, s) -> ((DateDayVector) v).setSafe(i, Math.toIntExact(LocalDate.parse(s.trim()).toEpochDay()));
       case Timestamp: {
-        org.apache.arrow.vector.types.TimeUnit unit = ((ArrowType.Timestamp) t).getUnit();
+        TimeUnit unit = ((ArrowType.Timestamp) t).getUnit();
         return (i, s) -> ((TimeStampVector) v).setSafe(i, epoch(parseInstant(s), unit));
       }
       default:
@@ -402,7 +404,7 @@ final class CsvReader extends ArrowReader {
     return ((LocalDate) t).atStartOfDay().toInstant(ZoneOffset.UTC);
   }
 
-  private static long epoch(Instant at, org.apache.arrow.vector.types.TimeUnit unit) {
+  private static long epoch(Instant at, TimeUnit unit) {
     long s = at.getEpochSecond();
     long n = at.getNano();
     switch (unit) {

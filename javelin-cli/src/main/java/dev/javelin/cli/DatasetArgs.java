@@ -3,6 +3,7 @@ package dev.javelin.cli;
 import dev.javelin.core.Dataset;
 import dev.javelin.io.LocalObjectStore;
 import dev.javelin.table.Table;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
@@ -68,6 +69,6 @@ final class DatasetArgs {
   }
 
   Path path() {
-    return uri.startsWith("file:") ? Paths.get(java.net.URI.create(uri)) : Paths.get(uri);
+    return uri.startsWith("file:") ? Paths.get(URI.create(uri)) : Paths.get(uri);
   }
 }

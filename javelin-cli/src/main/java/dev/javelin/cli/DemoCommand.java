@@ -3,6 +3,7 @@ package dev.javelin.cli;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Comparator;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import picocli.CommandLine.Command;
@@ -174,7 +175,7 @@ final class DemoCommand extends BaseCommand {
       return;
     }
     try (var paths = Files.walk(root)) {
-      for (Path p : (Iterable<Path>) paths.sorted(java.util.Comparator.reverseOrder())::iterator) {
+      for (Path p : (Iterable<Path>) paths.sorted(Comparator.reverseOrder())::iterator) {
         Files.delete(p);
       }
     }

@@ -12,9 +12,11 @@ import dev.javelin.table.stablepartition.StablePartitionTransition;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * {@code describe} for people:
@@ -52,7 +54,7 @@ final class DescribeText {
       b.append("features  reader: ").append(flags(m.readerFeatureFlags()))
           .append("; writer: ").append(flags(m.writerFeatureFlags())).append('\n');
     }
-    for (Map.Entry<String, String> e : new java.util.TreeMap<>(m.config()).entrySet()) {
+    for (Map.Entry<String, String> e : new TreeMap<>(m.config()).entrySet()) {
       b.append("config    ").append(e.getKey()).append(" = ").append(e.getValue()).append('\n');
     }
     b.append('\n');
@@ -97,7 +99,7 @@ final class DescribeText {
     if (m.indices().isEmpty()) {
       b.append("  (none)\n");
     }
-    Map<String, IndexInfo> infos = new java.util.HashMap<>();
+    Map<String, IndexInfo> infos = new HashMap<>();
     for (IndexInfo i : ds.indices()) {
       infos.put(i.name(), i);
     }

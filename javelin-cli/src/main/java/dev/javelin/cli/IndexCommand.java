@@ -3,9 +3,14 @@ package dev.javelin.cli;
 import dev.javelin.core.Dataset;
 import dev.javelin.core.IndexInfo;
 import dev.javelin.core.IndexOptimizeResult;
+import dev.javelin.core.IndexSettleResult;
 import dev.javelin.core.OptimizedIndex;
+import dev.javelin.format.schema.LanceField;
+import dev.javelin.index.DistanceType;
 import dev.javelin.index.IndexType;
+import dev.javelin.index.IvfPqParams;
 import java.io.IOException;
+import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -100,14 +105,14 @@ final class IndexCommand implements Callable<Integer> {
     }
   }
 
-  private static dev.javelin.index.IvfPqParams vectorParams(Create c, Dataset ds) {
-    dev.javelin.index.DistanceType distance;
+  private static IvfPqParams vectorParams(Create c, Dataset ds) {
+    DistanceType distance;
     try {
-      distance = dev.javelin.index.DistanceType.fromName(c.metric.toLowerCase(Locale.ROOT));
+      distance = DistanceType.fromName(c.metric.toLowerCase(Locale.ROOT));
     } catch (IllegalArgumentException e) {
       throw new InvalidInputException("Unknown --metric '" + c.metric + "': use l2, cosine or dot");
     }
-    dev.javelin.format.schema.LanceField field = ds.schema().fields().stream()
+    LanceField field = ds.schema().fields().stream()
         .filter(f -> f.name().equals(c.column)).findFirst()
         .orElseThrow(() -> new InvalidInputException("Column '" + c.column + "' is not a top-level column: "
             + "an ivf_pq index needs a top-level vector column"));
@@ -115,9 +120,9 @@ final class IndexCommand implements Callable<Integer> {
       throw new InvalidInputException("Column '" + c.column + "' is " + field.logicalType()
           + ", not a fixed_size_list<float32> vector: an ivf_pq index needs vectors");
     }
-    dev.javelin.index.IvfPqParams d =
-        dev.javelin.index.IvfPqParams.defaults(ds.countRows(), field.fixedSizeListSize(), distance);
-    return dev.javelin.index.IvfPqParams.of(c.partitions != null ? c.partitions : d.numPartitions(),
+    IvfPqParams d =
+        IvfPqParams.defaults(ds.countRows(), field.fixedSizeListSize(), distance);
+    return IvfPqParams.of(c.partitions != null ? c.partitions : d.numPartitions(),
         c.subVectors != null ? c.subVectors : d.numSubVectors(), distance);
   }
 
@@ -148,7 +153,7 @@ final class IndexCommand implements Callable<Integer> {
   }
 
   // Columns padded to their widest cell, the last one unpadded.
-  private static void printAligned(java.io.PrintWriter out, List<String[]> rows) {
+  private static void printAligned(PrintWriter out, List<String[]> rows) {
     int[] width = new int[rows.get(0).length];
     for (String[] r : rows) {
       for (int c = 0; c < r.length; c++) {
@@ -302,7 +307,7 @@ final class IndexCommand implements Callable<Integer> {
     public Integer call() {
       try (BufferAllocator allocator = new RootAllocator()) {
         Dataset ds = open(uri, allocator);
-        dev.javelin.core.IndexSettleResult r = ds.settleIndices();
+        IndexSettleResult r = ds.settleIndices();
         if (r.unchanged()) {
           err().println("Nothing to settle: version " + r.dataset().version());
           return ExitCodes.OK;

@@ -2,6 +2,7 @@ package dev.javelin.cli;
 
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.Locale;
 import org.apache.arrow.memory.BufferAllocator;
 
 /** The formats of {@code file read --format}. */
@@ -54,6 +55,6 @@ enum OutputFormat {
 
   @Override
   public String toString() {
-    return name().toLowerCase(java.util.Locale.ROOT);
+    return name().toLowerCase(Locale.ROOT);
   }
 }

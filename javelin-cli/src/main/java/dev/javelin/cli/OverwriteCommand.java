@@ -3,6 +3,7 @@ package dev.javelin.cli;
 import dev.javelin.core.Dataset;
 import dev.javelin.core.WriteParams;
 import dev.javelin.format.LanceFileVersion;
+import dev.javelin.table.exceptions.VersionNotFoundException;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.ipc.ArrowReader;
 import picocli.CommandLine.Command;
@@ -33,7 +34,7 @@ final class OverwriteCommand extends DatasetWriteCommand {
     Dataset existing;
     try {
       existing = Dataset.open(uri, allocator);
-    } catch (dev.javelin.table.exceptions.VersionNotFoundException e) {
+    } catch (VersionNotFoundException e) {
       return Dataset.create(uri, data, params, allocator);
     }
     return existing.overwrite(data, params);

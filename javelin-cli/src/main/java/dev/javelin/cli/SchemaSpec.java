@@ -1,5 +1,7 @@
 package dev.javelin.cli;
 
+import java.time.DateTimeException;
+import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -38,7 +40,7 @@ final class SchemaSpec {
    */
   static SchemaSpec of(Schema target) {
     StringBuilder spec = new StringBuilder();
-    for (org.apache.arrow.vector.types.pojo.Field f : target.getFields()) {
+    for (Field f : target.getFields()) {
       if (!f.getChildren().isEmpty() || f.getName().contains(":") || f.getName().contains(",")) {
         return null;
       }
@@ -163,8 +165,8 @@ final class SchemaSpec {
         String tz = parts.length == 2 ? parts[1].trim() : null;
         if (tz != null) {
           try {
-            java.time.ZoneId.of(tz);
-          } catch (java.time.DateTimeException e) {
+            ZoneId.of(tz);
+          } catch (DateTimeException e) {
             throw new IllegalArgumentException("column '" + column + "' has an unknown time zone '" + tz + "'");
           }
         }

@@ -3,6 +3,7 @@ package dev.javelin.common;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.RemovalCause;
+import java.util.Objects;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.Executor;
 import java.util.function.ToIntBiFunction;
@@ -292,7 +293,7 @@ public final class LeasedCache<K, V> implements AutoCloseable {
         throw new IllegalArgumentException("maximumWeight must not be negative, got " + weight);
       }
       this.maximumWeight = weight;
-      this.weigher = java.util.Objects.requireNonNull(weigher, "weigher");
+      this.weigher = Objects.requireNonNull(weigher, "weigher");
       return this;
     }
 
@@ -301,7 +302,7 @@ public final class LeasedCache<K, V> implements AutoCloseable {
      * that they are done when it returns).
      */
     public Builder<K, V> executor(Executor executor) {
-      this.executor = java.util.Objects.requireNonNull(executor, "executor");
+      this.executor = Objects.requireNonNull(executor, "executor");
       return this;
     }
 

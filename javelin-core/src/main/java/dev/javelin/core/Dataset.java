@@ -1,9 +1,14 @@
 package dev.javelin.core;
 
 import dev.javelin.core.ScanPlan;
+import dev.javelin.core.cluster.ClusterBuilder;
+import dev.javelin.core.compaction.ColumnLayoutStats;
+import dev.javelin.core.compaction.Compaction;
+import dev.javelin.core.compaction.CompactionOptions;
 import dev.javelin.core.exceptions.ColumnLengthMismatchException;
 import dev.javelin.core.exceptions.InvalidUpdateException;
 import dev.javelin.core.exceptions.SchemaEvolutionException;
+import dev.javelin.core.expr.Expression;
 import dev.javelin.core.internal.SessionState;
 import dev.javelin.core.internal.index.DatasetIndexes;
 import dev.javelin.core.internal.index.IndexBuild;
@@ -17,16 +22,22 @@ import dev.javelin.core.internal.write.SchemaCheck;
 import dev.javelin.core.internal.write.SchemaEvolution;
 import dev.javelin.core.internal.write.Updater;
 import dev.javelin.format.LanceFileVersion;
+import dev.javelin.format.ReadOptions;
 import dev.javelin.format.schema.LanceField;
 import dev.javelin.format.schema.LanceSchema;
+import dev.javelin.index.IndexType;
+import dev.javelin.index.IvfPqParams;
 import dev.javelin.io.LocalObjectStore;
 import dev.javelin.io.ObjectStore;
+import dev.javelin.table.Branches;
 import dev.javelin.table.Cleanup;
 import dev.javelin.table.CleanupPolicy;
 import dev.javelin.table.CleanupResult;
 import dev.javelin.table.Commit;
+import dev.javelin.table.FeatureFlags;
 import dev.javelin.table.Manifest;
 import dev.javelin.table.Table;
+import dev.javelin.table.TagInfo;
 import dev.javelin.table.Tags;
 import dev.javelin.table.Transaction;
 import dev.javelin.table.deletion.Deletes;
@@ -40,6 +51,8 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
+import java.util.Optional;
+import java.util.function.Function;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -449,7 +462,7 @@ public final class Dataset {
    * row versions ({@link ScanBuilder#withRowCreatedAtVersion()}).
    */
   public boolean hasStableRowIds() {
-    return (manifest.readerFeatureFlags() & dev.javelin.table.FeatureFlags.STABLE_ROW_IDS) != 0;
+    return (manifest.readerFeatureFlags() & FeatureFlags.STABLE_ROW_IDS) != 0;
   }
 
   public RowIdIndex rowIdIndex() {
@@ -512,7 +525,7 @@ public final class Dataset {
    * commit deleted (not the change in row count, which concurrent appends also move).
    */
   public DeleteResult deleteWhere(String filter) {
-    dev.javelin.core.expr.Expression where = dev.javelin.core.expr.Expression.parse(filter);
+    Expression where = Expression.parse(filter);
     Map<Long, RoaringBitmap> rows = DeleteScan.rows(this, where);
     return deleteRows(rows, filter);
   }
@@ -618,9 +631,9 @@ public final class Dataset {
    * @throws ColumnLengthMismatchException if a result has another row count than its input
    */
   public Dataset addColumns(Schema newColumns, List<String> reads,
-      java.util.function.Function<VectorSchemaRoot, VectorSchemaRoot> compute) {
+      Function<VectorSchemaRoot, VectorSchemaRoot> compute) {
     return at(new SchemaEvolution(this).addFromFunction(newColumns, reads, compute,
-        dev.javelin.format.ReadOptions.DEFAULT_BATCH_SIZE));
+        ReadOptions.DEFAULT_BATCH_SIZE));
   }
 
   /**
@@ -705,7 +718,7 @@ public final class Dataset {
    * @throws IllegalArgumentException if the column cannot be indexed
    * @throws dev.javelin.core.exceptions.IndexExistsException if the name is taken and {@code replace} is false
    */
-  public Dataset createIndex(String column, dev.javelin.index.IndexType type, String name, boolean replace) {
+  public Dataset createIndex(String column, IndexType type, String name, boolean replace) {
     return new Dataset(table, IndexBuild.create(this, table, column, type, name, replace, allocator), allocator,
         session);
   }
@@ -738,7 +751,7 @@ public final class Dataset {
    * Builds an IVF_PQ index over a {@code fixed_size_list<float32>} column (a CreateIndex); with
    * {@code createIndex(column, IndexType.VECTOR, ...)} Lance's default parameters are used.
    */
-  public Dataset createIndex(String column, dev.javelin.index.IvfPqParams params, String name, boolean replace) {
+  public Dataset createIndex(String column, IvfPqParams params, String name, boolean replace) {
     return new Dataset(table, IndexBuild.createVector(this, table, column, params, name, replace, allocator),
         allocator, session);
   }
@@ -837,20 +850,20 @@ public final class Dataset {
    * @throws dev.javelin.table.exceptions.TagNotFoundException if there is no such tag
    */
   public Dataset shallowClone(Path target, String tag) {
-    dev.javelin.table.TagInfo info = tags().get(tag);
+    TagInfo info = tags().get(tag);
     Table t = Table.at(new LocalObjectStore(target));
     return new Dataset(t, table.branch(info.branch().orElse(null)).shallowClone(t, info.version(), null), allocator,
         session);
   }
 
   /** This dataset's branch; empty on the main branch. */
-  public java.util.Optional<String> branch() {
+  public Optional<String> branch() {
     return table.branch();
   }
 
   /** The dataset's branches: list, get, delete (create with {@link #createBranch}). */
-  public dev.javelin.table.Branches branches() {
-    return dev.javelin.table.Branches.of(table);
+  public Branches branches() {
+    return Branches.of(table);
   }
 
   /**
@@ -874,7 +887,7 @@ public final class Dataset {
 
   /** Creates a branch from the version a tag names (on whichever branch it names). */
   public Dataset createBranch(String name, String tag) {
-    dev.javelin.table.TagInfo info = tags().get(tag);
+    TagInfo info = tags().get(tag);
     Manifest first = branches().create(name, table.branch(info.branch().orElse(null)), info.version());
     return new Dataset(table.branch(name), first, allocator, session);
   }
@@ -914,8 +927,8 @@ public final class Dataset {
    * (ReserveFragments, Rewrite, DataReplacement); returns the dataset at the last one, or this
    * one when there is nothing to do.
    */
-  public Dataset compact(dev.javelin.core.compaction.CompactionOptions options) {
-    return dev.javelin.core.compaction.Compaction.compact(this, options).dataset();
+  public Dataset compact(CompactionOptions options) {
+    return Compaction.compact(this, options).dataset();
   }
 
   /**
@@ -923,8 +936,8 @@ public final class Dataset {
    * (a sort or a Z-order/Hilbert curve) and cuts them into new fragments; see
    * {@link dev.javelin.core.cluster.ClusterBuilder}.
    */
-  public dev.javelin.core.cluster.ClusterBuilder cluster() {
-    return new dev.javelin.core.cluster.ClusterBuilder(this);
+  public ClusterBuilder cluster() {
+    return new ClusterBuilder(this);
   }
 
   /**
@@ -944,8 +957,8 @@ public final class Dataset {
   }
 
   /** How each fragment's columns are spread over data files, from the manifest alone. */
-  public dev.javelin.core.compaction.ColumnLayoutStats columnLayoutStats() {
-    return dev.javelin.core.compaction.ColumnLayoutStats.of(manifest);
+  public ColumnLayoutStats columnLayoutStats() {
+    return ColumnLayoutStats.of(manifest);
   }
 
   public List<LanceField> fields(List<String> columns) {

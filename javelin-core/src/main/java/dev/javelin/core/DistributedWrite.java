@@ -27,6 +27,7 @@ import java.io.IOException;
 import java.io.Serializable;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
@@ -286,7 +287,7 @@ public final class DistributedWrite {
    *     the files are deleted)
    */
   public static Dataset commitColumns(Dataset dataset, LanceSchema newColumns, List<Written> written) {
-    Map<Long, DataFile> files = new java.util.HashMap<>();
+    Map<Long, DataFile> files = new HashMap<>();
     List<String> keys = new ArrayList<>();
     for (Written w : written) {
       keys.addAll(w.keys());

@@ -11,10 +11,13 @@ import dev.javelin.core.internal.scan.ParallelScanReader;
 import dev.javelin.format.ReadOptions;
 import dev.javelin.format.exceptions.ColumnNotFoundException;
 import dev.javelin.format.schema.LanceField;
+import dev.javelin.table.Fragment;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowReader;
@@ -33,7 +36,7 @@ public final class ScanBuilder {
   private boolean useIndex = true;
   private boolean withRowLastUpdatedAtVersion;
   private boolean withRowCreatedAtVersion;
-  private List<dev.javelin.table.Fragment> fragments;
+  private List<Fragment> fragments;
   private int parallelism = Runtime.getRuntime().availableProcessors();
 
   ScanBuilder(Dataset dataset, BufferAllocator allocator) {
@@ -56,7 +59,7 @@ public final class ScanBuilder {
   }
 
   /** Reads only these fragments of the dataset, in this order (default: all, in manifest order). */
-  public ScanBuilder fragments(List<dev.javelin.table.Fragment> only) {
+  public ScanBuilder fragments(List<Fragment> only) {
     this.fragments = List.copyOf(only);
     return this;
   }
@@ -318,7 +321,7 @@ public final class ScanBuilder {
     long total;
     if (bound == null || bound.columns().isEmpty()) {
       total = fragments == null ? dataset.countRows()
-          : fragments.stream().mapToLong(dev.javelin.table.Fragment::liveRows).sum();
+          : fragments.stream().mapToLong(Fragment::liveRows).sum();
       if (bound != null && total > 0 && constantFilterFails(bound)) {
         total = 0;
       }
@@ -375,7 +378,7 @@ public final class ScanBuilder {
     if (indexed != null && metas.equals(DatasetReader.metas(rowId, rowAddr))) {
       return indexed.reader(dataset, fragments, fields, rowId, rowAddr, batchSize, allocator);
     }
-    List<dev.javelin.table.Fragment> frags = fragmentsToScan();
+    List<Fragment> frags = fragmentsToScan();
     if (parallelism > 1) {
       return new ParallelScanReader(dataset.store(), dataset.location(), frags,
           fields, batchSize, metas, dataset.hasStableRowIds(), parallelism, allocator);
@@ -384,7 +387,7 @@ public final class ScanBuilder {
         fields, batchSize, metas, dataset.hasStableRowIds(), allocator);
   }
 
-  private List<dev.javelin.table.Fragment> fragmentsToScan() {
+  private List<Fragment> fragmentsToScan() {
     return fragments != null ? fragments : dataset.manifest().fragments();
   }
 
@@ -407,9 +410,9 @@ public final class ScanBuilder {
     List<LanceField> out = new ArrayList<>();
     // By name through a map when many are asked for, so resolving every column of a wide schema
     // stays linear; a few names are looked up directly.
-    java.util.Map<String, LanceField> byName = null;
+    Map<String, LanceField> byName = null;
     if (names.size() > 8) {
-      byName = new java.util.HashMap<>(all.size() * 2);
+      byName = new HashMap<>(all.size() * 2);
       for (LanceField f : all) {
         byName.put(f.name(), f);
       }

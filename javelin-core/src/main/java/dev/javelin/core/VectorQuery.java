@@ -15,6 +15,7 @@ import dev.javelin.core.internal.scan.Take;
 import dev.javelin.core.util.LongRadixSort;
 import dev.javelin.format.schema.LanceField;
 import dev.javelin.index.DistanceType;
+import dev.javelin.index.IndexType;
 import dev.javelin.index.exceptions.UnsupportedIndexKindException;
 import dev.javelin.index.exceptions.VectorIndexException;
 import dev.javelin.index.internal.ivf.FlatSearch;
@@ -23,12 +24,15 @@ import dev.javelin.index.internal.ivf.Neighbors;
 import dev.javelin.table.Fragment;
 import dev.javelin.table.IndexMetadata;
 import dev.javelin.table.deletion.Deletes;
+import dev.javelin.table.exceptions.TableErrors;
+import dev.javelin.table.rowids.RowIdSequence;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteOrder;
 import java.nio.FloatBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -36,6 +40,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.LongPredicate;
+import java.util.function.LongUnaryOperator;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.Float4Vector;
@@ -459,7 +464,7 @@ public final class VectorQuery {
     List<Fragment> all = ds.manifest().fragments();
     Set<Long> covered = new HashSet<>();
     indexed.forEach(f -> covered.add(f.id()));
-    java.util.function.LongUnaryOperator address = id -> {
+    LongUnaryOperator address = id -> {
       long at;
       try {
         at = ids.lookup(id);
@@ -498,12 +503,12 @@ public final class VectorQuery {
     for (Fragment f : ds.manifest().fragments()) {
       byId.put(f.id(), f);
     }
-    Map<Long, dev.javelin.table.rowids.RowIdSequence> sequences = new HashMap<>();
+    Map<Long, RowIdSequence> sequences = new HashMap<>();
     long[] out = new long[addresses.length];
     for (int i = 0; i < out.length; i++) {
       Fragment f = byId.get(addresses[i] >>> 32);
-      dev.javelin.table.rowids.RowIdSequence seq = sequences.computeIfAbsent(f.id(), id -> f.rowIdSequence(ds.store())
-          .orElseThrow(() -> dev.javelin.table.exceptions.TableErrors.corrupt(ds.location(), "Fragment " + id
+      RowIdSequence seq = sequences.computeIfAbsent(f.id(), id -> f.rowIdSequence(ds.store())
+          .orElseThrow(() -> TableErrors.corrupt(ds.location(), "Fragment " + id
               + " has no row id sequence in a dataset with stable row ids")));
       out[i] = seq.get(addresses[i] & 0xFFFFFFFFL);
     }
@@ -516,8 +521,8 @@ public final class VectorQuery {
     List<IndexMetadata> out = new ArrayList<>();
     for (IndexMetadata i : ds.manifest().indices()) {
       if (i.fields().size() == 1 && i.fields().get(0) == field.id()
-          && dev.javelin.index.IndexType.fromDetailsTypeUrl(i.details().typeUrl())
-              == dev.javelin.index.IndexType.VECTOR) {
+          && IndexType.fromDetailsTypeUrl(i.details().typeUrl())
+              == IndexType.VECTOR) {
         out.add(i);
       }
     }
@@ -579,7 +584,7 @@ public final class VectorQuery {
 
     LiveRows(Dataset ds, List<Fragment> fragments, BufferAllocator allocator) throws IOException {
       List<Fragment> sorted = new ArrayList<>(fragments);
-      sorted.sort(java.util.Comparator.comparingLong(Fragment::id));
+      sorted.sort(Comparator.comparingLong(Fragment::id));
       ids = new long[sorted.size()];
       deleted = new RoaringBitmap[sorted.size()];
       for (int i = 0; i < ids.length; i++) {

@@ -3,6 +3,7 @@ package dev.javelin.format;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
@@ -35,7 +36,7 @@ final class ColumnPool implements AutoCloseable {
    */
   void run(long[] cost, Task task) throws IOException {
     Integer[] order = IntStream.range(0, cost.length).boxed().toArray(Integer[]::new);
-    java.util.Arrays.sort(order, Comparator.comparingLong((Integer i) -> cost[i]).reversed());
+    Arrays.sort(order, Comparator.comparingLong((Integer i) -> cost[i]).reversed());
     AtomicInteger next = new AtomicInteger();
     Runnable worker = () -> {
       int k;

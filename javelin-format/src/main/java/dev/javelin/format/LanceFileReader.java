@@ -16,14 +16,19 @@ import dev.javelin.format.schema.LanceSchema;
 import dev.javelin.io.InputFile;
 import dev.javelin.io.LocalInputFile;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.OutOfMemoryException;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.ipc.ArrowReader;
+import org.apache.arrow.vector.types.FloatingPointPrecision;
+import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
 
@@ -115,7 +120,7 @@ public final class LanceFileReader implements AutoCloseable {
   }
 
   /** The bytes of global buffer {@code index} (0 is the schema). */
-  public java.nio.ByteBuffer readGlobalBuffer(int index) throws IOException {
+  public ByteBuffer readGlobalBuffer(int index) throws IOException {
     if (index < 0 || index >= metadata.numGlobalBuffers()) {
       throw new LanceFormatException(file.location(), "No global buffer " + index + " (the file has "
           + metadata.numGlobalBuffers() + ")");
@@ -137,7 +142,7 @@ public final class LanceFileReader implements AutoCloseable {
    * @throws ColumnNotFoundException if a column is not in the file
    * @throws IllegalArgumentException if the row range passes the end of the file
    */
-  public org.apache.arrow.vector.ipc.ArrowReader read(ReadOptions options) throws IOException {
+  public ArrowReader read(ReadOptions options) throws IOException {
     long end = options.endRow() < 0 ? numRows() : options.endRow();
     if (end > numRows()) {
       throw new IllegalArgumentException(
@@ -150,7 +155,7 @@ public final class LanceFileReader implements AutoCloseable {
   }
 
   /** Reads every row of the given columns (all when null) in batches of the default size. */
-  public org.apache.arrow.vector.ipc.ArrowReader read(List<String> columns) throws IOException {
+  public ArrowReader read(List<String> columns) throws IOException {
     return read(ReadOptions.builder().columns(columns).build());
   }
 
@@ -238,13 +243,13 @@ public final class LanceFileReader implements AutoCloseable {
 
   // The dimension of a fixed_size_list<float32>, or 0 for any other type.
   private static int floatVectorDimension(Field f) {
-    if (!(f.getType() instanceof org.apache.arrow.vector.types.pojo.ArrowType.FixedSizeList fsl)
+    if (!(f.getType() instanceof ArrowType.FixedSizeList fsl)
         || f.getChildren().size() != 1) {
       return 0;
     }
-    org.apache.arrow.vector.types.pojo.ArrowType item = f.getChildren().get(0).getType();
-    boolean float32 = item instanceof org.apache.arrow.vector.types.pojo.ArrowType.FloatingPoint fp
-        && fp.getPrecision() == org.apache.arrow.vector.types.FloatingPointPrecision.SINGLE;
+    ArrowType item = f.getChildren().get(0).getType();
+    boolean float32 = item instanceof ArrowType.FloatingPoint fp
+        && fp.getPrecision() == FloatingPointPrecision.SINGLE;
     return float32 ? fsl.getListSize() : 0;
   }
 
@@ -315,7 +320,7 @@ public final class LanceFileReader implements AutoCloseable {
       throws IOException {
     try {
       return decoder.read(rows, allocator);
-    } catch (LanceFormatException | org.apache.arrow.memory.OutOfMemoryException e) {
+    } catch (LanceFormatException | OutOfMemoryException e) {
       throw e;
     } catch (RuntimeException e) {
       throw malformed(location, decoder.field().name(), e);
@@ -331,7 +336,7 @@ public final class LanceFileReader implements AutoCloseable {
       } else {
         decoder.plan(rows, plan);
       }
-    } catch (LanceFormatException | org.apache.arrow.memory.OutOfMemoryException e) {
+    } catch (LanceFormatException | OutOfMemoryException e) {
       throw e;
     } catch (RuntimeException e) {
       throw malformed(location, decoder.field().name(), e);

@@ -13,6 +13,7 @@ import dev.javelin.io.LocalOutputFile;
 import dev.javelin.io.OutputFile;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -177,7 +178,7 @@ public final class LanceFileWriter implements AutoCloseable {
    * Writes a global buffer (index metadata such as tensors) now and returns its index; the schema
    * is buffer 0, so the first added buffer is 1.
    */
-  public int addGlobalBuffer(java.nio.ByteBuffer data) throws IOException {
+  public int addGlobalBuffer(ByteBuffer data) throws IOException {
     checkOpen();
     long at = container.write(data);
     globalBuffers.add(new long[] {at, data.remaining()});

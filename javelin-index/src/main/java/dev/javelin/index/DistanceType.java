@@ -1,6 +1,7 @@
 package dev.javelin.index;
 
 import dev.javelin.index.internal.ivf.VectorMath;
+import java.util.Locale;
 
 /**
  * How vectors are compared, with Lance's definitions: {@code L2} is the squared Euclidean
@@ -33,7 +34,7 @@ public enum DistanceType {
    * @throws IllegalArgumentException if the name is not one of them
    */
   public static DistanceType fromName(String name) {
-    String n = name.trim().toLowerCase(java.util.Locale.ROOT);
+    String n = name.trim().toLowerCase(Locale.ROOT);
     switch (n) {
       case "l2":
       case "euclidean":

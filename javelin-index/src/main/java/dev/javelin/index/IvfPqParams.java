@@ -1,6 +1,7 @@
 package dev.javelin.index;
 
 import dev.javelin.index.internal.ivf.ProductQuantizer;
+import java.util.Objects;
 
 /**
  * How to build an IVF_PQ index. Defaults follow lance-core 7.0.0: 50 k-means iterations for IVF
@@ -29,7 +30,7 @@ public record IvfPqParams(int numPartitions, int numSubVectors, DistanceType dis
     if (ivfMaxIterations < 1 || pqMaxIterations < 1 || sampleRate < 1) {
       throw new IllegalArgumentException("Iterations and sample rate must be positive");
     }
-    java.util.Objects.requireNonNull(distanceType, "distanceType");
+    Objects.requireNonNull(distanceType, "distanceType");
   }
 
   /** The given shape with Lance's defaults for the rest (50 iterations each, sample rate 256). */

@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 
@@ -38,7 +39,7 @@ public final class LocalInputFile implements InputFile {
 
   @Override
   public long lastModified() throws IOException {
-    return java.nio.file.Files.getLastModifiedTime(path).toMillis();
+    return Files.getLastModifiedTime(path).toMillis();
   }
 
   /** {@link #LOCAL_BLOCK_SIZE}: a local read costs little more than its bytes. */

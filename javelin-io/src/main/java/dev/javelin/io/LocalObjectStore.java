@@ -1,13 +1,20 @@
 package dev.javelin.io;
 
+import java.io.File;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.DirectoryStream;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
@@ -53,12 +60,12 @@ public final class LocalObjectStore implements ObjectStore {
    */
   public static Path pathOf(String uri) {
     if (uri.startsWith("file:")) {
-      return java.nio.file.Paths.get(java.net.URI.create(uri));
+      return Paths.get(URI.create(uri));
     }
     if (uri.matches("^[a-zA-Z][a-zA-Z0-9+.-]+://.*")) {
       throw new IllegalArgumentException("Only local paths and file: URIs are supported so far: " + uri);
     }
-    return java.nio.file.Paths.get(uri);
+    return Paths.get(uri);
   }
 
   /** A store at a local path or {@code file:} URI (see {@link #pathOf}). */
@@ -129,7 +136,7 @@ public final class LocalObjectStore implements ObjectStore {
         } catch (NoSuchFileException e) {
           continue;
         }
-        String key = root.relativize(p).toString().replace(java.io.File.separatorChar, '/');
+        String key = root.relativize(p).toString().replace(File.separatorChar, '/');
         if (attrs.isDirectory()) {
           if (key.startsWith(prefix) || prefix.startsWith(key + "/")) {
             walk(p, prefix, temporary, out);
@@ -138,7 +145,7 @@ public final class LocalObjectStore implements ObjectStore {
           out.add(new ObjectInfo(key, attrs.size(), attrs.lastModifiedTime().toInstant()));
         }
       }
-    } catch (NoSuchFileException | java.nio.file.NotDirectoryException e) {
+    } catch (NoSuchFileException | NotDirectoryException e) {
       // the directory itself is gone (or never existed): nothing under it
     }
   }
@@ -153,8 +160,8 @@ public final class LocalObjectStore implements ObjectStore {
     Path target = path(key);
     Path temp = writeTemp(target, data);
     try {
-      Files.move(temp, target, java.nio.file.StandardCopyOption.REPLACE_EXISTING,
-          java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+      Files.move(temp, target, StandardCopyOption.REPLACE_EXISTING,
+          StandardCopyOption.ATOMIC_MOVE);
     } finally {
       Files.deleteIfExists(temp);
     }
@@ -190,7 +197,7 @@ public final class LocalObjectStore implements ObjectStore {
     Files.createDirectories(target.getParent());
     Path temp = target.resolveSibling(TEMP_PREFIX + target.getFileName() + "-" + UUID.randomUUID());
     try (FileChannel ch = FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-      java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(data);
+      ByteBuffer b = ByteBuffer.wrap(data);
       while (b.hasRemaining()) {
         ch.write(b);
       }
@@ -210,7 +217,7 @@ public final class LocalObjectStore implements ObjectStore {
     try {
       Files.createDirectories(target.getParent());
     } catch (IOException e) {
-      throw new java.io.UncheckedIOException("Could not create directory for " + target, e);
+      throw new UncheckedIOException("Could not create directory for " + target, e);
     }
     return new LocalOutputFile(target, sync);
   }

@@ -1,6 +1,7 @@
 package dev.javelin.io;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.util.List;
 
 /**
@@ -46,7 +47,7 @@ public interface ObjectStore {
       if (len > Integer.MAX_VALUE) {
         throw new IOException("Object too large to read whole: " + in.location());
       }
-      java.nio.ByteBuffer b = in.read(0, (int) len);
+      ByteBuffer b = in.read(0, (int) len);
       byte[] out = new byte[b.remaining()];
       b.get(out);
       return out;

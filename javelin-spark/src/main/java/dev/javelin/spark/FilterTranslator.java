@@ -3,6 +3,7 @@ package dev.javelin.spark;
 import dev.javelin.core.exceptions.ExpressionTooDeepException;
 import dev.javelin.core.expr.Expression;
 import java.math.BigDecimal;
+import java.sql.Date;
 import java.time.LocalDate;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -136,7 +137,7 @@ final class FilterTranslator {
       return b ? "TRUE" : "FALSE";
     } else if (v instanceof LocalDate d) {
       return "DATE '" + d + "'";
-    } else if (v instanceof java.sql.Date d) {
+    } else if (v instanceof Date d) {
       return "DATE '" + d.toLocalDate() + "'";
     }
     // Floats would widen to doubles that compare unlike Spark's floats; timestamps and decimals

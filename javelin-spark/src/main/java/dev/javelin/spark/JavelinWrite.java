@@ -7,7 +7,9 @@ import dev.javelin.format.LanceFileVersion;
 import dev.javelin.format.schema.LanceSchema;
 import dev.javelin.io.ObjectStore;
 import dev.javelin.table.Table;
+import java.io.IOException;
 import java.io.Serializable;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
@@ -182,10 +184,10 @@ final class JavelinWrite implements Write, BatchWrite {
       allocator = new RootAllocator();
       try {
         root = VectorSchemaRoot.create(Schema.fromJSON(f.rowsJson), allocator);
-      } catch (java.io.IOException e) {
+      } catch (IOException e) {
         allocator.close();
         closeQuietly(attempt);
-        throw new java.io.UncheckedIOException(e);
+        throw new UncheckedIOException(e);
       }
       arrow = ArrowWriter.create(root);
       sink = DistributedWrite.fragmentSink(f.journal.recordingStore(), DistributedWrite.schemaFromBytes(f.schema),

@@ -7,7 +7,9 @@ import dev.javelin.io.ObjectStore;
 import dev.javelin.io.OutputFile;
 import java.io.IOException;
 import java.io.Serializable;
+import java.io.UncheckedIOException;
 import java.net.URI;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
@@ -79,7 +81,7 @@ final class JobJournal implements Serializable {
         throw new IllegalStateException("Spark job " + jobId + " on " + uri + " is over; this attempt writes nothing");
       }
     } catch (IOException e) {
-      throw new java.io.UncheckedIOException("Cannot mark a task attempt in the job journal: " + uri, e);
+      throw new UncheckedIOException("Cannot mark a task attempt in the job journal: " + uri, e);
     }
     return () -> store.put(name + ".end", new byte[0]);
   }
@@ -139,7 +141,7 @@ final class JobJournal implements Serializable {
         try {
           inner.put(prefix + key, new byte[0]);
         } catch (IOException e) {
-          throw new java.io.UncheckedIOException("Cannot record " + key + " in the job journal: " + uri, e);
+          throw new UncheckedIOException("Cannot record " + key + " in the job journal: " + uri, e);
         }
         return inner.newOutputFile(key);
       }
@@ -222,17 +224,17 @@ final class JobJournal implements Serializable {
   }
 
   private static void deleteEmptyDirs(Path dir) throws IOException {
-    if (!java.nio.file.Files.isDirectory(dir)) {
+    if (!Files.isDirectory(dir)) {
       return;
     }
-    try (var s = java.nio.file.Files.list(dir)) {
+    try (var s = Files.list(dir)) {
       for (Path p : s.toList()) {
         deleteEmptyDirs(p);
       }
     }
-    try (var s = java.nio.file.Files.list(dir)) {
+    try (var s = Files.list(dir)) {
       if (s.findAny().isEmpty()) {
-        java.nio.file.Files.delete(dir);
+        Files.delete(dir);
       }
     }
   }

@@ -6,6 +6,7 @@ import dev.javelin.format.ReadOptions;
 import dev.javelin.format.schema.LanceSchema;
 import java.io.Serializable;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
@@ -126,7 +127,7 @@ public final class SparkBackfill {
           ColumnarBatch cb = new ColumnarBatch(cols, batch.getRowCount());
           ArrowWriter w = ArrowWriter.create(out, "UTC", true, false);
           try {
-            java.util.Iterator<InternalRow> rows = cb.rowIterator();
+            Iterator<InternalRow> rows = cb.rowIterator();
             while (rows.hasNext()) {
               Row r = (Row) toRow.apply(rows.next().copy());
               Object v = function.apply(r);

@@ -19,6 +19,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
@@ -130,7 +131,7 @@ public final class Cleanup {
       }
       // An unreadable manifest's age is its file's.
       Instant ts = m != null ? m.timestamp().orElse(Instant.EPOCH)
-          : java.util.Optional.ofNullable(manifestFiles.get(e.getValue())).flatMap(ObjectInfo::lastModified)
+          : Optional.ofNullable(manifestFiles.get(e.getValue())).flatMap(ObjectInfo::lastModified)
               .orElse(Instant.EPOCH);
       boolean old = Long.compareUnsigned(v, latest) < 0 && shouldClean(v, ts, before, retainFrom);
       boolean keep = !old || tagged.contains(v) || branchedFrom.contains(v);

@@ -387,7 +387,7 @@ public final class ConflictRules {
       return false;
     }
     var theirs = committed.proto();
-    Set<String> theirKeys = new java.util.HashSet<>();
+    Set<String> theirKeys = new HashSet<>();
     if (committed.kind() == OVERWRITE) {
       theirKeys.addAll(theirs.getOverwrite().getConfigUpsertValuesMap().keySet());
     } else {

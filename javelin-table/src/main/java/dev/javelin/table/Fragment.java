@@ -1,6 +1,10 @@
 package dev.javelin.table;
 
+import dev.javelin.io.ObjectStore;
 import dev.javelin.table.proto.TableProtos;
+import dev.javelin.table.rowids.FragmentRowIds;
+import dev.javelin.table.rowids.RowIdSequence;
+import dev.javelin.table.rowids.RowVersionSequence;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -91,20 +95,20 @@ public final class Fragment {
    * The stable row id of each physical row, inline or read from its external file; empty when the
    * dataset has no stable row ids. See {@link dev.javelin.table.rowids.FragmentRowIds}.
    */
-  public Optional<dev.javelin.table.rowids.RowIdSequence> rowIdSequence(dev.javelin.io.ObjectStore store) {
-    return dev.javelin.table.rowids.FragmentRowIds.rowIds(this, store);
+  public Optional<RowIdSequence> rowIdSequence(ObjectStore store) {
+    return FragmentRowIds.rowIds(this, store);
   }
 
   /** The version that created each physical row, when recorded. */
-  public Optional<dev.javelin.table.rowids.RowVersionSequence> createdAtVersions(
-      dev.javelin.io.ObjectStore store) {
-    return dev.javelin.table.rowids.FragmentRowIds.createdAt(this, store);
+  public Optional<RowVersionSequence> createdAtVersions(
+      ObjectStore store) {
+    return FragmentRowIds.createdAt(this, store);
   }
 
   /** The version that last updated each physical row, when recorded. */
-  public Optional<dev.javelin.table.rowids.RowVersionSequence> lastUpdatedAtVersions(
-      dev.javelin.io.ObjectStore store) {
-    return dev.javelin.table.rowids.FragmentRowIds.lastUpdatedAt(this, store);
+  public Optional<RowVersionSequence> lastUpdatedAtVersions(
+      ObjectStore store) {
+    return FragmentRowIds.lastUpdatedAt(this, store);
   }
 
   public TableProtos.DataFragment proto() {

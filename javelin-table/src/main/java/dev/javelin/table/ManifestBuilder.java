@@ -9,7 +9,10 @@ import dev.javelin.table.rowids.StableRowIds;
 import dev.javelin.table.stablepartition.StablePartitionEntry;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Builds the next manifest from the newest committed one and a transaction: a pure function, so a
@@ -80,7 +83,7 @@ public final class ManifestBuilder {
         m = current.proto().toBuilder();
         indices = current.indices();
         nextId = 0; // adds no fragments
-        java.util.Map<Long, TableProtos.DataFragment> updated = new java.util.HashMap<>();
+        Map<Long, TableProtos.DataFragment> updated = new HashMap<>();
         op.getUpdatedFragmentsList().forEach(f -> updated.put(f.getId(), f));
         for (TableProtos.DataFragment f : current.proto().getFragmentsList()) {
           if (op.getDeletedFragmentIdsList().contains(f.getId())) {
@@ -103,7 +106,7 @@ public final class ManifestBuilder {
         TransactionProtos.Transaction.Update op = txn.proto().getUpdate();
         m = current.proto().toBuilder();
         nextId = current.maxFragmentId().isPresent() ? current.maxFragmentId().getAsLong() + 1 : 0;
-        java.util.Map<Long, TableProtos.DataFragment> updated = new java.util.HashMap<>();
+        Map<Long, TableProtos.DataFragment> updated = new HashMap<>();
         op.getUpdatedFragmentsList().forEach(f -> updated.put(f.getId(), f));
         for (TableProtos.DataFragment f : current.proto().getFragmentsList()) {
           if (op.getRemovedFragmentIdsList().contains(f.getId())) {
@@ -223,7 +226,7 @@ public final class ManifestBuilder {
       m.setNextRowId(nextRowId).setReaderFeatureFlags(m.getReaderFeatureFlags() | FeatureFlags.STABLE_ROW_IDS);
     }
     // Fragments are kept in id order, as Lance does (a reserved id may land mid-list).
-    fragments.sort(java.util.Comparator.comparingLong(TableProtos.DataFragment::getId));
+    fragments.sort(Comparator.comparingLong(TableProtos.DataFragment::getId));
     m.clearFragments().addAllFragments(fragments);
     long maxId = -1;
     for (TableProtos.DataFragment f : fragments) {

@@ -1,5 +1,6 @@
 package dev.javelin.table;
 
+import dev.javelin.io.LocalObjectStore;
 import dev.javelin.io.ObjectInfo;
 import dev.javelin.io.ObjectStore;
 import dev.javelin.table.exceptions.DatasetExistsException;
@@ -9,6 +10,7 @@ import dev.javelin.table.exceptions.VersionNotFoundException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
 import java.util.Collections;
 import java.util.NavigableMap;
 import java.util.Optional;
@@ -54,8 +56,8 @@ public final class Table {
   }
 
   /** This table's branch; empty on the main branch. */
-  public java.util.Optional<String> branch() {
-    return java.util.Optional.ofNullable(branch);
+  public Optional<String> branch() {
+    return Optional.ofNullable(branch);
   }
 
   /** The main branch's table (this one on the main branch): where tags and branch records live. */
@@ -225,15 +227,15 @@ public final class Table {
    * directory of that shape.
    */
   public static Table ofBranchStore(ObjectStore store, String branch) {
-    if (store instanceof dev.javelin.io.LocalObjectStore) {
-      java.nio.file.Path root = ((dev.javelin.io.LocalObjectStore) store).root();
-      java.nio.file.Path up = root;
+    if (store instanceof LocalObjectStore) {
+      Path root = ((LocalObjectStore) store).root();
+      Path up = root;
       for (int i = branch.split("/").length; i > 0 && up != null; i--) {
         up = up.getParent();
       }
       if (up != null && up.getFileName() != null && up.getFileName().toString().equals("tree")
           && up.resolve(branch).normalize().equals(root) && up.getParent() != null) {
-        return branchAt(new dev.javelin.io.LocalObjectStore(up.getParent()), branch, store);
+        return branchAt(new LocalObjectStore(up.getParent()), branch, store);
       }
     }
     return at(store);

@@ -4,6 +4,7 @@ import java.time.Instant;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 
 /** One tag: a name for a version, as stored in {@code _refs/tags/{name}.json}. Immutable. */
@@ -66,13 +67,13 @@ public final class TagInfo {
     }
     TagInfo t = (TagInfo) o;
     return name.equals(t.name) && version == t.version && manifestSize == t.manifestSize
-        && java.util.Objects.equals(branch, t.branch) && java.util.Objects.equals(createdAt, t.createdAt)
-        && java.util.Objects.equals(updatedAt, t.updatedAt) && metadata.equals(t.metadata);
+        && Objects.equals(branch, t.branch) && Objects.equals(createdAt, t.createdAt)
+        && Objects.equals(updatedAt, t.updatedAt) && metadata.equals(t.metadata);
   }
 
   @Override
   public int hashCode() {
-    return java.util.Objects.hash(name, version, manifestSize, branch, createdAt, updatedAt, metadata);
+    return Objects.hash(name, version, manifestSize, branch, createdAt, updatedAt, metadata);
   }
 
   @Override

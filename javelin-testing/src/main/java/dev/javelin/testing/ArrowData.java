@@ -1,8 +1,11 @@
 package dev.javelin.testing;
 
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Random;
+import java.util.Set;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BaseFixedWidthVector;
@@ -126,7 +129,7 @@ public final class ArrowData {
     public int maxString = 12;
     public int minString = 0;
     /** Names of fields that are always null. */
-    public final java.util.Set<String> alwaysNull = new java.util.HashSet<>();
+    public final Set<String> alwaysNull = new HashSet<>();
 
     public Gen(long seed) {
       this.random = new Random(seed);
@@ -149,7 +152,7 @@ public final class ArrowData {
         for (int i = 0; i < len; i++) {
           b.append(r.nextInt(10) == 0 ? 'é' : (char) ('a' + r.nextInt(26)));
         }
-        return b.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        return b.toString().getBytes(StandardCharsets.UTF_8);
       }
       case Binary:
       case LargeBinary: {

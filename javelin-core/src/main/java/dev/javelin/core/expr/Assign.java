@@ -1,10 +1,14 @@
 package dev.javelin.core.expr;
 
 import dev.javelin.core.exceptions.ExpressionException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BaseFixedWidthVector;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.BitVector;
+import org.apache.arrow.vector.BitVectorHelper;
 import org.apache.arrow.vector.DateDayVector;
 import org.apache.arrow.vector.DateMilliVector;
 import org.apache.arrow.vector.FieldVector;
@@ -108,22 +112,22 @@ final class Assign {
   private static void storeBulk(BaseFixedWidthVector out, Values v) {
     int n = v.n;
     if (n > 0) {
-      java.nio.ByteBuffer data = out.getDataBuffer().nioBuffer(0, n * 8).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+      ByteBuffer data = out.getDataBuffer().nioBuffer(0, n * 8).order(ByteOrder.LITTLE_ENDIAN);
       if (v.kind == Kind.DOUBLE) {
         data.asDoubleBuffer().put(v.doubles, 0, n);
       } else {
         data.asLongBuffer().put(v.longs, 0, n);
       }
-      org.apache.arrow.memory.ArrowBuf validity = out.getValidityBuffer();
+      ArrowBuf validity = out.getValidityBuffer();
       int full = n / 8;
       validity.setOne(0, full);
       for (int i = full * 8; i < n; i++) {
-        org.apache.arrow.vector.BitVectorHelper.setBit(validity, i);
+        BitVectorHelper.setBit(validity, i);
       }
       if (v.nulls != null) {
         for (int i = 0; i < n; i++) {
           if (v.nulls[i]) {
-            org.apache.arrow.vector.BitVectorHelper.unsetBit(validity, i);
+            BitVectorHelper.unsetBit(validity, i);
           }
         }
       }

@@ -2,7 +2,9 @@ package dev.javelin.core.expr;
 
 import dev.javelin.core.exceptions.ExpressionException;
 import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.List;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.vector.BaseFixedWidthVector;
@@ -548,7 +550,7 @@ abstract class Eval {
     private final boolean hasFalse;
 
     /** {@code values} are of arg's kind (Long for LONG, DATE, TIMESTAMP; Double; String; Boolean). */
-    InSet(Eval arg, java.util.Collection<Object> values) {
+    InSet(Eval arg, Collection<Object> values) {
       super(Kind.BOOL);
       this.arg = arg;
       LongHashSet ls = null;
@@ -571,7 +573,7 @@ abstract class Eval {
         case STRING -> {
           bs = new BytesHashSet(values.size());
           for (Object v : values) {
-            byte[] b = ((String) v).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            byte[] b = ((String) v).getBytes(StandardCharsets.UTF_8);
             bs.add(b, 0, b.length);
           }
         }

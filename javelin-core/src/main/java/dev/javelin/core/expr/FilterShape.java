@@ -2,7 +2,11 @@ package dev.javelin.core.expr;
 
 import java.time.LocalDate;
 import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 
 /**
  * The structure of a filter as far as an index can use it: AND / OR of simple predicates on one
@@ -116,14 +120,14 @@ public sealed interface FilterShape {
   // ORed equalities and IN lists of one column become one IN (at the place of the first), so an
   // index answers a long OR chain with one search.
   private static List<FilterShape> mergeEqualities(List<FilterShape> parts) {
-    java.util.Map<String, List<Compare>> byColumn = new java.util.LinkedHashMap<>();
+    Map<String, List<Compare>> byColumn = new LinkedHashMap<>();
     for (FilterShape p : parts) {
       if (p instanceof Compare c && (c.op() == Op.EQ || c.op() == Op.IN)) {
         byColumn.computeIfAbsent(c.column(), k -> new ArrayList<>()).add(c);
       }
     }
     List<FilterShape> out = new ArrayList<>();
-    java.util.Set<String> placed = new java.util.HashSet<>();
+    Set<String> placed = new HashSet<>();
     for (FilterShape p : parts) {
       if (!(p instanceof Compare c && (c.op() == Op.EQ || c.op() == Op.IN))) {
         out.add(p);

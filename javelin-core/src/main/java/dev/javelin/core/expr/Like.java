@@ -40,7 +40,7 @@ final class Like {
         }
       }
     }
-    pattern = java.util.Arrays.copyOf(buf, m);
+    pattern = Arrays.copyOf(buf, m);
     boolean isPrefix = m > 0 && pattern[m - 1] == ANY;
     for (int k = 0; k < m - 1 && isPrefix; k++) {
       if (pattern[k] < 0) {

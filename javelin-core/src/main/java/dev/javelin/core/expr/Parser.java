@@ -9,6 +9,7 @@ import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 
 /**
  * Parser for the SQL-like expression language. Precedence, loosest first: OR, AND, NOT,
@@ -138,7 +139,7 @@ final class Parser {
   private static final int MULTIPLICATIVE = 6;
   private static final int SIGN = 7;
 
-  private static final java.util.Set<String> COMPARISONS = java.util.Set.of("=", "!=", "<", "<=", ">", ">=");
+  private static final Set<String> COMPARISONS = Set.of("=", "!=", "<", "<=", ">", ">=");
 
   /** The height (levels, see Expression.MAX_DEPTH) of the tree the last expr() or predicate() call returned. */
   private int depth;

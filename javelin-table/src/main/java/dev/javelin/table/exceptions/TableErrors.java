@@ -7,6 +7,8 @@ import dev.javelin.table.Manifest;
 import dev.javelin.table.ManifestValidator;
 import dev.javelin.table.OperationKind;
 import dev.javelin.table.Transaction;
+import java.util.Collection;
+import java.util.Map;
 
 /**
  * Every user-facing table error, built in one place so the wording stays consistent and
@@ -57,7 +59,7 @@ public final class TableErrors {
     return new BranchExistsException("Branch '" + branch + "' already exists: " + location);
   }
 
-  public static BranchInUseException branchInUse(String location, String branch, java.util.Collection<String> children) {
+  public static BranchInUseException branchInUse(String location, String branch, Collection<String> children) {
     return new BranchInUseException("Branch '" + branch + "' cannot be deleted: branches " + children
         + " were created from it and refer to its files; delete them first: " + location);
   }
@@ -66,7 +68,7 @@ public final class TableErrors {
     return new InvalidBranchNameException("Invalid branch name '" + branch + "' (" + why + "): " + location);
   }
 
-  public static CleanupRefusedException taggedOldVersions(String location, java.util.Map<String, Long> tags) {
+  public static CleanupRefusedException taggedOldVersions(String location, Map<String, Long> tags) {
     return new CleanupRefusedException("Cleanup would remove tagged versions (" + tags
         + "); delete those tags or let the cleanup keep them: " + location);
   }

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.UUID;
 
 /**
  * What a reordered Rewrite carries in memory only (never serialized): the new
@@ -52,7 +53,7 @@ public final class StablePartition {
    */
   public static StablePartition appendTo(Manifest read, StablePartitionTransition transition, ObjectStore store)
       throws IOException {
-    return appendTo(read, transition, store, java.util.UUID.randomUUID().toString());
+    return appendTo(read, transition, store, UUID.randomUUID().toString());
   }
 
   /**
@@ -77,7 +78,7 @@ public final class StablePartition {
    */
   public static String entryUuidFor(Manifest m) {
     return StablePartitionEntry.find(m).map(StablePartitionEntry::uuid)
-        .orElseGet(() -> java.util.UUID.randomUUID().toString());
+        .orElseGet(() -> UUID.randomUUID().toString());
   }
 
   /** The entry as the commit installs it in version {@code version}. */

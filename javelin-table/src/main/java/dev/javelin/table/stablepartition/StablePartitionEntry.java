@@ -1,6 +1,7 @@
 package dev.javelin.table.stablepartition;
 
 import com.google.protobuf.InvalidProtocolBufferException;
+import dev.javelin.format.proto.FileProtos;
 import dev.javelin.io.ObjectStore;
 import dev.javelin.table.IndexMetadata;
 import dev.javelin.table.Manifest;
@@ -8,10 +9,12 @@ import dev.javelin.table.exceptions.CorruptManifestException;
 import dev.javelin.table.exceptions.TableErrors;
 import dev.javelin.table.proto.TableProtos;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.UUID;
 import org.roaringbitmap.RoaringBitmap;
 
@@ -61,7 +64,7 @@ public final class StablePartitionEntry {
       }
       try {
         d = TableProtos.StablePartitionDetails.parseFrom(
-            java.nio.ByteBuffer.wrap(all, (int) f.getOffset(), (int) f.getSize()));
+            ByteBuffer.wrap(all, (int) f.getOffset(), (int) f.getSize()));
       } catch (InvalidProtocolBufferException e) {
         throw TableErrors.corrupt(where, "Stable partition details do not parse", e);
       }
@@ -170,8 +173,8 @@ public final class StablePartitionEntry {
    * The field an entry should name in a schema: the first top-level field, or empty when
    * there is none. Any live field will do; lance-core drops the entry with that column.
    */
-  public static java.util.OptionalInt anchorField(List<dev.javelin.format.proto.FileProtos.Field> schema) {
-    return schema.stream().filter(f -> f.getParentId() == -1).mapToInt(dev.javelin.format.proto.FileProtos.Field::getId)
+  public static OptionalInt anchorField(List<FileProtos.Field> schema) {
+    return schema.stream().filter(f -> f.getParentId() == -1).mapToInt(FileProtos.Field::getId)
         .findFirst();
   }
 

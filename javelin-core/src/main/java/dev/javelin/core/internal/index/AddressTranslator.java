@@ -1,5 +1,6 @@
 package dev.javelin.core.internal.index;
 
+import dev.javelin.format.exceptions.CorruptFileException;
 import dev.javelin.io.ObjectStore;
 import dev.javelin.table.rowmap.RowMapReader;
 import dev.javelin.table.stablepartition.StablePartitionTransition;
@@ -141,7 +142,7 @@ public final class AddressTranslator {
     try (RowMapCache.Lease lease = rowMaps.lease(store, t.rowMapPath())) {
       RowMapReader map = lease.reader();
       if (n > 0 && positions[order[n - 1]] >= map.rows()) {
-        throw new dev.javelin.format.exceptions.CorruptFileException(map.location(), "Row map holds " + map.rows()
+        throw new CorruptFileException(map.location(), "Row map holds " + map.rows()
             + " rows but transition sources " + t.sources() + " need position " + positions[order[n - 1]]);
       }
       // Sized for the widest span asked (one position for a point lookup), not a whole chunk:

@@ -11,6 +11,7 @@ import dev.javelin.table.Table;
 import dev.javelin.table.Transaction;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
@@ -62,7 +63,7 @@ public final class DatasetIndexes {
       }
       // System entries' bitmaps are provenance, not coverage: nothing is derived from them.
       Set<Long> through = i.isSystem() ? Set.of()
-          : java.util.Collections.unmodifiableSet(
+          : Collections.unmodifiableSet(
               new LinkedHashSet<>(IndexCoverage.of(ds, i).translated(ds.manifest().fragments())));
       out.add(new IndexInfo(i.name(), i.uuid(), IndexType.fromDetailsTypeUrl(i.details().typeUrl()),
           List.copyOf(fields), fragments, i.datasetVersion(), through));

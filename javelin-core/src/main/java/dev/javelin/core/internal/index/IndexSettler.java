@@ -17,8 +17,10 @@ import dev.javelin.table.stablepartition.StablePartitionTransition;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import org.apache.arrow.memory.BufferAllocator;
@@ -90,7 +92,7 @@ public final class IndexSettler {
         List<IndexMetadata> added = new ArrayList<>();
         List<IndexMetadata> removed = new ArrayList<>();
         List<String> names = new ArrayList<>();
-        java.util.Map<List<StablePartitionTransition>, TransitionAddressMap> maps = new java.util.HashMap<>();
+        Map<List<StablePartitionTransition>, TransitionAddressMap> maps = new HashMap<>();
         for (int k = 0; k < toRemap.size(); k++) {
           IndexMetadata old = toRemap.get(k);
           IndexCoverage c = coverages.get(k);

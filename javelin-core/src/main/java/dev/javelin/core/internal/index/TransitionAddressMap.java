@@ -1,5 +1,6 @@
 package dev.javelin.core.internal.index;
 
+import dev.javelin.format.exceptions.CorruptFileException;
 import dev.javelin.index.RowAddressMap;
 import dev.javelin.io.ObjectStore;
 import dev.javelin.table.rowmap.RowMapReader;
@@ -42,7 +43,7 @@ final class TransitionAddressMap implements RowAddressMap {
         total += s.physicalRows();
       }
       if (map.rows() != total) {
-        throw new dev.javelin.format.exceptions.CorruptFileException(map.location(), "Row map holds " + map.rows()
+        throw new CorruptFileException(map.location(), "Row map holds " + map.rows()
             + " rows but transition sources " + t.sources() + " hold " + total);
       }
       long[] next = new long[t.destinations().size()]; // rows placed in each destination so far

@@ -11,8 +11,11 @@ import dev.javelin.table.deletion.Deletes;
 import dev.javelin.table.exceptions.TableErrors;
 import dev.javelin.table.rowids.RowVersionSequence;
 import java.io.IOException;
+import java.nio.ByteOrder;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.UInt8Vector;
@@ -257,7 +260,7 @@ public final class DatasetReader extends ArrowReader {
         keep[n++] = i;
       }
     }
-    return java.util.Arrays.copyOf(keep, n);
+    return Arrays.copyOf(keep, n);
   }
 
   // Makes the batch (rows kept: all, or those in keep) the reader's current batch.
@@ -294,9 +297,9 @@ public final class DatasetReader extends ArrowReader {
           }
         }
         if (count > 0) {
-          col.getDataBuffer().nioBuffer(0, count * 8).order(java.nio.ByteOrder.LITTLE_ENDIAN).asLongBuffer().put(values);
+          col.getDataBuffer().nioBuffer(0, count * 8).order(ByteOrder.LITTLE_ENDIAN).asLongBuffer().put(values);
           // Every row is valid; bits past the last row stay clear.
-          org.apache.arrow.memory.ArrowBuf validity = col.getValidityBuffer();
+          ArrowBuf validity = col.getValidityBuffer();
           validity.setOne(0, count / 8);
           if (count % 8 != 0) {
             validity.setByte(count / 8, (1 << (count % 8)) - 1);

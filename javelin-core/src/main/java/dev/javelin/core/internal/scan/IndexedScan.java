@@ -26,6 +26,7 @@ import java.util.List;
 import java.util.Map;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.ipc.ArrowReader;
+import org.apache.arrow.vector.types.DateUnit;
 import org.apache.arrow.vector.types.FloatingPointPrecision;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.roaringbitmap.RoaringBitmap;
@@ -391,7 +392,7 @@ public final class IndexedScan {
     if (type instanceof ArrowType.Bool) {
       return v instanceof Boolean ? v : null;
     }
-    if (type instanceof ArrowType.Date d && d.getUnit() == org.apache.arrow.vector.types.DateUnit.DAY) {
+    if (type instanceof ArrowType.Date d && d.getUnit() == DateUnit.DAY) {
       return v instanceof LocalDate ? v : null;
     }
     return null;

@@ -20,6 +20,7 @@ import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowReader;
+import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.arrow.vector.util.TransferPair;
 
@@ -110,7 +111,7 @@ public final class ParallelScanReader extends ArrowReader {
       }
     }
     this.outputs = outputs.clone();
-    List<org.apache.arrow.vector.types.pojo.Field> kept = new ArrayList<>();
+    List<Field> kept = new ArrayList<>();
     for (int c : this.outputs) {
       kept.add(all.getFields().get(c));
     }

@@ -10,17 +10,25 @@ import dev.javelin.format.Gather;
 import dev.javelin.format.LanceFileReader;
 import dev.javelin.format.schema.LanceField;
 import dev.javelin.table.Fragment;
+import dev.javelin.table.Overlay;
 import dev.javelin.table.deletion.Deletes;
 import dev.javelin.table.exceptions.TableErrors;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VectorLoader;
 import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.VectorUnloader;
+import org.apache.arrow.vector.ipc.message.ArrowRecordBatch;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.Schema;
 import org.roaringbitmap.RoaringBitmap;
 
 /**
@@ -215,13 +223,13 @@ public final class Take {
   // vectors of the dataset's fields. Consumes the gathered vectors.
   private static VectorSchemaRoot asDataset(List<FieldVector> gathered, List<LanceField> fields,
       BufferAllocator allocator) {
-    List<org.apache.arrow.vector.types.pojo.Field> want = new ArrayList<>();
+    List<Field> want = new ArrayList<>();
     fields.forEach(f -> want.add(f.toArrow()));
-    VectorSchemaRoot result = VectorSchemaRoot.create(new org.apache.arrow.vector.types.pojo.Schema(want), allocator);
+    VectorSchemaRoot result = VectorSchemaRoot.create(new Schema(want), allocator);
     try (VectorSchemaRoot from = new VectorSchemaRoot(gathered);
-        org.apache.arrow.vector.ipc.message.ArrowRecordBatch batch =
-            new org.apache.arrow.vector.VectorUnloader(from).getRecordBatch()) {
-      new org.apache.arrow.vector.VectorLoader(result).load(batch);
+        ArrowRecordBatch batch =
+            new VectorUnloader(from).getRecordBatch()) {
+      new VectorLoader(result).load(batch);
       return result;
     } catch (RuntimeException e) {
       result.close();
@@ -245,9 +253,9 @@ public final class Take {
    */
   public static boolean forEachFloatVector(Dataset ds, Fragment fragment, LanceField field, long[] rows, float[] out,
       VectorBlock block, BufferAllocator allocator) throws IOException {
-    java.util.Set<Integer> ids = new java.util.HashSet<>();
+    Set<Integer> ids = new HashSet<>();
     field.flatten().forEach(f -> ids.add(f.id()));
-    for (dev.javelin.table.Overlay o : fragment.overlays()) {
+    for (Overlay o : fragment.overlays()) {
       if (o.fieldIds().stream().anyMatch(ids::contains)) {
         return false;
       }

@@ -8,6 +8,7 @@ import dev.javelin.io.PositionOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -31,7 +32,7 @@ public final class ContainerWriter implements BufferSink {
 
   private static byte[] filled(int n, byte b) {
     byte[] a = new byte[n];
-    java.util.Arrays.fill(a, b);
+    Arrays.fill(a, b);
     return a;
   }
 

@@ -5,6 +5,7 @@ import dev.javelin.format.exceptions.CorruptFileException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 
 /** The 40-byte footer that ends every Lance 2.x file. */
 public final class Footer {
@@ -50,7 +51,7 @@ public final class Footer {
     byte[] magic = new byte[4];
     b.position(SIZE - 4);
     b.get(magic);
-    if (!java.util.Arrays.equals(magic, MAGIC)) {
+    if (!Arrays.equals(magic, MAGIC)) {
       throw new CorruptFileException(location, "Not a Lance file (no LANC magic at the end)");
     }
     b.position(0);

@@ -5,6 +5,7 @@ import io.airlift.compress.lz4.Lz4Decompressor;
 import io.airlift.compress.zstd.ZstdDecompressor;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.util.Locale;
 
 /**
  * The general-purpose compression Lance 2.0 applies to a string page's bytes when a field asks
@@ -23,7 +24,7 @@ final class Compression {
       return null;
     }
     String s = flat.getCompression().getScheme();
-    return s.isEmpty() || s.equalsIgnoreCase("none") ? null : s.toLowerCase(java.util.Locale.ROOT);
+    return s.isEmpty() || s.equalsIgnoreCase("none") ? null : s.toLowerCase(Locale.ROOT);
   }
 
   static boolean supported(String scheme) {

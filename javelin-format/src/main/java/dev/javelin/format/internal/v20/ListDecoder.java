@@ -2,6 +2,7 @@ package dev.javelin.format.internal.v20;
 
 import dev.javelin.format.exceptions.LanceFormatException;
 import dev.javelin.format.internal.encoding.ColumnSource;
+import dev.javelin.format.proto.Encodings20;
 import dev.javelin.format.proto.Encodings20.ArrayEncoding;
 import dev.javelin.format.proto.Encodings20.Nullable;
 import dev.javelin.format.schema.LanceField;
@@ -45,7 +46,7 @@ final class ListDecoder extends NodeDecoder {
       if (e.getArrayEncodingCase() != ArrayEncoding.ArrayEncodingCase.LIST) {
         throw pages.unexpected(p, "list offsets", e, "List");
       }
-      dev.javelin.format.proto.Encodings20.List list = e.getList();
+      Encodings20.List list = e.getList();
       ArrayEncoding offsets = list.getOffsets();
       if (offsets.getArrayEncodingCase() == ArrayEncoding.ArrayEncodingCase.NULLABLE
           && offsets.getNullable().getNullabilityCase() == Nullable.NullabilityCase.NO_NULLS) {

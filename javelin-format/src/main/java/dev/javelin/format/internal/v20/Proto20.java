@@ -2,6 +2,8 @@ package dev.javelin.format.internal.v20;
 
 import com.google.protobuf.Any;
 import com.google.protobuf.Empty;
+import com.google.protobuf.Message;
+import dev.javelin.format.proto.Encodings20;
 import dev.javelin.format.proto.Encodings20.ArrayEncoding;
 import dev.javelin.format.proto.Encodings20.Binary;
 import dev.javelin.format.proto.Encodings20.Buffer;
@@ -71,7 +73,7 @@ final class Proto20 {
 
   static ArrayEncoding list(ArrayEncoding offsets, long nullOffsetAdjustment, long numItems) {
     return ArrayEncoding.newBuilder()
-        .setList(dev.javelin.format.proto.Encodings20.List.newBuilder()
+        .setList(Encodings20.List.newBuilder()
             .setOffsets(offsets)
             .setNullOffsetAdjustment(nullOffsetAdjustment)
             .setNumItems(numItems))
@@ -83,7 +85,7 @@ final class Proto20 {
   }
 
   /** A page or column encoding as Lance stores it: a direct {@code google.protobuf.Any}. */
-  static Encoding direct(com.google.protobuf.Message message, String typeUrl) {
+  static Encoding direct(Message message, String typeUrl) {
     Any any = Any.newBuilder().setTypeUrl(typeUrl).setValue(message.toByteString()).build();
     return Encoding.newBuilder().setDirect(DirectEncoding.newBuilder().setEncoding(any.toByteString())).build();
   }

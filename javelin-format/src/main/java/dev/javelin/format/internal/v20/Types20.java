@@ -1,6 +1,7 @@
 package dev.javelin.format.internal.v20;
 
 import dev.javelin.format.schema.LanceField;
+import org.apache.arrow.vector.types.DateUnit;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 
@@ -83,7 +84,7 @@ final class Types20 {
             return 64;
         }
       case Date:
-        return ((ArrowType.Date) type).getUnit() == org.apache.arrow.vector.types.DateUnit.DAY ? 32 : 64;
+        return ((ArrowType.Date) type).getUnit() == DateUnit.DAY ? 32 : 64;
       case Time:
         return ((ArrowType.Time) type).getBitWidth();
       case Timestamp:

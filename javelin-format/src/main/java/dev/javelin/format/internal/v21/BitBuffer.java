@@ -62,7 +62,7 @@ final class BitBuffer {
       if (end - p >= 8) {
         int from = (int) (p >>> 3);
         int to = (int) (end >>> 3);
-        java.util.Arrays.fill(data, from, to, (byte) 0xFF);
+        Arrays.fill(data, from, to, (byte) 0xFF);
         p = (long) to << 3;
       }
       while (p < end) {

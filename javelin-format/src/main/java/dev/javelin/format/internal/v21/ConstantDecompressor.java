@@ -1,6 +1,7 @@
 package dev.javelin.format.internal.v21;
 
 import java.nio.ByteBuffer;
+import java.util.Arrays;
 
 /**
  * Reads {@code Constant}: no buffers, one value (from the description) for every item. Without a
@@ -40,7 +41,7 @@ final class ConstantDecompressor implements MiniBlockDecompressor, BlockDecompre
       // A boolean constant is one byte, 0 or 1.
       byte[] bits = new byte[(n + 7) / 8];
       if (value[0] != 0) {
-        java.util.Arrays.fill(bits, (byte) 0xFF);
+        Arrays.fill(bits, (byte) 0xFF);
       }
       f.appendFrom(ByteBuffer.wrap(bits), 0, n);
       return;

@@ -3,8 +3,11 @@ package dev.javelin.format.internal.v21;
 import dev.javelin.format.internal.compression.bitpack.InlineBitpackingCodec;
 import dev.javelin.format.internal.compression.bitpack.MiniBlockChunks;
 import dev.javelin.format.internal.compression.bitpack.RleCodec;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.util.Arrays;
 
 /**
  * Chooses how to compress a mini-block page of 8/16/32/64-bit values (integers, and floats by
@@ -29,7 +32,7 @@ final class FixedCompression {
     ByteBuffer buf = ByteBuffer.wrap(raw, 0, count * (bits / 8)).order(ByteOrder.LITTLE_ENDIAN);
     switch (bits) {
       case 8: {
-        byte[] v = java.util.Arrays.copyOf(raw, count);
+        byte[] v = Arrays.copyOf(raw, count);
         Costs c = costs8(v, count);
         return c.pick() == Pick.RLE ? rle(RleCodec.encode(v, 0, count), 8)
             : c.pick() == Pick.BITPACK ? bitpack(InlineBitpackingCodec.encode(v, 0, count), 8) : null;
@@ -212,9 +215,9 @@ final class FixedCompression {
     return c;
   }
 
-  private static final java.lang.invoke.VarHandle LE_LONGS = java.lang.invoke.MethodHandles.byteArrayViewVarHandle(
+  private static final VarHandle LE_LONGS = MethodHandles.byteArrayViewVarHandle(
       long[].class, ByteOrder.LITTLE_ENDIAN);
-  private static final java.lang.invoke.VarHandle LE_INTS = java.lang.invoke.MethodHandles.byteArrayViewVarHandle(
+  private static final VarHandle LE_INTS = MethodHandles.byteArrayViewVarHandle(
       int[].class, ByteOrder.LITTLE_ENDIAN);
 
   /** As {@link #costs64(long[], int)} for values stored little-endian in {@code raw}; keeps the block widths. */

@@ -2,6 +2,7 @@ package dev.javelin.format.internal.v21;
 
 import dev.javelin.format.internal.encoding.ByteBuilder;
 import dev.javelin.format.proto.Encodings21.CompressiveEncoding;
+import java.nio.ByteBuffer;
 
 /** Fixed-width values as they are ({@code Flat}): booleans packed 8 to a byte. */
 final class FlatEncoder implements MiniBlockValueEncoder, PerValueEncoder {
@@ -52,11 +53,11 @@ final class FlatEncoder implements MiniBlockValueEncoder, PerValueEncoder {
   }
 
   @Override
-  public java.nio.ByteBuffer contiguous(int count) {
+  public ByteBuffer contiguous(int count) {
     if (values.bits % 8 != 0 || count != values.count()) {
       return null;
     }
-    return java.nio.ByteBuffer.wrap(values.array(), 0, count * (values.bits / 8)).slice();
+    return ByteBuffer.wrap(values.array(), 0, count * (values.bits / 8)).slice();
   }
 
   @Override

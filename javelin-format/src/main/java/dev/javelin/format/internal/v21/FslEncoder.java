@@ -2,6 +2,7 @@ package dev.javelin.format.internal.v21;
 
 import dev.javelin.format.internal.encoding.ByteBuilder;
 import dev.javelin.format.proto.Encodings21.CompressiveEncoding;
+import java.nio.ByteBuffer;
 
 /**
  * Fixed-size list values ({@code FixedSizeList} over {@code Flat}). A layer whose children have
@@ -84,12 +85,12 @@ final class FslEncoder implements MiniBlockValueEncoder, PerValueEncoder {
   }
 
   @Override
-  public java.nio.ByteBuffer contiguous(int count) {
+  public ByteBuffer contiguous(int count) {
     if (layersWithValidity != 0 || count != values.count() || values.type.bitsPerItem % 8 != 0) {
       return null;
     }
     long bytes = (long) count * values.type.itemsPerValue * (values.type.bitsPerItem / 8);
-    return java.nio.ByteBuffer.wrap(values.items.array(), 0, (int) bytes).slice();
+    return ByteBuffer.wrap(values.items.array(), 0, (int) bytes).slice();
   }
 
   @Override

@@ -1,5 +1,7 @@
 package dev.javelin.format.internal.v21;
 
+import java.nio.ByteBuffer;
+import java.util.Arrays;
 import org.apache.arrow.memory.ArrowBuf;
 
 /**
@@ -79,7 +81,7 @@ final class FslValues extends LeafValues {
   }
 
   /** Appends layer {@code l} validity bits for n children from a bitmap at byte {@code pos} of {@code buf}. */
-  void appendValidity(int l, java.nio.ByteBuffer buf, int pos, long n) {
+  void appendValidity(int l, ByteBuffer buf, int pos, long n) {
     BitBuffer b = validity[l];
     if (b == null) {
       b = validity[l] = new BitBuffer();
@@ -120,7 +122,7 @@ final class FslValues extends LeafValues {
   void reset() {
     items.reset();
     // A null layer means "all valid so far"; start over that way.
-    java.util.Arrays.fill(validity, null);
+    Arrays.fill(validity, null);
     count = 0;
   }
 

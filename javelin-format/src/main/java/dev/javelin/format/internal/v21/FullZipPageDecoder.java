@@ -9,6 +9,7 @@ import dev.javelin.format.proto.Encodings21.FullZipLayout;
 import dev.javelin.format.proto.File2Protos.ColumnMetadata;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.FloatBuffer;
 
 /**
@@ -342,7 +343,7 @@ final class FullZipPageDecoder extends PageDecoder {
       throw new BadDataException("found " + rowsSeen + " rows where " + rows + " were expected");
     }
     if (!variable && fixedCount > 0) {
-      fixed.decode(ByteBuffer.wrap(fixedBytes.array(), 0, fixedBytes.size()).order(java.nio.ByteOrder.LITTLE_ENDIAN),
+      fixed.decode(ByteBuffer.wrap(fixedBytes.array(), 0, fixedBytes.size()).order(ByteOrder.LITTLE_ENDIAN),
           0, fixedCount, out.values);
     }
   }

@@ -33,7 +33,7 @@ final class FullZipWriter {
     boolean needIndex = hasRep || values.isVariable();
     if (cwBytes == 0 && !needIndex) {
       // Fixed-width values and nothing between them: the data buffer is the values themselves.
-      java.nio.ByteBuffer whole = values.contiguous(numValues);
+      ByteBuffer whole = values.contiguous(numValues);
       if (whole != null) {
         return new EncodedPage(List.of(whole), layout(page, layers, values, bitsRep, bitsDef, hasRep, numValues));
       }

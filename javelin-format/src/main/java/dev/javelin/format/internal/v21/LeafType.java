@@ -4,7 +4,9 @@ import dev.javelin.format.exceptions.UnsupportedFormatException;
 import dev.javelin.format.schema.LanceField;
 import dev.javelin.format.schema.LogicalTypes;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import org.apache.arrow.vector.types.DateUnit;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 
 /**
@@ -147,7 +149,7 @@ final class LeafType {
             return 64;
         }
       case Date:
-        return ((ArrowType.Date) at).getUnit() == org.apache.arrow.vector.types.DateUnit.DAY ? 32 : 64;
+        return ((ArrowType.Date) at).getUnit() == DateUnit.DAY ? 32 : 64;
       case Time:
         return ((ArrowType.Time) at).getBitWidth();
       case Timestamp:
@@ -179,9 +181,9 @@ final class LeafType {
       case VARIABLE:
         return "variable(" + (offsetBytes * 8) + "-bit offsets)";
       case PACKED:
-        return "packed" + java.util.Arrays.toString(children);
+        return "packed" + Arrays.toString(children);
       default:
-        return "fsl(" + java.util.Arrays.toString(dims) + " x " + bitsPerItem + " bits)";
+        return "fsl(" + Arrays.toString(dims) + " x " + bitsPerItem + " bits)";
     }
   }
 }

@@ -9,6 +9,7 @@ import dev.javelin.format.internal.encoding.ReadPlan;
 import dev.javelin.format.proto.Encodings21.MiniBlockLayout;
 import dev.javelin.format.proto.File2Protos.ColumnMetadata;
 import java.io.IOException;
+import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 
@@ -298,7 +299,7 @@ final class MiniBlockPageDecoder extends PageDecoder {
     if (size > Integer.MAX_VALUE - 64) {
       throw unsupported("dictionary of " + size + " bytes is too large");
     }
-    ByteBuffer b = readBuffer(2, 0, size).slice().order(java.nio.ByteOrder.LITTLE_ENDIAN);
+    ByteBuffer b = readBuffer(2, 0, size).slice().order(ByteOrder.LITTLE_ENDIAN);
     LeafValues d = LeafValues.create(path.type);
     try {
       dictionaryDecoder.decode(b, (int) dictionaryItems, d);
@@ -833,7 +834,7 @@ final class MiniBlockPageDecoder extends PageDecoder {
     }
     try {
       decodeValues(c, buffers, items, ch, target);
-    } catch (IllegalArgumentException | IndexOutOfBoundsException | java.nio.BufferUnderflowException e) {
+    } catch (IllegalArgumentException | IndexOutOfBoundsException | BufferUnderflowException e) {
       throw new BadDataException("chunk " + c + " values: " + e.getMessage());
     }
     return ch;

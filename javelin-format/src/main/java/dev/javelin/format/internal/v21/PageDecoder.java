@@ -7,6 +7,7 @@ import dev.javelin.format.internal.encoding.ColumnSource;
 import dev.javelin.format.internal.encoding.ReadPlan;
 import dev.javelin.format.proto.File2Protos.ColumnMetadata;
 import java.io.IOException;
+import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 
@@ -55,7 +56,7 @@ abstract class PageDecoder {
       doRead(starts, ends, count, out);
     } catch (BadDataException e) {
       throw corrupt(e.getMessage());
-    } catch (IndexOutOfBoundsException | java.nio.BufferUnderflowException | IllegalArgumentException
+    } catch (IndexOutOfBoundsException | BufferUnderflowException | IllegalArgumentException
         | ArithmeticException | NegativeArraySizeException e) {
       // Checks above should catch malformed input first; this is the safety net.
       throw new CorruptFileException(source.location(),
@@ -80,7 +81,7 @@ abstract class PageDecoder {
       }
     } catch (BadDataException e) {
       throw corrupt(e.getMessage());
-    } catch (IndexOutOfBoundsException | java.nio.BufferUnderflowException | IllegalArgumentException
+    } catch (IndexOutOfBoundsException | BufferUnderflowException | IllegalArgumentException
         | ArithmeticException | NegativeArraySizeException e) {
       throw new CorruptFileException(source.location(),
           "Column " + column + " page " + page + ": malformed page (" + e + ")", e);

@@ -3,6 +3,9 @@ package dev.javelin.format.internal.v21;
 import dev.javelin.format.LanceFileVersion;
 import dev.javelin.format.exceptions.UnsupportedFormatException;
 import dev.javelin.format.internal.compression.general.GeneralCodec;
+import dev.javelin.format.proto.Encodings21;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 
 /**
  * Picks the layout of a page the way Lance does and writes it: all-null when no item is valid,
@@ -111,8 +114,8 @@ final class PageEncoder {
       if (dict != null) {
         MiniBlockWriter.Dictionary d = version == LanceFileVersion.V2_2
             ? new MiniBlockWriter.Dictionary(CompressionProtos.lz4(dict.encoding), dict.numItems,
-                java.nio.ByteBuffer.wrap(GeneralCodec.lz4().compress(dict.block, 0, dict.block.length)))
-            : new MiniBlockWriter.Dictionary(dict.encoding, dict.numItems, java.nio.ByteBuffer.wrap(dict.block));
+                ByteBuffer.wrap(GeneralCodec.lz4().compress(dict.block, 0, dict.block.length)))
+            : new MiniBlockWriter.Dictionary(dict.encoding, dict.numItems, ByteBuffer.wrap(dict.block));
         ChunkedValues indices = FixedCompression.choose(dict.indices, dict.indices.length);
         if (indices != null) {
           return MiniBlockWriter.write(page, layers, def, indices, d, true, version);
@@ -130,7 +133,7 @@ final class PageEncoder {
   }
 
   private static FixedValues asFixed(int[] ints) {
-    java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(4 * ints.length).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+    ByteBuffer b = ByteBuffer.allocate(4 * ints.length).order(ByteOrder.LITTLE_ENDIAN);
     b.asIntBuffer().put(ints);
     FixedValues f = new FixedValues(32);
     f.appendFrom(b, 0, ints.length);
@@ -186,10 +189,10 @@ final class PageEncoder {
    */
   private static boolean nullItemBetweenLists(RepDefLayers layers) {
     boolean seenList = false;
-    for (dev.javelin.format.proto.Encodings21.RepDefLayer m : layers.meanings) {
+    for (Encodings21.RepDefLayer m : layers.meanings) {
       if (RepDefLayers.isList(m)) {
         seenList = true;
-      } else if (seenList && m == dev.javelin.format.proto.Encodings21.RepDefLayer.REPDEF_NULLABLE_ITEM) {
+      } else if (seenList && m == Encodings21.RepDefLayer.REPDEF_NULLABLE_ITEM) {
         return true;
       }
     }

@@ -2,6 +2,7 @@ package dev.javelin.format.internal.v21;
 
 import dev.javelin.format.internal.encoding.ByteBuilder;
 import dev.javelin.format.proto.Encodings21.CompressiveEncoding;
+import java.nio.ByteBuffer;
 
 /**
  * Writes the values of a full-zip page one at a time, between the control words. Fixed-width
@@ -23,7 +24,7 @@ interface PerValueEncoder {
    * the encoder holds them that way already; null otherwise. Lets a full-zip page with no
    * control words skip copying its values one by one.
    */
-  default java.nio.ByteBuffer contiguous(int count) {
+  default ByteBuffer contiguous(int count) {
     return null;
   }
 }

@@ -10,6 +10,7 @@ import dev.javelin.format.proto.Encodings21.Flat;
 import dev.javelin.format.proto.Encodings21.Variable;
 import dev.javelin.format.proto.File2Protos.DirectEncoding;
 import dev.javelin.format.proto.File2Protos.Encoding;
+import java.util.Locale;
 
 /** Builders for the 2.1 protobuf messages Javelin writes. */
 final class Protos21 {
@@ -45,6 +46,6 @@ final class Protos21 {
 
   /** A readable name for the kind of a compressive encoding, for error messages. */
   static String name(CompressiveEncoding e) {
-    return e.getCompressionCase().name().toLowerCase(java.util.Locale.ROOT);
+    return e.getCompressionCase().name().toLowerCase(Locale.ROOT);
   }
 }

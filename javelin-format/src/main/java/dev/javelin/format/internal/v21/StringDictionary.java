@@ -2,6 +2,9 @@ package dev.javelin.format.internal.v21;
 
 import dev.javelin.format.internal.encoding.ByteBuilder;
 import dev.javelin.format.proto.Encodings21.CompressiveEncoding;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.util.Arrays;
 
 /**
@@ -185,8 +188,8 @@ final class StringDictionary {
     return estimate;
   }
 
-  private static final java.lang.invoke.VarHandle LE_INT = java.lang.invoke.MethodHandles.byteArrayViewVarHandle(
-      int[].class, java.nio.ByteOrder.LITTLE_ENDIAN);
+  private static final VarHandle LE_INT = MethodHandles.byteArrayViewVarHandle(
+      int[].class, ByteOrder.LITTLE_ENDIAN);
 
   private static int hash(byte[] d, int s, int e) {
     int h = 0x9747b28c ^ (e - s);

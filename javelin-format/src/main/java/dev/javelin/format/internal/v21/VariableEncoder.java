@@ -3,6 +3,10 @@ package dev.javelin.format.internal.v21;
 import dev.javelin.format.internal.compression.fsst.BinaryValues;
 import dev.javelin.format.internal.encoding.ByteBuilder;
 import dev.javelin.format.proto.Encodings21.CompressiveEncoding;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+import java.util.Arrays;
 
 /**
  * Variable-width values as they are ({@code Variable} with flat offsets), or values some codec
@@ -13,10 +17,10 @@ import dev.javelin.format.proto.Encodings21.CompressiveEncoding;
 final class VariableEncoder implements MiniBlockValueEncoder, PerValueEncoder {
   // Lance pads the chunk's values buffer with 'H'.
   private static final byte PAD = 72;
-  private static final java.lang.invoke.VarHandle LE_INT = java.lang.invoke.MethodHandles.byteArrayViewVarHandle(
-      int[].class, java.nio.ByteOrder.LITTLE_ENDIAN);
-  private static final java.lang.invoke.VarHandle LE_LONG = java.lang.invoke.MethodHandles.byteArrayViewVarHandle(
-      long[].class, java.nio.ByteOrder.LITTLE_ENDIAN);
+  private static final VarHandle LE_INT = MethodHandles.byteArrayViewVarHandle(
+      int[].class, ByteOrder.LITTLE_ENDIAN);
+  private static final VarHandle LE_LONG = MethodHandles.byteArrayViewVarHandle(
+      long[].class, ByteOrder.LITTLE_ENDIAN);
   private final VarValues values;
   private final BinaryValues binary;
   private final int w;
@@ -71,7 +75,7 @@ final class VariableEncoder implements MiniBlockValueEncoder, PerValueEncoder {
     ByteBuilder b = new ByteBuilder(bufferSizes(from, to)[0]);
     writeChunk(from, to, 0, b);
     byte[] a = b.array();
-    return new byte[][] {a.length == b.size() ? a : java.util.Arrays.copyOf(a, b.size())};
+    return new byte[][] {a.length == b.size() ? a : Arrays.copyOf(a, b.size())};
   }
 
   @Override
@@ -102,7 +106,7 @@ final class VariableEncoder implements MiniBlockValueEncoder, PerValueEncoder {
     }
     int len = (int) (start(to) - base);
     System.arraycopy(data(), (int) base, out, pos, len);
-    java.util.Arrays.fill(out, pos + len, at + size, PAD);
+    Arrays.fill(out, pos + len, at + size, PAD);
   }
 
   @Override

@@ -4,10 +4,12 @@ import dev.javelin.format.exceptions.CorruptFileException;
 import dev.javelin.format.exceptions.UnsupportedFormatException;
 import dev.javelin.format.schema.LanceField;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.util.MemoryUtil;
+import org.apache.arrow.vector.BaseLargeVariableWidthVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.complex.AbstractStructVector;
 import org.apache.arrow.vector.complex.FixedSizeListVector;
@@ -130,7 +132,7 @@ final class VectorAssembler {
         out[k++] = i;
       }
     }
-    return java.util.Arrays.copyOf(out, k);
+    return Arrays.copyOf(out, k);
   }
 
   private static long[] listOffsets(LeafPath path, LeafEntries e, int layer, int[] starts, int n) {
@@ -240,7 +242,7 @@ final class VectorAssembler {
 
   private void loadVariable(FieldVector v, int n, BitBuffer valid, VarValues values) {
     // The vector's own offset width decides, whatever the file's offsets were.
-    boolean large = v instanceof org.apache.arrow.vector.BaseLargeVariableWidthVector;
+    boolean large = v instanceof BaseLargeVariableWidthVector;
     long total = values.dataSize();
     if (!large && total > Integer.MAX_VALUE) {
       throw new UnsupportedFormatException(location, "More than 2 GiB of strings in one read; use large_string");

@@ -7,6 +7,8 @@ import dev.javelin.index.internal.IndexCache;
 import dev.javelin.io.ObjectStore;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
@@ -17,6 +19,7 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowReader;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.FieldType;
+import org.apache.arrow.vector.util.TransferPair;
 import org.roaringbitmap.longlong.Roaring64NavigableMap;
 
 /**
@@ -41,8 +44,8 @@ public final class BTreeIndex implements AutoCloseable {
   // Holders: the opener, plus one per IndexCache.open; freed at zero.
   private int refs = 1;
   private LanceFileReader pageData;
-  private final java.util.LinkedHashMap<Integer, VectorSchemaRoot> pageCache =
-      new java.util.LinkedHashMap<>(16, 0.75f, true);
+  private final LinkedHashMap<Integer, VectorSchemaRoot> pageCache =
+      new LinkedHashMap<>(16, 0.75f, true);
 
   private BTreeIndex(ObjectStore store, String directory, VectorSchemaRoot lookup, int batchSize,
       BufferAllocator allocator) {
@@ -130,7 +133,7 @@ public final class BTreeIndex implements AutoCloseable {
         for (int i = span == null ? 0 : span[0]; i < (span == null ? rows : span[1]); i++) {
           if (span != null || matches(query, literals, values, i)) {
             if (count[0] == found[0].length) {
-              found[0] = java.util.Arrays.copyOf(found[0], found[0].length * 2);
+              found[0] = Arrays.copyOf(found[0], found[0].length * 2);
             }
             found[0][count[0]++] = ids.get(i);
           }
@@ -157,14 +160,14 @@ public final class BTreeIndex implements AutoCloseable {
       }
       if (j == h) {
         if (h == highs.length) {
-          highs = java.util.Arrays.copyOf(highs, 2 * h);
+          highs = Arrays.copyOf(highs, 2 * h);
         }
         highs[h++] = hi;
       }
     }
     if (h > MAX_PASSES) {
-      long[] sorted = java.util.Arrays.copyOf(ids, n);
-      java.util.Arrays.sort(sorted);
+      long[] sorted = Arrays.copyOf(ids, n);
+      Arrays.sort(sorted);
       for (long id : sorted) {
         out.addLong(id);
       }
@@ -269,7 +272,7 @@ public final class BTreeIndex implements AutoCloseable {
       for (int j = 0; j < order.length; j++) {
         order[j] = j;
       }
-      java.util.Arrays.sort(order, (a, b) -> keys.compareValues(all, a, all, b));
+      Arrays.sort(order, (a, b) -> keys.compareValues(all, a, all, b));
       FieldVector sorted = new Field("literals", FieldType.nullable(valueField.getType()), null)
           .createVector(allocator);
       try {
@@ -516,7 +519,7 @@ public final class BTreeIndex implements AutoCloseable {
   private VectorSchemaRoot keep(VectorSchemaRoot b) {
     List<FieldVector> vectors = new ArrayList<>();
     for (FieldVector v : b.getFieldVectors()) {
-      org.apache.arrow.vector.util.TransferPair tp = v.getTransferPair(allocator);
+      TransferPair tp = v.getTransferPair(allocator);
       tp.transfer();
       vectors.add((FieldVector) tp.getTo());
     }

@@ -11,6 +11,7 @@ import org.apache.arrow.vector.BitVector;
 import org.apache.arrow.vector.BitVectorHelper;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.ValueVector;
+import org.apache.arrow.vector.types.DateUnit;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.FieldType;
@@ -76,7 +77,7 @@ abstract class Keys {
         return new Integral(t.getBitWidth() / 8, t.getIsSigned());
       }
       case Date:
-        return new Integral(((ArrowType.Date) type).getUnit() == org.apache.arrow.vector.types.DateUnit.DAY ? 4 : 8,
+        return new Integral(((ArrowType.Date) type).getUnit() == DateUnit.DAY ? 4 : 8,
             true);
       case Time:
         return new Integral(((ArrowType.Time) type).getBitWidth() / 8, true);

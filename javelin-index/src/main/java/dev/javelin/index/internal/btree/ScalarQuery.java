@@ -1,5 +1,7 @@
 package dev.javelin.index.internal.btree;
 
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
 
@@ -28,28 +30,28 @@ public final class ScalarQuery {
   }
 
   public static ScalarQuery equalTo(Object value) {
-    return new ScalarQuery(Kind.EQUALS, java.util.Collections.singletonList(value));
+    return new ScalarQuery(Kind.EQUALS, Collections.singletonList(value));
   }
 
   public static ScalarQuery lessThan(Object value) {
-    return new ScalarQuery(Kind.LESS, java.util.Collections.singletonList(value));
+    return new ScalarQuery(Kind.LESS, Collections.singletonList(value));
   }
 
   public static ScalarQuery lessOrEqual(Object value) {
-    return new ScalarQuery(Kind.LESS_OR_EQUAL, java.util.Collections.singletonList(value));
+    return new ScalarQuery(Kind.LESS_OR_EQUAL, Collections.singletonList(value));
   }
 
   public static ScalarQuery greaterThan(Object value) {
-    return new ScalarQuery(Kind.GREATER, java.util.Collections.singletonList(value));
+    return new ScalarQuery(Kind.GREATER, Collections.singletonList(value));
   }
 
   public static ScalarQuery greaterOrEqual(Object value) {
-    return new ScalarQuery(Kind.GREATER_OR_EQUAL, java.util.Collections.singletonList(value));
+    return new ScalarQuery(Kind.GREATER_OR_EQUAL, Collections.singletonList(value));
   }
 
   /** {@code low <= x <= high} (SQL BETWEEN). */
   public static ScalarQuery between(Object low, Object high) {
-    return new ScalarQuery(Kind.BETWEEN, java.util.Arrays.asList(low, high));
+    return new ScalarQuery(Kind.BETWEEN, Arrays.asList(low, high));
   }
 
   /** {@code x IN (values)}; an empty list matches nothing. */

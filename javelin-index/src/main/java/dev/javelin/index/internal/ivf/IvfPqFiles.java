@@ -10,6 +10,7 @@ import dev.javelin.index.DistanceType;
 import dev.javelin.index.exceptions.UnsupportedIndexKindException;
 import dev.javelin.index.exceptions.VectorIndexException;
 import dev.javelin.index.proto.IndexProtos;
+import dev.javelin.io.InputFile;
 import dev.javelin.io.ObjectStore;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -142,7 +143,7 @@ final class IvfPqFiles {
   }
 
   private static long size(ObjectStore store, String key) throws IOException {
-    try (dev.javelin.io.InputFile in = store.open(key)) {
+    try (InputFile in = store.open(key)) {
       return in.length();
     }
   }

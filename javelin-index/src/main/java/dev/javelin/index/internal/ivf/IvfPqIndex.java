@@ -8,6 +8,7 @@ import dev.javelin.index.internal.btree.BTreeIndex;
 import dev.javelin.io.ObjectStore;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
@@ -84,7 +85,7 @@ public final class IvfPqIndex {
     float[] norms = pq.norms();
     float[][] normsBySubVector = new float[pq.m][];
     for (int j = 0; j < pq.m; j++) {
-      normsBySubVector[j] = java.util.Arrays.copyOfRange(norms, j * w, (j + 1) * w);
+      normsBySubVector[j] = Arrays.copyOfRange(norms, j * w, (j + 1) * w);
     }
     float[] scratch = new float[w];
     float[][][] terms = new float[model.numPartitions][pq.m][w];
@@ -227,8 +228,8 @@ public final class IvfPqIndex {
     long[] ordered = nearestPartitions.rowIds();
     float[] orderedDist = nearestPartitions.distances();
     probes = Math.max(probes, Math.min(maxProbes, earlyPruning(orderedDist, dot, probeRange.queryK())));
-    long[] probed = java.util.Arrays.copyOf(ordered, Math.min(probes, ordered.length));
-    float[] probedDist = java.util.Arrays.copyOf(orderedDist, probed.length);
+    long[] probed = Arrays.copyOf(ordered, Math.min(probes, ordered.length));
+    float[] probedDist = Arrays.copyOf(orderedDist, probed.length);
     NearestRows top = searchPartitions(q, probed, probedDist, k, accept, parallelRows);
     // Lance's late search: one more partition at a time, nearest first, until the query's k rows
     // are found. (A row is only skipped by the top's bound once k rows are kept, so fewer kept
@@ -469,6 +470,6 @@ public final class IvfPqIndex {
       out += kept;
     }
     return IvfPqFiles.write(store, BTreeIndex.directory(newUuid), c.model(), newOffsets, newLengths,
-        java.util.Arrays.copyOf(ids, out), java.util.Arrays.copyOf(codes, out * m), allocator);
+        Arrays.copyOf(ids, out), Arrays.copyOf(codes, out * m), allocator);
   }
 }

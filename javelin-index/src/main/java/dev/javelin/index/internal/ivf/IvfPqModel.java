@@ -1,6 +1,7 @@
 package dev.javelin.index.internal.ivf;
 
 import dev.javelin.index.DistanceType;
+import java.util.Arrays;
 
 /**
  * The trained parts of an IVF_PQ index: partition centroids and the PQ codebook. For cosine the
@@ -32,7 +33,7 @@ final class IvfPqModel {
   /** Whether rows encoded by {@code other} mean the same here: equal centroids, codebook and distance. */
   boolean sameAs(IvfPqModel other) {
     return dim == other.dim && distanceType == other.distanceType && pq.m == other.pq.m
-        && java.util.Arrays.equals(centroids, other.centroids) && java.util.Arrays.equals(pq.codebook, other.pq.codebook);
+        && Arrays.equals(centroids, other.centroids) && Arrays.equals(pq.codebook, other.pq.codebook);
   }
 
   boolean residual() {

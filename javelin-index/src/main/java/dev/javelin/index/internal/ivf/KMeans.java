@@ -1,5 +1,6 @@
 package dev.javelin.index.internal.ivf;
 
+import java.util.Arrays;
 import java.util.Random;
 import java.util.stream.IntStream;
 
@@ -48,7 +49,7 @@ final class KMeans {
       all[i] = all[j];
       all[j] = t;
     }
-    return java.util.Arrays.copyOf(all, k);
+    return Arrays.copyOf(all, k);
   }
 
   /**

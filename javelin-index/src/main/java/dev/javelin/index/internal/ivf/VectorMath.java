@@ -1,5 +1,7 @@
 package dev.javelin.index.internal.ivf;
 
+import java.util.Arrays;
+
 
 /**
  * The inner loops: dot products and squared L2 distances over slices of float arrays. Four
@@ -60,7 +62,7 @@ public final class VectorMath {
    * multiply-adds. K-means assignment, the bulk of an index build, spends its time here.
    */
   static void dotsTransposed(float[] x, int off, int dim, float[][] t, int tRow, int k, float[] out) {
-    java.util.Arrays.fill(out, 0, k, 0f);
+    Arrays.fill(out, 0, k, 0f);
     int i = 0;
     for (; i + 3 < dim; i += 4) {
       float x0 = x[off + i];
@@ -109,9 +111,9 @@ public final class VectorMath {
     } else {
       // l2 starts its sums at zero; 0 + d * d is d * d exactly, so the first square may set s0.
       squares(x[off], t[tRow], k, s0);
-      java.util.Arrays.fill(s1, 0, k, 0f);
-      java.util.Arrays.fill(s2, 0, k, 0f);
-      java.util.Arrays.fill(s3, 0, k, 0f);
+      Arrays.fill(s1, 0, k, 0f);
+      Arrays.fill(s2, 0, k, 0f);
+      Arrays.fill(s3, 0, k, 0f);
       i = 1;
     }
     for (; i + 3 < dim; i += 4) {

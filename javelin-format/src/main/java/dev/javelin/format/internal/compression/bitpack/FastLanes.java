@@ -1,5 +1,9 @@
 package dev.javelin.format.internal.compression.bitpack;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.util.Arrays;
 
 /**
@@ -44,10 +48,10 @@ public final class FastLanes {
     return out;
   }
 
-  private static final java.lang.invoke.VarHandle LE_LONGS =
-      java.lang.invoke.MethodHandles.byteArrayViewVarHandle(long[].class, java.nio.ByteOrder.LITTLE_ENDIAN);
-  private static final java.lang.invoke.VarHandle LE_INTS =
-      java.lang.invoke.MethodHandles.byteArrayViewVarHandle(int[].class, java.nio.ByteOrder.LITTLE_ENDIAN);
+  private static final VarHandle LE_LONGS =
+      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+  private static final VarHandle LE_INTS =
+      MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
 
   /**
    * Value {@code index} (0..1023, in unpacked order) of a block of 64-bit values packed at
@@ -110,7 +114,7 @@ public final class FastLanes {
    * As {@link #unpackOne64(byte[], int, int, int)}, reading the packed words (little-endian) from
    * a buffer at absolute byte offset {@code from}, for buffers with no array (mapped files).
    */
-  public static long unpackOne64(java.nio.ByteBuffer src, int from, int bitWidth, int index) {
+  public static long unpackOne64(ByteBuffer src, int from, int bitWidth, int index) {
     if (bitWidth == 0) {
       return 0L;
     }
@@ -128,7 +132,7 @@ public final class FastLanes {
   }
 
   /** As {@link #unpackOne32(byte[], int, int, int)}, from a little-endian buffer. */
-  public static int unpackOne32(java.nio.ByteBuffer src, int from, int bitWidth, int index) {
+  public static int unpackOne32(ByteBuffer src, int from, int bitWidth, int index) {
     if (bitWidth == 0) {
       return 0;
     }

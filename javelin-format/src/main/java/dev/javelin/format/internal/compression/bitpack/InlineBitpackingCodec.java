@@ -2,6 +2,10 @@ package dev.javelin.format.internal.compression.bitpack;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.IntBuffer;
+import java.nio.LongBuffer;
+import java.nio.ShortBuffer;
+import java.util.Arrays;
 
 /**
  * Lance 2.1 {@code InlineBitpacking}: values are cut into chunks of {@value FastLanes#BLOCK}, and each
@@ -78,7 +82,7 @@ public final class InlineBitpackingCodec {
       total += chunkBytes(16, widths[c]);
     }
     byte[] data = new byte[Checks.byteSize(WHAT, total, 1)];
-    java.nio.ShortBuffer dst = ByteBuffer.wrap(data).order(ByteOrder.LITTLE_ENDIAN).asShortBuffer();
+    ShortBuffer dst = ByteBuffer.wrap(data).order(ByteOrder.LITTLE_ENDIAN).asShortBuffer();
     short[] padded = new short[FastLanes.BLOCK];
     short[] packed = new short[FastLanes.BLOCK];
     for (int c = 0; c < n; c++) {
@@ -107,7 +111,7 @@ public final class InlineBitpackingCodec {
       total += chunkBytes(32, widths[c]);
     }
     byte[] data = new byte[Checks.byteSize(WHAT, total, 1)];
-    java.nio.IntBuffer dst = ByteBuffer.wrap(data).order(ByteOrder.LITTLE_ENDIAN).asIntBuffer();
+    IntBuffer dst = ByteBuffer.wrap(data).order(ByteOrder.LITTLE_ENDIAN).asIntBuffer();
     int[] padded = new int[FastLanes.BLOCK];
     int[] packed = new int[FastLanes.BLOCK];
     for (int c = 0; c < n; c++) {
@@ -136,7 +140,7 @@ public final class InlineBitpackingCodec {
       total += chunkBytes(64, widths[c]);
     }
     byte[] data = new byte[Checks.byteSize(WHAT, total, 1)];
-    java.nio.LongBuffer dst = ByteBuffer.wrap(data).order(ByteOrder.LITTLE_ENDIAN).asLongBuffer();
+    LongBuffer dst = ByteBuffer.wrap(data).order(ByteOrder.LITTLE_ENDIAN).asLongBuffer();
     long[] padded = new long[FastLanes.BLOCK];
     long[] packed = new long[FastLanes.BLOCK];
     for (int c = 0; c < n; c++) {
@@ -171,14 +175,14 @@ public final class InlineBitpackingCodec {
       total += chunkBytes(64, widths[c]);
     }
     byte[] data = new byte[Checks.byteSize(WHAT, total, 1)];
-    java.nio.LongBuffer src = ByteBuffer.wrap(le).order(ByteOrder.LITTLE_ENDIAN).asLongBuffer();
-    java.nio.LongBuffer dst = ByteBuffer.wrap(data).order(ByteOrder.LITTLE_ENDIAN).asLongBuffer();
+    LongBuffer src = ByteBuffer.wrap(le).order(ByteOrder.LITTLE_ENDIAN).asLongBuffer();
+    LongBuffer dst = ByteBuffer.wrap(data).order(ByteOrder.LITTLE_ENDIAN).asLongBuffer();
     long[] block = new long[FastLanes.BLOCK];
     long[] packed = new long[FastLanes.BLOCK];
     for (int c = 0; c < n; c++) {
       int m = chunkLen(len, c);
       src.get(c * FastLanes.BLOCK, block, 0, m);
-      java.util.Arrays.fill(block, m, FastLanes.BLOCK, 0L);
+      Arrays.fill(block, m, FastLanes.BLOCK, 0L);
       int w = widths[c];
       int need = FastLanes.bitWidth(block, 0, m);
       if (need != w) {
@@ -201,14 +205,14 @@ public final class InlineBitpackingCodec {
       total += chunkBytes(32, widths[c]);
     }
     byte[] data = new byte[Checks.byteSize(WHAT, total, 1)];
-    java.nio.IntBuffer src = ByteBuffer.wrap(le).order(ByteOrder.LITTLE_ENDIAN).asIntBuffer();
-    java.nio.IntBuffer dst = ByteBuffer.wrap(data).order(ByteOrder.LITTLE_ENDIAN).asIntBuffer();
+    IntBuffer src = ByteBuffer.wrap(le).order(ByteOrder.LITTLE_ENDIAN).asIntBuffer();
+    IntBuffer dst = ByteBuffer.wrap(data).order(ByteOrder.LITTLE_ENDIAN).asIntBuffer();
     int[] block = new int[FastLanes.BLOCK];
     int[] packed = new int[FastLanes.BLOCK];
     for (int c = 0; c < n; c++) {
       int m = chunkLen(len, c);
       src.get(c * FastLanes.BLOCK, block, 0, m);
-      java.util.Arrays.fill(block, m, FastLanes.BLOCK, 0);
+      Arrays.fill(block, m, FastLanes.BLOCK, 0);
       int w = widths[c];
       int need = FastLanes.bitWidth(block, 0, m);
       if (need != w) {

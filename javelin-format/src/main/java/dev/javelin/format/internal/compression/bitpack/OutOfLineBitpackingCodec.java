@@ -2,6 +2,9 @@ package dev.javelin.format.internal.compression.bitpack;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.IntBuffer;
+import java.nio.LongBuffer;
+import java.nio.ShortBuffer;
 
 /**
  * Lance 2.1 {@code OutOfLineBitpacking}: a whole buffer packed at one bit width {@code W}, which lives in
@@ -101,7 +104,7 @@ public final class OutOfLineBitpackingCodec {
   public static byte[] encode(short[] values, int off, int len, int bitWidth) {
     checkFits(FastLanes.bitWidth(values, off, len), bitWidth, 16);
     byte[] out = new byte[Checks.byteSize(WHAT, encodedBytes(16, bitWidth, len), 1)];
-    java.nio.ShortBuffer dst = ByteBuffer.wrap(out).order(ByteOrder.LITTLE_ENDIAN).asShortBuffer();
+    ShortBuffer dst = ByteBuffer.wrap(out).order(ByteOrder.LITTLE_ENDIAN).asShortBuffer();
     int words = FastLanes.packedWords(16, bitWidth);
     short[] packed = new short[words];
     int full = len / FastLanes.BLOCK;
@@ -127,7 +130,7 @@ public final class OutOfLineBitpackingCodec {
   public static byte[] encode(int[] values, int off, int len, int bitWidth) {
     checkFits(FastLanes.bitWidth(values, off, len), bitWidth, 32);
     byte[] out = new byte[Checks.byteSize(WHAT, encodedBytes(32, bitWidth, len), 1)];
-    java.nio.IntBuffer dst = ByteBuffer.wrap(out).order(ByteOrder.LITTLE_ENDIAN).asIntBuffer();
+    IntBuffer dst = ByteBuffer.wrap(out).order(ByteOrder.LITTLE_ENDIAN).asIntBuffer();
     int words = FastLanes.packedWords(32, bitWidth);
     int[] packed = new int[words];
     int full = len / FastLanes.BLOCK;
@@ -153,7 +156,7 @@ public final class OutOfLineBitpackingCodec {
   public static byte[] encode(long[] values, int off, int len, int bitWidth) {
     checkFits(FastLanes.bitWidth(values, off, len), bitWidth, 64);
     byte[] out = new byte[Checks.byteSize(WHAT, encodedBytes(64, bitWidth, len), 1)];
-    java.nio.LongBuffer dst = ByteBuffer.wrap(out).order(ByteOrder.LITTLE_ENDIAN).asLongBuffer();
+    LongBuffer dst = ByteBuffer.wrap(out).order(ByteOrder.LITTLE_ENDIAN).asLongBuffer();
     int words = FastLanes.packedWords(64, bitWidth);
     long[] packed = new long[words];
     int full = len / FastLanes.BLOCK;
@@ -249,7 +252,7 @@ public final class OutOfLineBitpackingCodec {
   public static void decode(ByteBuffer in, int numValues, int bitWidth, short[] out, int outOff) {
     boolean rawTail = checkLayout(in, numValues, bitWidth, 16);
     Checks.range(WHAT + " output", out.length, outOff, numValues);
-    java.nio.ShortBuffer src = Checks.le(in).asShortBuffer();
+    ShortBuffer src = Checks.le(in).asShortBuffer();
     int words = FastLanes.packedWords(16, bitWidth);
     short[] packed = new short[words];
     int full = numValues / FastLanes.BLOCK;
@@ -274,7 +277,7 @@ public final class OutOfLineBitpackingCodec {
   public static void decode(ByteBuffer in, int numValues, int bitWidth, int[] out, int outOff) {
     boolean rawTail = checkLayout(in, numValues, bitWidth, 32);
     Checks.range(WHAT + " output", out.length, outOff, numValues);
-    java.nio.IntBuffer src = Checks.le(in).asIntBuffer();
+    IntBuffer src = Checks.le(in).asIntBuffer();
     int words = FastLanes.packedWords(32, bitWidth);
     int[] packed = new int[words];
     int full = numValues / FastLanes.BLOCK;
@@ -299,7 +302,7 @@ public final class OutOfLineBitpackingCodec {
   public static void decode(ByteBuffer in, int numValues, int bitWidth, long[] out, int outOff) {
     boolean rawTail = checkLayout(in, numValues, bitWidth, 64);
     Checks.range(WHAT + " output", out.length, outOff, numValues);
-    java.nio.LongBuffer src = Checks.le(in).asLongBuffer();
+    LongBuffer src = Checks.le(in).asLongBuffer();
     int words = FastLanes.packedWords(64, bitWidth);
     long[] packed = new long[words];
     int full = numValues / FastLanes.BLOCK;
