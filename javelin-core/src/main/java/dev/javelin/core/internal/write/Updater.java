@@ -26,7 +26,7 @@ import dev.javelin.table.OperationKind;
 import dev.javelin.table.Table;
 import dev.javelin.table.Transaction;
 import dev.javelin.table.deletion.Deletes;
-import dev.javelin.table.deletion.DeletionFiles;
+import dev.javelin.table.deletion.DeletionMerge;
 import dev.javelin.table.exceptions.CommitConflictException;
 import dev.javelin.table.exceptions.TableErrors;
 import dev.javelin.table.proto.TableProtos;
@@ -38,6 +38,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Function;
@@ -222,14 +223,8 @@ public final class Updater {
       List<Long> removed = new ArrayList<>();
       for (Map.Entry<Long, RoaringBitmap> e : moved.entrySet()) {
         Fragment f = byId.get(e.getKey());
-        RoaringBitmap all = RoaringBitmap.or(Deletes.deletedRows(at.store(), f, allocator), e.getValue());
-        if (all.getLongCardinality() >= f.physicalRows()) {
-          removed.add(f.id());
-          continue;
-        }
-        DeletionFile file = DeletionFiles.write(at.store(), f.id(), read.version(), all, allocator);
-        written.add(file.key(f.id()));
-        updated.add(withDeletions(f, file));
+        DeletionMerge.merge(at.store(), f, Deletes.deletedRows(at.store(), f, allocator), e.getValue(),
+            read.version(), written, allocator).ifPresentOrElse(updated::add, () -> removed.add(f.id()));
       }
       List<Integer> assigned = new ArrayList<>();
       set.forEach(a -> assigned.add(a.field.id()));
@@ -328,10 +323,6 @@ public final class Updater {
     }
   }
 
-  private static Fragment withDeletions(Fragment f, DeletionFile file) {
-    return Fragment.fromProto(f.proto().toBuilder().setDeletionFile(file.proto()).build());
-  }
-
   /**
    * Rebases a row-rewriting Update over concurrent Deletes and Updates that changed only the
    * deletion files of fragments whose rows it moved: each such fragment's deletion vector becomes
@@ -380,19 +371,14 @@ public final class Updater {
                 id << 32 | Integer.toUnsignedLong(ours.first()));
           }
           RoaringBitmap theirs = Deletes.deletedRows(table.store(), current, allocator);
-          if (RoaringBitmap.intersects(theirs, ours)) {
-            long offset = Integer.toUnsignedLong(RoaringBitmap.and(theirs, ours).first());
-            throw TableErrors.rowsUpdatedConcurrently(table.location(), mine, latest.version(), id << 32 | offset);
+          OptionalLong shared = DeletionMerge.firstShared(theirs, ours);
+          if (shared.isPresent()) {
+            throw TableErrors.rowsUpdatedConcurrently(table.location(), mine, latest.version(),
+                id << 32 | shared.getAsLong());
           }
           superseded.add(DeletionFile.fromProto(f.getDeletionFile()).key(id));
-          RoaringBitmap all = RoaringBitmap.or(theirs, ours);
-          if (all.getLongCardinality() >= current.physicalRows()) {
-            removed.add(id);
-            continue;
-          }
-          DeletionFile file = DeletionFiles.write(table.store(), id, latest.version(), all, allocator);
-          written.add(file.key(id));
-          updated.add(withDeletions(current, file).proto());
+          DeletionMerge.merge(table.store(), current, theirs, ours, latest.version(), written, allocator)
+              .ifPresentOrElse(m -> updated.add(m.proto()), () -> removed.add(id));
         }
         Transaction rebased = Transaction.fromProto(mine.proto().toBuilder()
             .setReadVersion(latest.version())
