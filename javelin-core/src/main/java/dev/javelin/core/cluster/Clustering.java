@@ -1,6 +1,5 @@
 package dev.javelin.core.cluster;
 
-import com.google.protobuf.ByteString;
 import dev.javelin.common.Tasks;
 import dev.javelin.core.Dataset;
 import dev.javelin.core.exceptions.ClusterException;
@@ -13,8 +12,8 @@ import dev.javelin.table.Manifest;
 import dev.javelin.table.Table;
 import dev.javelin.table.Transaction;
 import dev.javelin.table.exceptions.ConcurrentRewriteException;
-import dev.javelin.table.proto.TableProtos;
 import dev.javelin.table.rowids.RowIdSequence;
+import dev.javelin.table.rowids.RowLineage;
 import dev.javelin.table.rowids.RowVersionSequence;
 import dev.javelin.table.rowmap.RowMapSummary;
 import dev.javelin.table.rowmap.RowMapWriter;
@@ -168,7 +167,7 @@ final class Clustering {
     try {
       walked = side.submit(() -> {
         try (rowMap) {
-          Lineage lineage = walk(m, sources, p1.addresses, dest, counts, new RowMapLabels(rowMap, labels));
+          RowLineage lineage = walk(m, sources, p1.addresses, dest, counts, new RowMapLabels(rowMap, labels));
           return new Walked(lineage, rowMap.finish());
         }
       });
@@ -195,12 +194,12 @@ final class Clustering {
     }
     List<Fragment> news = new ArrayList<>();
     for (int d = 0; d < written.size(); d++) {
-      news.add(w.lineage() == null ? written.get(d) : w.lineage().apply(written.get(d), d));
+      news.add(w.lineage() == null ? written.get(d) : w.lineage().next(d, written.get(d)));
     }
     return commit(m, sources, news, dest.length, entryUuid, rowMap.path(), w.summary());
   }
 
-  private record Walked(Lineage lineage, RowMapSummary summary) {}
+  private record Walked(RowLineage lineage, RowMapSummary summary) {}
 
   // The task's result; its exception as thrown (an interrupted wait as an InterruptedIOException).
   private <T> T join(Future<T> task) throws IOException {
@@ -310,10 +309,10 @@ final class Clustering {
   // Walks every physical row of the sources in order: a row whose address the scan returned is
   // live and labelled with its destination, any other was deleted. With stable row ids, the
   // walk also hands each destination its rows' ids and versions, in the destination's order.
-  private Lineage walk(Manifest m, List<Fragment> sources, long[] addresses, int[] dest, long[] counts,
+  private RowLineage walk(Manifest m, List<Fragment> sources, long[] addresses, int[] dest, long[] counts,
       LabelSink labels) throws IOException {
     boolean stable = (m.readerFeatureFlags() & FeatureFlags.STABLE_ROW_IDS) != 0;
-    Lineage lineage = stable ? new Lineage(counts) : null;
+    RowLineage lineage = stable ? new RowLineage(counts) : null;
     int k = 0;
     long deleted = 0;
     for (Fragment f : sources) {
@@ -335,8 +334,8 @@ final class Clustering {
             labels.label(dest[k]);
           }
           if (lineage != null) {
-            lineage.add(dest[k], ids.get(o), created.isPresent() ? created.get().get(o) : -1,
-                updated.isPresent() ? updated.get().get(o) : -1);
+            lineage.add(dest[k], ids.get(o), created.isPresent() ? created.get().get(o) : RowLineage.NONE,
+                updated.isPresent() ? updated.get().get(o) : RowLineage.NONE);
           }
           k++;
         } else {
@@ -487,50 +486,5 @@ final class Clustering {
     List<Long> out = new ArrayList<>();
     fragments.forEach(f -> out.add(f.id()));
     return out;
-  }
-
-  /** Each destination's row ids and versions, filled in destination order by the walk. */
-  private static final class Lineage {
-    final long[][] ids;
-    final long[][] created;
-    final long[][] updated;
-    final int[] filled;
-    boolean anyCreated;
-    boolean anyUpdated;
-
-    Lineage(long[] counts) {
-      int m = counts.length;
-      ids = new long[m][];
-      created = new long[m][];
-      updated = new long[m][];
-      filled = new int[m];
-      for (int d = 0; d < m; d++) {
-        ids[d] = new long[Math.toIntExact(counts[d])];
-        created[d] = new long[ids[d].length];
-        updated[d] = new long[ids[d].length];
-      }
-    }
-
-    // A version of -1 means the source fragment records none: 0 is written, as compaction does.
-    void add(int d, long id, long createdAt, long updatedAt) {
-      int i = filled[d]++;
-      ids[d][i] = id;
-      created[d][i] = Math.max(0, createdAt);
-      updated[d][i] = Math.max(0, updatedAt);
-      anyCreated |= createdAt >= 0;
-      anyUpdated |= updatedAt >= 0;
-    }
-
-    Fragment apply(Fragment f, int d) {
-      TableProtos.DataFragment.Builder b = f.proto().toBuilder();
-      b.setInlineRowIds(ByteString.copyFrom(RowIdSequence.ofValues(ids[d]).toBytes()));
-      if (anyCreated) {
-        b.setInlineCreatedAtVersions(ByteString.copyFrom(RowVersionSequence.ofVersions(created[d]).toBytes()));
-      }
-      if (anyUpdated) {
-        b.setInlineLastUpdatedAtVersions(ByteString.copyFrom(RowVersionSequence.ofVersions(updated[d]).toBytes()));
-      }
-      return Fragment.fromProto(b.build());
-    }
   }
 }

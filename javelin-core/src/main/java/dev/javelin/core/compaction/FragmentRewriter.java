@@ -1,6 +1,5 @@
 package dev.javelin.core.compaction;
 
-import com.google.protobuf.ByteString;
 import dev.javelin.core.Dataset;
 import dev.javelin.core.exceptions.CompactionException;
 import dev.javelin.format.exceptions.UnsupportedFormatException;
@@ -9,13 +8,12 @@ import dev.javelin.table.FeatureFlags;
 import dev.javelin.table.Fragment;
 import dev.javelin.table.Manifest;
 import dev.javelin.table.deletion.Deletes;
-import dev.javelin.table.proto.TableProtos;
 import dev.javelin.table.rowids.RowIdSequence;
+import dev.javelin.table.rowids.RowLineage;
 import dev.javelin.table.rowids.RowVersionSequence;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
@@ -42,7 +40,7 @@ final class FragmentRewriter {
     DefaultCompactionPlanner.checkIndices(m, fragments, task.options().deferIndexRemap(), at.location());
     CompactionOptions o = task.options();
     boolean stable = (m.readerFeatureFlags() & FeatureFlags.STABLE_ROW_IDS) != 0;
-    Lineage lineage = stable ? Lineage.of(at, fragments) : null;
+    RowLineage lineage = stable ? lineageOf(at, fragments) : null;
     Set<Integer> live = new HashSet<>();
     m.schema().flatten().forEach(f -> live.add(f.id()));
     if (o.mode() != CompactionMode.REENCODE) {
@@ -124,7 +122,7 @@ final class FragmentRewriter {
     }
   }
 
-  private static Fragment fragment(NewFiles files, NewFiles.Writer w, Set<Integer> live, Lineage lineage)
+  private static Fragment fragment(NewFiles files, NewFiles.Writer w, Set<Integer> live, RowLineage lineage)
       throws IOException {
     long rows = w.writer.numRows();
     DataFile d = files.finish(w, live);
@@ -132,73 +130,29 @@ final class FragmentRewriter {
     return lineage == null ? f : lineage.next(f);
   }
 
-  /** The moved rows' ids and versions, in row order, handed out fragment by fragment. */
-  private static final class Lineage {
-    final long[] ids;
-    final long[] created;
-    final long[] updated;
-    int next;
-
-    private Lineage(long[] ids, long[] created, long[] updated) {
-      this.ids = ids;
-      this.created = created;
-      this.updated = updated;
-    }
-
-    static Lineage of(Dataset at, List<Fragment> fragments) {
-      int total = Math.toIntExact(fragments.stream().mapToLong(Fragment::liveRows).sum());
-      long[] ids = new long[total];
-      long[] created = null;
-      long[] updated = null;
-      int k = 0;
-      for (Fragment f : fragments) {
-        RoaringBitmap deleted;
-        try {
-          deleted = Deletes.deletedRows(at.store(), f, at.allocator());
-        } catch (IOException e) {
-          throw new UncheckedIOException(e);
-        }
-        RowIdSequence seq = f.rowIdSequence(at.store()).orElseThrow(() -> new CompactionException("Fragment "
-            + f.id() + " has no row ids but the dataset has stable row ids: " + at.location()));
-        Optional<RowVersionSequence> c = f.createdAtVersions(at.store());
-        Optional<RowVersionSequence> u = f.lastUpdatedAtVersions(at.store());
-        if (c.isPresent() && created == null) {
-          created = new long[total];
-        }
-        if (u.isPresent() && updated == null) {
-          updated = new long[total];
-        }
-        for (long i = 0; i < f.physicalRows(); i++) {
-          if (deleted.contains((int) i)) {
-            continue;
-          }
-          ids[k] = seq.get(i);
-          if (created != null) {
-            created[k] = c.isPresent() ? c.get().get(i) : 0;
-          }
-          if (updated != null) {
-            updated[k] = u.isPresent() ? u.get().get(i) : 0;
-          }
-          k++;
-        }
+  // The live rows' ids and versions, in row order, handed out fragment by fragment.
+  private static RowLineage lineageOf(Dataset at, List<Fragment> fragments) {
+    long total = fragments.stream().mapToLong(Fragment::liveRows).sum();
+    RowLineage lineage = new RowLineage(new long[] {total});
+    for (Fragment f : fragments) {
+      RoaringBitmap deleted;
+      try {
+        deleted = Deletes.deletedRows(at.store(), f, at.allocator());
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
       }
-      return new Lineage(ids, created, updated);
-    }
-
-    Fragment next(Fragment f) {
-      int n = Math.toIntExact(f.physicalRows());
-      TableProtos.DataFragment.Builder b = f.proto().toBuilder();
-      b.setInlineRowIds(ByteString.copyFrom(RowIdSequence.ofValues(Arrays.copyOfRange(ids, next, next + n)).toBytes()));
-      if (created != null) {
-        b.setInlineCreatedAtVersions(ByteString.copyFrom(
-            RowVersionSequence.ofVersions(Arrays.copyOfRange(created, next, next + n)).toBytes()));
+      RowIdSequence seq = f.rowIdSequence(at.store()).orElseThrow(() -> new CompactionException("Fragment "
+          + f.id() + " has no row ids but the dataset has stable row ids: " + at.location()));
+      Optional<RowVersionSequence> c = f.createdAtVersions(at.store());
+      Optional<RowVersionSequence> u = f.lastUpdatedAtVersions(at.store());
+      for (long i = 0; i < f.physicalRows(); i++) {
+        if (deleted.contains((int) i)) {
+          continue;
+        }
+        lineage.add(seq.get(i), c.isPresent() ? c.get().get(i) : RowLineage.NONE,
+            u.isPresent() ? u.get().get(i) : RowLineage.NONE);
       }
-      if (updated != null) {
-        b.setInlineLastUpdatedAtVersions(ByteString.copyFrom(
-            RowVersionSequence.ofVersions(Arrays.copyOfRange(updated, next, next + n)).toBytes()));
-      }
-      next += n;
-      return Fragment.fromProto(b.build());
     }
+    return lineage;
   }
 }

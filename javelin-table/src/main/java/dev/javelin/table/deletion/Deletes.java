@@ -23,6 +23,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeMap;
 import org.apache.arrow.memory.BufferAllocator;
@@ -115,14 +116,8 @@ public final class Deletes {
           continue;
         }
         affected.put(id, fresh);
-        RoaringBitmap merged = RoaringBitmap.or(old, fresh);
-        if (merged.getLongCardinality() >= f.physicalRows()) {
-          removed.add(id);
-          continue;
-        }
-        DeletionFile file = DeletionFiles.write(store, id, read.version(), merged, allocator);
-        written.add(file.key(id));
-        updated.add(withDeletions(f, file));
+        DeletionMerge.merge(store, f, old, fresh, read.version(), written, allocator)
+            .ifPresentOrElse(updated::add, () -> removed.add(id));
       }
       if (affected.isEmpty()) {
         return new Committed(read, 0);
@@ -135,10 +130,6 @@ public final class Deletes {
     } catch (IOException e) {
       throw new UncheckedIOException("Delete failed: " + table.location(), e);
     }
-  }
-
-  private static Fragment withDeletions(Fragment f, DeletionFile file) {
-    return Fragment.fromProto(f.proto().toBuilder().setDeletionFile(file.proto()).build());
   }
 
   /**
@@ -214,21 +205,7 @@ public final class Deletes {
             deleting.remove(id);
             continue; // a concurrent delete removed every row
           }
-          RoaringBitmap theirs = deletedRows(table.store(), current, allocator);
-          RoaringBitmap ours = affected.get(id);
-          deleting.put(id, (long) RoaringBitmap.andNotCardinality(ours, theirs));
-          if (byUpdate.contains(id) && RoaringBitmap.intersects(theirs, ours)) {
-            long offset = Integer.toUnsignedLong(RoaringBitmap.and(theirs, ours).first());
-            throw TableErrors.rowsConflict(table.location(), mine, latest.version(), id << 32 | offset);
-          }
-          RoaringBitmap merged = RoaringBitmap.or(theirs, ours);
-          if (merged.getLongCardinality() >= current.physicalRows()) {
-            removed.add(id);
-            continue;
-          }
-          DeletionFile file = DeletionFiles.write(table.store(), id, latest.version(), merged, allocator);
-          written.add(file.key(id));
-          updated.add(withDeletions(current, file).proto());
+          mergeInto(current, mine, latest, byUpdate, written, updated, removed);
         }
         Set<Long> listed = new HashSet<>();
         op.getUpdatedFragmentsList().forEach(f -> listed.add(f.getId()));
@@ -240,21 +217,7 @@ public final class Deletes {
             }
             continue; // merged above, or a concurrent delete removed every row
           }
-          RoaringBitmap theirs = deletedRows(table.store(), current, allocator);
-          RoaringBitmap ours = affected.get(id);
-          deleting.put(id, (long) RoaringBitmap.andNotCardinality(ours, theirs));
-          if (byUpdate.contains(id) && RoaringBitmap.intersects(theirs, ours)) {
-            long offset = Integer.toUnsignedLong(RoaringBitmap.and(theirs, ours).first());
-            throw TableErrors.rowsConflict(table.location(), mine, latest.version(), id << 32 | offset);
-          }
-          RoaringBitmap merged = RoaringBitmap.or(theirs, ours);
-          if (merged.getLongCardinality() >= current.physicalRows()) {
-            removed.add(id);
-            continue;
-          }
-          DeletionFile file = DeletionFiles.write(table.store(), id, latest.version(), merged, allocator);
-          written.add(file.key(id));
-          updated.add(withDeletions(current, file).proto());
+          mergeInto(current, mine, latest, byUpdate, written, updated, removed);
         }
         for (long id : op.getDeletedFragmentIdsList()) {
           Fragment current = now.get(id);
@@ -281,7 +244,25 @@ public final class Deletes {
             + table.location(), e);
       }
     }
-  
+
+    // Unites this delete's rows of the fragment with its newest deletion vector (a row a concurrent
+    // Update rewrote cannot be deleted: a conflict) and records what the transaction deletes there.
+    private void mergeInto(Fragment current, Transaction mine, Manifest latest, Set<Long> byUpdate,
+        PendingFiles written, List<TableProtos.DataFragment> updated, List<Long> removed) throws IOException {
+      long id = current.id();
+      RoaringBitmap theirs = deletedRows(table.store(), current, allocator);
+      RoaringBitmap ours = affected.get(id);
+      deleting.put(id, (long) RoaringBitmap.andNotCardinality(ours, theirs));
+      if (byUpdate.contains(id)) {
+        OptionalLong shared = DeletionMerge.firstShared(theirs, ours);
+        if (shared.isPresent()) {
+          throw TableErrors.rowsConflict(table.location(), mine, latest.version(), id << 32 | shared.getAsLong());
+        }
+      }
+      DeletionMerge.merge(table.store(), current, theirs, ours, latest.version(), written, allocator)
+          .ifPresentOrElse(f -> updated.add(f.proto()), () -> removed.add(id));
+    }
+
     // Rows of fragments a committed reordered Rewrite retired now live in its destinations: the
     // rows this delete removes there are moved to their new addresses in affected. Only the
     // commits judged rebasable reach a rebase, so once one is a Rewrite of our fragments every
@@ -361,9 +342,10 @@ public final class Deletes {
           continue;
         }
         RoaringBitmap theirs = deletedRows(table.store(), Fragment.fromProto(f), allocator);
-        if (RoaringBitmap.intersects(theirs, ours)) {
-          long offset = Integer.toUnsignedLong(RoaringBitmap.and(theirs, ours).first());
-          throw TableErrors.rowsConflict(table.location(), mine, latest.version(), f.getId() << 32 | offset);
+        OptionalLong shared = DeletionMerge.firstShared(theirs, ours);
+        if (shared.isPresent()) {
+          throw TableErrors.rowsConflict(table.location(), mine, latest.version(),
+              f.getId() << 32 | shared.getAsLong());
         }
       }
     }

@@ -27,11 +27,14 @@ import dev.javelin.table.OperationKind;
 import dev.javelin.table.Table;
 import dev.javelin.table.Transaction;
 import dev.javelin.table.deletion.Deletes;
-import dev.javelin.table.deletion.DeletionFiles;
+import dev.javelin.table.deletion.DeletionMerge;
 import dev.javelin.table.exceptions.CommitConflictException;
 import dev.javelin.table.exceptions.TableErrors;
 import dev.javelin.table.proto.TableProtos;
 import dev.javelin.table.proto.TransactionProtos;
+import dev.javelin.table.rowids.RowIdSequence;
+import dev.javelin.table.rowids.RowLineage;
+import dev.javelin.table.rowids.RowVersionSequence;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -39,6 +42,8 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Function;
@@ -224,14 +229,8 @@ public final class Updater {
       List<Long> removed = new ArrayList<>();
       for (Map.Entry<Long, RoaringBitmap> e : moved.entrySet()) {
         Fragment f = byId.get(e.getKey());
-        RoaringBitmap all = RoaringBitmap.or(Deletes.deletedRows(at.store(), f, allocator), e.getValue());
-        if (all.getLongCardinality() >= f.physicalRows()) {
-          removed.add(f.id());
-          continue;
-        }
-        DeletionFile file = DeletionFiles.write(at.store(), f.id(), read.version(), all, allocator);
-        written.add(file.key(f.id()));
-        updated.add(withDeletions(f, file));
+        DeletionMerge.merge(at.store(), f, Deletes.deletedRows(at.store(), f, allocator), e.getValue(),
+            read.version(), written, allocator).ifPresentOrElse(updated::add, () -> removed.add(f.id()));
       }
       List<Integer> assigned = new ArrayList<>();
       set.forEach(a -> assigned.add(a.field.id()));
@@ -259,17 +258,14 @@ public final class Updater {
    * The stable row ids and created-at versions of the moved rows, in the order they were
    * written, so that each new fragment carries its rows' old ids (Lance keeps a row's id across
    * an update) and their creation versions; the commit sets last-updated to the new version.
-   * Holds 8 bytes per moved row, and each touched fragment's sequences once.
+   * Reads each touched fragment's sequences once.
    */
   private static final class MovedRowIds {
     private final ObjectStore store;
     private final Map<Long, Fragment> byId = new HashMap<>();
-    private final Map<Long, dev.javelin.table.rowids.RowIdSequence> idsOf = new HashMap<>();
-    private final Map<Long, java.util.Optional<dev.javelin.table.rowids.RowVersionSequence>> createdOf =
-        new HashMap<>();
-    private long[] ids = new long[1024];
-    private long[] created = new long[1024];
-    private int n;
+    private final Map<Long, RowIdSequence> idsOf = new HashMap<>();
+    private final Map<Long, Optional<RowVersionSequence>> createdOf = new HashMap<>();
+    private final RowLineage lineage = new RowLineage();
 
     MovedRowIds(ObjectStore store, Manifest read) {
       this.store = store;
@@ -280,58 +276,23 @@ public final class Updater {
       long frag = address >>> 32;
       long offset = address & 0xFFFFFFFFL;
       Fragment f = byId.get(frag);
-      dev.javelin.table.rowids.RowIdSequence seq = idsOf.computeIfAbsent(frag, k -> f.rowIdSequence(store)
+      RowIdSequence seq = idsOf.computeIfAbsent(frag, k -> f.rowIdSequence(store)
           .orElseThrow(() -> new IllegalStateException("Fragment " + k + " has no row ids: " + store.location())));
-      var versions = createdOf.computeIfAbsent(frag, k -> f.createdAtVersions(store));
-      if (n == ids.length) {
-        ids = java.util.Arrays.copyOf(ids, n * 2);
-        created = java.util.Arrays.copyOf(created, n * 2);
-      }
-      ids[n] = seq.get(offset);
+      Optional<RowVersionSequence> versions = createdOf.computeIfAbsent(frag, k -> f.createdAtVersions(store));
       // Lance counts a row without a recorded creation version as created at version 1.
-      created[n] = versions.map(v -> v.get(offset)).orElse(1L);
-      n++;
+      lineage.add(seq.get(offset), versions.map(v -> v.get(offset)).orElse(1L), RowLineage.NONE);
     }
 
     List<Fragment> attach(List<Fragment> fragments) {
+      long moved = lineage.remaining(0);
+      long wrote = fragments.stream().mapToLong(Fragment::physicalRows).sum();
+      if (wrote != moved) {
+        throw new IllegalStateException("Wrote " + wrote + " rows but moved " + moved + ": " + store.location());
+      }
       List<Fragment> out = new ArrayList<>();
-      int pos = 0;
-      for (Fragment f : fragments) {
-        int rows = Math.toIntExact(f.physicalRows());
-        long[] slice = java.util.Arrays.copyOfRange(ids, pos, pos + rows);
-        out.add(Fragment.fromProto(f.proto().toBuilder()
-            .setInlineRowIds(com.google.protobuf.ByteString.copyFrom(
-                dev.javelin.table.rowids.RowIdSequence.ofValues(slice).toBytes()))
-            .setInlineCreatedAtVersions(versionRuns(created, pos, pos + rows))
-            .build()));
-        pos += rows;
-      }
-      if (pos != n) {
-        throw new IllegalStateException("Wrote " + pos + " rows but moved " + n + ": " + store.location());
-      }
+      fragments.forEach(f -> out.add(lineage.next(f)));
       return out;
     }
-
-    // A RowDatasetVersionSequence of the versions [from, to), one run per stretch of equal values.
-    private static com.google.protobuf.ByteString versionRuns(long[] v, int from, int to) {
-      var seq = dev.javelin.table.proto.RowIdProtos.RowDatasetVersionSequence.newBuilder();
-      int start = from;
-      for (int i = from + 1; i <= to; i++) {
-        if (i == to || v[i] != v[start]) {
-          seq.addRuns(dev.javelin.table.proto.RowIdProtos.RowDatasetVersionRun.newBuilder()
-              .setSpan(dev.javelin.table.proto.RowIdProtos.U64Segment.newBuilder().setRange(
-                  dev.javelin.table.proto.RowIdProtos.U64Segment.Range.newBuilder().setStart(start - from)
-                      .setEnd(i - from)))
-              .setVersion(v[start]));
-          start = i;
-        }
-      }
-      return seq.build().toByteString();
-    }
-  }
-
-  private static Fragment withDeletions(Fragment f, DeletionFile file) {
-    return Fragment.fromProto(f.proto().toBuilder().setDeletionFile(file.proto()).build());
   }
 
   /**
@@ -382,19 +343,14 @@ public final class Updater {
                 id << 32 | Integer.toUnsignedLong(ours.first()));
           }
           RoaringBitmap theirs = Deletes.deletedRows(table.store(), current, allocator);
-          if (RoaringBitmap.intersects(theirs, ours)) {
-            long offset = Integer.toUnsignedLong(RoaringBitmap.and(theirs, ours).first());
-            throw TableErrors.rowsUpdatedConcurrently(table.location(), mine, latest.version(), id << 32 | offset);
+          OptionalLong shared = DeletionMerge.firstShared(theirs, ours);
+          if (shared.isPresent()) {
+            throw TableErrors.rowsUpdatedConcurrently(table.location(), mine, latest.version(),
+                id << 32 | shared.getAsLong());
           }
           superseded.add(DeletionFile.fromProto(f.getDeletionFile()).key(id));
-          RoaringBitmap all = RoaringBitmap.or(theirs, ours);
-          if (all.getLongCardinality() >= current.physicalRows()) {
-            removed.add(id);
-            continue;
-          }
-          DeletionFile file = DeletionFiles.write(table.store(), id, latest.version(), all, allocator);
-          written.add(file.key(id));
-          updated.add(withDeletions(current, file).proto());
+          DeletionMerge.merge(table.store(), current, theirs, ours, latest.version(), written, allocator)
+              .ifPresentOrElse(m -> updated.add(m.proto()), () -> removed.add(id));
         }
         Transaction rebased = Transaction.fromProto(mine.proto().toBuilder()
             .setReadVersion(latest.version())
