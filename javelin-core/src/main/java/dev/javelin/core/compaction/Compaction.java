@@ -5,6 +5,7 @@ import dev.javelin.core.Dataset;
 import dev.javelin.core.exceptions.CompactionException;
 import dev.javelin.io.PendingFiles;
 import dev.javelin.table.DataFile;
+import dev.javelin.table.FeatureFlags;
 import dev.javelin.table.Fragment;
 import dev.javelin.table.IndexMetadata;
 import dev.javelin.table.Manifest;
@@ -195,7 +196,7 @@ public final class Compaction {
     }
     // With stable row ids, indices hold stable row ids, which the rewrite keeps: no index
     // needs a remap (deferred or not); the commit moves their coverage to the new fragments.
-    if ((read.readerFeatureFlags() & dev.javelin.table.FeatureFlags.STABLE_ROW_IDS) != 0) {
+    if ((read.readerFeatureFlags() & FeatureFlags.STABLE_ROW_IDS) != 0) {
       txn = Transaction.rewrite(readVersion, olds, news, List.of(), UnremappedIndices.NONE);
     } else if (deferIndexRemap) {
       List<RoaringBitmap> deleted = new ArrayList<>();

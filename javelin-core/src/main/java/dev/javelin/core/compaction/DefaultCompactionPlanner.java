@@ -2,6 +2,7 @@ package dev.javelin.core.compaction;
 
 import dev.javelin.core.Dataset;
 import dev.javelin.table.DataFile;
+import dev.javelin.table.FeatureFlags;
 import dev.javelin.table.Fragment;
 import dev.javelin.table.IndexMetadata;
 import dev.javelin.table.Manifest;
@@ -172,7 +173,7 @@ public final class DefaultCompactionPlanner implements CompactionPlanner {
    * inverted or vector index, which lance-core 7.0.0 cannot search through a fragment reuse index.
    */
   static void checkIndices(Manifest m, List<Fragment> fragments, boolean deferIndexRemap, String location) {
-    if (deferIndexRemap && (m.readerFeatureFlags() & dev.javelin.table.FeatureFlags.STABLE_ROW_IDS) == 0) {
+    if (deferIndexRemap && (m.readerFeatureFlags() & FeatureFlags.STABLE_ROW_IDS) == 0) {
       List<Long> ids = new ArrayList<>();
       fragments.forEach(f -> ids.add(f.id()));
       IndexRemapper.checkDeferrable(m, ids, location);

@@ -7,6 +7,7 @@ import dev.javelin.index.RowAddressMap;
 import dev.javelin.index.exceptions.UnsupportedIndexKindException;
 import dev.javelin.index.internal.btree.BTreeIndex;
 import dev.javelin.index.internal.btree.BTreeIndexBuilder;
+import dev.javelin.index.internal.ivf.IvfPqIndex;
 import dev.javelin.io.ObjectStore;
 import dev.javelin.table.BasePaths;
 import dev.javelin.table.IndexMetadata;
@@ -229,7 +230,7 @@ public final class IndexRemapper {
             // (The old files are read before any is written: an index of another kind writes none.)
             written.add(dir + "/index.idx");
             written.add(dir + "/auxiliary.idx");
-            dev.javelin.index.internal.ivf.IvfPqIndex.remap(from, store, oldUuid, newUuid, map, allocator);
+            IvfPqIndex.remap(from, store, oldUuid, newUuid, map, allocator);
             break;
           default:
             throw new IndexRemapUnsupportedException("Javelin cannot remap index '" + i.name() + "': " + location);

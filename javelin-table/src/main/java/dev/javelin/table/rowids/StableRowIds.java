@@ -11,6 +11,7 @@ import dev.javelin.table.exceptions.TableErrors;
 import dev.javelin.table.proto.TableProtos;
 import dev.javelin.table.rowids.RowIdSequence;
 import dev.javelin.table.rowids.RowVersionSequence;
+import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.List;
@@ -78,7 +79,7 @@ public final class StableRowIds {
     if (current == null || !enabled(current)) {
       return merged;
     }
-    List<TableProtos.DataFragment> out = new java.util.ArrayList<>();
+    List<TableProtos.DataFragment> out = new ArrayList<>();
     Map<Long, TableProtos.DataFragment> before = new HashMap<>();
     current.proto().getFragmentsList().forEach(f -> before.put(f.getId(), f));
     for (TableProtos.DataFragment f : merged) {

@@ -10,6 +10,7 @@ import dev.javelin.core.expr.Expression;
 import dev.javelin.core.internal.SessionState;
 import dev.javelin.core.internal.scan.DatasetReader;
 import dev.javelin.core.internal.scan.DeletedSlots;
+import dev.javelin.format.ReadOptions;
 import dev.javelin.format.schema.LanceField;
 import dev.javelin.format.schema.LanceSchema;
 import dev.javelin.table.DataFile;
@@ -19,6 +20,7 @@ import dev.javelin.table.Transaction;
 import dev.javelin.table.deletion.Deletes;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -165,7 +167,7 @@ public final class SchemaEvolution {
       out.forEach(v -> fs.add(v.getField()));
       return new VectorSchemaRoot(fs, out, batch.getRowCount());
     };
-    return addFromFunction(new Schema(fields), reads, compute, dev.javelin.format.ReadOptions.DEFAULT_BATCH_SIZE);
+    return addFromFunction(new Schema(fields), reads, compute, ReadOptions.DEFAULT_BATCH_SIZE);
   }
 
   /**
@@ -323,7 +325,7 @@ public final class SchemaEvolution {
     private final List<Long> rows = new ArrayList<>();
     private final Map<Integer, DataFile> files = new HashMap<>();
     /** Fragments whose file is being encoded in the background, oldest first. */
-    private final java.util.ArrayDeque<Integer> pending = new java.util.ArrayDeque<>();
+    private final ArrayDeque<Integer> pending = new ArrayDeque<>();
     private boolean committed;
 
     ColumnWriters(List<LanceField> added) {

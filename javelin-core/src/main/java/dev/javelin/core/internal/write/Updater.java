@@ -21,9 +21,11 @@ import dev.javelin.io.PendingFiles;
 import dev.javelin.table.Commit;
 import dev.javelin.table.DataFile;
 import dev.javelin.table.DeletionFile;
+import dev.javelin.table.FeatureFlags;
 import dev.javelin.table.Fragment;
 import dev.javelin.table.Manifest;
 import dev.javelin.table.OperationKind;
+import dev.javelin.table.Overlay;
 import dev.javelin.table.Table;
 import dev.javelin.table.Transaction;
 import dev.javelin.table.deletion.Deletes;
@@ -46,6 +48,7 @@ import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.function.Function;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
@@ -251,7 +254,7 @@ public final class Updater {
   }
 
   private static boolean stableRowIds(Manifest m) {
-    return (m.readerFeatureFlags() & dev.javelin.table.FeatureFlags.STABLE_ROW_IDS) != 0;
+    return (m.readerFeatureFlags() & FeatureFlags.STABLE_ROW_IDS) != 0;
   }
 
   /**
@@ -441,7 +444,7 @@ public final class Updater {
       List<String> keys = new ArrayList<>();
       writers.forEach(w -> keys.addAll(w.writtenKeys()));
       Transaction txn = Transaction.update(read.version(), updated, List.of(), List.of(),
-          new ArrayList<>(new java.util.TreeSet<>(modified)), List.of(),
+          new ArrayList<>(new TreeSet<>(modified)), List.of(),
           TransactionProtos.Transaction.UpdateMode.REWRITE_COLUMNS);
       handedOver = true;
       Manifest m = at.table().newCommit(txn).cleanupOnFailure(keys).commit();
@@ -514,7 +517,7 @@ public final class Updater {
     }
     b.addFiles(file.proto());
     // The new file holds every row's newest value (read through overlays): overlays of these fields end.
-    return Fragment.fromProto(dev.javelin.table.Overlay.withoutFields(b.build(), rewritten));
+    return Fragment.fromProto(Overlay.withoutFields(b.build(), rewritten));
   }
 
   private static List<Field> fieldsOf(List<FieldVector> vectors) {
