@@ -366,18 +366,22 @@ class TasksTest {
   void anItemStillRunningAtTheFailureIsWaitedForAndReverted() {
     pool = Executors.newFixedThreadPool(2);
     CountDownLatch go = new CountDownLatch(1);
+    CountDownLatch zeroStarted = new CountDownLatch(1);
     Set<Integer> started = ConcurrentHashMap.newKeySet();
     Set<Integer> completed = ConcurrentHashMap.newKeySet();
     List<Integer> reverted = Collections.synchronizedList(new ArrayList<>());
     assertThatThrownBy(() -> Tasks.foreach(List.of(0, 1, 2, 3, 4, 5)).executeWith(pool).run(i -> {
       started.add(i);
       if (i == 0) {
+        zeroStarted.countDown();
         assertThat(go.await(10, TimeUnit.SECONDS)).isTrue();
         Thread.sleep(200); // completes well after item 1 failed
         completed.add(i);
         return "file-0";
       }
       if (i == 1) {
+        // Fails only once item 0 is running: otherwise item 0 might never start, rightly.
+        assertThat(zeroStarted.await(10, TimeUnit.SECONDS)).isTrue();
         go.countDown();
         throw new UncheckedIOException(new IOException("item 1 failed"));
       }
