@@ -9,7 +9,6 @@ import dev.javelin.table.IndexMetadata;
 import dev.javelin.table.Manifest;
 import dev.javelin.table.Table;
 import dev.javelin.table.Transaction;
-import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashSet;
@@ -22,17 +21,6 @@ import java.util.Set;
  */
 public final class DatasetIndexes {
   private DatasetIndexes() {}
-
-  /** Deletes files a failed operation wrote, best effort: the original failure is what matters. */
-  static void deleteQuietly(Dataset ds, List<String> keys) {
-    for (String k : keys) {
-      try {
-        ds.store().delete(k);
-      } catch (IOException | RuntimeException ignored) {
-        // best effort
-      }
-    }
-  }
 
   /** Drops the index named {@code name}. */
   public static Manifest drop(Dataset ds, Table table, String name) {

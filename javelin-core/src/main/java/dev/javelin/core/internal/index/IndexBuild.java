@@ -6,6 +6,7 @@ import dev.javelin.core.exceptions.IndexExistsException;
 import dev.javelin.format.schema.LanceField;
 import dev.javelin.index.IndexType;
 import dev.javelin.index.IvfPqParams;
+import dev.javelin.io.PendingFiles;
 import dev.javelin.table.Fragment;
 import dev.javelin.table.IndexMetadata;
 import dev.javelin.table.Manifest;
@@ -106,7 +107,7 @@ public final class IndexBuild {
       throw kind.buildFailed(e, indexName, column, ds.location());
     } finally {
       if (!committed) {
-        DatasetIndexes.deleteQuietly(ds, written);
+        PendingFiles.deleteAll(ds.store(), written);
       }
     }
   }
@@ -177,7 +178,7 @@ public final class IndexBuild {
           if (reason == null) {
             throw unreadable;
           }
-          DatasetIndexes.deleteQuietly(ds, files);
+          PendingFiles.deleteAll(ds.store(), files);
           written.removeAll(files);
           report.add(new OptimizedIndex(name, type, OptimizedIndex.Outcome.SKIPPED, List.of(), 0, 0, 0, reason));
           continue;
@@ -198,7 +199,7 @@ public final class IndexBuild {
       throw new UncheckedIOException("Optimizing indices failed: " + ds.location(), e);
     } finally {
       if (!committed) {
-        DatasetIndexes.deleteQuietly(ds, written);
+        PendingFiles.deleteAll(ds.store(), written);
       }
     }
   }
