@@ -2,6 +2,7 @@ package dev.javelin.io;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.util.Collection;
 import java.util.List;
 
 /**
@@ -13,7 +14,7 @@ import java.util.List;
  * operation that must be atomic is {@link #putIfAbsent}: it is how a version is committed.
  * Objects are written whole and never modified in place.
  */
-public interface ObjectStore {
+public interface ObjectStore extends AutoCloseable {
   /** Where the store is rooted, for error messages. */
   String location();
 
@@ -75,6 +76,16 @@ public interface ObjectStore {
   /** Removes an object; does nothing if it does not exist. (A failed operation's files: {@link PendingFiles}.) */
   void delete(String key) throws IOException;
 
+  /**
+   * Removes many objects; keys that do not exist are skipped. A remote store sends them in
+   * batches (S3's DeleteObjects takes 1,000 a request); the default deletes one at a time.
+   */
+  default void deleteAll(Collection<String> keys) throws IOException {
+    for (String key : keys) {
+      delete(key);
+    }
+  }
+
   /** Whether an object of that key exists. */
   boolean exists(String key) throws IOException;
 
@@ -87,4 +98,16 @@ public interface ObjectStore {
   default ObjectStore child(String dir) {
     throw new UnsupportedOperationException("This store cannot open a sub-directory (" + dir + "): " + location());
   }
+
+  /** The requests this store has sent so far (all zero for a store that does not count). */
+  default RequestCounters requests() {
+    return RequestCounters.NONE;
+  }
+
+  /**
+   * Releases the store's clients and connections (nothing for a local store). A store from
+   * {@link #child} shares its parent's clients: closing the child does nothing.
+   */
+  @Override
+  default void close() {}
 }
