@@ -68,8 +68,9 @@ public interface ObjectStore extends AutoCloseable {
   void putIfAbsent(String key, byte[] data) throws IOException;
 
   /**
-   * A new object to stream into (data files). It becomes visible when its stream is closed; the
-   * key must not exist yet.
+   * A new object to stream into (data files). It is whole once its stream is closed (an object
+   * store shows it only then; a local file may be seen growing); the key must not exist yet. A
+   * stream that fails leaves no object, or one that {@link OutputFile#delete} removes.
    */
   OutputFile newOutputFile(String key);
 

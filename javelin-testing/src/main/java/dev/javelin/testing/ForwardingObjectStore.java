@@ -5,6 +5,7 @@ import dev.javelin.io.LocalObjectStore;
 import dev.javelin.io.ObjectInfo;
 import dev.javelin.io.ObjectStore;
 import dev.javelin.io.OutputFile;
+import dev.javelin.io.RequestCounters;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
@@ -15,9 +16,9 @@ import java.util.Objects;
  * watches or breaks. It is not a {@link LocalObjectStore}, so code that special-cases local
  * stores (memory-mapped reads) sees a store of another kind.
  *
- * <p>{@link #read} and {@link #deleteQuietly} are left to the interface's defaults, which go
+ * <p>{@link #read}, {@link #deleteQuietly} and {@link #deleteAll} are left to the interface's defaults, which go
  * through this store's {@link #open} and {@link #delete}: a subclass that overrides those sees
- * whole-object reads and quiet deletes too. {@link #child} is the delegate's child, without this
+ * whole-object reads, quiet and batched deletes too. {@link #child} is the delegate's child, without this
  * store's overrides.
  */
 public class ForwardingObjectStore implements ObjectStore {
@@ -86,5 +87,15 @@ public class ForwardingObjectStore implements ObjectStore {
   @Override
   public ObjectStore child(String dir) {
     return delegate.child(dir);
+  }
+
+  @Override
+  public RequestCounters requests() {
+    return delegate.requests();
+  }
+
+  @Override
+  public void close() {
+    delegate.close();
   }
 }
