@@ -477,10 +477,10 @@ public final class ClusterBenchmark {
     }
     System.out.printf(Locale.ROOT, "wrote %,d rows in %.1f s%n", rows, (System.nanoTime() - t) / 1e9);
     t = System.nanoTime();
-    ds = ds.createIndex("k", IndexType.BTREE, null, false);
+    ds = ds.createIndex("k", IndexType.BTREE);
     System.out.printf(Locale.ROOT, "built the BTree on k in %.1f s%n", (System.nanoTime() - t) / 1e9);
     t = System.nanoTime();
-    ds.createIndex("v", IvfPqParams.of(16, 4, DistanceType.L2), null, false);
+    ds.createIndex("v", IvfPqParams.of(16, 4, DistanceType.L2));
     System.out.printf(Locale.ROOT, "built the IVF_PQ on v in %.1f s%n", (System.nanoTime() - t) / 1e9);
   }
 }

@@ -183,7 +183,7 @@ public final class IndexBenchmark {
         .maxRowsPerFile(1_000_000).build(), allocator);
     System.out.printf("wrote %d rows in %.1f s%n", ROWS, (System.nanoTime() - t) / 1e9);
     t = System.nanoTime();
-    ds.createIndex("v", IndexType.BTREE, null, false);
+    ds.createIndex("v", IndexType.BTREE);
     System.out.printf("built the BTree in %.1f s%n", (System.nanoTime() - t) / 1e9);
   }
 }

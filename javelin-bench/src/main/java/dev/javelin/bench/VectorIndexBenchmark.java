@@ -1,6 +1,7 @@
 package dev.javelin.bench;
 
 import dev.javelin.core.Dataset;
+import dev.javelin.core.IndexBuilder;
 import dev.javelin.core.WriteParams;
 import dev.javelin.index.IvfPqParams;
 import dev.javelin.index.internal.ivf.FlatSearch;
@@ -190,10 +191,10 @@ public final class VectorIndexBenchmark {
       for (IndexConfig config : CONFIGS) {
         // Later configurations replace the index (same name) on both sides.
         long t0 = System.nanoTime();
-        Dataset ds = Dataset.open(jpath, a).createIndex("v",
-            IvfPqParams.of(PARTITIONS, config.subVectors(), dev.javelin.index.DistanceType.L2)
-                .withIterations(50, PQ_ITERS),
-            "v_idx", !first);
+        IndexBuilder build = Dataset.open(jpath, a).createIndex("v").name("v_idx")
+            .ivfPq(IvfPqParams.of(PARTITIONS, config.subVectors(), dev.javelin.index.DistanceType.L2)
+                .withIterations(50, PQ_ITERS));
+        Dataset ds = (first ? build : build.replace()).commit().dataset();
         double javelinBuild = (System.nanoTime() - t0) / 1e9;
         t0 = System.nanoTime();
         try (org.lance.Dataset lance = org.lance.Dataset.open(lpath.toString(), a)) {

@@ -3,11 +3,11 @@ package dev.javelin.cli;
 import dev.javelin.core.Dataset;
 import dev.javelin.core.compaction.ColumnLayoutStats;
 import dev.javelin.core.compaction.Compaction;
-import dev.javelin.core.compaction.CompactionMetrics;
+import dev.javelin.core.compaction.CompactionSummary;
 import dev.javelin.core.compaction.CompactionMode;
 import dev.javelin.core.compaction.CompactionOptions;
 import dev.javelin.core.compaction.CompactionPlan;
-import dev.javelin.core.compaction.CompactionResult;
+import dev.javelin.core.compaction.CompactionTaskResult;
 import dev.javelin.core.compaction.CompactionScope;
 import dev.javelin.core.compaction.CompactionTask;
 import dev.javelin.core.compaction.DefaultCompactionExecutor;
@@ -97,15 +97,15 @@ final class CompactCommand extends BaseCommand {
       }
       String before = layout(ds);
       DefaultCompactionExecutor executor = new DefaultCompactionExecutor();
-      List<CompactionResult> results = new ArrayList<>();
+      List<CompactionTaskResult> results = new ArrayList<>();
       int n = plan.tasks().size();
       for (CompactionTask t : plan.tasks()) {
-        CompactionResult r = executor.execute(ds, t);
+        CompactionTaskResult r = executor.execute(ds, t);
         results.add(r);
         err().println(progress(results.size(), n, t, r));
         err().flush();
       }
-      CompactionMetrics m = Compaction.commit(ds, results);
+      CompactionSummary m = Compaction.commit(ds, results);
       Dataset after = m.dataset();
       out().println("Before: " + before + ", version " + ds.version());
       long committed = after.version() - ds.version();
@@ -137,7 +137,7 @@ final class CompactCommand extends BaseCommand {
     }
   }
 
-  private static String progress(int done, int n, CompactionTask t, CompactionResult r) {
+  private static String progress(int done, int n, CompactionTask t, CompactionTaskResult r) {
     if (t.kind() == TaskKind.REPACK_COLUMNS) {
       int files = r.repackedFiles().size();
       return "[" + done + "/" + n + "] repacked fragment " + t.fragmentIds().get(0) + " into " + files

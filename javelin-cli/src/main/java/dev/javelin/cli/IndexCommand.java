@@ -1,6 +1,8 @@
 package dev.javelin.cli;
 
+import dev.javelin.core.CreateIndexResult;
 import dev.javelin.core.Dataset;
+import dev.javelin.core.IndexBuilder;
 import dev.javelin.core.IndexInfo;
 import dev.javelin.core.IndexOptimizeResult;
 import dev.javelin.core.IndexSettleResult;
@@ -91,13 +93,21 @@ final class IndexCommand implements Callable<Integer> {
       try (BufferAllocator allocator = new RootAllocator()) {
         Dataset ds = open(uri, allocator);
         Columns.check(ds, List.of(column));
-        Dataset next;
+        IndexBuilder build = ds.createIndex(column);
         if (kind.equals("btree")) {
-          next = ds.createIndex(column, IndexType.BTREE, name, replace);
+          build.btree();
         } else {
-          next = ds.createIndex(column, vectorParams(this, ds), name, replace);
+          build.ivfPq(vectorParams(this, ds));
         }
-        IndexInfo info = find(next, name == null ? column + "_idx" : name);
+        if (name != null) {
+          build.name(name);
+        }
+        if (replace) {
+          build.replace();
+        }
+        CreateIndexResult created = build.commit();
+        Dataset next = created.dataset();
+        IndexInfo info = created.index();
         err().println("Created index " + info.name() + " (" + kind + " on " + column + ", "
             + count(info.fragments().size()) + "): version " + next.version());
       }

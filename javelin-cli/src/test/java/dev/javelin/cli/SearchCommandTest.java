@@ -42,7 +42,7 @@ class SearchCommandTest extends CliTestBase {
       root.setRowCount(300);
       Dataset ds = Dataset.create(Path.of(path("ds")), List.of(root), WriteParams.defaults(), a);
       if (index) {
-        ds.createIndex("v", IvfPqParams.of(2, 2, DistanceType.L2), null, false);
+        ds.createIndex("v", IvfPqParams.of(2, 2, DistanceType.L2));
       }
     }
     return path("ds");

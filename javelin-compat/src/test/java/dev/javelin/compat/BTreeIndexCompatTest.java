@@ -204,7 +204,7 @@ class BTreeIndexCompatTest {
     } finally {
       data.forEach(VectorSchemaRoot::close);
     }
-    ds = ds.createIndex("n", IndexType.BTREE, null, false).createIndex("s", IndexType.BTREE, "by_s", false);
+    ds = ds.createIndex("n", IndexType.BTREE).createIndex("s", IndexType.BTREE, "by_s");
     try (org.lance.Dataset lance = org.lance.Dataset.open(path.toString(), allocator)) {
       List<org.lance.index.Index> indexes = lance.getIndexes();
       assertThat(indexes).extracting(org.lance.index.Index::name).containsExactly("n_idx", "by_s");

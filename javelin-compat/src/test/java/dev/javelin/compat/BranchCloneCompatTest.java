@@ -218,7 +218,7 @@ class BranchCloneCompatTest {
     } finally {
       data.forEach(VectorSchemaRoot::close);
     }
-    main = main.delete("id = 5").createIndex("id", IndexType.BTREE, "id_idx", false);
+    main = main.delete("id = 5").createIndex("id", IndexType.BTREE, "id_idx");
     main.tags().create("t3", 3);
     Path clonePath = dir.resolve("clone");
     Dataset clone = main.shallowClone(clonePath, "t3");

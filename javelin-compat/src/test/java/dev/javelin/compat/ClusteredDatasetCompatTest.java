@@ -70,7 +70,7 @@ class ClusteredDatasetCompatTest {
     } finally {
       data.forEach(VectorSchemaRoot::close);
     }
-    ds = ds.createIndex("id", IndexType.BTREE, null, false).delete("id % 13 = 0");
+    ds = ds.createIndex("id", IndexType.BTREE).delete("id % 13 = 0");
     ClusterResult r = ds.cluster().by("s").fragments(List.of(0L, 1L, 2L, 3L)).targetRowsPerFragment(300).commit();
     ScanPlan plan = r.dataset().explain("id < 40");
     assertThat(plan.indices()).singleElement().satisfies(u ->

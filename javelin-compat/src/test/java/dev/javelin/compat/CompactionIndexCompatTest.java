@@ -110,7 +110,7 @@ class CompactionIndexCompatTest {
     } finally {
       data.forEach(VectorSchemaRoot::close);
     }
-    ds = ds.createIndex("id", IndexType.BTREE, null, false);
+    ds = ds.createIndex("id", IndexType.BTREE);
     if (mode == CompactionMode.REENCODE) {
       ds = ds.delete("id >= 200 AND id < 260 OR id % 97 = 0");
     }
@@ -161,7 +161,7 @@ class CompactionIndexCompatTest {
     } finally {
       data.forEach(VectorSchemaRoot::close);
     }
-    ds = ds.createIndex("id", IndexType.BTREE, null, false).delete("id >= 200 AND id < 260 OR id % 97 = 0");
+    ds = ds.createIndex("id", IndexType.BTREE).delete("id >= 200 AND id < 260 OR id % 97 = 0");
     String uuid = ds.indices().get(0).uuid();
     Dataset after = ds.compact(CompactionOptions.builder().targetRowsPerFragment(1000).deferIndexRemap(true).build());
     assertThat(after.manifest().indices()).extracting(i -> i.name()).containsExactly("id_idx",

@@ -237,7 +237,7 @@ class IvfPqIndexCompatTest {
     Path path = dir.resolve("ds");
     lanceWrite(path);
     Dataset ds = Dataset.open(path, allocator).createIndex("v",
-        IvfPqParams.of(PARTITIONS, 4, dev.javelin.index.DistanceType.L2).withIterations(20, 20), null, false);
+        IvfPqParams.of(PARTITIONS, 4, dev.javelin.index.DistanceType.L2).withIterations(20, 20));
     try (org.lance.Dataset lance = org.lance.Dataset.open(path.toString(), allocator)) {
       assertThat(lance.listIndexes()).containsExactly("v_idx");
       checkBothAgree(path, ds, lance);

@@ -148,7 +148,7 @@ class IvfPqOptimizeCompatTest {
       }
     } else {
       Dataset.open(path, allocator).createIndex("v",
-          IvfPqParams.of(PARTITIONS, 4, dev.javelin.index.DistanceType.L2).withIterations(20, 20), null, false);
+          IvfPqParams.of(PARTITIONS, 4, dev.javelin.index.DistanceType.L2).withIterations(20, 20));
     }
     lanceWrite(path, FIRST, ROWS, org.lance.WriteParams.WriteMode.APPEND, stable);
     try (org.lance.Dataset lance = org.lance.Dataset.open(path.toString(), allocator)) {
@@ -287,7 +287,7 @@ class IvfPqOptimizeCompatTest {
   void lanceReadsABTreeJavelinBuiltAndOptimizedWithStableRowIds() throws Exception {
     Path path = dir.resolve("btree");
     lanceWrite(path, 0, FIRST, org.lance.WriteParams.WriteMode.CREATE, true);
-    Dataset.open(path, allocator).createIndex("id", IndexType.BTREE, null, false);
+    Dataset.open(path, allocator).createIndex("id", IndexType.BTREE);
     lanceWrite(path, FIRST, ROWS, org.lance.WriteParams.WriteMode.APPEND, true);
     try (org.lance.Dataset lance = org.lance.Dataset.open(path.toString(), allocator)) {
       lance.delete(DELETED);

@@ -119,7 +119,7 @@ class StablePartitionEntryCompatTest {
     } finally {
       data.forEach(VectorSchemaRoot::close);
     }
-    ds = ds.createIndex("id", IndexType.BTREE, null, false).delete("id < 400");
+    ds = ds.createIndex("id", IndexType.BTREE).delete("id < 400");
     assertThat(ds.manifest().fragments()).extracting(f -> f.id()).containsExactly(2L, 3L, 4L, 5L);
     long oldVersion = ds.version();
     String entryUuid = UUID.randomUUID().toString();

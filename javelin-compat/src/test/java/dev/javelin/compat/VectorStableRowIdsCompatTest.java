@@ -159,7 +159,7 @@ class VectorStableRowIdsCompatTest {
   void lanceSearchesIndexJavelinBuiltWithStableRowIds() throws Exception {
     Path path = lanceDataset(false);
     Dataset ds = Dataset.open(path, allocator).createIndex("v",
-        IvfPqParams.of(PARTITIONS, 4, dev.javelin.index.DistanceType.L2).withIterations(20, 20), null, false);
+        IvfPqParams.of(PARTITIONS, 4, dev.javelin.index.DistanceType.L2).withIterations(20, 20));
     try (org.lance.Dataset lance = org.lance.Dataset.open(path.toString(), allocator)) {
       assertThat(lance.listIndexes()).containsExactly("v_idx");
       compare(ds, lance);

@@ -3,7 +3,7 @@ package dev.javelin.core;
 import dev.javelin.core.ScanPlan;
 import dev.javelin.core.cluster.ClusterBuilder;
 import dev.javelin.core.compaction.ColumnLayoutStats;
-import dev.javelin.core.compaction.Compaction;
+import dev.javelin.core.compaction.CompactBuilder;
 import dev.javelin.core.compaction.CompactionOptions;
 import dev.javelin.core.exceptions.ColumnLengthMismatchException;
 import dev.javelin.core.exceptions.InvalidUpdateException;
@@ -20,7 +20,6 @@ import dev.javelin.core.internal.write.DeleteScan;
 import dev.javelin.core.internal.write.FragmentWriter;
 import dev.javelin.core.internal.write.SchemaCheck;
 import dev.javelin.core.internal.write.SchemaEvolution;
-import dev.javelin.core.internal.write.Updater;
 import dev.javelin.format.LanceFileVersion;
 import dev.javelin.format.ReadOptions;
 import dev.javelin.format.schema.LanceField;
@@ -491,7 +490,15 @@ public final class Dataset {
    * @see #deleteAddresses(long[]) for the number of rows deleted
    */
   public Dataset deleteRows(long[] rowAddresses) {
-    return deleteAddresses(rowAddresses).dataset();
+    return delete().rows(rowAddresses).commit().dataset();
+  }
+
+  /**
+   * Starts configuring a delete: {@code delete().where(filter).commit()} or
+   * {@code delete().rows(addresses).commit()} (see {@link DeleteBuilder}).
+   */
+  public DeleteBuilder delete() {
+    return new DeleteBuilder(this);
   }
 
   /**
@@ -499,6 +506,11 @@ public final class Dataset {
    * commit deleted.
    */
   public DeleteResult deleteAddresses(long[] rowAddresses) {
+    return delete().rows(rowAddresses).commit();
+  }
+
+  // DeleteBuilder's two ways to name rows.
+  DeleteResult deleteByAddress(long[] rowAddresses) {
     Map<Long, RoaringBitmap> rows = new HashMap<>();
     for (long a : rowAddresses) {
       rows.computeIfAbsent(a >>> 32, k -> new RoaringBitmap()).add((int) (a & 0xFFFFFFFFL));
@@ -517,7 +529,7 @@ public final class Dataset {
    * @see #deleteWhere(String) for the number of rows deleted
    */
   public Dataset delete(String filter) {
-    return deleteWhere(filter).dataset();
+    return delete().where(filter).commit().dataset();
   }
 
   /**
@@ -525,6 +537,10 @@ public final class Dataset {
    * commit deleted (not the change in row count, which concurrent appends also move).
    */
   public DeleteResult deleteWhere(String filter) {
+    return delete().where(filter).commit();
+  }
+
+  DeleteResult deleteByFilter(String filter) {
     Expression where = Expression.parse(filter);
     Map<Long, RoaringBitmap> rows = DeleteScan.rows(this, where);
     return deleteRows(rows, filter);
@@ -559,7 +575,15 @@ public final class Dataset {
    *     meanwhile, or conflicts persisted
    */
   public UpdateResult update(String filter, Map<String, String> set) {
-    return new Updater(this).rewriteRows(filter, set);
+    return update().where(filter).set(set).commit();
+  }
+
+  /**
+   * Starts configuring an update: {@code update().where(f).set("c", "c + 1").commit()}, rows
+   * rewritten unless {@link UpdateBuilder#mode} says otherwise (see {@link UpdateBuilder}).
+   */
+  public UpdateBuilder update() {
+    return new UpdateBuilder(this);
   }
 
   /** Sets columns of every row (see {@link #update(String, Map)}). */
@@ -579,7 +603,7 @@ public final class Dataset {
    * @throws InvalidUpdateException if there is nothing to assign or a column does not exist
    */
   public UpdateResult updateOverlay(String filter, Map<String, String> set) {
-    return new Updater(this).overlay(filter, set);
+    return update().where(filter).set(set).mode(UpdateMode.OVERLAY).commit();
   }
 
   /**
@@ -591,7 +615,7 @@ public final class Dataset {
    * {@link dev.javelin.table.exceptions.StableRowIdsUnsupportedException} on a dataset with stable row ids.
    */
   public UpdateResult updateColumns(String filter, Map<String, String> set) {
-    return new Updater(this).rewriteColumns(filter, set);
+    return update().where(filter).set(set).mode(UpdateMode.REWRITE_COLUMNS).commit();
   }
 
   /** Rewrites whole columns for every row (see {@link #updateColumns(String, Map)}). */
@@ -698,7 +722,10 @@ public final class Dataset {
     return table;
   }
 
-  /** The allocator this dataset reads with (compaction and other internal packages use it). */
+  /**
+   * The allocator this dataset reads with: the one given when opening, or its session's. Scans and
+   * takes draw on named children of it.
+   */
   public BufferAllocator allocator() {
     return allocator;
   }
@@ -711,16 +738,36 @@ public final class Dataset {
   // ---- indices (IndexBuild, DatasetIndexes)
 
   /**
-   * Builds an index over a top-level column from every row and commits it (a CreateIndex).
-   *
-   * @param name the index name, or null for {@code {column}_idx}
-   * @param replace whether an existing index of that name is replaced; if false it is an error
-   * @throws IllegalArgumentException if the column cannot be indexed
-   * @throws dev.javelin.core.exceptions.IndexExistsException if the name is taken and {@code replace} is false
+   * Starts configuring an index over a top-level column, built from every row and committed by
+   * {@link IndexBuilder#commit()} (a CreateIndex):
+   * {@code createIndex("id").btree().name("id_idx").replace().commit()}.
    */
-  public Dataset createIndex(String column, IndexType type, String name, boolean replace) {
-    return new Dataset(table, IndexBuild.create(this, table, column, type, name, replace, allocator), allocator,
-        session);
+  public IndexBuilder createIndex(String column) {
+    return new IndexBuilder(this, column);
+  }
+
+  /**
+   * Builds an index of a kind over a top-level column, named {@code <column>_idx}, and commits it
+   * (see {@link #createIndex(String)}).
+   *
+   * @throws IllegalArgumentException if the column cannot be indexed
+   * @throws dev.javelin.core.exceptions.IndexExistsException if the name is taken
+   */
+  public Dataset createIndex(String column, IndexType type) {
+    return createIndex(column).type(type).commit().dataset();
+  }
+
+  /** Builds an index of a kind with a name (see {@link #createIndex(String, IndexType)}). */
+  public Dataset createIndex(String column, IndexType type, String name) {
+    return createIndex(column).type(type).name(name).commit().dataset();
+  }
+
+  // IndexBuilder's commit: params null for a vector index with Lance's defaults.
+  Dataset buildIndex(String column, IndexType type, IvfPqParams params, String name, boolean replace) {
+    Manifest m = params != null
+        ? IndexBuild.createVector(this, table, column, params, name, replace, allocator)
+        : IndexBuild.create(this, table, column, type, name, replace, allocator);
+    return new Dataset(table, m, allocator, session);
   }
 
   /**
@@ -748,12 +795,17 @@ public final class Dataset {
   }
 
   /**
-   * Builds an IVF_PQ index over a {@code fixed_size_list<float32>} column (a CreateIndex); with
-   * {@code createIndex(column, IndexType.VECTOR, ...)} Lance's default parameters are used.
+   * Builds an IVF_PQ index over a {@code fixed_size_list<float32>} column, named
+   * {@code <column>_idx} (a CreateIndex); with {@code createIndex(column, IndexType.VECTOR)}
+   * Lance's default parameters are used.
    */
-  public Dataset createIndex(String column, IvfPqParams params, String name, boolean replace) {
-    return new Dataset(table, IndexBuild.createVector(this, table, column, params, name, replace, allocator),
-        allocator, session);
+  public Dataset createIndex(String column, IvfPqParams params) {
+    return createIndex(column).ivfPq(params).commit().dataset();
+  }
+
+  /** Builds an IVF_PQ index with a name (see {@link #createIndex(String, IvfPqParams)}). */
+  public Dataset createIndex(String column, IvfPqParams params, String name) {
+    return createIndex(column).ivfPq(params).name(name).commit().dataset();
   }
 
   /** Starts a nearest-neighbour query of {@code query} over a vector column. */
@@ -913,7 +965,10 @@ public final class Dataset {
     return Cleanup.run(table, policy);
   }
 
-  /** Where the dataset's objects are (compaction and other internal packages use it). */
+  /**
+   * The store holding the dataset's objects (a local directory, a bucket prefix), whose
+   * {@link ObjectStore#requests()} count what reading and writing this dataset asked of it.
+   */
   public ObjectStore store() {
     return table.store();
   }
@@ -928,7 +983,16 @@ public final class Dataset {
    * one when there is nothing to do.
    */
   public Dataset compact(CompactionOptions options) {
-    return Compaction.compact(this, options).dataset();
+    return compact().options(options).commit().dataset();
+  }
+
+  /**
+   * Starts configuring a compaction ({@link CompactBuilder}):
+   * {@code compact().maxDataFilesPerFragment(2).commit()} returns what was committed with the
+   * dataset at the last version (see {@link #compact(CompactionOptions)}).
+   */
+  public CompactBuilder compact() {
+    return new CompactBuilder(this);
   }
 
   /**

@@ -76,7 +76,7 @@ class DatasetBranchesTest {
   private Dataset source(Path path) {
     Dataset ds = write(null, path, 0, 1000);
     ds = ds.delete("id < 10");
-    return ds.createIndex("id", IndexType.BTREE, "id_idx", false);
+    return ds.createIndex("id", IndexType.BTREE, "id_idx");
   }
 
   @Test

@@ -45,7 +45,7 @@ class DatasetIndexTest {
   @Test
   void createListsAndQueriesABTree() throws IOException {
     Dataset ds = create(dir.resolve("d"));
-    Dataset v2 = ds.createIndex("s", IndexType.BTREE, null, false);
+    Dataset v2 = ds.createIndex("s", IndexType.BTREE);
     assertThat(v2.version()).isEqualTo(ds.version() + 1);
     assertThat(v2.indices()).hasSize(1);
     IndexInfo info = v2.indices().get(0);
@@ -67,7 +67,7 @@ class DatasetIndexTest {
       }
       assertThat(index.search(ScalarQuery.isNull())).isEqualTo(nulls);
     }
-    Dataset byId = v2.createIndex("id", IndexType.BTREE, "by_id", false);
+    Dataset byId = v2.createIndex("id", IndexType.BTREE, "by_id");
     assertThat(byId.indices()).extracting(IndexInfo::name).containsExactly("s_idx", "by_id");
     try (BTreeIndex index = BTreeIndex.open(byId.store(), byId.indices().get(1).uuid(), allocator)) {
       Roaring64NavigableMap expected = new Roaring64NavigableMap();
@@ -80,7 +80,7 @@ class DatasetIndexTest {
 
   @Test
   void appendKeepsTheIndexOverwriteDropsIt() {
-    Dataset ds = create(dir.resolve("d")).createIndex("id", IndexType.BTREE, "i", false);
+    Dataset ds = create(dir.resolve("d")).createIndex("id", IndexType.BTREE, "i");
     List<VectorSchemaRoot> more = MixedBatches.batches(allocator, 1000, 100, 100);
     try {
       Dataset appended = ds.append(more, WriteParams.defaults());
@@ -96,12 +96,12 @@ class DatasetIndexTest {
 
   @Test
   void replaceAndDrop() {
-    Dataset ds = create(dir.resolve("d")).createIndex("id", IndexType.BTREE, "i", false);
+    Dataset ds = create(dir.resolve("d")).createIndex("id", IndexType.BTREE, "i");
     String first = ds.indices().get(0).uuid();
-    assertThatThrownBy(() -> ds.createIndex("s", IndexType.BTREE, "i", false))
+    assertThatThrownBy(() -> ds.createIndex("s", IndexType.BTREE, "i"))
         .isInstanceOf(IndexExistsException.class)
         .hasMessage("Index 'i' already exists: " + ds.location());
-    Dataset replaced = ds.createIndex("s", IndexType.BTREE, "i", true);
+    Dataset replaced = ds.createIndex("s").type(IndexType.BTREE).name("i").replace().commit().dataset();
     assertThat(replaced.indices()).hasSize(1);
     assertThat(replaced.indices().get(0).uuid()).isNotEqualTo(first);
     assertThat(replaced.indices().get(0).fields()).containsExactly("s");
@@ -116,13 +116,13 @@ class DatasetIndexTest {
   @Test
   void aFailedBuildCommitsNothingAndLeavesNoFiles() throws IOException {
     Dataset ds = create(dir.resolve("d"));
-    assertThatThrownBy(() -> ds.createIndex("l", IndexType.BTREE, null, false))
+    assertThatThrownBy(() -> ds.createIndex("l", IndexType.BTREE))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("A BTree index cannot index values of type List");
-    assertThatThrownBy(() -> ds.createIndex("nope", IndexType.BTREE, null, false))
+    assertThatThrownBy(() -> ds.createIndex("nope", IndexType.BTREE))
         .isInstanceOf(dev.javelin.format.exceptions.ColumnNotFoundException.class)
         .hasMessage("Column 'nope' is not in the file's schema: " + ds.location());
-    assertThatThrownBy(() -> ds.createIndex("id", IndexType.VECTOR, null, false))
+    assertThatThrownBy(() -> ds.createIndex("id", IndexType.VECTOR))
         .isInstanceOf(dev.javelin.index.exceptions.VectorIndexException.class)
         .hasMessage("Column 'id' is Int(64, true), not a fixed_size_list<float32> vector column: " + ds.location());
     assertThat(Dataset.open(dir.resolve("d"), allocator).version()).isEqualTo(ds.version());
@@ -140,7 +140,7 @@ class DatasetIndexTest {
     List<VectorSchemaRoot> more = MixedBatches.batches(allocator, 1000, 100, 100);
     try {
       stale.append(more, WriteParams.defaults());
-      Dataset indexed = stale.createIndex("id", IndexType.BTREE, null, false);
+      Dataset indexed = stale.createIndex("id", IndexType.BTREE);
       assertThat(indexed.version()).isEqualTo(stale.version() + 2);
       assertThat(indexed.manifest().fragments()).hasSize(5);
       // It covers what it read: the appended fragment is not in it.
@@ -149,7 +149,7 @@ class DatasetIndexTest {
 
       Dataset stale2 = indexed;
       indexed.overwrite(more, WriteParams.defaults());
-      assertThatThrownBy(() -> stale2.createIndex("s", IndexType.BTREE, null, false))
+      assertThatThrownBy(() -> stale2.createIndex("s", IndexType.BTREE))
           .isInstanceOf(dev.javelin.table.exceptions.CommitConflictException.class);
       try (Stream<Path> files = Files.walk(dir.resolve("d").resolve("_indices"))) {
         // Only the committed index's two files remain.

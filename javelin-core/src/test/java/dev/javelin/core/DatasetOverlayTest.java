@@ -180,7 +180,7 @@ class DatasetOverlayTest {
   @Test
   void anIndexOnAnOverlaidFieldStopsCoveringTheFragment() throws Exception {
     Dataset ds = create("ds", LanceFileVersion.V2_1, 3000);
-    ds = ds.createIndex("id", IndexType.BTREE, null, false).createIndex("s", IndexType.BTREE, null, false);
+    ds = ds.createIndex("id", IndexType.BTREE).createIndex("s", IndexType.BTREE);
     ds = ds.updateOverlay("id >= 1000 AND id < 1010", set("id", "id + 100000", "x", "7.0")).dataset();
     // The id index no longer answers for fragment 1; the s index still covers everything.
     assertThat(ds.explain("id = 101005").scannedFragments()).containsExactly(1L);
@@ -197,7 +197,7 @@ class DatasetOverlayTest {
     ds = ds.addNullColumns(List.of(org.apache.arrow.vector.types.pojo.Field.nullable("n",
         new org.apache.arrow.vector.types.pojo.ArrowType.Int(64, true))));
     ds = ds.updateOverlay("id >= 1200 AND id < 1210", set("x", "-3.0", "n", "id")).dataset();
-    ds = ds.createIndex("x", IndexType.BTREE, null, false).createIndex("n", IndexType.BTREE, null, false);
+    ds = ds.createIndex("x", IndexType.BTREE).createIndex("n", IndexType.BTREE);
     assertThat(ds.explain("x = -3.0").scannedFragments()).isEmpty();
     assertThat(scan(ds, "x = -3.0", "id")).hasSize(10);
     assertThat(scan(ds, "x = 600.0", "id")).isEmpty(); // row 1200's base value

@@ -126,7 +126,7 @@ class IndexSettleTest {
   @Test
   void ivfPqFindsTheSameNeighboursAfterSettling() {
     Dataset ds = data.create(4000, 1000, false).createIndex("v",
-        IvfPqParams.of(8, 4, DistanceType.L2).withIterations(10, 5), "v_idx", false);
+        IvfPqParams.of(8, 4, DistanceType.L2).withIterations(10, 5), "v_idx");
     Dataset clustered = ds.cluster().by("x").targetRowsPerFragment(1500).commit().dataset();
     Dataset settled = clustered.settleIndices().dataset();
     assertThat(index(settled, "v_idx").throughRowMaps()).isEmpty();
@@ -151,7 +151,7 @@ class IndexSettleTest {
   void anIndexBuiltAfterClusteringIsLeftAlone() {
     Dataset ds = IndexTranslationTest.indexed(data.create(2000, 1000, false));
     Dataset after = ds.cluster().by("a").targetRowsPerFragment(1000).commit().dataset()
-        .createIndex("x", IndexType.BTREE, "x_fresh", false);
+        .createIndex("x", IndexType.BTREE, "x_fresh");
     String fresh = index(after, "x_fresh").uuid();
     IndexSettleResult s = after.settleIndices();
     assertThat(s.remapped()).containsExactly("x_idx", "a_idx", "s_idx");

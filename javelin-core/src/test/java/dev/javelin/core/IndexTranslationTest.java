@@ -103,9 +103,9 @@ class IndexTranslationTest {
   }
 
   static Dataset indexed(Dataset ds) {
-    ds = ds.createIndex("x", IndexType.BTREE, "x_idx", false);
-    ds = ds.createIndex("a", IndexType.BTREE, "a_idx", false);
-    return ds.createIndex("s", IndexType.BTREE, "s_idx", false);
+    ds = ds.createIndex("x", IndexType.BTREE, "x_idx");
+    ds = ds.createIndex("a", IndexType.BTREE, "a_idx");
+    return ds.createIndex("s", IndexType.BTREE, "s_idx");
   }
 
   // The ids a scan with the filter returns, sorted.
@@ -222,7 +222,7 @@ class IndexTranslationTest {
   void anIndexBuiltAfterClusteringNeedsNoTranslationAndIsPreferred() {
     Dataset ds = indexed(create(3000, 1000, false));
     Dataset after = ds.cluster().by("a").targetRowsPerFragment(1000).commit().dataset();
-    Dataset rebuilt = after.createIndex("x", IndexType.BTREE, "x_fresh", false);
+    Dataset rebuilt = after.createIndex("x", IndexType.BTREE, "x_fresh");
     ScanPlan plan = rebuilt.explain("x = 17");
     assertThat(plan.indices()).singleElement().satisfies(u -> {
       assertThat(u.name()).isEqualTo("x_fresh");
@@ -250,7 +250,7 @@ class IndexTranslationTest {
   @Test
   void ivfPqFindsTheSameNeighboursAfterClusteringAndHonoursLaterDeletes() {
     Dataset ds = create(4000, 1000, false).createIndex("v",
-        IvfPqParams.of(8, 4, DistanceType.L2).withIterations(10, 5), "v_idx", false);
+        IvfPqParams.of(8, 4, DistanceType.L2).withIterations(10, 5), "v_idx");
     Random r = new Random(7);
     List<float[]> queries = new ArrayList<>();
     for (int i = 0; i < 5; i++) {
@@ -296,7 +296,7 @@ class IndexTranslationTest {
 
   @Test
   void translationReadsEachRowMapChunkOnce() throws IOException {
-    Dataset ds = create(3 * 65536, 3 * 65536, false).createIndex("x", IndexType.BTREE, "x_idx", false);
+    Dataset ds = create(3 * 65536, 3 * 65536, false).createIndex("x", IndexType.BTREE, "x_idx");
     ClusterResult r = ds.cluster().by("a").targetRowsPerFragment(70000).commit();
     Dataset after = r.dataset();
     StablePartitionTransition t = StablePartitionEntry.transitions(after.manifest(), after.store()).get(0);

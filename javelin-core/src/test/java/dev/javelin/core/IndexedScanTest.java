@@ -173,9 +173,9 @@ class IndexedScanTest {
     Path path = dir.resolve("d");
     Dataset ds = write(null, path, rnd, 2000, 600);
     ds = ds.delete("k < 100");
-    ds = ds.createIndex("i", IndexType.BTREE, null, false);
-    ds = ds.createIndex("d", IndexType.BTREE, null, false);
-    ds = ds.createIndex("s", IndexType.BTREE, "by_s", false);
+    ds = ds.createIndex("i", IndexType.BTREE);
+    ds = ds.createIndex("d", IndexType.BTREE);
+    ds = ds.createIndex("s", IndexType.BTREE, "by_s");
     assertSameAsFullScan(ds, rnd, 60);
     // Deletes after the index, and an appended fragment the indices do not cover.
     ds = ds.delete("k > 900");
@@ -183,7 +183,7 @@ class IndexedScanTest {
     assertThat(ds.explain("i = 3").scannedFragments()).as(ds.explain("i = 3").describe() + ds.indices()).containsExactly(4L);
     assertSameAsFullScan(ds, rnd, 60);
     // Re-created index: covers every fragment again.
-    ds = ds.dropIndex("i_idx").createIndex("i", IndexType.BTREE, "i2", false);
+    ds = ds.dropIndex("i_idx").createIndex("i", IndexType.BTREE, "i2");
     assertThat(ds.explain("i = 3").scannedFragments()).isEmpty();
     assertSameAsFullScan(ds, rnd, 40);
   }
@@ -192,7 +192,7 @@ class IndexedScanTest {
   void buildLeavesOutDeletedRows() throws IOException {
     Random rnd = new Random(7);
     Dataset ds = write(null, dir.resolve("d"), rnd, 1000, 400).delete("i = 5");
-    ds = ds.createIndex("i", IndexType.BTREE, null, false);
+    ds = ds.createIndex("i", IndexType.BTREE);
     ScanPlan plan = ds.explain("i = 5");
     assertThat(plan.usesIndex()).isTrue();
     assertThat(plan.rowsFromIndex()).isZero();
@@ -207,7 +207,7 @@ class IndexedScanTest {
   void explainNamesIndexFragmentsAndRows() throws IOException {
     Random rnd = new Random(3);
     Path path = dir.resolve("d");
-    Dataset before = write(null, path, rnd, 900, 300).createIndex("i", IndexType.BTREE, null, false);
+    Dataset before = write(null, path, rnd, 900, 300).createIndex("i", IndexType.BTREE);
     Dataset ds = write(before, path, rnd, 100, 300);
     ScanPlan plan = ds.newScan().filter("i = 4 AND k < 500").explain();
     assertThat(plan.indices()).containsExactly(new ScanPlan.IndexUse("i_idx", "i", List.of("i = 4")));
@@ -226,8 +226,8 @@ class IndexedScanTest {
   void optimizeAddsAppendedFragments() throws IOException {
     Random rnd = new Random(11);
     Path path = dir.resolve("d");
-    Dataset ds = write(null, path, rnd, 900, 300).createIndex("i", IndexType.BTREE, null, false)
-        .createIndex("s", IndexType.BTREE, null, false);
+    Dataset ds = write(null, path, rnd, 900, 300).createIndex("i", IndexType.BTREE)
+        .createIndex("s", IndexType.BTREE);
     ds = write(ds, path, rnd, 500, 300).delete("k < 50");
     Dataset opt = ds.optimizeIndices().dataset();
     assertThat(opt.indices()).extracting(IndexInfo::fragments).containsOnly(java.util.Set.of(0L, 1L, 2L, 3L, 4L));
@@ -275,7 +275,7 @@ class IndexedScanTest {
       root.close();
     }
     for (String c : List.of("day", "flag", "small", "u")) {
-      ds = ds.createIndex(c, IndexType.BTREE, null, false);
+      ds = ds.createIndex(c, IndexType.BTREE);
     }
     ds = ds.delete("small > 90");
     List<String> used = List.of("day = DATE '2019-04-01'", "day < DATE '2019-04-10'",

@@ -54,7 +54,7 @@ class LongFilterScanTest {
     WriteParams p = WriteParams.builder().maxRowsPerFile(10_000).build();
     plain = Dataset.create(dir.resolve("plain"), List.of(root), p, allocator);
     indexed = Dataset.create(dir.resolve("indexed"), List.of(root), p, allocator)
-        .createIndex("id", IndexType.BTREE, null, false);
+        .createIndex("id", IndexType.BTREE);
     root.close();
   }
 

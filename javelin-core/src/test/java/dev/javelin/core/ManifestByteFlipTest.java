@@ -72,7 +72,7 @@ class ManifestByteFlipTest {
     try {
       Dataset ds = Dataset.create(path, batches, WriteParams.builder().maxRowsPerFile(10).build(), a);
       ds = ds.addColumns(Map.of("d", "id * 2"));
-      ds = ds.createIndex("id", IndexType.BTREE, "by_id", false);
+      ds = ds.createIndex("id", IndexType.BTREE, "by_id");
       return ds.delete("id = 5 OR id = 17 OR id = 18");
     } finally {
       root.close();

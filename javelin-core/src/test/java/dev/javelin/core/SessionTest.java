@@ -107,7 +107,7 @@ class SessionTest {
 
   @Test
   void twoSessionsShareNoCacheEntry() throws Exception {
-    Dataset created = create(dir.resolve("ds"), null).createIndex("id", IndexType.BTREE, null, false);
+    Dataset created = create(dir.resolve("ds"), null).createIndex("id", IndexType.BTREE);
     try (Session a = Session.builder().build(); Session b = Session.builder().build()) {
       Dataset inA = Dataset.open(dir.resolve("ds"), a);
       Dataset inB = Dataset.open(dir.resolve("ds"), b);
@@ -134,7 +134,7 @@ class SessionTest {
   @Test
   void closingASessionClosesItsCachesAndPoolsAndLeavesNoMemoryHeld() throws Exception {
     Session session = Session.builder().cpuThreads(1).build();
-    Dataset ds = create(dir.resolve("ds"), session).createIndex("id", IndexType.BTREE, null, false);
+    Dataset ds = create(dir.resolve("ds"), session).createIndex("id", IndexType.BTREE);
     assertThat(ds.countRows("id = 17")).isEqualTo(1);
     assertThat(ds.delete("id < 100").countRows()).isEqualTo(ROWS - 100);
     try (VectorSchemaRoot got = ds.take(new long[] {0, 2_000}, null)) {

@@ -143,8 +143,8 @@ class VectorIndexOptimizeTest {
 
   @Test
   void appendedRowsGoIntoTheExistingPartitionsAndAreFoundThroughTheIndex() throws IOException {
-    Dataset ds = write(null, 0, 6000, NO_NULLS, false).createIndex("v", PARAMS, null, false)
-        .createIndex("id", IndexType.BTREE, null, false);
+    Dataset ds = write(null, 0, 6000, NO_NULLS, false).createIndex("v", PARAMS)
+        .createIndex("id", IndexType.BTREE);
     IvfPqIndex before = openIndex(ds);
     ds = write(ds, 6000, 3000, NO_NULLS, false);
     assertThat(index(ds, "v_idx").fragments()).containsExactly(0L, 1L);
@@ -203,7 +203,7 @@ class VectorIndexOptimizeTest {
 
   @Test
   void deletedRowsDroppedFragmentsAndNullVectorsAreLeftOut() throws IOException {
-    Dataset ds = write(null, 0, 9000, NO_NULLS, false).createIndex("v", PARAMS, null, false);
+    Dataset ds = write(null, 0, 9000, NO_NULLS, false).createIndex("v", PARAMS);
     // Fragment 1 goes entirely; some rows of fragment 0 go.
     ds = ds.delete("(id >= 3000 AND id < 6000) OR id % 10 = 3");
     // Appended: fragment 3, with null vectors (not indexed) and rows deleted before optimizing.
@@ -241,8 +241,8 @@ class VectorIndexOptimizeTest {
 
   @Test
   void stableRowIdsIndexRowIdsAndRowsMovedByUpdatesAreIndexedOnce() throws IOException {
-    Dataset ds = write(null, 0, 6000, NO_NULLS, true).createIndex("v", PARAMS, null, false)
-        .createIndex("id", IndexType.BTREE, null, false);
+    Dataset ds = write(null, 0, 6000, NO_NULLS, true).createIndex("v", PARAMS)
+        .createIndex("id", IndexType.BTREE);
     assertThat(ds.hasStableRowIds()).isTrue();
     // An update rewrites rows into a new fragment under the same row ids (old copies deleted);
     // an append adds rows with new ids.
@@ -278,8 +278,8 @@ class VectorIndexOptimizeTest {
 
   @Test
   void aFailedOptimizeLeavesTheVersionAndNoFilesBehind() throws IOException {
-    Dataset ds = write(null, 0, 6000, NO_NULLS, false).createIndex("v", PARAMS, null, false)
-        .createIndex("id", IndexType.BTREE, null, false);
+    Dataset ds = write(null, 0, 6000, NO_NULLS, false).createIndex("v", PARAMS)
+        .createIndex("id", IndexType.BTREE);
     write(ds, 6000, 3000, NO_NULLS, false);
     List<String> before = ds.store().list("_indices/").stream().map(o -> o.key()).sorted().toList();
     // The vector index is extended first; writing the BTree's data then fails.

@@ -107,7 +107,7 @@ class VectorPrefilterTest {
     List<VectorSchemaRoot> more = batches(allocator, INDEXED, ROWS);
     try {
       ds = Dataset.create(dir.resolve("ds"), first, WriteParams.builder().maxRowsPerFile(5000).build(), allocator)
-          .createIndex("v", IvfPqParams.of(32, 4, DistanceType.L2), null, false)
+          .createIndex("v", IvfPqParams.of(32, 4, DistanceType.L2))
           .append(more, WriteParams.defaults());
     } finally {
       first.forEach(VectorSchemaRoot::close);

@@ -145,8 +145,8 @@ class VectorRefineTest {
     }
     for (DistanceType dt : new DistanceType[] {DistanceType.L2, DistanceType.COSINE}) {
       VectorQuery.clearCache();
-      Dataset indexed = ds.createIndex("v", IvfPqParams.of(4, 8, dt).withIterations(5, 4).withSeed(3), "idx_" + dt,
-          true);
+      Dataset indexed = ds.createIndex("v").ivfPq(IvfPqParams.of(4, 8, dt).withIterations(5, 4).withSeed(3))
+          .name("idx_" + dt).replace().commit().dataset();
       assertThat(indexed.indices().get(0).fragments()).containsExactly(0L, 1L, 2L);
       for (int s = 0; s < 6; s++) {
         float[] q = query(s);

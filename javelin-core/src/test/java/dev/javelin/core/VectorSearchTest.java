@@ -145,8 +145,7 @@ class VectorSearchTest {
 
   @Test
   void indexRecallAndExactWithAllPartitions() {
-    Dataset ds = create(12000).createIndex("v", IvfPqParams.of(16, 8, DistanceType.L2).withIterations(20, 10),
-        null, false);
+    Dataset ds = create(12000).createIndex("v", IvfPqParams.of(16, 8, DistanceType.L2).withIterations(20, 10));
     assertThat(ds.indices()).extracting(IndexInfo::name, IndexInfo::type, IndexInfo::fields)
         .containsExactly(org.assertj.core.groups.Tuple.tuple("v_idx", IndexType.VECTOR, List.of("v")));
     int hits = 0;
@@ -166,8 +165,7 @@ class VectorSearchTest {
 
   @Test
   void aShallowCloneSearchesThroughTheSourcesIndex() {
-    Dataset ds = create(4000).createIndex("v", IvfPqParams.of(8, 4, DistanceType.L2).withIterations(10, 5),
-        null, false);
+    Dataset ds = create(4000).createIndex("v", IvfPqParams.of(8, 4, DistanceType.L2).withIterations(10, 5));
     Dataset clone = ds.shallowClone(dir.resolve("clone"));
     assertThat(clone.manifest().indices().get(0).baseId()).isPresent();
     for (int s = 0; s < 3; s++) {
@@ -182,8 +180,7 @@ class VectorSearchTest {
 
   @Test
   void filtersBeforeAndAfter() {
-    Dataset ds = create(8000).createIndex("v", IvfPqParams.of(8, 4, DistanceType.L2).withIterations(10, 5),
-        null, false);
+    Dataset ds = create(8000).createIndex("v", IvfPqParams.of(8, 4, DistanceType.L2).withIterations(10, 5));
     float[] q = query(3);
     Neighbors pre = ds.nearest("v", q).k(10).nprobes(8).refineFactor(800).filter("cat = 2").prefilter(true)
         .neighbors();
@@ -201,8 +198,7 @@ class VectorSearchTest {
 
   @Test
   void uncoveredFragmentsAndDeletedRows() {
-    Dataset ds = create(8000).createIndex("v", IvfPqParams.of(8, 4, DistanceType.L2).withIterations(10, 5),
-        null, false);
+    Dataset ds = create(8000).createIndex("v", IvfPqParams.of(8, 4, DistanceType.L2).withIterations(10, 5));
     List<VectorSchemaRoot> more = batches(8000, 4000);
     try {
       ds = ds.append(more, WriteParams.builder().maxRowsPerFile(PER_FRAGMENT).build());
@@ -229,7 +225,8 @@ class VectorSearchTest {
   void cosineAndDotIndices() {
     Dataset base = create(8000);
     for (DistanceType dt : new DistanceType[] {DistanceType.COSINE, DistanceType.DOT}) {
-      Dataset ds = base.createIndex("v", IvfPqParams.of(8, 4, dt).withIterations(10, 5), "v_" + dt, true);
+      Dataset ds = base.createIndex("v").ivfPq(IvfPqParams.of(8, 4, dt).withIterations(10, 5)).name("v_" + dt)
+          .replace().commit().dataset();
       int hits = 0;
       for (int s = 0; s < 20; s++) {
         float[] q = query(s);
@@ -266,7 +263,7 @@ class VectorSearchTest {
     assertThatThrownBy(() -> ds.nearest("id", new float[3]).neighbors())
         .isInstanceOf(VectorIndexException.class)
         .hasMessageStartingWith("Column 'id' is Int(64, true), not a fixed_size_list<float32> vector column");
-    assertThatThrownBy(() -> ds.createIndex("v", IvfPqParams.of(4, 3, DistanceType.L2), null, false))
+    assertThatThrownBy(() -> ds.createIndex("v", IvfPqParams.of(4, 3, DistanceType.L2)))
         .isInstanceOf(VectorIndexException.class)
         .hasMessageContaining("Vector dimension 16 is not divisible by 3 sub-vectors");
     assertThat(ds.indices()).isEmpty();

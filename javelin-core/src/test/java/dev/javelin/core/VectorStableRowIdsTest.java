@@ -66,7 +66,7 @@ class VectorStableRowIdsTest {
     try {
       ds = Dataset.create(dir.resolve("ds"), data,
           WriteParams.builder().maxRowsPerFile(2000).enableStableRowIds(true).build(), allocator)
-          .createIndex("v", IvfPqParams.of(8, 4, DistanceType.L2), null, false);
+          .createIndex("v", IvfPqParams.of(8, 4, DistanceType.L2));
     } finally {
       data.forEach(VectorSchemaRoot::close);
     }

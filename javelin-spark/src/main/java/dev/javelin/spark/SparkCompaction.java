@@ -2,10 +2,10 @@ package dev.javelin.spark;
 
 import dev.javelin.core.Dataset;
 import dev.javelin.core.compaction.Compaction;
-import dev.javelin.core.compaction.CompactionMetrics;
+import dev.javelin.core.compaction.CompactionSummary;
 import dev.javelin.core.compaction.CompactionOptions;
 import dev.javelin.core.compaction.CompactionPlan;
-import dev.javelin.core.compaction.CompactionResult;
+import dev.javelin.core.compaction.CompactionTaskResult;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.spark.sql.SparkSession;
@@ -22,16 +22,16 @@ public final class SparkCompaction {
    * Compacts the dataset at {@code uri} (a local path or {@code file:} URI every executor can
    * read). The returned metrics' dataset uses {@code allocator}.
    */
-  public static CompactionMetrics compact(SparkSession spark, String uri, CompactionOptions options,
+  public static CompactionSummary compact(SparkSession spark, String uri, CompactionOptions options,
       BufferAllocator allocator) {
     Dataset ds = Dataset.open(uri, allocator);
     CompactionPlan plan = Compaction.plan(ds, options);
-    List<CompactionResult> results = new SparkCompactionExecutor(spark).executeAll(uri, plan.tasks());
-    return Compaction.commit(ds, results, plan.options().deferIndexRemap());
+    List<CompactionTaskResult> results = new SparkCompactionExecutor(spark).executeAll(uri, plan.tasks());
+    return Compaction.commit(ds, results, plan.options());
   }
 
   /** As {@link #compact(SparkSession, String, CompactionOptions, BufferAllocator)}, on Spark's allocator. */
-  public static CompactionMetrics compact(SparkSession spark, String uri, CompactionOptions options) {
+  public static CompactionSummary compact(SparkSession spark, String uri, CompactionOptions options) {
     return compact(spark, uri, options, org.apache.spark.sql.util.ArrowUtils.rootAllocator());
   }
 }

@@ -2,7 +2,7 @@ package dev.javelin.spark;
 
 import dev.javelin.core.Dataset;
 import dev.javelin.core.compaction.CompactionExecutor;
-import dev.javelin.core.compaction.CompactionResult;
+import dev.javelin.core.compaction.CompactionTaskResult;
 import dev.javelin.core.compaction.CompactionTask;
 import dev.javelin.core.compaction.DefaultCompactionExecutor;
 import java.io.Serializable;
@@ -20,7 +20,7 @@ import org.apache.spark.sql.SparkSession;
  * Spark task per compaction task; {@link #execute} (the {@link CompactionExecutor} contract, for
  * {@code Compaction.compact(dataset, options, planner, executor)}) runs one task as a job of its
  * own. Executors run {@link DefaultCompactionExecutor} against the dataset's files and send the
- * {@link CompactionResult}s back; nothing is committed here.
+ * {@link CompactionTaskResult}s back; nothing is committed here.
  *
  * <p>Every file a task attempt creates is recorded in a job journal (see {@link JobJournal}), so
  * files of attempts that failed or whose result was lost are deleted once the job ends: a failed
@@ -34,7 +34,7 @@ public final class SparkCompactionExecutor implements CompactionExecutor {
   }
 
   @Override
-  public CompactionResult execute(Dataset dataset, CompactionTask task) {
+  public CompactionTaskResult execute(Dataset dataset, CompactionTask task) {
     return executeAll(dataset.location(), List.of(task)).get(0);
   }
 
@@ -42,13 +42,13 @@ public final class SparkCompactionExecutor implements CompactionExecutor {
    * Runs the tasks as one Spark job, one partition each; results in task order. If the job
    * fails, every file its attempts wrote is deleted and the failure is rethrown.
    */
-  public List<CompactionResult> executeAll(String uri, List<CompactionTask> tasks) {
+  public List<CompactionTaskResult> executeAll(String uri, List<CompactionTask> tasks) {
     if (tasks.isEmpty()) {
       return List.of();
     }
     JobJournal journal = new JobJournal(uri);
     JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
-    List<CompactionResult> results;
+    List<CompactionTaskResult> results;
     try {
       results = jsc.parallelize(new ArrayList<>(tasks), tasks.size()).map(new RunTask(journal)).collect();
     } catch (Exception e) {
@@ -63,7 +63,7 @@ public final class SparkCompactionExecutor implements CompactionExecutor {
   }
 
   /** The executor side: one compaction task, run by the default executor. */
-  static final class RunTask implements Function<CompactionTask, CompactionResult>, Serializable {
+  static final class RunTask implements Function<CompactionTask, CompactionTaskResult>, Serializable {
     private static final long serialVersionUID = 1L;
     private final JobJournal journal;
 
@@ -72,11 +72,11 @@ public final class SparkCompactionExecutor implements CompactionExecutor {
     }
 
     @Override
-    public CompactionResult call(CompactionTask task) throws Exception {
+    public CompactionTaskResult call(CompactionTask task) throws Exception {
       try (AutoCloseable attempt = journal.attempt(TaskContext.get());
           BufferAllocator allocator = new RootAllocator()) {
         Dataset ds = Dataset.open(journal.recordingStore(), allocator).checkout(task.readVersion());
-        CompactionResult r = new DefaultCompactionExecutor().execute(ds, task);
+        CompactionTaskResult r = new DefaultCompactionExecutor().execute(ds, task);
         FailureInjection.maybeFail("compaction", TaskContext.get());
         return r;
       }

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.javelin.core.Dataset;
 import dev.javelin.core.VersionInfo;
 import dev.javelin.core.WriteParams;
-import dev.javelin.core.compaction.CompactionMetrics;
+import dev.javelin.core.compaction.CompactionSummary;
 import dev.javelin.core.compaction.CompactionOptions;
 import dev.javelin.core.compaction.CompactionScope;
 import dev.javelin.table.DataFile;
@@ -193,7 +193,7 @@ class JavelinSparkTest {
   void compactsOnSparkAndLeavesNoOrphans() throws IOException {
     Path p = create("compact", 6, 100);
     List<String> before = javelinRows(p, null, "id", "name", "score");
-    CompactionMetrics m = SparkCompaction.compact(spark, p.toString(),
+    CompactionSummary m = SparkCompaction.compact(spark, p.toString(),
         CompactionOptions.builder().targetRowsPerFragment(300).build(), allocator);
     assertThat(m.fragmentsRemoved()).isEqualTo(6);
     assertThat(Dataset.open(p, allocator).manifest().fragments()).hasSize(2);
@@ -306,7 +306,7 @@ class JavelinSparkTest {
 
     // Then repack on Spark: each fragment's two files become one, values unchanged.
     System.clearProperty(FailureInjection.PROPERTY);
-    CompactionMetrics m = SparkCompaction.compact(spark, p.toString(), CompactionOptions.builder()
+    CompactionSummary m = SparkCompaction.compact(spark, p.toString(), CompactionOptions.builder()
         .scope(CompactionScope.REPACK_COLUMNS).maxDataFilesPerFragment(1).build(), allocator);
     assertThat(m.fragmentsRepacked()).isEqualTo(3);
     for (Fragment f : Dataset.open(p, allocator).manifest().fragments()) {
@@ -334,7 +334,7 @@ class JavelinSparkTest {
   @Test
   void indexedFiltersReadTheSameRows() {
     Path p = create("indexed", 4, 250);
-    Dataset.open(p, allocator).createIndex("id", dev.javelin.index.IndexType.BTREE, null, false);
+    Dataset.open(p, allocator).createIndex("id", dev.javelin.index.IndexType.BTREE);
     var df = spark.read().format("javelin").load(p.toString());
     String[] filters = {"id = 321", "id IN (5, 600, 999)", "id >= 990 OR id < 3", "name = 'n42'"};
     for (String f : filters) {

@@ -43,7 +43,7 @@ final class ColumnRepacker {
 
   private ColumnRepacker() {}
 
-  static CompactionResult execute(Dataset at, CompactionTask task) {
+  static CompactionTaskResult execute(Dataset at, CompactionTask task) {
     Manifest m = at.manifest();
     List<Fragment> frags = TaskFragments.of(m, task, at.location());
     if (frags.size() != 1) {
@@ -63,7 +63,7 @@ final class ColumnRepacker {
         for (List<Integer> planned : task.repackFiles()) {
           out.add(zipOne(at, fc, planned, live, copies));
         }
-        return new CompactionResult(TaskKind.REPACK_COLUMNS, task.readVersion(), task.fragmentIds(), List.of(), out,
+        return new CompactionTaskResult(TaskKind.REPACK_COLUMNS, task.readVersion(), task.fragmentIds(), List.of(), out,
             copies.keys());
       } catch (UnsupportedFormatException e) {
         copies.deleteAll();
@@ -89,7 +89,7 @@ final class ColumnRepacker {
       for (List<Integer> planned : task.repackFiles()) {
         out.add(writeOne(at, fc, planned, live, files, task.options().batchSize()));
       }
-      return new CompactionResult(TaskKind.REPACK_COLUMNS, task.readVersion(), task.fragmentIds(), List.of(), out,
+      return new CompactionTaskResult(TaskKind.REPACK_COLUMNS, task.readVersion(), task.fragmentIds(), List.of(), out,
           files.keys());
     } catch (IOException | RuntimeException e) {
       files.deleteAll();

@@ -40,7 +40,7 @@ public final class Compaction {
   private Compaction() {}
 
   /** Plans, executes and commits with the default planner and executor. */
-  public static CompactionMetrics compact(Dataset dataset, CompactionOptions options) {
+  public static CompactionSummary compact(Dataset dataset, CompactionOptions options) {
     return compact(dataset, options, new DefaultCompactionPlanner(), new DefaultCompactionExecutor());
   }
 
@@ -48,18 +48,18 @@ public final class Compaction {
    * Plans with {@code planner} (table config applied to the options first), runs every task with
    * {@code executor}, and commits. A failing task deletes the files of the tasks already run.
    */
-  public static CompactionMetrics compact(Dataset dataset, CompactionOptions options, CompactionPlanner planner,
+  public static CompactionSummary compact(Dataset dataset, CompactionOptions options, CompactionPlanner planner,
       CompactionExecutor executor) {
     CompactionPlan plan = plan(dataset, options, planner);
-    List<CompactionResult> results = run(dataset, plan.tasks(), executor, plan.options().numThreads());
+    List<CompactionTaskResult> results = run(dataset, plan.tasks(), executor, plan.options().numThreads());
     return commit(dataset, results, plan.options().deferIndexRemap());
   }
 
   // Runs the tasks, up to `threads` at once; results come back in task order. If one fails, no
   // other task starts, the running ones end, and every file the finished ones wrote is deleted.
-  private static List<CompactionResult> run(Dataset dataset, List<CompactionTask> tasks, CompactionExecutor executor,
+  private static List<CompactionTaskResult> run(Dataset dataset, List<CompactionTask> tasks, CompactionExecutor executor,
       int threads) {
-    Tasks.Revert<CompactionResult> deleteWritten = r -> PendingFiles.deleteAll(dataset.store(), r.writtenKeys());
+    Tasks.Revert<CompactionTaskResult> deleteWritten = r -> PendingFiles.deleteAll(dataset.store(), r.writtenKeys());
     if (threads <= 1 || tasks.size() <= 1) {
       return Tasks.foreach(tasks).run(t -> executor.execute(dataset, t), deleteWritten);
     }
@@ -94,18 +94,25 @@ public final class Compaction {
    * @throws CompactionException if one fragment is in both a rewrite and a repack (before either commit)
    * @throws dev.javelin.table.exceptions.CommitConflictException if a concurrent commit changed what a task read
    */
-  public static CompactionMetrics commit(Dataset dataset, List<CompactionResult> results) {
+  public static CompactionSummary commit(Dataset dataset, List<CompactionTaskResult> results) {
     return commit(dataset, results, false);
   }
 
   /**
-   * Commits executed tasks; with {@code deferIndexRemap}, fragment rewrites record a
-   * {@code __lance_frag_reuse} system index instead of remapping the indices covering them.
+   * Commits executed tasks as the plan's options say: with {@link CompactionOptions#deferIndexRemap()},
+   * fragment rewrites record a {@code __lance_frag_reuse} system index instead of remapping the
+   * indices covering them.
    */
-  public static CompactionMetrics commit(Dataset dataset, List<CompactionResult> results, boolean deferIndexRemap) {
-    List<CompactionResult> rewrites = new ArrayList<>();
-    List<CompactionResult> repacks = new ArrayList<>();
-    for (CompactionResult r : results) {
+  public static CompactionSummary commit(Dataset dataset, List<CompactionTaskResult> results,
+      CompactionOptions options) {
+    return commit(dataset, results, options.deferIndexRemap());
+  }
+
+  private static CompactionSummary commit(Dataset dataset, List<CompactionTaskResult> results,
+      boolean deferIndexRemap) {
+    List<CompactionTaskResult> rewrites = new ArrayList<>();
+    List<CompactionTaskResult> repacks = new ArrayList<>();
+    for (CompactionTaskResult r : results) {
       (r.kind() == TaskKind.REPACK_COLUMNS ? repacks : rewrites).add(r);
     }
     Manifest last = null;
@@ -117,7 +124,7 @@ public final class Compaction {
     try (PendingFiles rewriteFiles = filesOf(dataset, rewrites); PendingFiles repackFiles = filesOf(dataset, repacks)) {
       Set<Long> rewritten = new HashSet<>();
       rewrites.forEach(r -> rewritten.addAll(r.fragmentIds()));
-      for (CompactionResult r : repacks) {
+      for (CompactionTaskResult r : repacks) {
         for (long id : r.fragmentIds()) {
           if (rewritten.contains(id)) {
             throw new CompactionException("Fragment " + id + " is in both a fragment rewrite and a column repack; "
@@ -128,7 +135,7 @@ public final class Compaction {
       Table table = Table.at(dataset.store());
       if (!rewrites.isEmpty()) {
         last = commitRewrites(dataset, table, rewrites, deferIndexRemap, rewriteFiles);
-        for (CompactionResult r : rewrites) {
+        for (CompactionTaskResult r : rewrites) {
           removed += r.fragmentIds().size();
           added += r.newFragments().size();
           files += r.newFragments().size();
@@ -138,7 +145,7 @@ public final class Compaction {
         List<Long> ids = new ArrayList<>();
         List<DataFile> newFiles = new ArrayList<>();
         long readVersion = Long.MAX_VALUE;
-        for (CompactionResult r : repacks) {
+        for (CompactionTaskResult r : repacks) {
           for (DataFile d : r.repackedFiles()) {
             ids.add(r.fragmentIds().get(0));
             newFiles.add(d);
@@ -153,11 +160,11 @@ public final class Compaction {
       }
     }
     Dataset at = last == null ? dataset : Dataset.open(dataset.store(), dataset.allocator()).checkout(last.version());
-    return new CompactionMetrics(at, removed, added, repacked, files);
+    return new CompactionSummary(at, removed, added, repacked, files);
   }
 
   // The files the results wrote, deleted when closed unless committed.
-  private static PendingFiles filesOf(Dataset dataset, List<CompactionResult> results) {
+  private static PendingFiles filesOf(Dataset dataset, List<CompactionTaskResult> results) {
     PendingFiles files = new PendingFiles(dataset.store());
     results.forEach(r -> files.addAll(r.writtenKeys()));
     return files;
@@ -165,9 +172,9 @@ public final class Compaction {
 
   // Commits the rewrites; `written` (their files, and the remapped indices' once written) is
   // handed over to the Rewrite's commit.
-  private static Manifest commitRewrites(Dataset dataset, Table table, List<CompactionResult> rewrites,
+  private static Manifest commitRewrites(Dataset dataset, Table table, List<CompactionTaskResult> rewrites,
       boolean deferIndexRemap, PendingFiles written) {
-    long readVersion = rewrites.stream().mapToLong(CompactionResult::readVersion).min().getAsLong();
+    long readVersion = rewrites.stream().mapToLong(CompactionTaskResult::readVersion).min().getAsLong();
     Manifest read = readVersion == dataset.version() ? dataset.manifest() : table.load(readVersion);
     int count = rewrites.stream().mapToInt(r -> r.newFragments().size()).sum();
     List<List<Fragment>> olds = new ArrayList<>();
@@ -179,7 +186,7 @@ public final class Compaction {
       latest = table.newCommit(Transaction.reserveFragments(table.latest().version(), count)).commit();
       nextId = latest.maxFragmentId().getAsLong() - count + 1;
     }
-    for (CompactionResult r : rewrites) {
+    for (CompactionTaskResult r : rewrites) {
       Manifest at = r.readVersion() == read.version() ? read : table.load(r.readVersion());
       List<Fragment> old = new ArrayList<>();
       for (long id : r.fragmentIds()) {

@@ -13,5 +13,5 @@ public interface CompactionExecutor {
    *
    * @param dataset the dataset (any version; the task reads its own {@link CompactionTask#readVersion()})
    */
-  CompactionResult execute(Dataset dataset, CompactionTask task);
+  CompactionTaskResult execute(Dataset dataset, CompactionTask task);
 }

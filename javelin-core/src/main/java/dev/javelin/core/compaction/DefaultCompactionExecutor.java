@@ -5,7 +5,7 @@ import dev.javelin.core.Dataset;
 /** Runs both kinds of task in this process, reading the task's own version of the dataset. */
 public final class DefaultCompactionExecutor implements CompactionExecutor {
   @Override
-  public CompactionResult execute(Dataset dataset, CompactionTask task) {
+  public CompactionTaskResult execute(Dataset dataset, CompactionTask task) {
     Dataset at = dataset.version() == task.readVersion() ? dataset : dataset.checkout(task.readVersion());
     switch (task.kind()) {
       case REPACK_COLUMNS:

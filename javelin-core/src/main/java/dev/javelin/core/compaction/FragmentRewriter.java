@@ -34,7 +34,7 @@ import org.roaringbitmap.RoaringBitmap;
 final class FragmentRewriter {
   private FragmentRewriter() {}
 
-  static CompactionResult execute(Dataset at, CompactionTask task) {
+  static CompactionTaskResult execute(Dataset at, CompactionTask task) {
     Manifest m = at.manifest();
     List<Fragment> fragments = TaskFragments.of(m, task, at.location());
     DefaultCompactionPlanner.checkIndices(m, fragments, task.options().deferIndexRemap(), at.location());
@@ -52,7 +52,7 @@ final class FragmentRewriter {
           for (Fragment f : BinaryCopier.copy(at.store(), fragments, o.targetRowsPerFragment(), copies::track)) {
             copied.add(lineage == null ? f : lineage.next(f));
           }
-          return new CompactionResult(TaskKind.REWRITE_FRAGMENTS, task.readVersion(), task.fragmentIds(), copied,
+          return new CompactionTaskResult(TaskKind.REWRITE_FRAGMENTS, task.readVersion(), task.fragmentIds(), copied,
               List.of(), copies.keys());
         } catch (UnsupportedFormatException e) {
           copies.deleteAll();
@@ -110,7 +110,7 @@ final class FragmentRewriter {
       if (w != null) {
         out.add(fragment(files, w, live, lineage));
       }
-      return new CompactionResult(TaskKind.REWRITE_FRAGMENTS, task.readVersion(), task.fragmentIds(), out,
+      return new CompactionTaskResult(TaskKind.REWRITE_FRAGMENTS, task.readVersion(), task.fragmentIds(), out,
           List.of(), files.keys());
     } catch (IOException | RuntimeException e) {
       files.deleteAll();

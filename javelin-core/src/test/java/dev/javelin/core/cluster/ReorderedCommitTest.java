@@ -33,7 +33,7 @@ class ReorderedCommitTest {
   @Test
   void anIndexedDatasetClustersAndItsIndexKeepsTheRetiredIds() throws IOException {
     Dataset ds = ClusterData.deleteSome(ClusterData.create(dir, allocator, 1200, 300, false));
-    ds = ds.createIndex("x", IndexType.BTREE, "x_idx", false);
+    ds = ds.createIndex("x", IndexType.BTREE, "x_idx");
     long before = ds.countRows("x = 17");
     List<String> values = ClusterData.values(ds);
     RecordingLabels recorded = new RecordingLabels();

@@ -48,7 +48,7 @@ class BinaryCopyTest {
   @Test
   void binaryCopyRemapsAnIndex() {
     Dataset ds = Data.create(dir.resolve("ds"), allocator, 500, 100, LanceFileVersion.V2_1)
-        .createIndex("id", IndexType.BTREE, null, false);
+        .createIndex("id", IndexType.BTREE);
     Dataset after = ds.compact(CompactionOptions.builder().mode(CompactionMode.FORCE_BINARY_COPY).build());
     assertThat(after.manifest().fragments()).hasSize(1);
     assertThat(after.indices().get(0).fragments()).containsExactly(after.manifest().fragments().get(0).id());

@@ -99,7 +99,7 @@ class BinaryRepackTest {
   private Dataset backfilled(LanceFileVersion v) {
     Dataset ds = Data.backfill(Data.create(dir.resolve("ds"), allocator, 300, 100, v), "a", 2);
     ds = Data.backfill(addNested(ds), "b", 3);
-    return ds.delete("id % 11 = 0").createIndex("a", IndexType.BTREE, null, false);
+    return ds.delete("id % 11 = 0").createIndex("a", IndexType.BTREE);
   }
 
   private static CompactionOptions repack(CompactionMode mode) {

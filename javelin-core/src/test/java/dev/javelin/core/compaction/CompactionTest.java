@@ -50,7 +50,7 @@ class CompactionTest {
   void compactsSmallNeighboursWithReserveThenRewrite() {
     Dataset ds = Data.create(dir.resolve("ds"), allocator, 1000, 100, LanceFileVersion.V2_1);
     List<List<String>> before = Data.values(ds);
-    CompactionMetrics m = Compaction.compact(ds, CompactionOptions.defaults());
+    CompactionSummary m = Compaction.compact(ds, CompactionOptions.defaults());
     Dataset after = m.dataset();
     assertThat(after.version()).isEqualTo(ds.version() + 2);
     assertThat(kindAt(after, ds.version() + 1)).isEqualTo(OperationKind.RESERVE_FRAGMENTS);
@@ -213,14 +213,14 @@ class CompactionTest {
   void repackTasksRunDistributed() throws Exception {
     Dataset ds = mixedLayout();
     CompactionPlan plan = roundTrip(Compaction.plan(ds, mixedOptions()));
-    List<CompactionResult> results = new ArrayList<>();
+    List<CompactionTaskResult> results = new ArrayList<>();
     for (CompactionTask t : plan.tasks()) {
       CompactionTask viaJson = CompactionTask.fromJson(roundTrip(t).toJson());
       assertThat(viaJson.toJson()).isEqualTo(t.toJson());
       // A worker opens the dataset itself.
       Dataset worker = Dataset.open(dir.resolve("ds"), allocator);
-      CompactionResult r = new DefaultCompactionExecutor().execute(worker, viaJson);
-      CompactionResult back = CompactionResult.fromJson(roundTrip(r).toJson());
+      CompactionTaskResult r = new DefaultCompactionExecutor().execute(worker, viaJson);
+      CompactionTaskResult back = CompactionTaskResult.fromJson(roundTrip(r).toJson());
       assertThat(back.toJson()).isEqualTo(r.toJson());
       results.add(back);
     }
@@ -236,10 +236,10 @@ class CompactionTest {
     CompactionTask t = CompactionTask.fromJson("{\"read_version\":" + ds.version() + ",\"fragments\":[0,1,2]}");
     assertThat(t.kind()).isEqualTo(TaskKind.REWRITE_FRAGMENTS);
     assertThat(t.repackFiles()).isEmpty();
-    CompactionResult r = new DefaultCompactionExecutor().execute(ds, t);
+    CompactionTaskResult r = new DefaultCompactionExecutor().execute(ds, t);
     String json = r.toJson().replace("\"kind\":\"rewrite_fragments\",", "").replace(",\"repacked_files\":[]", "");
     assertThat(json).doesNotContain("kind");
-    CompactionResult old = CompactionResult.fromJson(json);
+    CompactionTaskResult old = CompactionTaskResult.fromJson(json);
     assertThat(old.kind()).isEqualTo(TaskKind.REWRITE_FRAGMENTS);
     Dataset after = Compaction.commit(ds, List.of(old)).dataset();
     assertThat(after.manifest().fragments()).hasSize(1);
@@ -256,7 +256,7 @@ class CompactionTest {
         .build()).tasks().get(0);
     assertThat(repack.fragmentIds()).containsExactly(0L);
     CompactionExecutor ex = new DefaultCompactionExecutor();
-    List<CompactionResult> results = List.of(ex.execute(ds, rewrite), ex.execute(ds, repack));
+    List<CompactionTaskResult> results = List.of(ex.execute(ds, rewrite), ex.execute(ds, repack));
     assertThatThrownBy(() -> Compaction.commit(ds, results)).isInstanceOf(CompactionException.class)
         .hasMessage("Fragment 0 is in both a fragment rewrite and a column repack; a run may put a fragment in one "
             + "kind of task only: " + ds.location());

@@ -64,7 +64,7 @@ class IndexRemapTest {
   @Test
   void rewriteRemapsABTreeToTheNewFragments() throws IOException {
     Dataset ds = Data.create(dir.resolve("ds"), allocator, 1000, 100, LanceFileVersion.V2_1)
-        .createIndex("id", IndexType.BTREE, null, false)
+        .createIndex("id", IndexType.BTREE)
         .delete("id >= 150 AND id < 170 OR id = 999");
     String oldUuid = ds.indices().get(0).uuid();
     Dataset after = ds.compact(CompactionOptions.builder().targetRowsPerFragment(400).build());
@@ -90,7 +90,7 @@ class IndexRemapTest {
   @Test
   void repackKeepsScalarIndex() throws IOException {
     Dataset ds = Data.create(dir.resolve("ds"), allocator, 300, 100, LanceFileVersion.V2_1);
-    ds = Data.backfill(Data.backfill(ds, "a", 2), "b", 3).createIndex("id", IndexType.BTREE, null, false);
+    ds = Data.backfill(Data.backfill(ds, "a", 2), "b", 3).createIndex("id", IndexType.BTREE);
     IndexInfo before = ds.indices().get(0);
     Set<Long> rowsBefore = indexed(ds, 50, 250);
     Dataset after = ds.compact(CompactionOptions.builder().maxDataFilesPerFragment(1)
@@ -106,9 +106,9 @@ class IndexRemapTest {
   @Test
   void aFailedRewriteCommitDeletesTheRemappedIndex() throws IOException {
     Dataset ds = Data.create(dir.resolve("ds"), allocator, 400, 100, LanceFileVersion.V2_1)
-        .createIndex("id", IndexType.BTREE, null, false);
+        .createIndex("id", IndexType.BTREE);
     CompactionPlan plan = Compaction.plan(ds, CompactionOptions.defaults());
-    List<CompactionResult> results = new ArrayList<>();
+    List<CompactionTaskResult> results = new ArrayList<>();
     for (CompactionTask t : plan.tasks()) {
       results.add(new DefaultCompactionExecutor().execute(ds, t));
     }
@@ -122,7 +122,7 @@ class IndexRemapTest {
   @Test
   void deferIndexRemapRecordsAFragmentReuseIndex() throws Exception {
     Dataset ds = Data.create(dir.resolve("ds"), allocator, 400, 100, LanceFileVersion.V2_1)
-        .createIndex("id", IndexType.BTREE, null, false).delete("id >= 150 AND id < 170");
+        .createIndex("id", IndexType.BTREE).delete("id >= 150 AND id < 170");
     IndexInfo before = ds.indices().get(0);
     Dataset after = ds.compact(CompactionOptions.builder().deferIndexRemap(true).build());
     assertThat(after.manifest().fragments()).extracting(Fragment::id).containsExactly(4L);
@@ -184,7 +184,7 @@ class IndexRemapTest {
   @Test
   void rewriteUncoversScalarIndicesAndRetiresSearchIndicesJavelinCannotRemap() throws IOException {
     Dataset ds = Data.create(dir.resolve("ds"), allocator, 1000, 100, LanceFileVersion.V2_1)
-        .createIndex("id", IndexType.BTREE, null, false);
+        .createIndex("id", IndexType.BTREE);
     List<IndexMetadata> foreign = List.of(
         foreign("bitmap", "/lance.table.BitmapIndexDetails", ds.version()),
         foreign("zones", "/lance.table.ZoneMapIndexDetails", ds.version()),

@@ -186,7 +186,7 @@ class RepackTest {
   void repackAgainstConcurrentDelete() {
     Dataset ds = backfilled(LanceFileVersion.V2_1);
     CompactionPlan plan = Compaction.plan(ds, repack(1));
-    List<CompactionResult> results = new ArrayList<>();
+    List<CompactionTaskResult> results = new ArrayList<>();
     plan.tasks().forEach(t -> results.add(new DefaultCompactionExecutor().execute(ds, t)));
     Dataset deleted = ds.delete("id < 10");
     Dataset after = Compaction.commit(ds, results).dataset();
@@ -197,7 +197,7 @@ class RepackTest {
     // A delete of a whole fragment makes the repack retry; its files are removed.
     Dataset ds3 = Data.backfill(Data.backfill(Data.create(dir.resolve("ds2"), allocator, 300, 100,
         LanceFileVersion.V2_1), "a", 2), "b", 3);
-    List<CompactionResult> r2 = new ArrayList<>();
+    List<CompactionTaskResult> r2 = new ArrayList<>();
     Compaction.plan(ds3, repack(1)).tasks().forEach(t -> r2.add(new DefaultCompactionExecutor().execute(ds3, t)));
     Dataset gone = ds3.delete("id >= 200");
     assertThatThrownBy(() -> Compaction.commit(ds3, r2)).isInstanceOf(CommitConflictException.class);
@@ -210,7 +210,7 @@ class RepackTest {
     Dataset ds = Data.backfill(backfilled(LanceFileVersion.V2_1), "c", 4);
     // Repack only {a, b} (c unclaimed stays): a concurrent drop of c is kept.
     CompactionOptions ab = CompactionOptions.builder().targetRowsPerFragment(100).columnGroups(List.of(List.of("a", "b"))).build();
-    List<CompactionResult> results = new ArrayList<>();
+    List<CompactionTaskResult> results = new ArrayList<>();
     Compaction.plan(ds, ab).tasks().forEach(t -> results.add(new DefaultCompactionExecutor().execute(ds, t)));
     Dataset dropped = ds.dropColumns("c");
     Dataset after = Compaction.commit(ds, results).dataset();
@@ -220,7 +220,7 @@ class RepackTest {
 
     // A drop of a moved column makes it retry, and its files go.
     Dataset ds2 = after;
-    List<CompactionResult> r2 = new ArrayList<>();
+    List<CompactionTaskResult> r2 = new ArrayList<>();
     Compaction.plan(ds2, repack(1)).tasks().forEach(t -> r2.add(new DefaultCompactionExecutor().execute(ds2, t)));
     long files = dataFilesOnDisk();
     Dataset dropA = ds2.dropColumns("a");
@@ -233,7 +233,7 @@ class RepackTest {
   @Test
   void repackRetriesAgainstAConcurrentRewriteOfTheFragment() {
     Dataset ds = backfilled(LanceFileVersion.V2_1);
-    List<CompactionResult> results = new ArrayList<>();
+    List<CompactionTaskResult> results = new ArrayList<>();
     Compaction.plan(ds, repack(1)).tasks().forEach(t -> results.add(new DefaultCompactionExecutor().execute(ds, t)));
     ds.compact(CompactionOptions.builder().scope(CompactionScope.REWRITE_FRAGMENTS).build());
     assertThat(Table.at(ds.store()).latest().version()).isEqualTo(ds.version() + 2);

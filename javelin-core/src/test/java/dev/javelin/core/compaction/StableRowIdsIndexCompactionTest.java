@@ -115,8 +115,8 @@ class StableRowIdsIndexCompactionTest {
   /** 8 fragments both indices cover, then two no index covers; rows deleted from both. */
   private Dataset indexed() {
     Dataset ds = write(null, 0, 4000)
-        .createIndex("v", IvfPqParams.of(4, 4, DistanceType.L2).withIterations(10, 5), "v_idx", false)
-        .createIndex("id", IndexType.BTREE, "id_idx", false);
+        .createIndex("v", IvfPqParams.of(4, 4, DistanceType.L2).withIterations(10, 5), "v_idx")
+        .createIndex("id", IndexType.BTREE, "id_idx");
     ds = write(ds, 4000, 1000).delete(DELETE);
     assertThat(ds.manifest().fragments()).hasSize(10);
     return ds;

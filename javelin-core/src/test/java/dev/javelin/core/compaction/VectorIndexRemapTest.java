@@ -64,7 +64,7 @@ class VectorIndexRemapTest {
   @Test
   void rewriteRemapsAnIvfPqIndexToTheNewFragments() {
     Dataset ds = create()
-        .createIndex("v", IvfPqParams.of(4, 2, DistanceType.L2), "v_idx", false)
+        .createIndex("v", IvfPqParams.of(4, 2, DistanceType.L2), "v_idx")
         .delete("id % 7 = 3");
     String oldUuid = ds.indices().get(0).uuid();
     Dataset after = ds.compact(CompactionOptions.builder().targetRowsPerFragment(600).build());

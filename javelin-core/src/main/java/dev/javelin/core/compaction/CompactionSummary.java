@@ -3,14 +3,14 @@ package dev.javelin.core.compaction;
 import dev.javelin.core.Dataset;
 
 /** What a compaction run committed, and the dataset at its last committed version. */
-public final class CompactionMetrics {
+public final class CompactionSummary {
   private final Dataset dataset;
   private final int fragmentsRemoved;
   private final int fragmentsAdded;
   private final int fragmentsRepacked;
   private final int filesAdded;
 
-  CompactionMetrics(Dataset dataset, int fragmentsRemoved, int fragmentsAdded, int fragmentsRepacked,
+  CompactionSummary(Dataset dataset, int fragmentsRemoved, int fragmentsAdded, int fragmentsRepacked,
       int filesAdded) {
     this.dataset = dataset;
     this.fragmentsRemoved = fragmentsRemoved;
@@ -46,7 +46,7 @@ public final class CompactionMetrics {
 
   @Override
   public String toString() {
-    return "CompactionMetrics{removed=" + fragmentsRemoved + ", added=" + fragmentsAdded + ", repacked="
+    return "CompactionSummary{removed=" + fragmentsRemoved + ", added=" + fragmentsAdded + ", repacked="
         + fragmentsRepacked + ", files=" + filesAdded + ", version=" + dataset.version() + "}";
   }
 }

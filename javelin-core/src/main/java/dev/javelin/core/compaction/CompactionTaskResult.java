@@ -19,7 +19,7 @@ import java.util.List;
  * of its fragment. Also the keys of every file written, deleted if the commit fails.
  * Serializable (Java and {@link #toJson()}); a result without a kind is a fragment rewrite.
  */
-public final class CompactionResult implements Serializable {
+public final class CompactionTaskResult implements Serializable {
   private static final long serialVersionUID = 1L;
 
   private final TaskKind kind;
@@ -29,7 +29,7 @@ public final class CompactionResult implements Serializable {
   private final List<byte[]> repackedFiles;
   private final List<String> writtenKeys;
 
-  CompactionResult(TaskKind kind, long readVersion, List<Long> oldFragmentIds, List<Fragment> newFragments,
+  CompactionTaskResult(TaskKind kind, long readVersion, List<Long> oldFragmentIds, List<Fragment> newFragments,
       List<DataFile> repackedFiles, List<String> writtenKeys) {
     this.kind = kind;
     this.readVersion = readVersion;
@@ -106,7 +106,7 @@ public final class CompactionResult implements Serializable {
    *
    * @throws IllegalArgumentException if the JSON is not a result
    */
-  public static CompactionResult fromJson(String json) {
+  public static CompactionTaskResult fromJson(String json) {
     JsonNode m = CompactionTask.parse(json, "result");
     try {
       Base64.Decoder dec = Base64.getDecoder();
@@ -127,7 +127,7 @@ public final class CompactionResult implements Serializable {
       if (kind != null && !kind.isNull() && !kind.isTextual()) {
         throw notAResult(json, null);
       }
-      return new CompactionResult(TaskKind.fromJson(kind == null ? null : kind.textValue()),
+      return new CompactionTaskResult(TaskKind.fromJson(kind == null ? null : kind.textValue()),
           whole(m.get("read_version"), json), ids, nf, rf, written);
     } catch (InvalidProtocolBufferException e) {
       throw notAResult(json, e);
@@ -169,6 +169,6 @@ public final class CompactionResult implements Serializable {
 
   @Override
   public String toString() {
-    return "CompactionResult{" + kind().jsonName() + ", v" + readVersion + ", fragments=" + oldFragmentIds + "}";
+    return "CompactionTaskResult{" + kind().jsonName() + ", v" + readVersion + ", fragments=" + oldFragmentIds + "}";
   }
 }
