@@ -16,6 +16,7 @@ import dev.javelin.core.internal.index.IndexSettler;
 import dev.javelin.core.internal.index.RowIdIndex;
 import dev.javelin.core.internal.scan.OperationMemory;
 import dev.javelin.core.internal.scan.Take;
+import dev.javelin.core.internal.write.DeleteCommit;
 import dev.javelin.core.internal.write.DeleteScan;
 import dev.javelin.core.internal.write.FragmentWriter;
 import dev.javelin.core.internal.write.SchemaCheck;
@@ -39,7 +40,6 @@ import dev.javelin.table.Table;
 import dev.javelin.table.TagInfo;
 import dev.javelin.table.Tags;
 import dev.javelin.table.Transaction;
-import dev.javelin.table.deletion.Deletes;
 import dev.javelin.table.exceptions.TableErrors;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -551,7 +551,7 @@ public final class Dataset {
    * null) in the transaction: the seam for a filter-driven delete.
    */
   DeleteResult deleteRows(Map<Long, RoaringBitmap> rowsByFragment, String predicate) {
-    Deletes.Committed c = Deletes.commitCounted(table, manifest, rowsByFragment, predicate, allocator);
+    DeleteCommit.Committed c = DeleteCommit.commitCounted(table, manifest, rowsByFragment, predicate, allocator);
     return new DeleteResult(c.manifest() == manifest ? this : new Dataset(table, c.manifest(), allocator, session),
         c.rowsDeleted());
   }

@@ -1,4 +1,4 @@
-package dev.javelin.table.stablepartition;
+package dev.javelin.core.internal.write;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -17,6 +17,11 @@ import dev.javelin.table.exceptions.CommitConflictException;
 import dev.javelin.table.proto.TransactionProtos;
 import dev.javelin.table.rowmap.RowMapReader;
 import dev.javelin.table.rowmap.RowMapWriter;
+import dev.javelin.table.stablepartition.StablePartition;
+import dev.javelin.table.stablepartition.StablePartitionEntry;
+import dev.javelin.table.stablepartition.StablePartitionFold;
+import dev.javelin.table.stablepartition.StablePartitionTransition;
+import dev.javelin.table.stablepartition.StablePartitionValidator;
 import dev.javelin.testing.TestAllocator;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -27,7 +32,10 @@ import org.apache.arrow.memory.BufferAllocator;
 import org.junit.jupiter.api.Test;
 import org.roaringbitmap.RoaringBitmap;
 
-/** Concurrent deletions of a reordered rewrite's sources folded into its destinations through the row map. */
+/**
+ * Concurrent deletions of a reordered rewrite's sources folded into its destinations through the
+ * row map (the table layer's StablePartitionFold), against the Delete operation.
+ */
 class StablePartitionFoldTest extends TableTestBase {
   @TestAllocator BufferAllocator allocator;
 
@@ -149,7 +157,7 @@ class StablePartitionFoldTest extends TableTestBase {
   }
 
   Manifest delete(Manifest read, Map<Long, RoaringBitmap> rows) {
-    return Deletes.commit(table, read, rows, "x > 1", allocator);
+    return DeleteCommit.commit(table, read, rows, "x > 1", allocator);
   }
 
   Map<Long, RoaringBitmap> deletions(Manifest m, List<Long> ids) throws Exception {
@@ -359,7 +367,7 @@ class StablePartitionFoldTest extends TableTestBase {
     mine.put(1L, RoaringBitmap.bitmapOf(0, 10, 11));
     mine.put(2L, RoaringBitmap.bitmapOf(5));
 
-    Manifest after = Deletes.commit(table, r.read, mine, "s = 'a'", allocator); // read before the rewrite
+    Manifest after = DeleteCommit.commit(table, r.read, mine, "s = 'a'", allocator); // read before the rewrite
 
     assertThat(after.version()).isEqualTo(landed.version() + 1);
     Map<Long, RoaringBitmap> want = whereWent(r, mine);
@@ -385,7 +393,7 @@ class StablePartitionFoldTest extends TableTestBase {
     Map<Long, RoaringBitmap> mine = new HashMap<>(rows(0, 0, 29));
     mine.put(1L, RoaringBitmap.bitmapOf(15));
 
-    Manifest after = Deletes.commit(table, first.read, mine, null, allocator);
+    Manifest after = DeleteCommit.commit(table, first.read, mine, null, allocator);
 
     Map<Long, RoaringBitmap> want = whereWent(second, whereWent(first, mine));
     assertThat(deletions(after, second.transition.destinations())).isEqualTo(want);
@@ -399,7 +407,7 @@ class StablePartitionFoldTest extends TableTestBase {
     Fragment merged = fragment(20).withId(reserved.maxFragmentId().getAsLong());
     Manifest rewritten = table.newCommit(Transaction.rewrite(reserved.version(), List.of(reserved.fragments()),
         List.of(List.of(merged)))).commit();
-    assertThatThrownBy(() -> Deletes.commit(table, reserved, rows(1, 4), null, allocator))
+    assertThatThrownBy(() -> DeleteCommit.commit(table, reserved, rows(1, 4), null, allocator))
         .isInstanceOf(CommitConflictException.class)
         .hasMessage("This Delete (read version " + reserved.version() + ") conflicts with the Rewrite committed as "
             + "version " + rewritten.version() + ": " + table.location());
@@ -419,13 +427,13 @@ class StablePartitionFoldTest extends TableTestBase {
     Manifest landed = r.commit().commit();
     assertThat(landed.version()).isEqualTo(updated.version() + 1);
 
-    assertThatThrownBy(() -> Deletes.commit(table, r.read, rows(1, 6), null, allocator))
+    assertThatThrownBy(() -> DeleteCommit.commit(table, r.read, rows(1, 6), null, allocator))
         .isInstanceOf(CommitConflictException.class)
         .hasMessage("This Delete (read version " + r.read.version() + ") deletes row " + ((1L << 32) | 6)
             + " (fragment 1, offset 6) that a concurrent Update "
             + "rewrote (by version " + landed.version() + "): " + table.location());
     // Another row of the same fragment follows the clustering.
-    Manifest after = Deletes.commit(table, r.read, rows(1, 7), null, allocator);
+    Manifest after = DeleteCommit.commit(table, r.read, rows(1, 7), null, allocator);
     assertThat(after.fragments().stream().mapToLong(Fragment::liveRows).sum()).isEqualTo(39);
   }
 }
