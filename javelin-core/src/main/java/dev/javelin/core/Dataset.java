@@ -103,9 +103,34 @@ public final class Dataset {
     return open(new LocalObjectStore(path), allocator);
   }
 
-  /** Opens the newest version at a local path or {@code file:} URI. */
+  /**
+   * Opens the newest version at a URI: a local path or {@code file:} URI, or a remote store's
+   * ({@code s3://}, {@code az://}, ...; see {@link #builder(String)} for storage options).
+   */
   public static Dataset open(String uri, BufferAllocator allocator) {
-    return open(toPath(uri), allocator);
+    return builder(uri).allocator(allocator).load();
+  }
+
+  /**
+   * Starts opening the dataset at a URI, with storage options, a version or tag, a session:
+   * {@code Dataset.builder("s3://bucket/ds").storageOptions(opts).version(3).load()}.
+   */
+  public static DatasetBuilder builder(String uri) {
+    return new DatasetBuilder(uri);
+  }
+
+  // DatasetBuilder's three ways in.
+  static Dataset openLatest(ObjectStore store, BufferAllocator allocator, Session session) {
+    return open(store, allocator, session);
+  }
+
+  static Dataset openVersion(ObjectStore store, long version, BufferAllocator allocator, Session session) {
+    Table t = Table.at(store);
+    return new Dataset(t, t.load(version), allocator, session);
+  }
+
+  static Dataset openTag(ObjectStore store, String tag, BufferAllocator allocator, Session session) {
+    return atTag(Table.at(store), tag, allocator, session);
   }
 
   /**
@@ -133,18 +158,17 @@ public final class Dataset {
   }
 
   private static Dataset open(Path path, long version, BufferAllocator allocator, Session session) {
-    Table t = Table.at(new LocalObjectStore(path));
-    return new Dataset(t, t.load(version), allocator, session);
+    return openVersion(new LocalObjectStore(path), version, allocator, session);
   }
 
   /**
-   * Opens one version at a local path or {@code file:} URI, reading only that version's manifest
-   * (so a damaged newer one does not stand in the way).
+   * Opens one version at a URI, reading only that version's manifest (so a damaged newer one does
+   * not stand in the way).
    *
    * @throws dev.javelin.table.exceptions.VersionNotFoundException if there is no such version
    */
   public static Dataset open(String uri, long version, BufferAllocator allocator) {
-    return open(toPath(uri), version, allocator);
+    return builder(uri).version(version).allocator(allocator).load();
   }
 
   // ---- opening in a session: the same, reading with the session's allocator
@@ -154,9 +178,9 @@ public final class Dataset {
     return open(new LocalObjectStore(path), session);
   }
 
-  /** Opens the newest version at a local path or {@code file:} URI, in {@code session}. */
+  /** Opens the newest version at a URI, in {@code session}. */
   public static Dataset open(String uri, Session session) {
-    return open(toPath(uri), session);
+    return builder(uri).session(session).load();
   }
 
   /** Opens the newest version of the dataset in a store, in {@code session}. */
@@ -169,9 +193,9 @@ public final class Dataset {
     return open(path, version, session.allocator(), session);
   }
 
-  /** Opens one version at a local path or {@code file:} URI, in {@code session}. */
+  /** Opens one version at a URI, in {@code session}. */
   public static Dataset open(String uri, long version, Session session) {
-    return open(toPath(uri), version, session);
+    return builder(uri).version(version).session(session).load();
   }
 
   /** Opens the version a tag names, in {@code session}. */
@@ -189,10 +213,6 @@ public final class Dataset {
     return new Dataset(table, table.latest(), allocator, session);
   }
 
-  private static Path toPath(String uri) {
-    return LocalObjectStore.pathOf(uri);
-  }
-
   // ---- writing
 
   /**
@@ -204,9 +224,14 @@ public final class Dataset {
     return create(new LocalObjectStore(path), data, params, allocator);
   }
 
-  /** Creates a dataset at a local path or {@code file:} URI. */
+  /**
+   * Creates a dataset at a URI (a local path, {@code file:}, or a remote store's, opened with
+   * {@link WriteParams#storageOptions()}).
+   */
   public static Dataset create(String uri, ArrowReader data, WriteParams params, BufferAllocator allocator) {
-    return create(toPath(uri), data, params, allocator);
+    Session session = Session.defaultSession();
+    return create(DatasetBuilder.store(uri, params.storageOptions(), session), Batches.of(data), params, allocator,
+        session);
   }
 
   /** Creates a dataset from batches (not closed); the first batch gives the schema. */
@@ -225,9 +250,9 @@ public final class Dataset {
     return create(new LocalObjectStore(path), data, params, session);
   }
 
-  /** Creates a dataset at a local path or {@code file:} URI, in {@code session}. */
+  /** Creates a dataset at a URI, in {@code session} (see {@link #create(String, ArrowReader, WriteParams, BufferAllocator)}). */
   public static Dataset create(String uri, ArrowReader data, WriteParams params, Session session) {
-    return create(toPath(uri), data, params, session);
+    return create(DatasetBuilder.store(uri, params.storageOptions(), session), data, params, session);
   }
 
   /** Creates a dataset from batches (not closed), in {@code session}. */
@@ -400,14 +425,19 @@ public final class Dataset {
   }
 
   /**
-   * Every version of the dataset at a local path or {@code file:} URI, oldest first, without
+   * Every version of the dataset at a URI, oldest first, without
    * opening the newest: a version whose manifest cannot be read is listed as unreadable
    * ({@link VersionInfo#problem()}) instead of failing the listing.
    *
    * @throws dev.javelin.table.exceptions.VersionNotFoundException if there is no dataset there
    */
   public static List<VersionInfo> versions(String uri) {
-    Table t = Table.at(new LocalObjectStore(toPath(uri)));
+    return versions(uri, Map.of());
+  }
+
+  /** The versions of the dataset at a URI opened with storage options, oldest first. */
+  public static List<VersionInfo> versions(String uri, Map<String, String> storageOptions) {
+    Table t = Table.at(DatasetBuilder.store(uri, storageOptions, Session.defaultSession()));
     if (!t.exists()) {
       throw TableErrors.noDataset(t.location());
     }

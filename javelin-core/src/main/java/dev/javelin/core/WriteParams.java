@@ -1,6 +1,7 @@
 package dev.javelin.core;
 
 import dev.javelin.format.LanceFileVersion;
+import java.util.Map;
 import java.util.Optional;
 
 /** Options of a write (create, append, overwrite). Immutable; build with {@link #builder()}. */
@@ -17,8 +18,10 @@ public final class WriteParams {
   private final long maxRowsPerFile;
   private final int maxRowsPerGroup;
   private final boolean enableStableRowIds;
+  private final Map<String, String> storageOptions;
 
   private WriteParams(Builder b) {
+    this.storageOptions = Map.copyOf(b.storageOptions);
     this.enableStableRowIds = b.enableStableRowIds;
     this.fileVersion = b.fileVersion;
     this.maxRowsPerFile = b.maxRowsPerFile;
@@ -57,7 +60,17 @@ public final class WriteParams {
     return enableStableRowIds;
   }
 
+  /**
+   * The storage options a create at a URI opens its store with (Lance's keys: {@code aws_region},
+   * {@code azure_storage_account_name}, ...); empty by default. A write to an open dataset uses
+   * the dataset's store.
+   */
+  public Map<String, String> storageOptions() {
+    return storageOptions;
+  }
+
   public static final class Builder {
+    private Map<String, String> storageOptions = Map.of();
     private boolean enableStableRowIds;
     private LanceFileVersion fileVersion;
     private long maxRowsPerFile = DEFAULT_MAX_ROWS_PER_FILE;
@@ -94,6 +107,12 @@ public final class WriteParams {
      */
     public Builder enableStableRowIds(boolean enable) {
       this.enableStableRowIds = enable;
+      return this;
+    }
+
+    /** The storage options of a create at a URI (see {@link WriteParams#storageOptions()}). */
+    public Builder storageOptions(Map<String, String> options) {
+      this.storageOptions = Map.copyOf(options);
       return this;
     }
 

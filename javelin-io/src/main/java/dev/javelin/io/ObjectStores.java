@@ -41,6 +41,21 @@ public final class ObjectStores {
     } catch (URISyntaxException e) {
       throw new IllegalArgumentException("Not a valid URI: " + uri + " (" + e.getReason() + ")", e);
     }
+    return provider(uri, location).open(location, options);
+  }
+
+  /**
+   * Checks that a store on the class path opens {@code uri}'s scheme (always true of local paths).
+   *
+   * @throws UnsupportedStoreException naming the module to add, or the schemes Javelin opens
+   */
+  public static void checkSupported(String uri) {
+    if (!isLocal(uri)) {
+      provider(uri, URI.create(uri));
+    }
+  }
+
+  private static ObjectStoreProvider provider(String uri, URI location) {
     String scheme = location.getScheme().toLowerCase(Locale.ROOT);
     Map<String, ObjectStoreProvider> providers = providers();
     ObjectStoreProvider provider = providers.get(scheme);
@@ -52,7 +67,7 @@ public final class ObjectStores {
               + (providers.isEmpty() ? "" : ", " + String.join(", ", new TreeSet<>(providers.keySet())))
               + " URIs");
     }
-    return provider.open(location, options);
+    return provider;
   }
 
   private static Map<String, ObjectStoreProvider> providers() {

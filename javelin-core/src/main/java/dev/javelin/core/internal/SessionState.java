@@ -36,6 +36,7 @@ public final class SessionState implements AutoCloseable {
   private final DataFileCache dataFiles;
   private final LeasedCache<String, Object> vectorIndices;
   private final LeasedCache<String, List<StablePartitionTransition>> transitions;
+  private final StoreRegistry stores = new StoreRegistry();
 
   /**
    * @param allocator the session's root allocator (closed last by {@link #close()})
@@ -78,6 +79,11 @@ public final class SessionState implements AutoCloseable {
   }
 
   /** The session's root allocator. */
+  /** The stores of remote datasets opened in this session (see {@link StoreRegistry}). */
+  public StoreRegistry stores() {
+    return stores;
+  }
+
   public BufferAllocator allocator() {
     return allocator;
   }
@@ -120,6 +126,7 @@ public final class SessionState implements AutoCloseable {
   @Override
   public void close() {
     List<AutoCloseable> parts = new ArrayList<>();
+    parts.add(stores);
     if (ownsPools) {
       parts.add(pools);
     }
