@@ -19,12 +19,12 @@ import picocli.CommandLine.Command;
 final class AppendCommand extends DatasetWriteCommand {
   @Override
   SchemaSpec defaultCsvSchema(BufferAllocator allocator) {
-    return SchemaSpec.of(Dataset.open(uri, allocator).schema().toArrow());
+    return SchemaSpec.of(openLatest(uri, allocator).schema().toArrow());
   }
 
   @Override
   Dataset write(ArrowReader data, WriteParams params, BufferAllocator allocator) {
-    return Dataset.open(uri, allocator).append(data, params);
+    return openLatest(uri, allocator).append(data, params);
   }
 
   @Override

@@ -1,6 +1,10 @@
 package dev.javelin.cli;
 
+import dev.javelin.core.Dataset;
 import java.io.PrintWriter;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.apache.arrow.memory.BufferAllocator;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -8,7 +12,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * What every subcommand shares: {@code --help}, {@code --verbose}, and the writers that
+ * What every subcommand shares: {@code --help}, {@code --verbose}, {@code --storage-option}, and the writers that
  * {@link Javelin#commandLine} injects (data to {@link #out()}, chatter to {@link #err()}).
  */
 @Command(sortOptions = false, usageHelpAutoWidth = true)
@@ -21,6 +25,25 @@ abstract class BaseCommand implements Callable<Integer> {
 
   @Option(names = "--verbose", description = "On error, print the stack trace too.")
   boolean verbose;
+
+  @Option(names = "--storage-option", paramLabel = "KEY=VALUE", mapFallbackValue = "",
+      description = "A storage option for s3://, az:// and other remote URIs, with Lance's names "
+          + "(aws_region, aws_endpoint, azure_storage_account_name, ...); repeatable. Credentials also "
+          + "come from each provider's environment (AWS_ACCESS_KEY_ID, AZURE_STORAGE_ACCOUNT_KEY, ...).")
+  Map<String, String> storageOptions = new LinkedHashMap<>();
+
+  /** The newest version of the dataset at {@code uri}, opened with the command's storage options. */
+  Dataset openLatest(String uri, BufferAllocator allocator) {
+    return Dataset.builder(uri).storageOptions(storageOptions).allocator(allocator).load();
+  }
+
+  /** The dataset at {@code uri}, as the command line names it (storage options included). */
+  DatasetArgs dataset(String uri) {
+    DatasetArgs args = new DatasetArgs();
+    args.uri = uri;
+    args.storageOptions = storageOptions;
+    return args;
+  }
 
   PrintWriter out() {
     return spec.commandLine().getOut();

@@ -45,8 +45,7 @@ final class BranchCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-      DatasetArgs args = new DatasetArgs();
-      args.uri = uri;
+      DatasetArgs args = dataset(uri);
       try (BufferAllocator allocator = new RootAllocator()) {
         run(args.open(allocator));
       }

@@ -74,8 +74,7 @@ final class CleanupCommand extends BaseCommand {
       policy.gracePeriod(gracePeriod);
     }
     CleanupPolicy p = policy.build();
-    DatasetArgs args = new DatasetArgs();
-    args.uri = uri;
+    DatasetArgs args = dataset(uri);
     // Run on the table, not on an opened newest version: the cleanup reads every version itself
     // and says which one it cannot read.
     CleanupResult r = Cleanup.run(args.table(), p);

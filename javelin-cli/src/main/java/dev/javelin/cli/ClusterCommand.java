@@ -50,8 +50,7 @@ final class ClusterCommand extends BaseCommand {
 
   @Override
   public Integer call() {
-    DatasetArgs args = new DatasetArgs();
-    args.uri = uri;
+    DatasetArgs args = dataset(uri);
     try (BufferAllocator allocator = new RootAllocator()) {
       Dataset ds = args.open(allocator);
       Columns.check(ds, by);

@@ -83,8 +83,7 @@ final class CompactCommand extends BaseCommand {
       }
       b.targetRowsPerFragment(targetRows);
     }
-    DatasetArgs args = new DatasetArgs();
-    args.uri = uri;
+    DatasetArgs args = dataset(uri);
     try (BufferAllocator allocator = new RootAllocator()) {
       Dataset ds = args.open(allocator);
       CompactionPlan plan = Compaction.plan(ds, b.build());

@@ -31,8 +31,7 @@ abstract class DatasetChange extends BaseCommand {
 
   @Override
   public Integer call() throws Exception {
-    DatasetArgs args = new DatasetArgs();
-    args.uri = uri;
+    DatasetArgs args = dataset(uri);
     args.branch = branch;
     try (BufferAllocator allocator = new RootAllocator()) {
       Dataset before = open(args, allocator);

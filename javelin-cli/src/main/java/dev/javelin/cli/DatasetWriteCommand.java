@@ -19,7 +19,7 @@ import picocli.CommandLine.Parameters;
  * read in batches and written as new fragments in one commit.
  */
 abstract class DatasetWriteCommand extends BaseCommand {
-  @Parameters(index = "0", paramLabel = "URI", description = "The dataset: a directory or file: URI.")
+  @Parameters(index = "0", paramLabel = "URI", description = "The dataset: a directory, file: URI, or s3:// or az:// URI.")
   String uri;
 
   @Option(names = {"-i", "--input"}, required = true, paramLabel = "IN",
@@ -59,7 +59,7 @@ abstract class DatasetWriteCommand extends BaseCommand {
     if (Files.isDirectory(input)) {
       throw new InvalidInputException("Input is a directory, not a file: " + input);
     }
-    WriteParams.Builder params = WriteParams.builder().fileVersion(fileVersion());
+    WriteParams.Builder params = WriteParams.builder().fileVersion(fileVersion()).storageOptions(storageOptions);
     if (maxRowsPerFile != null) {
       if (maxRowsPerFile < 1) {
         throw new InvalidInputException("--max-rows-per-file must be at least 1, got " + maxRowsPerFile);

@@ -10,16 +10,15 @@ import dev.javelin.core.OptimizedIndex;
 import dev.javelin.format.schema.LanceField;
 import dev.javelin.index.DistanceType;
 import dev.javelin.index.IndexType;
+import dev.javelin.io.ObjectInfo;
 import dev.javelin.index.IvfPqParams;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
-import java.util.stream.Stream;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import picocli.CommandLine.Command;
@@ -91,7 +90,7 @@ final class IndexCommand implements Callable<Integer> {
         throw new InvalidInputException("--partitions and --sub-vectors apply to --type ivf_pq only");
       }
       try (BufferAllocator allocator = new RootAllocator()) {
-        Dataset ds = open(uri, allocator);
+        Dataset ds = dataset(uri).open(allocator);
         Columns.check(ds, List.of(column));
         IndexBuilder build = ds.createIndex(column);
         if (kind.equals("btree")) {
@@ -206,19 +205,16 @@ final class IndexCommand implements Callable<Integer> {
         out().println("built at   version " + info.datasetVersion());
         out().println("covered    " + count(info.fragments().size()) + " " + info.fragments());
         out().println("uncovered  " + count(uncovered.size()) + " " + uncovered);
-        Path indexDir = dataset.path().resolve("_indices").resolve(info.uuid());
+        List<ObjectInfo> files = new ArrayList<>(ds.store().list("_indices/" + info.uuid() + "/"));
+        files.sort(Comparator.comparing(ObjectInfo::key));
         long total = 0;
         String label = "files      ";
-        if (Files.isDirectory(indexDir)) {
-          try (Stream<Path> files = Files.list(indexDir)) {
-            for (Path p : files.sorted().toList()) {
-              long size = Files.size(p);
-              total += size;
-              out().println(label + "_indices/" + info.uuid() + "/" + p.getFileName() + "  " + size + " bytes");
-              label = "           ";
-            }
-          }
-        } else {
+        for (ObjectInfo f : files) {
+          total += f.size();
+          out().println(label + f.key() + "  " + f.size() + " bytes");
+          label = "           ";
+        }
+        if (files.isEmpty()) {
           out().println(label + "(missing)");
         }
         out().println("size       " + total + " bytes");
@@ -239,7 +235,7 @@ final class IndexCommand implements Callable<Integer> {
     @Override
     public Integer call() {
       try (BufferAllocator allocator = new RootAllocator()) {
-        Dataset ds = open(uri, allocator);
+        Dataset ds = dataset(uri).open(allocator);
         find(ds, name);
         Dataset next = ds.dropIndex(name);
         err().println("Dropped index " + name + ": version " + next.version());
@@ -266,7 +262,7 @@ final class IndexCommand implements Callable<Integer> {
     @Override
     public Integer call() {
       try (BufferAllocator allocator = new RootAllocator()) {
-        Dataset ds = open(uri, allocator);
+        Dataset ds = dataset(uri).open(allocator);
         IndexOptimizeResult r = ds.optimizeIndices();
         List<String[]> rows = new ArrayList<>();
         rows.add(new String[] {"name", "type", "fragments added", "rows added", "rows dropped", "result"});
@@ -316,7 +312,7 @@ final class IndexCommand implements Callable<Integer> {
     @Override
     public Integer call() {
       try (BufferAllocator allocator = new RootAllocator()) {
-        Dataset ds = open(uri, allocator);
+        Dataset ds = dataset(uri).open(allocator);
         IndexSettleResult r = ds.settleIndices();
         if (r.unchanged()) {
           err().println("Nothing to settle: version " + r.dataset().version());
@@ -335,12 +331,6 @@ final class IndexCommand implements Callable<Integer> {
       }
       return ExitCodes.OK;
     }
-  }
-
-  private static Dataset open(String uri, BufferAllocator allocator) {
-    DatasetArgs args = new DatasetArgs();
-    args.uri = uri;
-    return args.open(allocator);
   }
 
   private static IndexInfo find(Dataset ds, String name) {

@@ -33,7 +33,7 @@ final class OverwriteCommand extends DatasetWriteCommand {
   Dataset write(ArrowReader data, WriteParams params, BufferAllocator allocator) {
     Dataset existing;
     try {
-      existing = Dataset.open(uri, allocator);
+      existing = openLatest(uri, allocator);
     } catch (VersionNotFoundException e) {
       return Dataset.create(uri, data, params, allocator);
     }

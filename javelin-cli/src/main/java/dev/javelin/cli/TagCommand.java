@@ -42,8 +42,7 @@ final class TagCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-      DatasetArgs args = new DatasetArgs();
-      args.uri = uri;
+      DatasetArgs args = dataset(uri);
       try (BufferAllocator allocator = new RootAllocator()) {
         run(args.open(allocator));
       }

@@ -1,6 +1,5 @@
 package dev.javelin.cli;
 
-import dev.javelin.core.Dataset;
 import dev.javelin.core.VersionInfo;
 import java.util.List;
 import java.util.Locale;
@@ -20,11 +19,8 @@ final class VersionsCommand extends BaseCommand {
 
   @Override
   public Integer call() {
-    DatasetArgs args = new DatasetArgs();
-    args.uri = uri;
-    args.requireDirectory();
     // Listed without opening the newest version, so a damaged manifest shows as unreadable.
-    List<VersionInfo> versions = Dataset.versions(uri);
+    List<VersionInfo> versions = dataset(uri).versions();
     int w = Math.max("version".length(), String.valueOf(versions.get(versions.size() - 1).version()).length());
     out().printf(Locale.ROOT, "%" + w + "s  %-24s  %-16s  %s%n", "version", "timestamp", "operation", "rows");
     for (VersionInfo v : versions) {

@@ -1,8 +1,6 @@
 package dev.javelin.core;
 
-import dev.javelin.core.internal.SessionState;
 import dev.javelin.io.ObjectStore;
-import dev.javelin.io.StorageOptions;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -96,6 +94,6 @@ public final class DatasetBuilder {
 
   /** The store of the dataset at {@code uri}, the session's for a remote one. */
   static ObjectStore store(String uri, Map<String, String> options, Session session) {
-    return SessionState.of(session).stores().open(uri, StorageOptions.of(options));
+    return session.store(uri, options);
   }
 }

@@ -2,6 +2,9 @@ package dev.javelin.core;
 
 import dev.javelin.common.ThreadPools;
 import dev.javelin.core.internal.SessionState;
+import dev.javelin.io.ObjectStore;
+import dev.javelin.io.StorageOptions;
+import java.util.Map;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 
@@ -75,6 +78,18 @@ public final class Session implements AutoCloseable {
    */
   public BufferAllocator allocator() {
     return state.allocator();
+  }
+
+  /**
+   * The store of the dataset at {@code uri}: a local directory's, or the session's client for a
+   * remote bucket or container (one per bucket and options, shared by its datasets, closed with
+   * the session) rooted at the dataset's path.
+   *
+   * @throws dev.javelin.io.UnsupportedStoreException if no store on the class path opens the URI's scheme
+   * @throws IllegalArgumentException if the URI or a storage option is malformed
+   */
+  public ObjectStore store(String uri, Map<String, String> storageOptions) {
+    return state.stores().open(uri, StorageOptions.of(storageOptions));
   }
 
   /**

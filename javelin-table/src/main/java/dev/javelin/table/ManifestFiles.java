@@ -80,10 +80,17 @@ final class ManifestFiles {
     }
     try {
       TableProtos.Manifest proto = TableProtos.Manifest.parseFrom(manifestBytes);
+      WireTypeCheck.problem(proto).ifPresent(p -> {
+        throw TableErrors.corrupt(file, "Manifest does not parse: " + p);
+      });
       List<IndexMetadata> indices = List.of();
       if (proto.hasIndexSection()) {
-        indices = IndexMetadata.fromProtos(TableProtos.IndexSection.parseFrom(
-            section(b, proto.getIndexSection(), t, file, "Index section")).getIndicesList());
+        TableProtos.IndexSection indexSection = TableProtos.IndexSection.parseFrom(
+            section(b, proto.getIndexSection(), t, file, "Index section"));
+        WireTypeCheck.problem(indexSection).ifPresent(p -> {
+          throw TableErrors.corrupt(file, "Index section does not parse: " + p);
+        });
+        indices = IndexMetadata.fromProtos(indexSection.getIndicesList());
       }
       Transaction txn = null;
       if (proto.hasTransactionSection()) {

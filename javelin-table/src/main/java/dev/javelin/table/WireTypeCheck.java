@@ -1,0 +1,65 @@
+package dev.javelin.table;
+
+import com.google.protobuf.Descriptors.FieldDescriptor;
+import com.google.protobuf.Message;
+import com.google.protobuf.UnknownFieldSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Finds fields that no protobuf writer could have produced: a message's field number declared
+ * with one type but read with another (protobuf keeps such a field as unknown), or one unknown
+ * field number read with two wire types. Unknown fields are otherwise kept and ignored, as
+ * Lance's readers do, so that a newer writer's additions do not stop a read; but a damaged byte
+ * that shifts the parse usually leaves exactly these traces, and without them a fragment's data
+ * file or a whole fragment can silently vanish into unknown fields.
+ */
+final class WireTypeCheck {
+  private WireTypeCheck() {}
+
+  /** The first impossible field in {@code m} or the messages under it, described; empty if none. */
+  static Optional<String> problem(Message m) {
+    return problem(m, m.getDescriptorForType().getName());
+  }
+
+  private static Optional<String> problem(Message m, String path) {
+    UnknownFieldSet unknown = m.getUnknownFields();
+    for (Map.Entry<Integer, UnknownFieldSet.Field> e : unknown.asMap().entrySet()) {
+      int number = e.getKey();
+      UnknownFieldSet.Field f = e.getValue();
+      FieldDescriptor declared = m.getDescriptorForType().findFieldByNumber(number);
+      int fixedKinds = (f.getVarintList().isEmpty() ? 0 : 1) + (f.getFixed32List().isEmpty() ? 0 : 1)
+          + (f.getFixed64List().isEmpty() ? 0 : 1) + (f.getGroupList().isEmpty() ? 0 : 1);
+      boolean closedEnumValue = declared != null && declared.getType() == FieldDescriptor.Type.ENUM
+          && !f.getVarintList().isEmpty() && fixedKinds == 1 && f.getLengthDelimitedList().isEmpty();
+      if (declared != null && !closedEnumValue) {
+        return Optional.of(path + "." + declared.getName() + " (field " + number + ") has the wrong wire type");
+      }
+      if (fixedKinds > 1) {
+        return Optional.of(path + " has unknown field " + number + " with two wire types");
+      }
+    }
+    for (Map.Entry<FieldDescriptor, Object> e : m.getAllFields().entrySet()) {
+      FieldDescriptor fd = e.getKey();
+      if (fd.getJavaType() != FieldDescriptor.JavaType.MESSAGE) {
+        continue;
+      }
+      if (fd.isRepeated()) {
+        List<?> values = (List<?>) e.getValue();
+        for (int i = 0; i < values.size(); i++) {
+          Optional<String> p = problem((Message) values.get(i), path + "." + fd.getName() + "[" + i + "]");
+          if (p.isPresent()) {
+            return p;
+          }
+        }
+      } else {
+        Optional<String> p = problem((Message) e.getValue(), path + "." + fd.getName());
+        if (p.isPresent()) {
+          return p;
+        }
+      }
+    }
+    return Optional.empty();
+  }
+}
