@@ -63,7 +63,7 @@ public final class LocalObjectStore implements ObjectStore {
       return Paths.get(URI.create(uri));
     }
     if (uri.matches("^[a-zA-Z][a-zA-Z0-9+.-]+://.*")) {
-      throw new IllegalArgumentException("Only local paths and file: URIs are supported so far: " + uri);
+      throw new IllegalArgumentException("Not a local path or file: URI: " + uri);
     }
     return Paths.get(uri);
   }
@@ -71,6 +71,12 @@ public final class LocalObjectStore implements ObjectStore {
   /** A store at a local path or {@code file:} URI (see {@link #pathOf}). */
   public static LocalObjectStore forUri(String uri) {
     return new LocalObjectStore(pathOf(uri));
+  }
+
+  /** The local store at a local path or {@code file:} URI (a base path of a branch or clone). */
+  @Override
+  public ObjectStore resolve(String location) {
+    return forUri(location);
   }
 
   @Override

@@ -100,6 +100,26 @@ public interface ObjectStore extends AutoCloseable {
     throw new UnsupportedOperationException("This store cannot open a sub-directory (" + dir + "): " + location());
   }
 
+  /**
+   * The store at another location this one's kind of client can reach: a branch's or shallow
+   * clone's base path, which a manifest names by location ({@link #location()} of the store it
+   * was written with). The default gives this store for its own location, a {@link #child} for a
+   * location under it, and otherwise opens the location with no storage options; remote stores
+   * override it to reach other paths of their bucket with their own client and options.
+   *
+   * @throws UnsupportedStoreException if the location is of a kind no store on the class path opens
+   */
+  default ObjectStore resolve(String location) {
+    String here = location();
+    if (location.equals(here)) {
+      return this;
+    }
+    if (location.startsWith(here + "/")) {
+      return child(location.substring(here.length() + 1));
+    }
+    return ObjectStores.open(location, StorageOptions.none());
+  }
+
   /** The requests this store has sent so far (all zero for a store that does not count). */
   default RequestCounters requests() {
     return RequestCounters.NONE;

@@ -1,6 +1,5 @@
 package dev.javelin.table;
 
-import dev.javelin.io.LocalObjectStore;
 import dev.javelin.io.ObjectStore;
 import dev.javelin.table.exceptions.CorruptManifestException;
 import dev.javelin.table.exceptions.TableErrors;
@@ -64,7 +63,7 @@ public final class BasePaths {
     if (id == null) {
       return own;
     }
-    return stores.computeIfAbsent(id, k -> LocalObjectStore.forUri(base(own, k, file).path()));
+    return stores.computeIfAbsent(id, k -> own.resolve(base(own, k, file).path()));
   }
 
   /** The key of a file in its store: {@code dir + name} under a dataset root, else just the name. */

@@ -223,11 +223,17 @@ public final class Table {
 
   /**
    * The table of a store that holds a branch's versions ({@code <main>/tree/<branch>}), found
-   * from the store's location; the store on its own (as a main branch) when that is not a local
-   * directory of that shape.
+   * from the store's location; the store on its own (as a main branch) when its location is not
+   * of that shape.
    */
   public static Table ofBranchStore(ObjectStore store, String branch) {
-    if (store instanceof LocalObjectStore) {
+    if (!(store instanceof LocalObjectStore)) {
+      String suffix = "/tree/" + branch;
+      String here = store.location();
+      if (here.endsWith(suffix) && here.length() > suffix.length()) {
+        return branchAt(store.resolve(here.substring(0, here.length() - suffix.length())), branch, store);
+      }
+    } else {
       Path root = ((LocalObjectStore) store).root();
       Path up = root;
       for (int i = branch.split("/").length; i > 0 && up != null; i--) {

@@ -89,6 +89,12 @@ public class ForwardingObjectStore implements ObjectStore {
     return delegate.child(dir);
   }
 
+  /** The delegate's store at that location, without this store's overrides (as {@link #child}). */
+  @Override
+  public ObjectStore resolve(String location) {
+    return delegate.resolve(location);
+  }
+
   @Override
   public RequestCounters requests() {
     return delegate.requests();

@@ -1,0 +1,223 @@
+package dev.javelin.core.stores;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.javelin.core.Dataset;
+import dev.javelin.core.DeleteResult;
+import dev.javelin.core.IndexInfo;
+import dev.javelin.core.ScanBuilder;
+import dev.javelin.core.Session;
+import dev.javelin.core.UpdateMode;
+import dev.javelin.core.VersionInfo;
+import dev.javelin.core.WriteParams;
+import dev.javelin.core.cluster.ClusterResult;
+import dev.javelin.core.compaction.CompactionSummary;
+import dev.javelin.index.DistanceType;
+import dev.javelin.index.IndexType;
+import dev.javelin.index.IvfPqParams;
+import dev.javelin.table.CleanupPolicy;
+import dev.javelin.table.CleanupResult;
+import dev.javelin.testing.MixedBatches;
+import dev.javelin.testing.Readers;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.Float4Vector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.complex.FixedSizeListVector;
+import org.apache.arrow.vector.ipc.ArrowReader;
+import org.apache.arrow.vector.types.FloatingPointPrecision;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.FieldType;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The whole dataset API on one kind of store, by URI and storage options, as a user would drive
+ * it: every operation's data read back. Each store's test extends this with a fresh location.
+ */
+public abstract class StoreDatasetContract {
+  private Session session;
+
+  /** The URI of a new, empty dataset location named {@code name}. */
+  protected abstract String uri(String name);
+
+  /** The storage options the store needs. */
+  protected abstract Map<String, String> options();
+
+  @BeforeEach
+  void openSession() {
+    session = Session.builder().build();
+  }
+
+  @AfterEach
+  void closeSession() {
+    session.close();
+  }
+
+  private BufferAllocator allocator() {
+    return session.allocator();
+  }
+
+  private WriteParams params(long rowsPerFile) {
+    return WriteParams.builder().maxRowsPerFile(rowsPerFile).storageOptions(options()).build();
+  }
+
+  private Dataset create(String uri, long start, int rows, long rowsPerFile) throws Exception {
+    try (VectorSchemaRoot batch = MixedBatches.batch(allocator(), start, rows);
+        ArrowReader r = Readers.readerOf(allocator(), batch)) {
+      return Dataset.create(uri, r, params(rowsPerFile), session);
+    }
+  }
+
+  private Dataset open(String uri) {
+    return Dataset.builder(uri).storageOptions(options()).session(session).load();
+  }
+
+  static List<Long> ids(Dataset ds, String filter) throws Exception {
+    List<Long> out = new ArrayList<>();
+    ScanBuilder scan = ds.newScan().columns("id");
+    try (ArrowReader r = (filter == null ? scan : scan.filter(filter)).build()) {
+      while (r.loadNextBatch()) {
+        BigIntVector v = (BigIntVector) r.getVectorSchemaRoot().getVector("id");
+        for (int i = 0; i < v.getValueCount(); i++) {
+          out.add(v.get(i));
+        }
+      }
+    }
+    return out;
+  }
+
+  private List<List<Object>> rows(Dataset ds) throws Exception {
+    List<List<Object>> out = new ArrayList<>();
+    try (ArrowReader r = ds.newScan().columns("id", "x", "s", "l", "st").build()) {
+      while (r.loadNextBatch()) {
+        out.addAll(MixedBatches.rows(r.getVectorSchemaRoot()));
+      }
+    }
+    return out;
+  }
+
+  @Test
+  void writesReadsAndChangesData() throws Exception {
+    String uri = uri("people");
+    Dataset ds = create(uri, 0, 3000, 1000);
+    try (VectorSchemaRoot want = MixedBatches.batch(allocator(), 0, 3000)) {
+      MixedBatches.assertSameRows(rows(open(uri)), MixedBatches.rows(want));
+    }
+    try (VectorSchemaRoot more = MixedBatches.batch(allocator(), 3000, 1000)) {
+      ds = ds.append(List.of(more), params(1000));
+    }
+    assertThat(open(uri).countRows()).isEqualTo(4000);
+    assertThat(ids(ds, "id >= 2998 AND id < 3002")).containsExactly(2998L, 2999L, 3000L, 3001L);
+    try (VectorSchemaRoot taken = ds.take(new long[] {3999, 0, 1500}, List.of("id"))) {
+      assertThat(((BigIntVector) taken.getVector("id")).get(0)).isEqualTo(3999);
+      assertThat(((BigIntVector) taken.getVector("id")).get(2)).isEqualTo(1500);
+    }
+    DeleteResult deleted = ds.delete().where("id < 100").commit();
+    assertThat(deleted.rowsDeleted()).isEqualTo(100);
+    ds = deleted.dataset();
+    ds = ds.update().where("id >= 3990").set("s", "'moved'").commit().dataset();
+    ds = ds.update().where("id < 200").set("x", "1.5").mode(UpdateMode.REWRITE_COLUMNS).commit().dataset();
+    ds = ds.addColumns(Map.of("d", "id * 2"));
+    ds = ds.dropColumns("l");
+    Dataset reopened = open(uri);
+    assertThat(reopened.version()).isEqualTo(ds.version());
+    assertThat(reopened.countRows()).isEqualTo(3900);
+    assertThat(ids(reopened, "s = 'moved'")).hasSize(10);
+    assertThat(ids(reopened, "x = 1.5")).hasSize(100);
+    assertThat(ids(reopened, "d = 1000")).containsExactly(500L);
+    assertThat(reopened.schema().toArrow().getFields()).extracting(Field::getName)
+        .containsExactly("id", "x", "s", "st", "d");
+    List<VersionInfo> versions = Dataset.versions(uri, options());
+    assertThat(versions).hasSize((int) reopened.version());
+    assertThat(Dataset.builder(uri).storageOptions(options()).version(1).session(session).load().countRows())
+        .isEqualTo(3000);
+  }
+
+  @Test
+  void indexesCompactsClustersAndCleansUp() throws Exception {
+    String uri = uri("events");
+    Dataset ds = create(uri, 0, 4000, 500).delete("id % 10 = 3");
+    ds = ds.createIndex("id").btree().commit().dataset();
+    assertThat(ds.explain("id = 777").usesIndex()).isTrue();
+    assertThat(ids(ds, "id = 777")).containsExactly(777L);
+    assertThat(ids(ds, "id = 773")).isEmpty();
+    ds = ds.addColumns(Map.of("d", "id + 1"));
+    CompactionSummary compacted = ds.compact().targetRowsPerFragment(2000).maxDataFilesPerFragment(1).commit();
+    ds = compacted.dataset();
+    assertThat(compacted.fragmentsRemoved()).isEqualTo(8);
+    assertThat(ds.manifest().fragments()).hasSize(2);
+    assertThat(ds.countRows()).isEqualTo(3600);
+    assertThat(ids(ds, "id = 777")).containsExactly(777L);
+    assertThat(ids(ds, "d = 778")).containsExactly(777L);
+    ClusterResult clustered = ds.cluster().by("x").commit();
+    ds = clustered.dataset();
+    assertThat(ds.countRows()).isEqualTo(3600);
+    ds = ds.settleIndices().dataset();
+    assertThat(ids(ds, "id = 1234")).containsExactly(1234L);
+    assertThat(ds.indices()).extracting(IndexInfo::type).containsExactly(IndexType.BTREE);
+
+    ds.tags().create("clustered", ds.version());
+    Dataset branch = ds.createBranch("exp").delete("id < 1000");
+    assertThat(branch.countRows()).isEqualTo(2700);
+    assertThat(open(uri).countRows()).isEqualTo(3600);
+    assertThat(Dataset.builder(uri).storageOptions(options()).tag("clustered").session(session).load().version())
+        .isEqualTo(ds.version());
+
+    CleanupResult cleaned = ds.cleanup(CleanupPolicy.builder().retainVersions(1)
+        .gracePeriod(java.time.Duration.ZERO).build());
+    assertThat(cleaned.manifestsRemoved()).isPositive();
+    Dataset after = open(uri);
+    assertThat(after.countRows()).isEqualTo(3600);
+    assertThat(ids(after, "id >= 3990")).containsExactlyInAnyOrder(3990L, 3991L, 3992L, 3994L, 3995L, 3996L,
+        3997L, 3998L, 3999L);
+  }
+
+  static final int DIM = 8;
+  static final Schema VECTORS = new Schema(List.of(
+      new Field("id", FieldType.notNullable(new ArrowType.Int(64, true)), null),
+      new Field("v", FieldType.nullable(new ArrowType.FixedSizeList(DIM)), List.of(
+          new Field("item", FieldType.nullable(new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE)), null)))));
+
+  @Test
+  void searchesAVectorIndex() throws Exception {
+    String uri = uri("vectors");
+    int rows = 3000;
+    Random random = new Random(11);
+    float[][] data = new float[rows][DIM];
+    Dataset ds;
+    try (VectorSchemaRoot root = VectorSchemaRoot.create(VECTORS, allocator())) {
+      root.allocateNew();
+      FixedSizeListVector v = (FixedSizeListVector) root.getVector("v");
+      Float4Vector f = (Float4Vector) v.getDataVector();
+      for (int i = 0; i < rows; i++) {
+        ((BigIntVector) root.getVector("id")).setSafe(i, i);
+        v.setNotNull(i);
+        for (int j = 0; j < DIM; j++) {
+          data[i][j] = (i % 16) * 4 + random.nextFloat();
+          f.setSafe(i * DIM + j, data[i][j]);
+        }
+      }
+      root.setRowCount(rows);
+      try (ArrowReader r = Readers.readerOf(allocator(), root)) {
+        ds = Dataset.create(uri, r, params(1000), session);
+      }
+    }
+    ds = ds.createIndex("v").ivfPq(IvfPqParams.of(4, 2, DistanceType.L2).withIterations(5, 5)).commit().dataset();
+    try (VectorSchemaRoot hits = open(uri).nearest("v", data[42]).k(5).refineFactor(5).execute()) {
+      BigIntVector id = (BigIntVector) hits.getVector("id");
+      assertThat(hits.getRowCount()).isEqualTo(5);
+      assertThat(id.get(0)).isEqualTo(42);
+      for (int i = 0; i < 5; i++) {
+        assertThat(id.get(i) % 16).isEqualTo(42 % 16);
+      }
+    }
+  }
+}
