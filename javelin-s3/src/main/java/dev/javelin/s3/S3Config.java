@@ -109,7 +109,8 @@ final class S3Config {
 
     Optional<String> region = options.get(REGION).map(String::trim).filter(r -> !r.isEmpty());
     if (region.isEmpty()) {
-      region = Optional.ofNullable(env.apply("AWS_REGION")).or(() -> Optional.ofNullable(env.apply("AWS_DEFAULT_REGION")))
+      region = Optional.ofNullable(env.apply("AWS_REGION"))
+          .or(() -> Optional.ofNullable(env.apply("AWS_DEFAULT_REGION")))
           .map(String::trim).filter(r -> !r.isEmpty());
     }
     if (region.isEmpty() && b.endpoint == null) {
@@ -151,7 +152,8 @@ final class S3Config {
     b.uploadConcurrency = (int) concurrency;
     long retries = longOption(options, MAX_RETRIES, DEFAULT_MAX_RETRIES);
     if (retries < 0 || retries > 100) {
-      throw new IllegalArgumentException("Storage option " + MAX_RETRIES + " must be between 0 and 100, not " + retries);
+      throw new IllegalArgumentException(
+          "Storage option " + MAX_RETRIES + " must be between 0 and 100, not " + retries);
     }
     b.maxRetries = (int) retries;
     b.connectTimeout = durationOption(options, CONNECT_TIMEOUT, DEFAULT_CONNECT_TIMEOUT);
@@ -242,7 +244,8 @@ final class S3Config {
         d = Duration.ofSeconds(n);
     }
     if (d.isZero()) {
-      throw new IllegalArgumentException("Storage option " + key + " must be a positive duration, not '" + v.get() + "'");
+      throw new IllegalArgumentException(
+          "Storage option " + key + " must be a positive duration, not '" + v.get() + "'");
     }
     return d;
   }

@@ -102,7 +102,7 @@ public final class S3ObjectStore implements ObjectStore {
 
   @Override
   public String location() {
-    return scheme + "://" + bucket + "/" + stripSlashes(root);
+    return root.isEmpty() ? scheme + "://" + bucket : scheme + "://" + bucket + "/" + stripSlashes(root);
   }
 
   private String where(String key) {

@@ -92,8 +92,20 @@ final class S3OutputFile implements OutputFile {
     }
 
     @Override
-    public void write(int b) throws IOException {
-      write(new byte[] {(byte) b}, 0, 1);
+    public synchronized void write(int b) throws IOException {
+      checkOpen();
+      try {
+        checkParts();
+        if (filled == partSize) {
+          uploadPart();
+        }
+        ensureCapacity(filled + 1);
+        buffer[filled++] = (byte) b;
+        position++;
+      } catch (IOException | RuntimeException e) {
+        abort(e);
+        throw e;
+      }
     }
 
     @Override

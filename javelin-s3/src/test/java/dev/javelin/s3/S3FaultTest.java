@@ -30,9 +30,12 @@ import software.amazon.awssdk.services.s3.S3Client;
  */
 class S3FaultTest {
   private static final int PART = 5 << 20;
-  private static final Predicate<Request> UPLOAD_PART = r -> r.method().equals("PUT") && r.target().contains("partNumber=");
-  private static final Predicate<Request> CREATE_UPLOAD = r -> r.method().equals("POST") && r.target().endsWith("?uploads");
-  private static final Predicate<Request> COMPLETE_UPLOAD = r -> r.method().equals("POST") && r.target().contains("uploadId=");
+  private static final Predicate<Request> UPLOAD_PART =
+      r -> r.method().equals("PUT") && r.target().contains("partNumber=");
+  private static final Predicate<Request> CREATE_UPLOAD =
+      r -> r.method().equals("POST") && r.target().endsWith("?uploads");
+  private static final Predicate<Request> COMPLETE_UPLOAD =
+      r -> r.method().equals("POST") && r.target().contains("uploadId=");
   private static String bucket;
   private static S3Client raw;
   private FaultProxy proxy;

@@ -78,6 +78,7 @@ class S3ObjectStoreTest {
     }
     try (ObjectStore whole = ObjectStores.open("s3://" + bucket, options)) {
       assertThat(((S3ObjectStore) whole).prefix()).isEmpty();
+      assertThat(whole.location()).isEqualTo("s3://" + bucket);
       assertThat(whole.exists("same/table/_versions/1.manifest")).isTrue();
     }
   }
@@ -230,6 +231,23 @@ class S3ObjectStoreTest {
       assertThat(store.requests().count(Kind.MULTIPART)).isZero();
       assertThat(child.requests()).isSameAs(store.requests());
       assertThat(store.requests().total()).isEqualTo(9);
+    }
+  }
+
+  @Test
+  void deleteAllSendsBatchesOfAThousandKeys() throws Exception {
+    try (S3ObjectStore store = S3Fixtures.store(bucket, endpoint())) {
+      List<String> keys = new ArrayList<>();
+      for (int i = 0; i < 3; i++) {
+        store.put("d/" + i, new byte[] {(byte) i});
+        keys.add("d/" + i);
+      }
+      for (int i = 0; i < 1_500; i++) {
+        keys.add("missing/" + i); // a missing key is no error
+      }
+      store.deleteAll(keys);
+      assertThat(store.requests().count(Kind.DELETE)).isEqualTo(2);
+      assertThat(store.list("")).isEmpty();
     }
   }
 
