@@ -20,11 +20,11 @@ import software.amazon.awssdk.regions.providers.DefaultAwsRegionProviderChain;
  * system properties, profiles, container and instance roles), which is resolved lazily.
  */
 final class S3Config {
-  static final String[] REGION = {"aws_region", "region"};
-  static final String[] ENDPOINT = {"aws_endpoint", "endpoint", "aws_endpoint_url"};
+  static final String[] REGION = {"aws_region", "region", "aws_default_region", "default_region"};
+  static final String[] ENDPOINT = {"aws_endpoint", "endpoint", "aws_endpoint_url", "endpoint_url"};
   static final String[] ACCESS_KEY = {"aws_access_key_id", "access_key_id"};
   static final String[] SECRET_KEY = {"aws_secret_access_key", "secret_access_key"};
-  static final String[] SESSION_TOKEN = {"aws_session_token", "session_token", "token"};
+  static final String[] SESSION_TOKEN = {"aws_session_token", "session_token", "token", "aws_token"};
   static final String[] ALLOW_HTTP = {"aws_allow_http", "allow_http"};
   static final String[] VIRTUAL_HOSTED = {"aws_virtual_hosted_style_request", "virtual_hosted_style_request"};
   /** Lance's name: retries after the first attempt of a request. */

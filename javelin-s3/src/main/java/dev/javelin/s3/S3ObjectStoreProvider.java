@@ -12,7 +12,8 @@ import java.util.Set;
  * {@link java.util.ServiceLoader}.
  *
  * <p>Storage options, with Lance's names and aliases (case-insensitive): {@code aws_region} /
- * {@code region}; {@code aws_endpoint} / {@code endpoint} / {@code aws_endpoint_url} (a custom
+ * {@code region} (or {@code aws_default_region}); {@code aws_endpoint} / {@code endpoint} /
+ * {@code aws_endpoint_url} / {@code endpoint_url} (a custom
  * endpoint: requests are then path-style unless {@code aws_virtual_hosted_style_request} /
  * {@code virtual_hosted_style_request} is true, and a plain http endpoint needs
  * {@code aws_allow_http} / {@code allow_http}); {@code aws_access_key_id} / {@code access_key_id},

@@ -51,7 +51,7 @@ class S3ConfigTest {
 
   @Test
   void everyAliasOfEveryOptionIsRead() {
-    for (int i = 0; i < 3; i++) {
+    for (int i = 0; i < 4; i++) {
       Map<String, String> o = new HashMap<>();
       o.put(pick(S3Config.REGION, i), "eu-central-1");
       o.put(pick(S3Config.ENDPOINT, i), "https://s3.example.com");
@@ -67,8 +67,15 @@ class S3ConfigTest {
       assertThat(c.sessionToken).isEqualTo("TOKEN");
       assertThat(c.pathStyle).isFalse();
     }
-    assertThat(S3Config.SESSION_TOKEN).containsExactly("aws_session_token", "session_token", "token");
-    assertThat(S3Config.ENDPOINT).containsExactly("aws_endpoint", "endpoint", "aws_endpoint_url");
+    // Lance's object_store names, each option's first the one Javelin's messages use
+    assertThat(S3Config.REGION).containsExactly("aws_region", "region", "aws_default_region", "default_region");
+    assertThat(S3Config.ENDPOINT).containsExactly("aws_endpoint", "endpoint", "aws_endpoint_url", "endpoint_url");
+    assertThat(S3Config.ACCESS_KEY).containsExactly("aws_access_key_id", "access_key_id");
+    assertThat(S3Config.SECRET_KEY).containsExactly("aws_secret_access_key", "secret_access_key");
+    assertThat(S3Config.SESSION_TOKEN).containsExactly("aws_session_token", "session_token", "token", "aws_token");
+    assertThat(S3Config.ALLOW_HTTP).containsExactly("aws_allow_http", "allow_http");
+    assertThat(S3Config.VIRTUAL_HOSTED)
+        .containsExactly("aws_virtual_hosted_style_request", "virtual_hosted_style_request");
     assertThat(parse(Map.of("AWS_REGION", "ap-south-1")).region).as("keys are case-insensitive")
         .isEqualTo("ap-south-1");
   }

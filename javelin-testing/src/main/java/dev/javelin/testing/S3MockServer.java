@@ -54,6 +54,7 @@ public final class S3MockServer {
   private static final Duration START_TIMEOUT = Duration.ofSeconds(120);
   private static final AtomicInteger BUCKETS = new AtomicInteger();
   private static S3MockServer shared;
+  private static IllegalStateException failed;
 
   private final Process process;
   private final Path dir;
@@ -73,8 +74,18 @@ public final class S3MockServer {
    * @throws IllegalStateException if it cannot be started, saying why
    */
   public static synchronized S3MockServer shared() {
+    if (failed != null) {
+      throw new IllegalStateException("S3Mock could not be started earlier in this JVM: " + failed.getMessage(),
+          failed);
+    }
     if (shared == null) {
-      shared = start();
+      try {
+        shared = start();
+      } catch (RuntimeException e) {
+        failed = e instanceof IllegalStateException ? (IllegalStateException) e
+            : new IllegalStateException(e.getMessage(), e);
+        throw e;
+      }
     }
     return shared;
   }
@@ -90,6 +101,29 @@ public final class S3MockServer {
       throw new IllegalStateException("S3Mock's jar is not there: " + jar + " (system property " + JAR_PROPERTY
           + "); run the build through Maven so that the dependency plugin copies it");
     }
+    // The free port may be taken by someone else before S3Mock binds it: then S3Mock exits, and
+    // another port is tried.
+    ExitedEarly last = null;
+    for (int attempt = 0; attempt < 3; attempt++) {
+      try {
+        return start(jar);
+      } catch (ExitedEarly e) {
+        last = e;
+      }
+    }
+    throw last;
+  }
+
+  /** S3Mock exited before it answered (a port clash, most likely, or a broken jar). */
+  private static final class ExitedEarly extends IllegalStateException {
+    private static final long serialVersionUID = 1L;
+
+    ExitedEarly(String message) {
+      super(message);
+    }
+  }
+
+  private static S3MockServer start(String jar) {
     Path dir;
     int port;
     try {
@@ -120,8 +154,15 @@ public final class S3MockServer {
       throw new IllegalStateException("Could not start S3Mock (" + String.join(" ", command) + ")", e);
     }
     S3MockServer server = new S3MockServer(process, dir, port);
-    Runtime.getRuntime().addShutdownHook(new Thread(server::stop, "s3mock-stop"));
-    server.awaitStarted(log);
+    Thread hook = new Thread(server::stop, "s3mock-stop");
+    Runtime.getRuntime().addShutdownHook(hook);
+    try {
+      server.awaitStarted(log);
+    } catch (RuntimeException e) {
+      server.stop();
+      Runtime.getRuntime().removeShutdownHook(hook);
+      throw e;
+    }
     try {
       server.front = FaultProxy.start(server.serverEndpoint()).serializeConditionalWrites();
     } catch (IOException e) {
@@ -141,7 +182,7 @@ public final class S3MockServer {
     long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
     while (System.nanoTime() < deadline) {
       if (!process.isAlive()) {
-        throw new IllegalStateException("S3Mock exited with status " + process.exitValue() + " before it"
+        throw new ExitedEarly("S3Mock exited with status " + process.exitValue() + " before it"
             + " answered on port " + port + "; its log:\n" + tail(log));
       }
       try {
@@ -154,18 +195,15 @@ public final class S3MockServer {
         // not listening yet
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
-        stop();
         throw new IllegalStateException("Interrupted while waiting for S3Mock to start", e);
       }
       try {
         Thread.sleep(200);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
-        stop();
         throw new IllegalStateException("Interrupted while waiting for S3Mock to start", e);
       }
     }
-    stop();
     throw new IllegalStateException("S3Mock did not answer on port " + port + " within " + START_TIMEOUT.toSeconds()
         + " s; its log:\n" + tail(log));
   }
