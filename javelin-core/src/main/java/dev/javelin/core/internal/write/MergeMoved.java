@@ -1,6 +1,5 @@
 package dev.javelin.core.internal.write;
 
-import dev.javelin.io.PendingFiles;
 import dev.javelin.table.Commit;
 import dev.javelin.table.DeletionFile;
 import dev.javelin.table.Fragment;
@@ -13,8 +12,6 @@ import dev.javelin.table.deletion.DeletionMerge;
 import dev.javelin.table.exceptions.TableErrors;
 import dev.javelin.table.proto.TableProtos;
 import dev.javelin.table.proto.TransactionProtos;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -58,8 +55,8 @@ final class MergeMoved implements Commit.Rebase {
     TransactionProtos.Transaction.Update op = mine.proto().getUpdate();
     List<TableProtos.DataFragment> updated = new ArrayList<>();
     List<Long> removed = new ArrayList<>(op.getRemovedFragmentIdsList());
-    List<String> superseded = new ArrayList<>();
-    try (PendingFiles written = new PendingFiles(table.store())) {
+    return DeletionMerge.rebase(table.store(), "Could not merge deletion files of a concurrent commit: "
+        + table.location(), (written, superseded) -> {
       for (TableProtos.DataFragment f : op.getUpdatedFragmentsList()) {
         long id = f.getId();
         if (!touched.contains(id)) {
@@ -82,16 +79,11 @@ final class MergeMoved implements Commit.Rebase {
         DeletionMerge.merge(table.store(), current, theirs, ours, latest.version(), written, allocator)
             .ifPresentOrElse(m -> updated.add(m.proto()), () -> removed.add(id));
       }
-      Transaction rebased = Transaction.fromProto(mine.proto().toBuilder()
+      return Transaction.fromProto(mine.proto().toBuilder()
           .setReadVersion(latest.version())
           .setUpdate(op.toBuilder().clearUpdatedFragments().addAllUpdatedFragments(updated)
               .clearRemovedFragmentIds().addAllRemovedFragmentIds(removed))
           .build());
-      written.commit();
-      return new Commit.Rebased(rebased, written.keys(), superseded);
-    } catch (IOException e) {
-      throw new UncheckedIOException("Could not merge deletion files of a concurrent commit: "
-          + table.location(), e);
-    }
+    });
   }
 }
