@@ -6,7 +6,9 @@ import dev.javelin.table.exceptions.CorruptManifestException;
 import dev.javelin.table.proto.TableProtos;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.Set;
 
 /**
  * One Lance file of a fragment: which fields it holds ({@code fields[i]} is a field id, −2 for a
@@ -116,6 +118,22 @@ public final class DataFile {
           + " but was not read from a manifest: " + own.location());
     }
     return bases;
+  }
+
+  /**
+   * {@code file} with the slots of {@code fields} tombstoned, or empty when no live field is left
+   * in it (a change that rewrites those fields drops such a file, as Lance's update_columns does).
+   */
+  public static Optional<TableProtos.DataFile> withoutFields(TableProtos.DataFile file, Set<Integer> fields) {
+    TableProtos.DataFile.Builder d = file.toBuilder();
+    boolean live = false;
+    for (int i = 0; i < d.getFieldsCount(); i++) {
+      if (fields.contains(d.getFields(i))) {
+        d.setFields(i, TOMBSTONE);
+      }
+      live |= d.getFields(i) != TOMBSTONE;
+    }
+    return live ? Optional.of(d.build()) : Optional.empty();
   }
 
   public TableProtos.DataFile proto() {

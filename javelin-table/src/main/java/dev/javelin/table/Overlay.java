@@ -100,17 +100,7 @@ public final class Overlay {
     }
     List<TableProtos.Overlay> kept = new ArrayList<>();
     for (TableProtos.Overlay o : f.getJavelinOverlaysList()) {
-      TableProtos.DataFile.Builder d = o.getFile().toBuilder();
-      boolean live = false;
-      for (int i = 0; i < d.getFieldsCount(); i++) {
-        if (fields.contains(d.getFields(i))) {
-          d.setFields(i, DataFile.TOMBSTONE);
-        }
-        live |= d.getFields(i) != DataFile.TOMBSTONE;
-      }
-      if (live) {
-        kept.add(o.toBuilder().setFile(d).build());
-      }
+      DataFile.withoutFields(o.getFile(), fields).ifPresent(d -> kept.add(o.toBuilder().setFile(d).build()));
     }
     return f.toBuilder().clearJavelinOverlays().addAllJavelinOverlays(kept).build();
   }

@@ -5,38 +5,27 @@ import dev.javelin.index.internal.btree.BTreeIndex;
 import dev.javelin.io.ObjectStore;
 import java.io.IOException;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
 
 /**
  * Open BTree indices shared by the queries of a session, like Lance's session index cache: the
  * first query of an index opens it (reads its lookup file), later ones reuse its lookup, open data
  * file and decoded pages. An index's files never change once written (a new index gets a new
  * uuid), so entries never go stale. Bounded: an index evicted beyond {@link #capacity()} is
- * closed (freed once its current users close it too). Its memory comes from the cache's own
- * allocator, not from a caller's, since an entry outlives any one query. Thread-safe.
+ * closed (freed once its current users close it too). Its memory comes from the allocator it is
+ * given (the session's), not from a query's, since an entry outlives any one query. Thread-safe.
  */
 public final class IndexCache implements AutoCloseable {
   private final int capacity;
   private final BufferAllocator allocator;
-  private final boolean ownsAllocator;
   // Each cached index keeps one hold of its own (the opener's), dropped when the cache closes it.
   private final LeasedCache<String, BTreeIndex> open;
-
-  IndexCache(int capacity) {
-    this(capacity, new RootAllocator(), true);
-  }
 
   /**
    * @param allocator where the indices' memory comes from (closed by the caller after this cache)
    */
   public IndexCache(int capacity, BufferAllocator allocator) {
-    this(capacity, allocator, false);
-  }
-
-  private IndexCache(int capacity, BufferAllocator allocator, boolean ownsAllocator) {
     this.capacity = capacity;
     this.allocator = allocator;
-    this.ownsAllocator = ownsAllocator;
     this.open = LeasedCache.<String, BTreeIndex>builder().maximumSize(capacity).build();
   }
 
@@ -74,8 +63,5 @@ public final class IndexCache implements AutoCloseable {
   @Override
   public void close() {
     open.close();
-    if (ownsAllocator) {
-      allocator.close();
-    }
   }
 }

@@ -68,7 +68,7 @@ class IndexCacheTest {
   void sharesOpenIndicesAndClosesEvictedOnesAfterTheirLastUser() throws Exception {
     long[] values = build("a");
     build("b");
-    IndexCache cache = new IndexCache(1);
+    IndexCache cache = new IndexCache(1, allocator);
     BTreeIndex a = cache.open(store, "a");
     try (BTreeIndex again = cache.open(store, "a")) {
       assertThat(again).isSameAs(a);
@@ -98,7 +98,7 @@ class IndexCacheTest {
   @Test
   void queriesFromSeveralThreadsAgree() throws Exception {
     long[] values = build("c");
-    IndexCache cache = new IndexCache(4);
+    IndexCache cache = new IndexCache(4, allocator);
     ExecutorService pool = Executors.newFixedThreadPool(4);
     try {
       List<Future<Boolean>> results = new ArrayList<>();

@@ -2,9 +2,14 @@ package dev.javelin.table.deletion;
 
 import dev.javelin.io.ObjectStore;
 import dev.javelin.io.PendingFiles;
+import dev.javelin.table.Commit;
 import dev.javelin.table.DeletionFile;
 import dev.javelin.table.Fragment;
+import dev.javelin.table.Transaction;
 import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 import org.apache.arrow.memory.BufferAllocator;
@@ -46,6 +51,36 @@ public final class DeletionMerge {
       return OptionalLong.empty();
     }
     return OptionalLong.of(Integer.toUnsignedLong(RoaringBitmap.and(a, b).first()));
+  }
+
+  /** What a rebase that writes deletion files does: builds the rebased transaction. */
+  @FunctionalInterface
+  public interface RebaseBody {
+    /**
+     * @param written where the keys of the files written for the rebase are recorded
+     * @param superseded where the keys of files of the earlier attempt that the rebase no longer
+     *     uses are put
+     * @return the rebased transaction
+     */
+    Transaction rebase(PendingFiles written, List<String> superseded) throws IOException;
+  }
+
+  /**
+   * Runs a rebase that writes deletion files: the files {@code body} writes are handed to the
+   * commit with the transaction it returns (the commit deletes them if it fails), and deleted now
+   * if it fails itself.
+   *
+   * @param failure the message of the {@link UncheckedIOException} an I/O failure is thrown as
+   */
+  public static Commit.Rebased rebase(ObjectStore store, String failure, RebaseBody body) {
+    List<String> superseded = new ArrayList<>();
+    try (PendingFiles written = new PendingFiles(store)) {
+      Transaction rebased = body.rebase(written, superseded);
+      written.commit();
+      return new Commit.Rebased(rebased, written.keys(), superseded);
+    } catch (IOException e) {
+      throw new UncheckedIOException(failure, e);
+    }
   }
 
   /** The fragment with {@code file} as its deletion file. */

@@ -2,31 +2,25 @@ package dev.javelin.core.internal.overlay;
 
 import dev.javelin.core.Dataset;
 import dev.javelin.core.UpdateResult;
-import dev.javelin.core.WriteParams;
-import dev.javelin.core.expr.BoundExpression;
-import dev.javelin.core.expr.Expression;
-import dev.javelin.core.internal.SessionState;
 import dev.javelin.core.internal.scan.DatasetReader;
 import dev.javelin.core.internal.write.FragmentWriter;
+import dev.javelin.core.internal.write.UpdateFiles;
+import dev.javelin.core.internal.write.UpdateFiles.FragmentPass;
+import dev.javelin.core.internal.write.UpdateReads;
 import dev.javelin.core.internal.write.Updater;
 import dev.javelin.format.Gather;
 import dev.javelin.format.ReadOptions;
 import dev.javelin.format.schema.LanceField;
 import dev.javelin.format.schema.LanceSchema;
-import dev.javelin.io.ObjectStore;
 import dev.javelin.table.DataFile;
-import dev.javelin.table.FeatureFlags;
 import dev.javelin.table.Fragment;
 import dev.javelin.table.Manifest;
-import dev.javelin.table.OperationKind;
 import dev.javelin.table.Overlay;
 import dev.javelin.table.Transaction;
-import dev.javelin.table.exceptions.TableErrors;
 import dev.javelin.table.proto.TableProtos;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -37,7 +31,6 @@ import org.apache.arrow.vector.UInt4Vector;
 import org.apache.arrow.vector.UInt8Vector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowReader;
-import org.apache.arrow.vector.types.pojo.Field;
 
 /**
  * An update written as data overlays (Javelin's extension, see {@code docs/overlays.md}): each
@@ -52,81 +45,38 @@ public final class OverlayUpdate {
 
   public static UpdateResult once(Dataset at, String filter, List<Updater.Assignment> set) {
     Manifest read = at.manifest();
-    String location = at.location();
-    if ((read.readerFeatureFlags() & FeatureFlags.STABLE_ROW_IDS) != 0) {
-      // The overlaid rows' last-updated versions would have to move too; not done yet.
-      throw TableErrors.stableRowIdsUnsupported(location, read.version(), OperationKind.UPDATE);
-    }
-    LanceSchema schema = at.schema();
+    UpdateReads reads = UpdateReads.perFragment(at, filter, set);
     BufferAllocator allocator = at.allocator();
-    ObjectStore store = at.store();
-    BoundExpression where = filter == null || filter.isBlank() ? null : Expression.parse(filter).bindFilter(schema);
-    Set<String> need = new HashSet<>();
-    set.forEach(a -> {
-      need.add(a.field().name());
-      need.addAll(a.value().columns());
-    });
-    if (where != null) {
-      need.addAll(where.columns());
-    }
-    List<String> readNames = new ArrayList<>();
-    schema.fields().forEach(f -> {
-      if (need.contains(f.name())) {
-        readNames.add(f.name());
-      }
-    });
-    List<LanceField> readFields = at.fields(readNames);
     LanceSchema outSchema = overlaySchema(read, set);
-    List<FragmentWriter> writers = new ArrayList<>();
     List<Fragment> updated = new ArrayList<>();
     Set<Integer> modified = new TreeSet<>();
-    boolean handedOver = false;
-    long count = 0;
-    try {
-      for (Fragment f : read.fragments()) {
-        if (f.physicalRows() == 0) {
-          continue;
+    try (UpdateFiles files = new UpdateFiles(at)) {
+      long count = files.rewriteFragments(read.fragments(), outSchema, reads.where(), f -> new FragmentPass() {
+        @Override
+        public ArrowReader reader() throws IOException {
+          return new DatasetReader(at.store(), at.location(), List.of(f), reads.fields(),
+              ReadOptions.DEFAULT_BATCH_SIZE, List.of(DatasetReader.Meta.ROW_ADDR), false, allocator);
         }
-        FragmentWriter w = new FragmentWriter(SessionState.of(at).pools(), store, outSchema, at.fileVersion(),
-            WriteParams.builder().maxRowsPerFile(f.physicalRows()).build(), "update");
-        writers.add(w);
-        long matched = 0;
-        try (ArrowReader in = new DatasetReader(store, location, List.of(f), readFields,
-            ReadOptions.DEFAULT_BATCH_SIZE, List.of(DatasetReader.Meta.ROW_ADDR), false, allocator)) {
-          while (in.loadNextBatch()) {
-            VectorSchemaRoot batch = in.getVectorSchemaRoot();
-            int[] sel = where == null ? null : where.select(batch);
-            if (sel != null && sel.length == 0) {
-              continue;
-            }
-            matched += write(w, batch, sel, set, outSchema, allocator);
-          }
+
+        @Override
+        public long write(FragmentWriter w, VectorSchemaRoot batch, int[] sel) throws IOException {
+          return sel != null && sel.length == 0 ? 0 : OverlayUpdate.write(w, batch, sel, set, outSchema, allocator);
         }
-        if (matched == 0) {
-          w.deleteAll();
-          continue;
+
+        @Override
+        public void rewritten(UpdateFiles.NewFile written) {
+          DataFile file = withoutRowOffset(written.file(), outSchema.fields().get(0).id());
+          modified.addAll(file.fields());
+          updated.add(f.withOverlay(Overlay.of(file, written.matched())));
         }
-        DataFile written = w.finish().get(0).files().get(0);
-        DataFile file = withoutRowOffset(written, outSchema.fields().get(0).id());
-        modified.addAll(file.fields());
-        updated.add(f.withOverlay(Overlay.of(file, matched)));
-        count += matched;
-      }
+      });
       if (count == 0) {
         return new UpdateResult(at, 0);
       }
-      List<String> keys = new ArrayList<>();
-      writers.forEach(w -> keys.addAll(w.writtenKeys()));
       Transaction txn = Transaction.overlayUpdate(read.version(), updated, new ArrayList<>(modified));
-      handedOver = true;
-      Manifest m = at.table().newCommit(txn).cleanupOnFailure(keys).commit();
-      return new UpdateResult(at.at(m), count);
+      return files.commit(txn, count, null);
     } catch (IOException e) {
-      throw new UncheckedIOException("Overlay update failed: " + location, e);
-    } finally {
-      if (!handedOver) {
-        writers.forEach(FragmentWriter::deleteAll);
-      }
+      throw new UncheckedIOException("Overlay update failed: " + at.location(), e);
     }
   }
 
@@ -168,10 +118,8 @@ public final class OverlayUpdate {
         }
         vectors.add(fresh);
       }
-      List<Field> fields = new ArrayList<>();
-      vectors.forEach(v -> fields.add(v.getField()));
-      // A view over vectors this method owns and closes below; never closed itself.
-      w.write(new VectorSchemaRoot(fields, vectors, n));
+      // A view over vectors this method owns and closes below.
+      w.write(UpdateFiles.view(vectors, n));
       return n;
     } finally {
       made.forEach(FieldVector::close);

@@ -177,8 +177,8 @@ public final class DeleteCommit {
       TransactionProtos.Transaction.Delete op = mine.proto().getDelete();
       List<TableProtos.DataFragment> updated = new ArrayList<>();
       List<Long> removed = new ArrayList<>();
-      List<String> superseded = new ArrayList<>();
-      try (PendingFiles written = new PendingFiles(table.store())) {
+      return DeletionMerge.rebase(table.store(), "Could not merge deletion files of a concurrent delete: "
+          + table.location(), (written, superseded) -> {
         for (TableProtos.DataFragment f : op.getUpdatedFragmentsList()) {
           long id = f.getId();
           if (!touched.contains(id)) {
@@ -218,17 +218,12 @@ public final class DeleteCommit {
                 Deletes.deletedRows(table.store(), current, allocator)));
           }
         }
-        Transaction rebased = Transaction.fromProto(mine.proto().toBuilder()
+        return Transaction.fromProto(mine.proto().toBuilder()
             .setReadVersion(latest.version())
             .setDelete(op.toBuilder().clearUpdatedFragments().addAllUpdatedFragments(updated)
                 .clearDeletedFragmentIds().addAllDeletedFragmentIds(removed))
             .build());
-        written.commit();
-        return new Commit.Rebased(rebased, written.keys(), superseded);
-      } catch (IOException e) {
-        throw new UncheckedIOException("Could not merge deletion files of a concurrent delete: "
-            + table.location(), e);
-      }
+      });
     }
 
     // Unites this delete's rows of the fragment with its newest deletion vector (a row a concurrent

@@ -1,6 +1,7 @@
 package dev.javelin.format.internal.v20;
 
 import dev.javelin.format.WriteOptions;
+import dev.javelin.format.internal.encoding.BitBuffer;
 import dev.javelin.format.internal.encoding.BufferSink;
 import dev.javelin.format.internal.encoding.ByteBuilder;
 import dev.javelin.format.proto.Encodings20.ArrayEncoding;
@@ -35,7 +36,7 @@ final class BinaryEncoder extends NodeEncoder {
   private final boolean dictionaryAllowed;
   private final long maxPageBytes;
   private final ByteBuilder bytes = new ByteBuilder();
-  private final BitBuilder validity = new BitBuilder();
+  private final BitBuffer validity = new BitBuffer();
   private long[] ends = new long[64];
   private int count;
 
@@ -74,7 +75,7 @@ final class BinaryEncoder extends NodeEncoder {
         ends = Arrays.copyOf(ends, count * 2);
       }
       ends[count++] = bytes.size();
-      validity.append(valid);
+      validity.add(valid);
       if (bytes.size() + 8L * count >= maxPageBytes) {
         flush(sink);
       }
@@ -99,7 +100,7 @@ final class BinaryEncoder extends NodeEncoder {
     }
     count = 0;
     bytes.reset();
-    validity.clear();
+    validity.reset();
     if (ends.length > (1 << 17)) {
       ends = new long[64];
     }

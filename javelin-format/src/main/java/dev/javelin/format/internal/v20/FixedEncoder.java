@@ -1,6 +1,7 @@
 package dev.javelin.format.internal.v20;
 
 import dev.javelin.format.WriteOptions;
+import dev.javelin.format.internal.encoding.BitBuffer;
 import dev.javelin.format.internal.encoding.BufferSink;
 import dev.javelin.format.internal.encoding.ByteBuilder;
 import dev.javelin.format.proto.Encodings20.ArrayEncoding;
@@ -54,7 +55,7 @@ final class FixedEncoder extends NodeEncoder {
 
   @Override
   void flush(BufferSink sink) throws IOException {
-    long rows = root.validity.count();
+    long rows = root.validity.size();
     if (rows == 0) {
       return;
     }
@@ -73,24 +74,24 @@ final class FixedEncoder extends NodeEncoder {
   /** The buffered values of one level: the field itself, or the items of a fixed-size list. */
   private static final class Level {
     final FixedLayout layout;
-    final BitBuilder validity = new BitBuilder();
+    final BitBuffer validity = new BitBuffer();
     final ByteBuilder bytes;
-    final BitBuilder bits;
+    final BitBuffer bits;
     final Level items;
 
     Level(FixedLayout layout) {
       this.layout = layout;
       this.items = layout.isList() ? new Level(layout.items) : null;
-      this.bits = !layout.isList() && layout.bits == 1 ? new BitBuilder() : null;
+      this.bits = !layout.isList() && layout.bits == 1 ? new BitBuffer() : null;
       this.bytes = !layout.isList() && layout.bits > 1 ? new ByteBuilder() : null;
     }
 
     long bufferedBits() {
-      long n = validity.count();
+      long n = validity.size();
       if (items != null) {
         n += items.bufferedBits();
       } else if (bits != null) {
-        n += bits.count();
+        n += bits.size();
       } else {
         n += (long) bytes.size() * 8;
       }
@@ -106,13 +107,13 @@ final class FixedEncoder extends NodeEncoder {
         throw new IllegalArgumentException("Vector '" + vector.getName() + "' has " + vector.getValueCount()
             + " values but " + end + " are needed");
       }
-      validity.append(vector.getValidityBuffer(), start, n);
+      validity.addFrom(vector.getValidityBuffer(), start, n);
       if (items != null) {
         FixedSizeListVector list = (FixedSizeListVector) vector;
         int dim = layout.dimension;
         items.append(list.getDataVector(), Math.multiplyExact(start, dim), Math.multiplyExact(end, dim));
       } else if (bits != null) {
-        bits.append(((BaseFixedWidthVector) vector).getDataBuffer(), start, n);
+        bits.addFrom(((BaseFixedWidthVector) vector).getDataBuffer(), start, n);
       } else {
         long width = layout.bits / 8;
         bytes.append(((BaseFixedWidthVector) vector).getDataBuffer(), start * width, n * width);
@@ -121,7 +122,7 @@ final class FixedEncoder extends NodeEncoder {
 
     /** The page encoding of the buffered values; adds their buffers to {@code out} in index order. */
     ArrayEncoding encode(List<ByteBuffer> out) {
-      long n = validity.count();
+      long n = validity.size();
       long nulls = n - validity.ones();
       if (n > 0 && nulls == n) {
         return Proto20.allNulls();
@@ -144,11 +145,11 @@ final class FixedEncoder extends NodeEncoder {
     }
 
     void clear() {
-      validity.clear();
+      validity.reset();
       if (items != null) {
         items.clear();
       } else if (bits != null) {
-        bits.clear();
+        bits.reset();
       } else {
         bytes.reset();
       }

@@ -1,6 +1,7 @@
 package dev.javelin.format.internal.v20;
 
 import dev.javelin.format.WriteOptions;
+import dev.javelin.format.internal.encoding.BitBuffer;
 import dev.javelin.format.internal.encoding.BufferSink;
 import dev.javelin.format.proto.Encodings20.ArrayEncoding;
 import dev.javelin.format.proto.File2Protos.ColumnMetadata;
@@ -29,7 +30,7 @@ final class ListEncoder extends NodeEncoder {
   private final NodeEncoder items;
   private final boolean large;
   private final long maxPageBytes;
-  private final BitBuilder validity = new BitBuilder();
+  private final BitBuffer validity = new BitBuffer();
   private long[] ends = new long[64];
   private int count;
   private long pageItems;
@@ -78,7 +79,7 @@ final class ListEncoder extends NodeEncoder {
         ends = Arrays.copyOf(ends, count * 2);
       }
       ends[count++] = pageItems;
-      validity.append(valid);
+      validity.add(valid);
       if (8L * count >= maxPageBytes) {
         appendItems(data, runStart, runEnd, sink);
         runStart = runEnd;
@@ -113,7 +114,7 @@ final class ListEncoder extends NodeEncoder {
     items.flush(sink);
     count = 0;
     pageItems = 0;
-    validity.clear();
+    validity.reset();
     if (ends.length > (1 << 17)) {
       ends = new long[64];
     }

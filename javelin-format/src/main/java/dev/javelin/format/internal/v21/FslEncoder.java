@@ -1,5 +1,6 @@
 package dev.javelin.format.internal.v21;
 
+import dev.javelin.format.internal.encoding.BitBuffer;
 import dev.javelin.format.internal.encoding.ByteBuilder;
 import dev.javelin.format.proto.Encodings21.CompressiveEncoding;
 import java.nio.ByteBuffer;

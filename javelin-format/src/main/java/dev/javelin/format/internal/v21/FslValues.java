@@ -1,5 +1,6 @@
 package dev.javelin.format.internal.v21;
 
+import dev.javelin.format.internal.encoding.BitBuffer;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 import org.apache.arrow.memory.ArrowBuf;

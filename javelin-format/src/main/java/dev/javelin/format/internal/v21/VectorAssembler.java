@@ -2,6 +2,7 @@ package dev.javelin.format.internal.v21;
 
 import dev.javelin.format.exceptions.CorruptFileException;
 import dev.javelin.format.exceptions.UnsupportedFormatException;
+import dev.javelin.format.internal.encoding.BitBuffer;
 import dev.javelin.format.schema.LanceField;
 import java.util.ArrayList;
 import java.util.Arrays;

@@ -6,6 +6,7 @@ import dev.javelin.format.ReadOptions;
 import dev.javelin.format.WriteOptions;
 import dev.javelin.io.LocalOutputFile;
 import dev.javelin.io.ObjectStore;
+import dev.javelin.io.PendingFiles;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -254,17 +255,8 @@ public final class BTreeIndexBuilder implements AutoCloseable {
       }
     } finally {
       if (!done) {
-        deleteQuietly(store, dataKey);
-        deleteQuietly(store, lookupKey);
+        PendingFiles.deleteAll(store, List.of(dataKey, lookupKey));
       }
-    }
-  }
-
-  private static void deleteQuietly(ObjectStore store, String key) {
-    try {
-      store.delete(key);
-    } catch (IOException | RuntimeException ignored) {
-      // best effort: the failure that got us here is what the caller needs to see
     }
   }
 

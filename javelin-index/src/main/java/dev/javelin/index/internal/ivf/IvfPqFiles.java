@@ -1,7 +1,10 @@
 package dev.javelin.index.internal.ivf;
 
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.google.protobuf.ByteString;
 import com.google.protobuf.InvalidProtocolBufferException;
+import dev.javelin.common.Json;
 import dev.javelin.format.LanceFileReader;
 import dev.javelin.format.LanceFileWriter;
 import dev.javelin.format.ReadOptions;
@@ -76,17 +79,9 @@ final class IvfPqFiles {
     int p = model.numPartitions;
     String dist = model.distanceType.lanceName();
     // index.idx
-    StringBuilder flat = new StringBuilder("[");
-    for (int i = 0; i < p; i++) {
-      flat.append(i == 0 ? "\"\"" : ",\"\"");
-    }
-    flat.append(']');
-    Map<String, String> indexMeta = new HashMap<>();
-    indexMeta.put("lance:index", "{\"type\":\"IVF_PQ\",\"distance_type\":\"" + dist + "\"}");
-    indexMeta.put("lance:ivf", "1");
-    indexMeta.put("lance:flat", flat.toString());
     Schema indexSchema = new Schema(List.of(
-        new Field("__flat_marker", FieldType.notNullable(new ArrowType.Int(64, false)), null)), indexMeta);
+        new Field("__flat_marker", FieldType.notNullable(new ArrowType.Int(64, false)), null)),
+        indexMetadata(p, dist));
     IndexProtos.IVF.Builder ivf = IndexProtos.IVF.newBuilder()
         .setCentroidsTensor(tensor(model.centroids, p, model.dim))
         .setLoss(model.loss);
@@ -99,15 +94,11 @@ final class IvfPqFiles {
     }
     // auxiliary.idx
     int m = model.pq.m;
-    Map<String, String> auxMeta = new HashMap<>();
-    auxMeta.put("distance_type", dist);
-    auxMeta.put("lance:ivf", "1");
-    auxMeta.put("storage_metadata", "[\"{\\\"codebook_position\\\":2,\\\"nbits\\\":8,\\\"num_sub_vectors\\\":" + m
-        + ",\\\"dimension\\\":" + model.dim + ",\\\"codebook_tensor\\\":[],\\\"transposed\\\":true}\"]");
     Field item = new Field("item", FieldType.nullable(new ArrowType.Int(8, false)), null);
     Schema auxSchema = new Schema(List.of(
         new Field(ROW_ID, FieldType.nullable(new ArrowType.Int(64, false)), null),
-        new Field(PQ_CODE, FieldType.nullable(new ArrowType.FixedSizeList(m)), List.of(item))), auxMeta);
+        new Field(PQ_CODE, FieldType.nullable(new ArrowType.FixedSizeList(m)), List.of(item))),
+        auxiliaryMetadata(dist, m, model.dim));
     IndexProtos.IVF.Builder layout = IndexProtos.IVF.newBuilder();
     for (int i = 0; i < p; i++) {
       layout.addOffsets(offsets[i]).addLengths(lengths[i]);
@@ -140,6 +131,40 @@ final class IvfPqFiles {
       }
     }
     return new long[] {size(store, dir + "/" + INDEX_FILE), size(store, dir + "/" + AUX_FILE)};
+  }
+
+  /**
+   * index.idx's schema metadata: {@code lance:index} (type and distance), {@code lance:ivf} (the
+   * IVF message's global buffer) and {@code lance:flat} (one empty string per partition).
+   */
+  static Map<String, String> indexMetadata(int partitions, String distance) {
+    ObjectNode index = Json.object().put("type", "IVF_PQ").put("distance_type", distance);
+    ArrayNode flat = Json.array();
+    for (int i = 0; i < partitions; i++) {
+      flat.add("");
+    }
+    Map<String, String> meta = new HashMap<>();
+    meta.put("lance:index", Json.write(index));
+    meta.put("lance:ivf", "1");
+    meta.put("lance:flat", Json.write(flat));
+    return meta;
+  }
+
+  /**
+   * auxiliary.idx's schema metadata: the distance, {@code lance:ivf} (the partition layout's
+   * global buffer) and {@code storage_metadata}, a list of one JSON string describing the PQ
+   * storage (the codebook in global buffer 2, 8-bit codes, transposed), as Lance writes it.
+   */
+  static Map<String, String> auxiliaryMetadata(String distance, int subVectors, int dim) {
+    ObjectNode storage = Json.object().put("codebook_position", 2).put("nbits", 8).put("num_sub_vectors", subVectors)
+        .put("dimension", dim);
+    storage.putArray("codebook_tensor");
+    storage.put("transposed", true);
+    Map<String, String> meta = new HashMap<>();
+    meta.put("distance_type", distance);
+    meta.put("lance:ivf", "1");
+    meta.put("storage_metadata", Json.write(Json.array().add(Json.write(storage))));
+    return meta;
   }
 
   private static long size(ObjectStore store, String key) throws IOException {

@@ -1,29 +1,43 @@
-package dev.javelin.format.internal.v21;
+package dev.javelin.format.internal.encoding;
 
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.util.Arrays;
 import org.apache.arrow.memory.ArrowBuf;
 
-/** A growable bitmap, least significant bit first (Arrow and Lance bit order). */
-final class BitBuffer {
+/**
+ * A growable bitmap, least significant bit first (Arrow and Lance bit order), that the encoders
+ * and decoders of both file versions fill with validity and boolean bits. {@link #reset} keeps
+ * the array, as {@link ByteBuilder}'s does.
+ */
+public final class BitBuffer {
   private byte[] data = new byte[16];
   private long size;
 
-  long size() {
+  public long size() {
     return size;
   }
 
   /** The backing bytes; bits past {@link #size()} are zero. */
-  byte[] array() {
+  public byte[] array() {
     return data;
   }
 
-  int byteSize() {
+  /** The number of set bits. */
+  public long ones() {
+    long n = 0;
+    for (int i = 0, end = byteSize(); i < end; i++) {
+      n += Integer.bitCount(data[i] & 0xFF);
+    }
+    return n;
+  }
+
+  public int byteSize() {
     return (int) ((size + 7) >>> 3);
   }
 
   /** Empties the bitmap, keeping (and zeroing) its array for the next use. */
-  void reset() {
+  public void reset() {
     Arrays.fill(data, 0, byteSize(), (byte) 0);
     size = 0;
   }
@@ -32,17 +46,17 @@ final class BitBuffer {
     long bytes = (bits + 7) >>> 3;
     if (bytes > data.length) {
       if (bytes > Integer.MAX_VALUE - 16) {
-        throw new IllegalStateException("Bitmap would exceed 2 GiB");
+        throw new IllegalArgumentException("A page bitmap cannot exceed 2 GiB; lower maxPageBytes");
       }
       data = Arrays.copyOf(data, (int) Math.max(bytes, Math.min(Integer.MAX_VALUE - 16L, data.length * 2L)));
     }
   }
 
-  boolean get(long i) {
+  public boolean get(long i) {
     return (data[(int) (i >>> 3)] & (1 << (i & 7))) != 0;
   }
 
-  void add(boolean bit) {
+  public void add(boolean bit) {
     ensureBits(size + 1);
     if (bit) {
       data[(int) (size >>> 3)] |= (byte) (1 << (size & 7));
@@ -50,7 +64,7 @@ final class BitBuffer {
     size++;
   }
 
-  void addRepeated(boolean bit, long n) {
+  public void addRepeated(boolean bit, long n) {
     ensureBits(size + n);
     if (bit) {
       long p = size;
@@ -74,7 +88,7 @@ final class BitBuffer {
   }
 
   /** Appends {@code n} bits of {@code src} starting at bit {@code from}. */
-  void addFrom(byte[] src, long from, long n) {
+  public void addFrom(byte[] src, long from, long n) {
     ensureBits(size + n);
     if ((from & 7) == 0 && (size & 7) == 0) {
       int bytes = (int) (n >>> 3);
@@ -90,7 +104,7 @@ final class BitBuffer {
     size += n;
   }
 
-  void addFrom(ByteBuffer src, int byteOffset, long from, long n) {
+  public void addFrom(ByteBuffer src, int byteOffset, long from, long n) {
     ensureBits(size + n);
     long i = 0;
     if ((from & 7) == 0 && (size & 7) == 0) {
@@ -106,7 +120,7 @@ final class BitBuffer {
     size += n;
   }
 
-  void addFrom(ArrowBuf src, long from, long n) {
+  public void addFrom(ArrowBuf src, long from, long n) {
     ensureBits(size + n);
     long i = 0;
     if ((from & 7) == 0 && (size & 7) == 0) {
@@ -123,7 +137,7 @@ final class BitBuffer {
   }
 
   /** Whether bits [from, from + n) of {@code src} are all set; reads whole words where it can. */
-  static boolean allSet(ArrowBuf src, long from, long n) {
+  public static boolean allSet(ArrowBuf src, long from, long n) {
     long i = from;
     long end = from + n;
     for (; i < end && (i & 7) != 0; i++) {
@@ -149,7 +163,7 @@ final class BitBuffer {
     return true;
   }
 
-  void addFrom(BitBuffer src, long from, long n) {
+  public void addFrom(BitBuffer src, long from, long n) {
     addFrom(src.data, from, n);
   }
 
@@ -163,9 +177,14 @@ final class BitBuffer {
   }
 
   /** Copies bits [from, from + n) into a new array starting at bit 0. */
-  byte[] slice(long from, long n) {
+  public byte[] slice(long from, long n) {
     BitBuffer b = new BitBuffer();
     b.addFrom(data, from, n);
     return Arrays.copyOf(b.data, b.byteSize());
+  }
+
+  /** A little-endian buffer over a copy of the bitmap's bytes. */
+  public ByteBuffer toBuffer() {
+    return ByteBuffer.wrap(Arrays.copyOf(data, byteSize())).order(ByteOrder.LITTLE_ENDIAN);
   }
 }
