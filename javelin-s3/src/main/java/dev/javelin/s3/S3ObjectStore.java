@@ -10,6 +10,7 @@ import dev.javelin.io.RequestCounters;
 import dev.javelin.io.StorageOptions;
 import java.io.IOException;
 import java.net.URI;
+import java.net.URISyntaxException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -322,6 +323,26 @@ public final class S3ObjectStore implements ObjectStore {
       throw new IllegalArgumentException("Invalid directory '" + dir + "' in " + location());
     }
     return new S3ObjectStore(clients, scheme, bucket, root + d + "/", false);
+  }
+
+  /**
+   * Another path of the same bucket (a branch's or clone's base path) with this store's clients;
+   * anything else as {@link ObjectStore#resolve} does.
+   */
+  @Override
+  public ObjectStore resolve(String other) {
+    URI u;
+    try {
+      u = new URI(other);
+    } catch (URISyntaxException e) {
+      return ObjectStore.super.resolve(other);
+    }
+    String s = u.getScheme() == null ? "" : u.getScheme().toLowerCase(Locale.ROOT);
+    if ((s.equals("s3") || s.equals("s3a")) && bucket.equals(u.getAuthority())) {
+      String p = stripSlashes(u.getPath() == null ? "" : u.getPath());
+      return new S3ObjectStore(clients, scheme, bucket, p.isEmpty() ? "" : p + "/", false);
+    }
+    return ObjectStore.super.resolve(other);
   }
 
   @Override
