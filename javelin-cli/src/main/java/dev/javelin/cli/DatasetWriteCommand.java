@@ -82,8 +82,9 @@ abstract class DatasetWriteCommand extends BaseCommand {
         }
         ds = write(reader, params.build(), allocator);
       }
-      err().printf(Locale.ROOT, "%s %s: version %d, %,d rows in %,d fragments (Lance %s files)%n", done(), uri,
-          ds.version(), ds.countRows(), ds.manifest().fragments().size(), ds.fileVersion());
+      int fragments = ds.manifest().fragments().size();
+      err().printf(Locale.ROOT, "%s %s: version %d, %,d rows in %,d %s (Lance %s files)%n", done(), uri,
+          ds.version(), ds.countRows(), fragments, fragments == 1 ? "fragment" : "fragments", ds.fileVersion());
     }
     return ExitCodes.OK;
   }

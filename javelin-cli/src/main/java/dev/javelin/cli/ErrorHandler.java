@@ -2,6 +2,7 @@ package dev.javelin.cli;
 
 import dev.javelin.core.exceptions.ExpressionException;
 import dev.javelin.format.exceptions.LanceFormatException;
+import dev.javelin.io.UnsupportedStoreException;
 import dev.javelin.table.exceptions.CommitConflictException;
 import dev.javelin.table.exceptions.CommitFailedException;
 import dev.javelin.table.exceptions.CommitStateUnknownException;
@@ -39,6 +40,7 @@ final class ErrorHandler implements IExecutionExceptionHandler, IParameterExcept
         || (e instanceof TableException && !(e instanceof CommitFailedException)
             && !(e instanceof CommitStateUnknownException) && !(e instanceof CommitConflictException))
         || e instanceof IllegalArgumentException
+        || e instanceof UnsupportedStoreException
         || e instanceof ExpressionException
         // A feature this input needs that Javelin lacks ("... is not supported yet"): not a bug.
         || e instanceof UnsupportedOperationException
