@@ -6,18 +6,16 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.javelin.core.compaction.CompactionOptions;
 import dev.javelin.core.compaction.CompactionSummary;
 import dev.javelin.core.exceptions.IndexExistsException;
+import dev.javelin.core.stores.StoreDatasetContract;
 import dev.javelin.index.IndexType;
 import dev.javelin.table.OperationKind;
 import dev.javelin.testing.MixedBatches;
 import dev.javelin.testing.TestAllocator;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.arrow.vector.ipc.ArrowReader;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -36,19 +34,8 @@ class OperationBuildersTest {
     }
   }
 
-  // The ids of the rows the filter selects (all rows if null), in scan order.
   private static List<Long> ids(Dataset ds, String filter) throws Exception {
-    List<Long> out = new ArrayList<>();
-    ScanBuilder scan = ds.newScan().columns("id");
-    try (ArrowReader r = (filter == null ? scan : scan.filter(filter)).build()) {
-      while (r.loadNextBatch()) {
-        BigIntVector v = (BigIntVector) r.getVectorSchemaRoot().getVector("id");
-        for (int i = 0; i < v.getValueCount(); i++) {
-          out.add(v.get(i));
-        }
-      }
-    }
-    return out;
+    return StoreDatasetContract.ids(ds, filter);
   }
 
   @Test

@@ -41,6 +41,17 @@ public interface ObjectStore extends AutoCloseable {
    */
   InputFile open(String key) throws IOException;
 
+  /**
+   * Opens an object whose length the caller knows (a data file's size as the manifest records
+   * it), so that a remote store need not ask for it; {@code length} 0 or less means unknown. The
+   * default ignores it.
+   *
+   * @throws java.nio.file.NoSuchFileException if there is no such object
+   */
+  default InputFile open(String key, long length) throws IOException {
+    return open(key);
+  }
+
   /** Reads a whole object. */
   default byte[] read(String key) throws IOException {
     try (InputFile in = open(key)) {

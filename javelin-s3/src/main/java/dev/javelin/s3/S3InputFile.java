@@ -27,12 +27,15 @@ final class S3InputFile implements InputFile {
   private final String key;
   private final String location;
   private volatile HeadObjectResponse head;
+  // The length the caller knew (a manifest's file size), or -1: then a HEAD asks.
+  private final long knownLength;
 
-  S3InputFile(S3Clients clients, String bucket, String key, String location) {
+  S3InputFile(S3Clients clients, String bucket, String key, String location, long knownLength) {
     this.clients = clients;
     this.bucket = bucket;
     this.key = key;
     this.location = location;
+    this.knownLength = knownLength;
   }
 
   @Override
@@ -60,7 +63,7 @@ final class S3InputFile implements InputFile {
 
   @Override
   public long length() throws IOException {
-    return head().contentLength();
+    return knownLength >= 0 ? knownLength : head().contentLength();
   }
 
   @Override

@@ -165,7 +165,13 @@ public final class S3ObjectStore implements ObjectStore {
 
   @Override
   public InputFile open(String key) {
-    return new S3InputFile(clients, bucket, fullKey(key), where(key));
+    return new S3InputFile(clients, bucket, fullKey(key), where(key), -1);
+  }
+
+  /** Opens an object of known length: no HEAD is sent for it (unless its date is asked for). */
+  @Override
+  public InputFile open(String key, long length) {
+    return new S3InputFile(clients, bucket, fullKey(key), where(key), length > 0 ? length : -1);
   }
 
   @Override

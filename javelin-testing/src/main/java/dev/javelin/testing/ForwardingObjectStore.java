@@ -16,10 +16,11 @@ import java.util.Objects;
  * watches or breaks. It is not a {@link LocalObjectStore}, so code that special-cases local
  * stores (memory-mapped reads) sees a store of another kind.
  *
- * <p>{@link #read}, {@link #deleteQuietly} and {@link #deleteAll} are left to the interface's defaults, which go
- * through this store's {@link #open} and {@link #delete}: a subclass that overrides those sees
- * whole-object reads, quiet and batched deletes too. {@link #child} is the delegate's child, without this
- * store's overrides.
+ * <p>{@link #read}, {@link #open(String, long)} and {@link #deleteAll} are left to the
+ * interface's defaults, which go through this store's {@link #open} and {@link #delete}: a
+ * subclass that overrides those sees whole-object reads, opens of known length and batched
+ * deletes too. {@link #child} and {@link #resolve} are the delegate's, without this store's
+ * overrides.
  */
 public class ForwardingObjectStore implements ObjectStore {
   private final ObjectStore delegate;

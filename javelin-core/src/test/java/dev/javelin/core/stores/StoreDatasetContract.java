@@ -80,7 +80,8 @@ public abstract class StoreDatasetContract {
     return Dataset.builder(uri).storageOptions(options()).session(session).load();
   }
 
-  static List<Long> ids(Dataset ds, String filter) throws Exception {
+  /** The ids of the rows {@code filter} selects (every row if null), in scan order. */
+  public static List<Long> ids(Dataset ds, String filter) throws Exception {
     List<Long> out = new ArrayList<>();
     ScanBuilder scan = ds.newScan().columns("id");
     try (ArrowReader r = (filter == null ? scan : scan.filter(filter)).build()) {

@@ -92,14 +92,25 @@ public final class DataFileCache implements AutoCloseable {
    * reader.
    */
   public LanceFileReader open(ObjectStore store, String key, BufferAllocator allocator) throws IOException {
+    return open(store, key, 0, allocator);
+  }
+
+  /**
+   * Opens a data file whose size the manifest records ({@code knownLength}, 0 if it does not): on
+   * a remote store then no request asks for its length or date. Data files are written once
+   * under fresh names, so their path and size name their metadata; without a recorded size the
+   * store's length and modification time do.
+   */
+  public LanceFileReader open(ObjectStore store, String key, long knownLength, BufferAllocator allocator)
+      throws IOException {
     if (MAP && store instanceof LocalObjectStore local) {
       return openMapped(local, key, allocator);
     }
-    InputFile file = store.open(key);
+    InputFile file = store.open(key, knownLength);
     try {
       String id = store.location() + "#" + key;
       long length = file.length();
-      long modified = file.lastModified();
+      long modified = knownLength > 0 ? 0 : file.lastModified();
       if (modified < 0) {
         // A store that cannot date its files cannot tell a replaced file: nothing is kept.
         return LanceFileReader.open(file, FileMetadata.read(file), null, allocator);

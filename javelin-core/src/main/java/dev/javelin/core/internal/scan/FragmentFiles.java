@@ -107,7 +107,8 @@ public final class FragmentFiles {
 
   /** Opens a part's data file. The caller closes it. */
   public static LanceFileReader open(ObjectStore store, Part part, BufferAllocator allocator) throws IOException {
-    return LanceFileReader.open(part.file.store(store).open(part.file.key(store)), allocator);
+    return LanceFileReader.open(part.file.store(store).open(part.file.key(store), part.file.fileSizeBytes()),
+        allocator);
   }
 
   /**
@@ -117,7 +118,7 @@ public final class FragmentFiles {
    */
   static LanceFileReader openCached(DataFileCache cache, ObjectStore store, Part part, BufferAllocator allocator)
       throws IOException {
-    return cache.open(part.file.store(store), part.file.key(store), allocator);
+    return cache.open(part.file.store(store), part.file.key(store), part.file.fileSizeBytes(), allocator);
   }
 
   /** The names the file itself uses for the part's field ids (files are matched by id, not name). */

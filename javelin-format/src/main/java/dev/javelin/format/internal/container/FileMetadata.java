@@ -72,7 +72,13 @@ public final class FileMetadata {
       if (length < Footer.SIZE) {
         throw new CorruptFileException(loc, "File is too small to be a Lance file (" + length + " bytes)");
       }
-      Footer footer = Footer.decode(loc, file.read(length - Footer.SIZE, Footer.SIZE), length);
+      // One speculative read of the file's last block (as Lance reads a file's tail): the footer,
+      // and for most files the tables, column metadata and schema before it, so that opening a
+      // file on an object store costs one request instead of three or four.
+      int tailLen = (int) Math.min(length, Math.max(Footer.SIZE, file.blockSize()));
+      long tailStart = length - tailLen;
+      ByteBuffer tail = file.read(tailStart, tailLen).order(ByteOrder.LITTLE_ENDIAN);
+      Footer footer = Footer.decode(loc, slice(tail, tailLen - Footer.SIZE, Footer.SIZE), length);
       LanceFileVersion version = LanceFileVersion.fromFooter(loc, footer.major, footer.minor);
 
       // The tables and column metadata sit together before the footer; one read gets them.
@@ -81,7 +87,9 @@ public final class FileMetadata {
       if (metaLen > Integer.MAX_VALUE - 64) {
         throw new CorruptFileException(loc, "Metadata region of " + metaLen + " bytes is too large");
       }
-      ByteBuffer meta = file.read(metaStart, (int) metaLen).order(ByteOrder.LITTLE_ENDIAN);
+      ByteBuffer meta = metaStart >= tailStart && metaLen >= 0
+          ? slice(tail, (int) (metaStart - tailStart), (int) metaLen)
+          : file.read(metaStart, (int) metaLen).order(ByteOrder.LITTLE_ENDIAN);
 
       long[][] gbs = new long[footer.numGlobalBuffers][];
       for (int i = 0; i < footer.numGlobalBuffers; i++) {
@@ -98,7 +106,7 @@ public final class FileMetadata {
         checkRange(loc, "metadata of column " + i, pos, size, length);
         ByteBuffer bytes = pos >= metaStart
             ? slice(meta, (int) (pos - metaStart), (int) size)
-            : file.read(pos, (int) size);
+            : pos >= tailStart ? slice(tail, (int) (pos - tailStart), (int) size) : file.read(pos, (int) size);
         try {
           ColumnMetadata cm = ColumnMetadata.parseFrom(bytes);
           if (!cm.hasEncoding()) {
@@ -114,7 +122,9 @@ public final class FileMetadata {
       long gb0Size = gbs[0][1];
       ByteBuffer gb0 = gb0Pos >= metaStart && gb0Pos + gb0Size <= length - Footer.SIZE
           ? slice(meta, (int) (gb0Pos - metaStart), (int) gb0Size)
-          : file.read(gb0Pos, (int) gb0Size);
+          : gb0Pos >= tailStart
+              ? slice(tail, (int) (gb0Pos - tailStart), (int) gb0Size)
+              : file.read(gb0Pos, (int) gb0Size);
       FileDescriptor fd;
       try {
         fd = FileDescriptor.parseFrom(gb0);
