@@ -35,9 +35,14 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import okhttp3.ConnectionPool;
+import okhttp3.Dispatcher;
 
 /**
  * An {@link ObjectStore} on Azure Blob Storage: a container and a blob-name prefix, opened from
@@ -69,8 +74,13 @@ public final class AzureObjectStore implements ObjectStore {
     final RequestCounters counters;
     final int listPageSize;
 
+    final Dispatcher dispatcher;
+    final ConnectionPool connections;
+
     Shared(AzureConfig config, BlobContainerClient container, ExecutorService executor,
-        RequestCounters counters, int listPageSize) {
+        RequestCounters counters, int listPageSize, Dispatcher dispatcher, ConnectionPool connections) {
+      this.dispatcher = dispatcher;
+      this.connections = connections;
       this.config = config;
       this.container = container;
       this.executor = executor;
@@ -94,8 +104,16 @@ public final class AzureObjectStore implements ObjectStore {
   /** With extra pipeline policies (each try) and a listing page size, for tests. */
   static AzureObjectStore open(AzureConfig config, List<HttpPipelinePolicy> policies, int listPageSize) {
     RequestCounters counters = new RequestCounters();
+    // OkHttp runs at most 5 calls per host by default: far too few for parallel ranged reads.
+    Dispatcher dispatcher = new Dispatcher(new ThreadPoolExecutor(0, Integer.MAX_VALUE, 60, TimeUnit.SECONDS,
+        new SynchronousQueue<>(), daemonThreads("javelin-azure-http-")));
+    dispatcher.setMaxRequests(128);
+    dispatcher.setMaxRequestsPerHost(128);
+    ConnectionPool connections = new ConnectionPool();
     HttpClient http = new OkHttpAsyncHttpClientBuilder()
         .connectionTimeout(Duration.ofSeconds(10))
+        .dispatcher(dispatcher)
+        .connectionPool(connections)
         .build();
     BlobServiceClientBuilder builder = new BlobServiceClientBuilder()
         .endpoint(config.endpoint)
@@ -120,16 +138,21 @@ public final class AzureObjectStore implements ObjectStore {
     }
     BlobContainerClient container = builder.buildClient().getBlobContainerClient(config.container);
     int threads = Math.max(8, config.uploadConcurrency * 2);
-    AtomicInteger n = new AtomicInteger();
     ThreadPoolExecutor executor = new ThreadPoolExecutor(threads, threads, 30, TimeUnit.SECONDS,
-        new LinkedBlockingQueue<>(), r -> {
-          Thread t = new Thread(r, "javelin-azure-" + n.incrementAndGet());
-          t.setDaemon(true);
-          return t;
-        });
+        new LinkedBlockingQueue<>(), daemonThreads("javelin-azure-"));
     executor.allowCoreThreadTimeOut(true);
-    Shared shared = new Shared(config, container, executor, counters, listPageSize);
+    Shared shared = new Shared(config, container, executor, counters, listPageSize, dispatcher, connections);
     return new AzureObjectStore(shared, config.prefix, config.location, true);
+  }
+
+  /** Daemon threads, so that a store nobody closed does not keep the JVM alive. */
+  private static ThreadFactory daemonThreads(String name) {
+    AtomicInteger n = new AtomicInteger();
+    return r -> {
+      Thread t = new Thread(r, name + n.incrementAndGet());
+      t.setDaemon(true);
+      return t;
+    };
   }
 
   @Override
@@ -270,12 +293,17 @@ public final class AzureObjectStore implements ObjectStore {
     int per = (keys.size() + DELETE_PARALLELISM - 1) / DELETE_PARALLELISM;
     for (int i = 0; i < keys.size(); i += per) {
       List<String> part = keys.subList(i, Math.min(keys.size(), i + per));
-      futures.add(shared.executor.submit(() -> {
-        for (String k : part) {
-          delete(k);
-        }
-        return null;
-      }));
+      try {
+        futures.add(shared.executor.submit(() -> {
+          for (String k : part) {
+            delete(k);
+          }
+          return null;
+        }));
+      } catch (RejectedExecutionException e) {
+        futures.forEach(f -> f.cancel(true));
+        throw new IOException("Store closed: " + location, e);
+      }
     }
     await(futures, "delete " + keys.size() + " objects in " + location);
   }
@@ -331,11 +359,16 @@ public final class AzureObjectStore implements ObjectStore {
     return shared.counters;
   }
 
-  /** Stops the store's upload threads; a child's close does nothing (it shares its parent's). */
+  /**
+   * Stops the store's threads and closes its connections; a child's close does nothing (it shares
+   * its parent's).
+   */
   @Override
   public void close() {
     if (owner) {
       shared.executor.shutdown();
+      shared.dispatcher.executorService().shutdown();
+      shared.connections.evictAll();
     }
   }
 
