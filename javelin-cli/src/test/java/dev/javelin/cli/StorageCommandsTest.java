@@ -58,7 +58,7 @@ class StorageCommandsTest extends CliTestBase {
     Result r = run("count", "gs://bucket/people");
     assertThat(r.code).isEqualTo(ExitCodes.INVALID_INPUT);
     assertThat(r.err).isEqualTo("javelin: Unknown storage scheme 'gs' in gs://bucket/people; Javelin opens "
-        + "local paths, file:, s3, s3a URIs\n");
+        + "local paths, file:, abfs, abfss, az, azure, s3, s3a URIs\n");
   }
 
   @Test

@@ -48,7 +48,7 @@ class DatasetBuilderTest {
   void aRemoteSchemeWithoutItsStoreModuleNamesTheModule() {
     assertThatThrownBy(() -> Dataset.builder("gs://bucket/ds").storageOptions(Map.of("x", "y")).load())
         .isInstanceOf(UnsupportedStoreException.class)
-        .hasMessage("Unknown storage scheme 'gs' in gs://bucket/ds; Javelin opens local paths, file:, fwd, s3, s3a URIs");
+        .hasMessage("Unknown storage scheme 'gs' in gs://bucket/ds; Javelin opens local paths, file:, abfs, abfss, az, azure, fwd, s3, s3a URIs");
   }
 
   @Test
