@@ -2,6 +2,7 @@ package dev.javelin.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.javelin.testing.AzuriteServer;
 import dev.javelin.testing.S3MockServer;
 import java.util.ArrayList;
 import java.util.List;
@@ -9,7 +10,7 @@ import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
-/** The commands on a dataset in S3 (S3Mock), by s3:// URI and --storage-option. */
+/** The commands on datasets in S3 (S3Mock) and Azure (Azurite), by URI and --storage-option. */
 class StorageCommandsTest extends CliTestBase {
   private static final String BUCKET = S3MockServer.shared().newBucket();
   private static final String PEOPLE = "id,name,score\n1,ann,1.5\n2,bob,\n3,cy,3.25\n";
@@ -51,6 +52,26 @@ class StorageCommandsTest extends CliTestBase {
     Result cleanup = s3("cleanup", uri, "--retain", "1", "--grace-period", "0s");
     assertThat(cleanup.code).as(cleanup.toString()).isZero();
     assertThat(s3("count", uri).out).isEqualTo("3\n");
+  }
+
+  @Test
+  void createsAndScansADatasetInAzureBlobStorage() throws Exception {
+    String container = "cli" + UUID.randomUUID().toString().replace("-", "").substring(0, 16);
+    AzuriteServer.shared().createContainer(container);
+    String az = "az://" + container + "/people";
+    List<String> options = new ArrayList<>();
+    for (Map.Entry<String, String> e : AzuriteServer.shared().storageOptions().entrySet()) {
+      options.add("--storage-option");
+      options.add(e.getKey() + "=" + e.getValue());
+    }
+    text("people.csv", PEOPLE);
+    List<String> create = new ArrayList<>(List.of("create", az, "--input", path("people.csv")));
+    create.addAll(options);
+    Result created = run(create.toArray(new String[0]));
+    assertThat(created.code).as(created.toString()).isZero();
+    List<String> scan = new ArrayList<>(List.of("scan", az, "--filter", "score > 1", "--format", "csv"));
+    scan.addAll(options);
+    assertThat(run(scan.toArray(new String[0])).out).isEqualTo("id,name,score\n1,ann,1.5\n3,cy,3.25\n");
   }
 
   @Test

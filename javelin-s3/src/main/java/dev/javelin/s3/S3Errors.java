@@ -43,7 +43,14 @@ final class S3Errors {
   /** Whether trying again may succeed: throttling, 5xx, I/O failures and timeouts. */
   static boolean retryable(SdkException e) {
     int status = status(e);
-    return e instanceof SdkClientException && !(e instanceof AbortedException) || status >= 500 || status == 429;
+    return e instanceof SdkClientException && !(e instanceof AbortedException) && !noCredentials(e)
+        || status >= 500 || status == 429;
+  }
+
+  /** Whether the SDK's credential chain found nothing (no option, variable, profile or role). */
+  static boolean noCredentials(SdkException e) {
+    return e instanceof SdkClientException && e.getMessage() != null
+        && e.getMessage().startsWith("Unable to load credentials");
   }
 
   /** {@code e} as an I/O exception about {@code what} (a missing key becomes {@link NoSuchFileException}). */
@@ -57,6 +64,11 @@ final class S3Errors {
       InterruptedIOException out = new InterruptedIOException("Interrupted: " + what);
       out.initCause(e);
       return out;
+    }
+    if (noCredentials(e)) {
+      return new IOException("No AWS credentials for " + what + ": give the storage options aws_access_key_id and "
+          + "aws_secret_access_key, or set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, a profile or an instance role",
+          e);
     }
     return new IOException("S3 request failed for " + what + ": " + e.getMessage(), e);
   }

@@ -20,6 +20,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -59,6 +60,20 @@ class S3ObjectStoreTest {
     byte[] b = new byte[n];
     new Random(seed).nextBytes(b);
     return b;
+  }
+
+  @Test
+  void withoutCredentialsTheErrorSaysWhereTheyComeFrom() {
+    Map<String, String> noKeys = new HashMap<>(S3Fixtures.options(S3Fixtures.server().endpoint()));
+    noKeys.remove("aws_access_key_id");
+    noKeys.remove("aws_secret_access_key");
+    try (ObjectStore store = ObjectStores.open("s3://" + bucket + "/nokeys", StorageOptions.of(noKeys))) {
+      assertThatThrownBy(() -> store.list(""))
+          .isInstanceOf(IOException.class)
+          .hasMessage("No AWS credentials for s3://" + bucket + "/nokeys/: give the storage options "
+              + "aws_access_key_id and aws_secret_access_key, or set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, "
+              + "a profile or an instance role");
+    }
   }
 
   @Test
