@@ -1,5 +1,7 @@
 package dev.javelin.index.internal.ivf;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.google.protobuf.ByteString;
@@ -22,8 +24,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.UInt1Vector;
 import org.apache.arrow.vector.UInt8Vector;
@@ -54,14 +54,8 @@ final class IvfPqFiles {
   static final String ROW_ID = "_rowid";
   static final String PQ_CODE = "__pq_code";
   private static final int BATCH = 8192;
-  private static final Pattern POSITION = Pattern.compile("codebook_position\\\\?\"\\s*:\\s*(\\d+)");
-  private static final Pattern SUB_VECTORS = Pattern.compile("num_sub_vectors\\\\?\"\\s*:\\s*(\\d+)");
-  private static final Pattern NBITS = Pattern.compile("nbits\\\\?\"\\s*:\\s*(\\d+)");
-  private static final Pattern TRANSPOSED = Pattern.compile("transposed\\\\?\"\\s*:\\s*(true|false)");
-  private static final Pattern DISTANCE = Pattern.compile("distance_type\\\\?\"\\s*:\\s*\\\\?\"(\\w+)");
 
   // The index kind in lance:index, e.g. "type":"IVF_HNSW_SQ" (a quote before: not distance_type).
-  private static final Pattern KIND = Pattern.compile("\"type\\\\?\"\\s*:\\s*\\\\?\"(\\w+)");
 
   private IvfPqFiles() {}
 
@@ -200,14 +194,14 @@ final class IvfPqFiles {
     try (LanceFileReader r = LanceFileReader.open(store.open(indexKey), allocator)) {
       Map<String, String> meta = r.lanceSchema().metadata();
       String type = meta.get("lance:index");
-      Matcher km = type == null ? null : KIND.matcher(type);
-      String kind = km != null && km.find() ? km.group(1) : null;
+      JsonNode index = json(type, "lance:index", r.location());
+      String kind = index.path("type").isTextual() ? index.get("type").textValue() : null;
       if (!"IVF_PQ".equals(kind)) {
         throw new UnsupportedIndexKindException(kind == null ? "unknown" : kind, "Index file " + r.location()
             + " is not an IVF_PQ index (lance:index=" + type + ")");
       }
-      Matcher dm = DISTANCE.matcher(type);
-      distance = dm.find() ? DistanceType.fromName(dm.group(1)) : DistanceType.L2;
+      JsonNode dt = index.get("distance_type");
+      distance = dt != null && dt.isTextual() ? DistanceType.fromName(dt.textValue()) : DistanceType.L2;
       IndexProtos.IVF ivf = ivf(r, meta);
       centroids = ivf.hasCentroidsTensor() ? floats(ivf.getCentroidsTensor(), "IVF centroids of " + r.location())
           : toArray(ivf.getCentroidsList());
@@ -215,16 +209,20 @@ final class IvfPqFiles {
     }
     try (LanceFileReader r = LanceFileReader.open(store.open(auxKey), allocator)) {
       Map<String, String> meta = r.lanceSchema().metadata();
-      String storage = meta.getOrDefault("storage_metadata", "");
-      int position = intOf(POSITION, storage, r.location());
-      int m = intOf(SUB_VECTORS, storage, r.location());
-      int bits = intOf(NBITS, storage, r.location());
-      Matcher tm = TRANSPOSED.matcher(storage);
+      // A JSON list holding one JSON document per sub-index as a string (Lance's form), or the document.
+      JsonNode storage = json(meta.get("storage_metadata"), "storage_metadata", r.location());
+      if (storage.isArray() && storage.size() > 0 && storage.get(0).isTextual()) {
+        storage = json(storage.get(0).textValue(), "storage_metadata", r.location());
+      }
+      int position = intOf(storage, "codebook_position", r.location());
+      int m = intOf(storage, "num_sub_vectors", r.location());
+      int bits = intOf(storage, "nbits", r.location());
+      JsonNode transposed = storage.get("transposed");
       if (bits != 8) {
         throw new UnsupportedIndexKindException("IVF_PQ (" + bits + "-bit codes)", "Index file " + r.location()
             + " has " + bits + "-bit PQ codes; Javelin reads 8-bit codes only");
       }
-      if (!tm.find() || !tm.group(1).equals("true")) {
+      if (transposed == null || !transposed.isBoolean() || !transposed.booleanValue()) {
         throw new VectorIndexException("Index file " + r.location() + " stores PQ codes untransposed; "
             + "Javelin reads the transposed layout only");
       }
@@ -287,13 +285,26 @@ final class IvfPqFiles {
     }
   }
 
-  private static int intOf(Pattern p, String s, String location) {
-    Matcher m = p.matcher(s);
-    if (!m.find()) {
-      throw new VectorIndexException("Index file " + location + " lacks " + p.pattern().split("\\\\")[0]
-          + " in storage_metadata");
+  // A JSON document of the files' schema metadata; absent means empty.
+  private static JsonNode json(String text, String key, String location) {
+    if (text == null || text.isBlank()) {
+      return Json.object();
     }
-    return Integer.parseInt(m.group(1));
+    try {
+      JsonNode n = Json.tree(text);
+      // A document some writers store JSON-encoded once more, as a string.
+      return n.isTextual() ? Json.tree(n.textValue()) : n;
+    } catch (JsonProcessingException e) {
+      throw new VectorIndexException("Index file " + location + " has " + key + " that is not JSON", e);
+    }
+  }
+
+  private static int intOf(JsonNode n, String field, String location) {
+    JsonNode v = n.get(field);
+    if (v == null || !v.isIntegralNumber() || !v.canConvertToInt()) {
+      throw new VectorIndexException("Index file " + location + " lacks " + field + " in storage_metadata");
+    }
+    return v.intValue();
   }
 
   private static float[] toArray(List<Float> list) {
