@@ -9,6 +9,7 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import javax.xml.stream.XMLStreamException;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.AwsSessionCredentials;
@@ -63,7 +64,8 @@ final class S3Clients implements AutoCloseable {
         .build();
     AwsCredentialsProvider credentials = credentials(config);
     this.client = build(config, credentials, AwsRetryStrategy.standardRetryStrategy().toBuilder()
-        .maxAttempts(config.maxAttempts()).circuitBreakerEnabled(false).build());
+        .maxAttempts(config.maxAttempts()).circuitBreakerEnabled(false)
+        .retryOnException(S3Clients::answerCutShort).build());
     this.once = build(config, credentials, AwsRetryStrategy.doNotRetry());
     int threads = Math.max(4, Math.min(32, 2 * config.uploadConcurrency));
     ThreadPoolExecutor pool = new ThreadPoolExecutor(threads, threads, 30, TimeUnit.SECONDS,
@@ -89,6 +91,20 @@ final class S3Clients implements AutoCloseable {
       b.crossRegionAccessEnabled(true);
     }
     return b.build();
+  }
+
+  /**
+   * Whether an attempt failed because its XML answer could not be parsed, as when the connection
+   * dropped partway through a chunked body (the parser reports the truncated chunk and the SDK,
+   * seeing no IOException, would not retry): the request is then retried like any other I/O error.
+   */
+  static boolean answerCutShort(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      if (t instanceof XMLStreamException) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static AwsCredentialsProvider credentials(S3Config config) {

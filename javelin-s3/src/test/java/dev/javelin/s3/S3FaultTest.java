@@ -96,6 +96,20 @@ class S3FaultTest {
   }
 
   @Test
+  void listingsSurviveAnswersCutShort() throws Exception {
+    try (S3ObjectStore store = store()) {
+      for (int i = 0; i < 20; i++) {
+        store.put("data/object-with-a-long-name-" + i + ".lance", new byte[] {(byte) i});
+      }
+      Predicate<Request> list = r -> r.method().equals("GET") && r.target().contains("list-type=2");
+      // The chunked XML answer cut short is a parse error to the SDK, not an I/O error.
+      proxy.inject(Fault.STATUS_503, 1, list).inject(Fault.TRUNCATE, 1, list).inject(Fault.RESET, 1, list);
+      assertThat(store.list("data/")).hasSize(20);
+      assertThat(proxy.faultsInjected()).isEqualTo(3);
+    }
+  }
+
+  @Test
   void putsSurviveErrorsAndLostAnswers() throws Exception {
     byte[] data = random(200_000, 2);
     try (S3ObjectStore store = store()) {
