@@ -241,7 +241,12 @@ public final class LanceFileWriter implements AutoCloseable {
       container.finish(columns, fd.toByteArray(), globalBuffers, options.version());
       closed = true;
     } catch (IOException | RuntimeException | Error e) {
-      abort();
+      try {
+        abort();
+      } catch (RuntimeException cleanup) {
+        // The write's failure is what the caller must see; the failed cleanup goes along with it.
+        e.addSuppressed(cleanup);
+      }
       throw e;
     } finally {
       closePool();
