@@ -49,7 +49,7 @@ final class S3CompatSupport {
     lanceWrite(a, uri, options(), mode, start, rows, maxRowsPerFile);
   }
 
-  /** As {@link #lanceWrite(BufferAllocator, String, org.lance.WriteParams.WriteMode, long, int, int)}, with these options. */
+  /** lance-core writes rows [start, start + rows) at {@code uri} with these storage options. */
   static void lanceWrite(BufferAllocator a, String uri, Map<String, String> options,
       org.lance.WriteParams.WriteMode mode, long start, int rows, int maxRowsPerFile) {
     List<VectorSchemaRoot> data = batches(a, start, rows, 400);

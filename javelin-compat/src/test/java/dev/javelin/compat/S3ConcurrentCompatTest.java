@@ -153,9 +153,7 @@ class S3ConcurrentCompatTest {
           2L * ROWS, ROWS, 1000);
       assertThat(raced).isTrue();
       assertThat(raceFailure.get()).isNull();
-      assertThat(proxy.log()).filteredOn(l -> l.startsWith("PUT") && l.contains("/_versions/"))
-          .extracting(l -> l.substring(l.indexOf("/_versions/") + "/_versions/".length(), l.indexOf(" -> ")))
-          .containsExactly(MANIFEST_2, MANIFEST_3);
+      assertThat(manifestPuts(proxy)).containsExactly(MANIFEST_2, MANIFEST_3);
     }
     Dataset ds = javelinOpen(uri, allocator);
     assertThat(ds.version()).isEqualTo(3);
@@ -166,5 +164,62 @@ class S3ConcurrentCompatTest {
       assertThat(lance.version()).isEqualTo(3);
       assertSameRows(sortedById(lanceScan(lance, null)), expected(allocator, 0, 3 * ROWS));
     }
+  }
+
+  /** The other way round: lance-core commits version 2 while Javelin's manifest PUT is on its way. */
+  @Test
+  void javelinRebasesOverALanceCommitThatTakesItsVersionOnS3() throws Exception {
+    String uri = newUri(BUCKET);
+    lanceWrite(allocator, uri, org.lance.WriteParams.WriteMode.CREATE, 0, ROWS, 1000);
+    AtomicBoolean raced = new AtomicBoolean();
+    AtomicReference<Throwable> raceFailure = new AtomicReference<>();
+    S3MockServer s3 = S3MockServer.shared();
+    Dataset appended;
+    try (FaultProxy proxy = FaultProxy.start(s3.endpoint())) {
+      proxy.always(FaultProxy.Fault.STATUS_500, r -> {
+        if (r.method().equals("PUT") && r.target().contains("/_versions/" + MANIFEST_2)
+            && raced.compareAndSet(false, true)) {
+          try {
+            lanceWrite(allocator, uri, org.lance.WriteParams.WriteMode.APPEND, ROWS, ROWS, 1000);
+          } catch (Throwable t) {
+            raceFailure.set(t);
+          }
+        }
+        return false;
+      });
+      Dataset stale = Dataset.builder(uri).storageOptions(s3.storageOptions(proxy.endpoint())).allocator(allocator)
+          .version(1).load();
+      List<VectorSchemaRoot> data = batches(allocator, 2L * ROWS, ROWS, ROWS);
+      try {
+        appended = stale.append(data,
+            WriteParams.builder().storageOptions(s3.storageOptions(proxy.endpoint())).build());
+      } finally {
+        data.forEach(VectorSchemaRoot::close);
+      }
+      assertThat(raced).isTrue();
+      assertThat(raceFailure.get()).isNull();
+      assertThat(manifestPuts(proxy)).containsExactly(MANIFEST_2, MANIFEST_3);
+    }
+    assertThat(appended.version()).isEqualTo(3);
+    Dataset ds = javelinOpen(uri, allocator);
+    assertThat(LongStream.rangeClosed(1, 3).mapToObj(v -> ds.checkout(v).manifest().writerLibrary()))
+        .containsExactly("lance", "lance", "javelin");
+    assertSameRows(sortedById(javelinScan(ds, null)), expected(allocator, 0, 3 * ROWS));
+    try (org.lance.Dataset lance = lanceOpen(uri, allocator)) {
+      assertThat(lance.version()).isEqualTo(3);
+      assertSameRows(sortedById(lanceScan(lance, null)), expected(allocator, 0, 3 * ROWS));
+    }
+  }
+
+  /** The manifests PUT through {@code proxy}, by name, in order. */
+  private static List<String> manifestPuts(FaultProxy proxy) {
+    List<String> out = new ArrayList<>();
+    for (String l : proxy.log()) {
+      int at = l.indexOf("/_versions/");
+      if (l.startsWith("PUT ") && at >= 0 && l.contains(".manifest -> ")) {
+        out.add(l.substring(at + "/_versions/".length(), l.indexOf(" -> ")));
+      }
+    }
+    return out;
   }
 }
