@@ -14,16 +14,14 @@ import dev.javelin.core.WriteParams;
 import dev.javelin.format.LanceFileVersion;
 import dev.javelin.testing.AzuriteServer;
 import dev.javelin.testing.Readers;
+import dev.javelin.testing.TestAllocator;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowReader;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.lance.ReadOptions;
 
@@ -39,17 +37,7 @@ class AzureCompatTest {
     AzuriteServer.shared().createContainer(CONTAINER);
   }
 
-  BufferAllocator allocator;
-
-  @BeforeEach
-  void open() {
-    allocator = new RootAllocator();
-  }
-
-  @AfterEach
-  void close() {
-    allocator.close();
-  }
+  @TestAllocator BufferAllocator allocator;
 
   static Map<String, String> options() {
     return AzuriteServer.shared().storageOptions();

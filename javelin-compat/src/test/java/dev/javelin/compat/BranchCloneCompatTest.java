@@ -13,6 +13,7 @@ import dev.javelin.core.Dataset;
 import dev.javelin.core.WriteParams;
 import dev.javelin.index.IndexType;
 import dev.javelin.table.BranchInfo;
+import dev.javelin.testing.TestAllocator;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -24,11 +25,8 @@ import java.util.TreeMap;
 import java.util.function.LongPredicate;
 import java.util.stream.Stream;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowReader;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.lance.Branch;
@@ -42,17 +40,7 @@ import org.lance.ipc.ScanOptions;
  */
 class BranchCloneCompatTest {
   @TempDir Path dir;
-  BufferAllocator allocator;
-
-  @BeforeEach
-  void open() {
-    allocator = new RootAllocator();
-  }
-
-  @AfterEach
-  void close() {
-    allocator.close();
-  }
+  @TestAllocator BufferAllocator allocator;
 
   private static List<List<String>> without(List<List<String>> rows, LongPredicate drop) {
     List<List<String>> out = new ArrayList<>();

@@ -13,20 +13,18 @@ import dev.javelin.core.compaction.CompactionMode;
 import dev.javelin.core.compaction.CompactionOptions;
 import dev.javelin.core.compaction.CompactionScope;
 import dev.javelin.format.LanceFileVersion;
+import dev.javelin.testing.TestAllocator;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowReader;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -40,17 +38,7 @@ import org.lance.schema.SqlExpressions;
  */
 class DatasetBinaryRepackCompatTest {
   @TempDir Path dir;
-  BufferAllocator allocator;
-
-  @BeforeEach
-  void open() {
-    allocator = new RootAllocator();
-  }
-
-  @AfterEach
-  void close() {
-    allocator.close();
-  }
+  @TestAllocator BufferAllocator allocator;
 
   private static final CompactionOptions FORCE_REPACK = CompactionOptions.builder()
       .scope(CompactionScope.REPACK_COLUMNS).maxDataFilesPerFragment(1).mode(CompactionMode.FORCE_BINARY_COPY).build();

@@ -14,16 +14,14 @@ import dev.javelin.core.compaction.CompactionOptions;
 import dev.javelin.format.LanceFileVersion;
 import dev.javelin.table.DataFile;
 import dev.javelin.table.Fragment;
+import dev.javelin.testing.TestAllocator;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowReader;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.lance.ipc.ScanOptions;
@@ -36,17 +34,7 @@ import org.lance.ipc.ScanOptions;
  */
 class DatasetFormat22CompatTest {
   @TempDir Path dir;
-  BufferAllocator allocator;
-
-  @BeforeEach
-  void open() {
-    allocator = new RootAllocator();
-  }
-
-  @AfterEach
-  void close() {
-    allocator.close();
-  }
+  @TestAllocator BufferAllocator allocator;
 
   private void lanceWrite(Path path, org.lance.WriteParams.WriteMode mode, long start, int rows) throws Exception {
     List<VectorSchemaRoot> data = batches(allocator, start, rows, 400);

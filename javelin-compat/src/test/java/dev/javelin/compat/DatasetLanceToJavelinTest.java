@@ -14,15 +14,13 @@ import dev.javelin.core.WriteParams;
 import dev.javelin.format.LanceFileVersion;
 import dev.javelin.format.exceptions.UnsupportedFormatException;
 import dev.javelin.table.Fragment;
+import dev.javelin.testing.TestAllocator;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowReader;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.lance.ipc.ScanOptions;
@@ -30,17 +28,7 @@ import org.lance.ipc.ScanOptions;
 /** Datasets lance-core 7.0.0 writes, read (and appended to) by Javelin. */
 class DatasetLanceToJavelinTest {
   @TempDir Path dir;
-  BufferAllocator allocator;
-
-  @BeforeEach
-  void open() {
-    allocator = new RootAllocator();
-  }
-
-  @AfterEach
-  void close() {
-    allocator.close();
-  }
+  @TestAllocator BufferAllocator allocator;
 
   private void lanceWrite(Path path, org.lance.WriteParams.WriteMode mode, String storageVersion, long start, int rows) {
     List<VectorSchemaRoot> data = batches(allocator, start, rows, 400);

@@ -13,16 +13,14 @@ import dev.javelin.core.WriteParams;
 import dev.javelin.core.compaction.CompactionOptions;
 import dev.javelin.format.LanceFileVersion;
 import dev.javelin.table.FeatureFlags;
+import dev.javelin.testing.TestAllocator;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -36,17 +34,7 @@ import org.lance.ipc.ScanOptions;
  */
 class DatasetOverlayCompatTest {
   @TempDir Path dir;
-  BufferAllocator allocator;
-
-  @BeforeEach
-  void open() {
-    allocator = new RootAllocator();
-  }
-
-  @AfterEach
-  void close() {
-    allocator.close();
-  }
+  @TestAllocator BufferAllocator allocator;
 
   @ParameterizedTest
   @ValueSource(strings = {"V2_0", "V2_1"})

@@ -18,6 +18,7 @@ import dev.javelin.table.proto.TableProtos;
 import dev.javelin.table.rowids.RowIdSequence;
 import dev.javelin.table.rowids.RowVersionSequence;
 import dev.javelin.table.rowids.U64Segment;
+import dev.javelin.testing.TestAllocator;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -31,14 +32,11 @@ import java.util.Map;
 import java.util.Set;
 import java.util.stream.Stream;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.UInt8Vector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowReader;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.lance.ipc.ScanOptions;
@@ -46,17 +44,7 @@ import org.lance.ipc.ScanOptions;
 /** Stable row ids (feature flag 2) both ways between Javelin and lance-core 7.0.0. */
 class DatasetStableRowIdsCompatTest {
   @TempDir Path dir;
-  BufferAllocator allocator;
-
-  @BeforeEach
-  void open() {
-    allocator = new RootAllocator();
-  }
-
-  @AfterEach
-  void close() {
-    allocator.close();
-  }
+  @TestAllocator BufferAllocator allocator;
 
   private void lanceWrite(Path path, org.lance.WriteParams.WriteMode mode, long start, int rows) {
     List<VectorSchemaRoot> data = batches(allocator, start, rows, 400);

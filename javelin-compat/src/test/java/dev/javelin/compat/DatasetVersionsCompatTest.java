@@ -15,6 +15,7 @@ import dev.javelin.format.LanceFileVersion;
 import dev.javelin.table.CleanupPolicy;
 import dev.javelin.table.CleanupResult;
 import dev.javelin.table.TagInfo;
+import dev.javelin.testing.TestAllocator;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -26,11 +27,8 @@ import java.util.stream.Stream;
 import org.apache.arrow.c.ArrowArrayStream;
 import org.apache.arrow.c.Data;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowReader;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -41,17 +39,7 @@ import org.lance.ipc.ScanOptions;
 /** Tags, restore and cleanup between Javelin and lance-core 7.0.0, rows compared value by value. */
 class DatasetVersionsCompatTest {
   @TempDir Path dir;
-  BufferAllocator allocator;
-
-  @BeforeEach
-  void open() {
-    allocator = new RootAllocator();
-  }
-
-  @AfterEach
-  void close() {
-    allocator.close();
-  }
+  @TestAllocator BufferAllocator allocator;
 
   private static WriteParams params() {
     return WriteParams.builder().fileVersion(LanceFileVersion.V2_0).maxRowsPerFile(250).build();

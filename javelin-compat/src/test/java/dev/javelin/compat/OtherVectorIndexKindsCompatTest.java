@@ -6,13 +6,11 @@ import dev.javelin.core.Dataset;
 import dev.javelin.core.VectorQuery;
 import dev.javelin.core.VectorSearchPlan;
 import dev.javelin.index.internal.ivf.Neighbors;
+import dev.javelin.testing.TestAllocator;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -68,17 +66,7 @@ class OtherVectorIndexKindsCompatTest {
   }
 
   @TempDir Path dir;
-  BufferAllocator allocator;
-
-  @BeforeEach
-  void open() {
-    allocator = new RootAllocator();
-  }
-
-  @AfterEach
-  void close() {
-    allocator.close();
-  }
+  @TestAllocator BufferAllocator allocator;
 
   @ParameterizedTest
   @EnumSource(Kind.class)

@@ -18,6 +18,7 @@ import dev.javelin.core.VersionInfo;
 import dev.javelin.core.WriteParams;
 import dev.javelin.testing.FaultProxy;
 import dev.javelin.testing.S3MockServer;
+import dev.javelin.testing.TestAllocator;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CyclicBarrier;
@@ -29,10 +30,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.LongStream;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -49,17 +47,7 @@ class S3ConcurrentCompatTest {
   static final String MANIFEST_2 = Long.toUnsignedString(-1L - 2) + ".manifest";
   static final String MANIFEST_3 = Long.toUnsignedString(-1L - 3) + ".manifest";
 
-  BufferAllocator allocator;
-
-  @BeforeEach
-  void open() {
-    allocator = new RootAllocator();
-  }
-
-  @AfterEach
-  void close() {
-    allocator.close();
-  }
+  @TestAllocator BufferAllocator allocator;
 
   @Test
   void concurrentJavelinAndLanceAppendsOnS3LoseNothing() throws Exception {

@@ -18,15 +18,13 @@ import dev.javelin.format.LanceFileVersion;
 import dev.javelin.index.IndexType;
 import dev.javelin.testing.Readers;
 import dev.javelin.testing.S3MockServer;
+import dev.javelin.testing.TestAllocator;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowReader;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -38,17 +36,7 @@ class S3JavelinToLanceCompatTest {
   static final List<String> FILTERS = List.of("id >= 500 AND id < 650", "id = 1000", "id < 40", "id IN (3, 333, 3777)",
       "id > 2100 AND x IS NULL", "id BETWEEN 200 AND 260 AND s IS NOT NULL");
 
-  BufferAllocator allocator;
-
-  @BeforeEach
-  void open() {
-    allocator = new RootAllocator();
-  }
-
-  @AfterEach
-  void close() {
-    allocator.close();
-  }
+  @TestAllocator BufferAllocator allocator;
 
   @Test
   void lanceReadsWhatJavelinWroteOnS3AndItsBTreeAnswersEqualJavelins() throws Exception {

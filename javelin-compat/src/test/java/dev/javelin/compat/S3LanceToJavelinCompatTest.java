@@ -22,12 +22,12 @@ import dev.javelin.index.IndexType;
 import dev.javelin.table.Fragment;
 import dev.javelin.testing.Readers;
 import dev.javelin.testing.S3MockServer;
+import dev.javelin.testing.TestAllocator;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.Float4Vector;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -36,8 +36,6 @@ import org.apache.arrow.vector.ipc.ArrowReader;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.lance.index.DistanceType;
 import org.lance.index.IndexParams;
@@ -53,17 +51,7 @@ class S3LanceToJavelinCompatTest {
   static final List<String> FILTERS = List.of("id >= 500 AND id < 650", "id = 1000", "id < 40", "id IN (3, 333, 2777)",
       "id > 2100 AND x IS NULL", "id BETWEEN 200 AND 260 AND s IS NOT NULL");
 
-  BufferAllocator allocator;
-
-  @BeforeEach
-  void open() {
-    allocator = new RootAllocator();
-  }
-
-  @AfterEach
-  void close() {
-    allocator.close();
-  }
+  @TestAllocator BufferAllocator allocator;
 
   /** 3,000 rows in five fragments (900, 900, 200, 900, 100), rows with id % 13 = 0 deleted, a BTree on id. */
   private String lanceDataset() throws Exception {

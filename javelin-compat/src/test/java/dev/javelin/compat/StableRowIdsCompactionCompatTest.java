@@ -17,6 +17,7 @@ import dev.javelin.table.Fragment;
 import dev.javelin.table.IndexMetadata;
 import dev.javelin.table.Table;
 import dev.javelin.table.proto.TransactionProtos;
+import dev.javelin.testing.TestAllocator;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -28,7 +29,6 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Predicate;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.Float4Vector;
 import org.apache.arrow.vector.VarCharVector;
@@ -40,8 +40,6 @@ import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.FieldType;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.arrow.vector.util.Text;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.lance.index.DistanceType;
@@ -88,17 +86,7 @@ class StableRowIdsCompactionCompatTest {
       new Filter("cat = 'c5' AND id < 1000", i -> cat(i).equals("c5") && i < 1000));
 
   @TempDir Path dir;
-  BufferAllocator allocator;
-
-  @BeforeEach
-  void open() {
-    allocator = new RootAllocator();
-  }
-
-  @AfterEach
-  void close() {
-    allocator.close();
-  }
+  @TestAllocator BufferAllocator allocator;
 
   VectorSchemaRoot batch(long start, int n) {
     VectorSchemaRoot root = VectorSchemaRoot.create(SCHEMA, allocator);

@@ -6,18 +6,16 @@ import static org.assertj.core.api.Assertions.within;
 import dev.javelin.core.Dataset;
 import dev.javelin.core.VectorQuery;
 import dev.javelin.index.IvfPqParams;
+import dev.javelin.testing.TestAllocator;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.Float4Vector;
 import org.apache.arrow.vector.UInt8Vector;
 import org.apache.arrow.vector.VectorSchemaRoot;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.lance.compaction.CompactionOptions;
@@ -39,17 +37,7 @@ class VectorStableRowIdsCompatTest {
   static final VectorCompatData DATA = new VectorCompatData(ROWS, 51);
 
   @TempDir Path dir;
-  BufferAllocator allocator;
-
-  @BeforeEach
-  void open() {
-    allocator = new RootAllocator();
-  }
-
-  @AfterEach
-  void close() {
-    allocator.close();
-  }
+  @TestAllocator BufferAllocator allocator;
 
   /** id, _rowid, _distance of each result row. */
   record Row(long id, long rowId, float distance) {}
