@@ -25,10 +25,10 @@ final class ConnectorOptions {
 
   /** The storage options in {@code spark}'s session config (prefix stripped). */
   static Map<String, String> fromSession(SparkSession spark) {
-    TreeMap<String, String> out = new TreeMap<>();
     if (spark == null) {
       return Map.of();
     }
+    TreeMap<String, String> out = new TreeMap<>();
     CollectionConverters.asJava(spark.conf().getAll()).forEach((k, v) -> {
       if (k.startsWith(SESSION_PREFIX) && k.length() > SESSION_PREFIX.length()) {
         out.put(k.substring(SESSION_PREFIX.length()).toLowerCase(Locale.ROOT), v);

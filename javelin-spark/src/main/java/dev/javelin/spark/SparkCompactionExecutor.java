@@ -31,7 +31,10 @@ public final class SparkCompactionExecutor implements CompactionExecutor {
   private final SparkSession spark;
   private final Map<String, String> storage;
 
-  /** Opens datasets with the storage options of {@code spark}'s session config ({@code spark.javelin.storage.<key>}). */
+  /**
+   * Opens datasets with the storage options of {@code spark}'s session config
+   * ({@code spark.javelin.storage.<key>}).
+   */
   public SparkCompactionExecutor(SparkSession spark) {
     this(spark, Map.of());
   }
