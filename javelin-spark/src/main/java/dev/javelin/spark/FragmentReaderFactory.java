@@ -46,7 +46,8 @@ final class FragmentReaderFactory implements PartitionReaderFactory {
 
     Reader(FragmentPartition p) {
       try {
-        Dataset ds = Dataset.open(p.uri(), allocator).checkout(p.version());
+        Dataset ds = Dataset.builder(p.uri()).storageOptions(p.storage()).version(p.version()).allocator(allocator)
+            .load();
         Fragment fragment = ds.manifest().fragments().stream().filter(f -> f.id() == p.fragmentId()).findFirst()
             .orElseThrow(() -> new IllegalStateException("Fragment " + p.fragmentId() + " is not in version "
                 + p.version() + ": " + p.uri()));

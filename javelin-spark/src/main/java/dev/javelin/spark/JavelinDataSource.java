@@ -14,6 +14,12 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap;
  * The {@code javelin} data source: {@code spark.read.format("javelin").load(uri)} (options
  * {@code version} or {@code tag} for time travel) and
  * {@code df.write.format("javelin").mode("append"|"overwrite").save(uri)}.
+ *
+ * <p>The URI may be a local path, {@code file:}, {@code s3://} or {@code s3a://} (any store on the
+ * class path). Every other option is a storage option with Lance's key names
+ * ({@code option("aws_region", "eu-west-1")}); Spark session config
+ * {@code spark.javelin.storage.<key>} sets one for every read and write, an option of the same
+ * key winning.
  */
 public final class JavelinDataSource implements TableProvider, DataSourceRegister {
   @Override
@@ -24,7 +30,7 @@ public final class JavelinDataSource implements TableProvider, DataSourceRegiste
   @Override
   public StructType inferSchema(CaseInsensitiveStringMap options) {
     String uri = JavelinTable.uri(options);
-    Dataset ds = JavelinTable.open(uri, options);
+    Dataset ds = JavelinTable.open(uri, options, JavelinTable.storage(options));
     return ArrowUtils.fromArrowSchema(ds.schema().toArrow());
   }
 

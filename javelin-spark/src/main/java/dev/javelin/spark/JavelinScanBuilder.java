@@ -3,6 +3,7 @@ package dev.javelin.spark;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import org.apache.spark.sql.connector.read.Batch;
 import org.apache.spark.sql.connector.read.InputPartition;
 import org.apache.spark.sql.connector.read.PartitionReaderFactory;
@@ -23,14 +24,17 @@ import org.apache.spark.sql.types.StructType;
 final class JavelinScanBuilder implements ScanBuilder, SupportsPushDownRequiredColumns, SupportsPushDownFilters,
     Scan, Batch {
   private final String uri;
+  private final Map<String, String> storage;
   private final long version;
   private final List<Long> fragmentIds;
   private StructType schema;
   private Filter[] pushed = new Filter[0];
   private String filter;
 
-  JavelinScanBuilder(String uri, long version, StructType schema, List<Long> fragmentIds) {
+  JavelinScanBuilder(String uri, Map<String, String> storage, long version, StructType schema,
+      List<Long> fragmentIds) {
     this.uri = uri;
+    this.storage = Map.copyOf(storage);
     this.version = version;
     this.schema = schema;
     this.fragmentIds = fragmentIds;
@@ -92,7 +96,7 @@ final class JavelinScanBuilder implements ScanBuilder, SupportsPushDownRequiredC
     List<String> columns = Arrays.stream(schema.fields()).map(StructField::name).toList();
     InputPartition[] out = new InputPartition[fragmentIds.size()];
     for (int i = 0; i < out.length; i++) {
-      out[i] = new FragmentPartition(uri, version, fragmentIds.get(i), columns, filter);
+      out[i] = new FragmentPartition(uri, storage, version, fragmentIds.get(i), columns, filter);
     }
     return out;
   }

@@ -1,7 +1,9 @@
 package dev.javelin.spark;
 
 import dev.javelin.core.Dataset;
+import dev.javelin.core.DatasetBuilder;
 import java.util.EnumSet;
+import java.util.Map;
 import java.util.Set;
 import org.apache.spark.sql.connector.catalog.SupportsRead;
 import org.apache.spark.sql.connector.catalog.SupportsWrite;
@@ -33,21 +35,25 @@ final class JavelinTable implements SupportsRead, SupportsWrite {
     return uri;
   }
 
-  /** The dataset at the version the options ask for (default: the newest). */
-  static Dataset open(String uri, CaseInsensitiveStringMap options) {
-    Dataset ds = Dataset.open(uri, ArrowUtils.rootAllocator());
+  /** The storage options of a read or write with these data source options (see {@link ConnectorOptions}). */
+  static Map<String, String> storage(CaseInsensitiveStringMap options) {
+    return ConnectorOptions.storage(options.asCaseSensitiveMap());
+  }
+
+  /** The dataset at the version the options ask for (default: the newest), opened with {@code storage}. */
+  static Dataset open(String uri, CaseInsensitiveStringMap options, Map<String, String> storage) {
     String version = options.get("version");
     String tag = options.get("tag");
     if (version != null && tag != null) {
       throw new IllegalArgumentException("Give the option version or tag, not both: " + uri);
     }
+    DatasetBuilder b = Dataset.builder(uri).storageOptions(storage).allocator(ArrowUtils.rootAllocator());
     if (version != null) {
-      return ds.checkout(Long.parseLong(version));
+      b.version(Long.parseLong(version));
+    } else if (tag != null) {
+      b.tag(tag);
     }
-    if (tag != null) {
-      return ds.checkout(tag);
-    }
-    return ds;
+    return b.load();
   }
 
   @Override
@@ -68,13 +74,15 @@ final class JavelinTable implements SupportsRead, SupportsWrite {
   @Override
   public ScanBuilder newScanBuilder(CaseInsensitiveStringMap scanOptions) {
     CaseInsensitiveStringMap merged = scanOptions.isEmpty() ? options : scanOptions;
-    Dataset ds = open(uri, merged);
-    return new JavelinScanBuilder(uri, ds.version(), ArrowUtils.fromArrowSchema(ds.schema().toArrow()),
+    Map<String, String> storage = storage(merged);
+    Dataset ds = open(uri, merged, storage);
+    return new JavelinScanBuilder(uri, storage, ds.version(), ArrowUtils.fromArrowSchema(ds.schema().toArrow()),
         ds.manifest().fragments().stream().map(f -> f.id()).toList());
   }
 
   @Override
   public WriteBuilder newWriteBuilder(LogicalWriteInfo info) {
-    return new JavelinWrite.Builder(uri, info.schema());
+    CaseInsensitiveStringMap writeOptions = info.options().isEmpty() ? options : info.options();
+    return new JavelinWrite.Builder(uri, storage(writeOptions), info.schema());
   }
 }

@@ -12,6 +12,7 @@ import java.io.Serializable;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -51,12 +52,12 @@ final class JavelinWrite implements Write, BatchWrite {
   /** The Arrow form of the incoming rows, in Spark's column order (the dataset's types on append). */
   private final Schema rows;
 
-  JavelinWrite(String uri, StructType input, boolean overwrite) {
+  JavelinWrite(String uri, Map<String, String> storage, StructType input, boolean overwrite) {
     this.uri = uri;
     this.input = input;
     this.overwrite = overwrite;
-    this.journal = new JobJournal(uri);
-    ObjectStore store = JobJournal.store(uri);
+    this.journal = new JobJournal(uri, storage);
+    ObjectStore store = journal.store();
     Table t = Table.at(store);
     Schema sparkArrow = ArrowUtils.toArrowSchema(input, "UTC", true, false);
     if (!t.exists()) {
@@ -65,7 +66,7 @@ final class JavelinWrite implements Write, BatchWrite {
       fileVersion = LanceFileVersion.V2_1;
       rows = target.toArrow();
     } else {
-      Dataset ds = Dataset.open(uri, ArrowUtils.rootAllocator());
+      Dataset ds = Dataset.open(store, ArrowUtils.rootAllocator());
       readVersion = ds.version();
       if (overwrite) {
         target = LanceSchema.fromArrow(sparkArrow);
@@ -88,11 +89,13 @@ final class JavelinWrite implements Write, BatchWrite {
 
   static final class Builder implements WriteBuilder, SupportsTruncate {
     private final String uri;
+    private final Map<String, String> storage;
     private final StructType input;
     private boolean truncate;
 
-    Builder(String uri, StructType input) {
+    Builder(String uri, Map<String, String> storage, StructType input) {
       this.uri = uri;
+      this.storage = storage;
       this.input = input;
     }
 
@@ -104,7 +107,7 @@ final class JavelinWrite implements Write, BatchWrite {
 
     @Override
     public Write build() {
-      return new JavelinWrite(uri, input, truncate);
+      return new JavelinWrite(uri, storage, input, truncate);
     }
   }
 
@@ -136,7 +139,7 @@ final class JavelinWrite implements Write, BatchWrite {
     }
     boolean create = readVersion == 0;
     try {
-      DistributedWrite.commitFragments(JobJournal.store(uri), readVersion, create || overwrite ? target : null,
+      DistributedWrite.commitFragments(journal.store(), readVersion, create || overwrite ? target : null,
           fileVersion, false, written, ArrowUtils.rootAllocator());
     } finally {
       // Files of lost attempts go; the committed ones stay (a failed commit deleted its own).

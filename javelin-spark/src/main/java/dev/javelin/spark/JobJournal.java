@@ -1,5 +1,6 @@
 package dev.javelin.spark;
 
+import dev.javelin.core.Session;
 import dev.javelin.io.InputFile;
 import dev.javelin.io.LocalObjectStore;
 import dev.javelin.io.ObjectInfo;
@@ -8,14 +9,13 @@ import dev.javelin.io.OutputFile;
 import java.io.IOException;
 import java.io.Serializable;
 import java.io.UncheckedIOException;
-import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import org.slf4j.Logger;
@@ -32,6 +32,10 @@ import org.slf4j.LoggerFactory;
  * each attempt also marks its start and end, and the driver first closes the journal (an
  * attempt starting after that writes nothing), then waits for every started attempt to end
  * (bounded: an executor that died never marks its end) before it deletes anything.
+ *
+ * <p>The journal carries the dataset's URI and storage options, so each side (driver, executor)
+ * opens the store itself, through the default session's stores (one client per bucket and
+ * options in each JVM): a local directory or any object store.
  */
 final class JobJournal implements Serializable {
   private static final long serialVersionUID = 1L;
@@ -39,15 +43,22 @@ final class JobJournal implements Serializable {
   static final String ROOT = "_javelin_jobs/";
 
   private final String uri;
+  private final Map<String, String> storage;
   private final String jobId;
 
-  JobJournal(String uri) {
+  JobJournal(String uri, Map<String, String> storage) {
     this.uri = uri;
+    this.storage = Map.copyOf(storage);
     this.jobId = UUID.randomUUID().toString();
   }
 
   String uri() {
     return uri;
+  }
+
+  /** The storage options the dataset's store is opened with. */
+  Map<String, String> storage() {
+    return storage;
   }
 
   private static final long WAIT_MILLIS = 60_000;
@@ -70,7 +81,7 @@ final class JobJournal implements Serializable {
    * @throws IllegalStateException if the driver has closed the journal (the job is over)
    */
   AutoCloseable attempt(org.apache.spark.TaskContext ctx) {
-    ObjectStore store = store(uri);
+    ObjectStore store = store();
     String name = attempts() + (ctx == null ? UUID.randomUUID().toString()
         : ctx.stageId() + "." + ctx.stageAttemptNumber() + "." + ctx.partitionId() + "." + ctx.attemptNumber()
         + "." + ctx.taskAttemptId());
@@ -86,22 +97,20 @@ final class JobJournal implements Serializable {
     return () -> store.put(name + ".end", new byte[0]);
   }
 
-  /** The dataset's store, unwrapped (driver side: reads and commits). */
-  static ObjectStore store(String uri) {
-    Path p;
-    if (uri.startsWith("file:")) {
-      p = Paths.get(URI.create(uri));
-    } else if (uri.matches("^[a-zA-Z][a-zA-Z0-9+.-]+://.*")) {
-      throw new IllegalArgumentException("Only local paths and file: URIs are supported so far: " + uri);
-    } else {
-      p = Paths.get(uri);
-    }
-    return new LocalObjectStore(p);
+  /**
+   * The dataset's store, unwrapped (driver side: reads and commits), the default session's (not
+   * to be closed).
+   *
+   * @throws dev.javelin.io.UnsupportedStoreException if no store on the class path opens the URI's scheme
+   * @throws IllegalArgumentException if the URI or a storage option is malformed
+   */
+  ObjectStore store() {
+    return Session.defaultSession().store(uri, storage);
   }
 
   /** The dataset's store, recording every file created through it (worker side). */
   ObjectStore recordingStore() {
-    ObjectStore inner = store(uri);
+    ObjectStore inner = store();
     String prefix = prefix();
     return new ObjectStore() {
       @Override
@@ -152,6 +161,11 @@ final class JobJournal implements Serializable {
       }
 
       @Override
+      public void deleteAll(Collection<String> keys) throws IOException {
+        inner.deleteAll(keys);
+      }
+
+      @Override
       public boolean exists(String key) throws IOException {
         return inner.exists(key);
       }
@@ -164,26 +178,28 @@ final class JobJournal implements Serializable {
    * @return the keys deleted
    */
   List<String> reconcile(Collection<String> keep) {
-    ObjectStore store = store(uri);
     Set<String> kept = new HashSet<>(keep);
     List<String> deleted = new ArrayList<>();
     try {
+      ObjectStore store = store();
       store.put(closed(), new byte[0]);
       awaitAttempts(store);
       for (ObjectInfo o : store.list(prefix())) {
         String key = o.key().substring(prefix().length());
         if (!kept.contains(key)) {
-          store.delete(key);
           deleted.add(key);
         }
-        store.delete(o.key());
       }
+      // The files before the journal that records them.
+      store.deleteAll(deleted);
+      List<String> journal = new ArrayList<>();
       for (ObjectInfo o : store.list(ROOT + jobId + "/")) {
-        store.delete(o.key());
+        journal.add(o.key());
       }
-      if (store instanceof LocalObjectStore) {
+      store.deleteAll(journal);
+      if (store instanceof LocalObjectStore local) {
         // A local store leaves the emptied directories behind.
-        deleteEmptyDirs(Paths.get(store.location()).resolve(ROOT));
+        deleteEmptyDirs(local.root().resolve(ROOT));
       }
     } catch (IOException | RuntimeException e) {
       LOG.warn("Could not reconcile the files of Spark job " + jobId + " in " + uri, e);

@@ -8,6 +8,7 @@ import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -50,19 +51,33 @@ public final class SparkBackfill {
    * Adds nullable column {@code name} of Spark type {@code type}, whose value for each row is
    * {@code function} of the {@code reads} columns. Returns the new version.
    *
+   * The dataset's store is opened with the storage options of {@code spark}'s session config
+   * ({@code spark.javelin.storage.<key>}).
+   *
    * @throws dev.javelin.core.exceptions.SchemaEvolutionException if the column exists
    */
   public static long addColumn(SparkSession spark, String uri, String name, DataType type, List<String> reads,
       RowFunction function) {
+    return addColumn(spark, uri, Map.of(), name, type, reads, function);
+  }
+
+  /**
+   * As {@link #addColumn(SparkSession, String, String, DataType, List, RowFunction)}, with storage
+   * options (Lance's key names, over those of the session config) for the driver and every
+   * executor.
+   */
+  public static long addColumn(SparkSession spark, String uri, Map<String, String> storageOptions, String name,
+      DataType type, List<String> reads, RowFunction function) {
+    Map<String, String> storage = ConnectorOptions.merge(ConnectorOptions.fromSession(spark), storageOptions);
     BufferAllocator allocator = ArrowUtils.rootAllocator();
-    Dataset ds = Dataset.open(uri, allocator);
+    Dataset ds = Dataset.builder(uri).storageOptions(storage).allocator(allocator).load();
     StructType out = new StructType(new StructField[] {new StructField(name, type, true,
         org.apache.spark.sql.types.Metadata.empty())});
     Schema arrow = ArrowUtils.toArrowSchema(out, "UTC", true, false);
     LanceSchema added = DistributedWrite.newColumns(ds, arrow);
     List<Long> ids = new ArrayList<>();
     ds.manifest().fragments().forEach(f -> ids.add(f.id()));
-    JobJournal journal = new JobJournal(uri);
+    JobJournal journal = new JobJournal(uri, storage);
     List<DistributedWrite.Written> written;
     try {
       written = ids.isEmpty() ? List.of() : JavaSparkContext.fromSparkContext(spark.sparkContext())

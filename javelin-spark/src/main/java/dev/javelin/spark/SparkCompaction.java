@@ -7,6 +7,7 @@ import dev.javelin.core.compaction.CompactionOptions;
 import dev.javelin.core.compaction.CompactionPlan;
 import dev.javelin.core.compaction.CompactionTaskResult;
 import java.util.List;
+import java.util.Map;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.spark.sql.SparkSession;
 
@@ -20,14 +21,27 @@ public final class SparkCompaction {
 
   /**
    * Compacts the dataset at {@code uri} (a local path or {@code file:} URI every executor can
-   * read). The returned metrics' dataset uses {@code allocator}.
+   * read, or an object store's: {@code s3://}, {@code s3a://}, ...), its store opened with
+   * {@code storageOptions} (Lance's key names) over those of {@code spark}'s session config
+   * ({@code spark.javelin.storage.<key>}), on the driver and every executor. The returned
+   * metrics' dataset uses {@code allocator}.
+   */
+  public static CompactionSummary compact(SparkSession spark, String uri, Map<String, String> storageOptions,
+      CompactionOptions options, BufferAllocator allocator) {
+    Map<String, String> storage = ConnectorOptions.merge(ConnectorOptions.fromSession(spark), storageOptions);
+    Dataset ds = Dataset.builder(uri).storageOptions(storage).allocator(allocator).load();
+    CompactionPlan plan = Compaction.plan(ds, options);
+    List<CompactionTaskResult> results = new SparkCompactionExecutor(spark, storage).executeAll(uri, plan.tasks());
+    return Compaction.commit(ds, results, plan.options());
+  }
+
+  /**
+   * As {@link #compact(SparkSession, String, Map, CompactionOptions, BufferAllocator)} with the
+   * storage options of the session config only.
    */
   public static CompactionSummary compact(SparkSession spark, String uri, CompactionOptions options,
       BufferAllocator allocator) {
-    Dataset ds = Dataset.open(uri, allocator);
-    CompactionPlan plan = Compaction.plan(ds, options);
-    List<CompactionTaskResult> results = new SparkCompactionExecutor(spark).executeAll(uri, plan.tasks());
-    return Compaction.commit(ds, results, plan.options());
+    return compact(spark, uri, Map.of(), options, allocator);
   }
 
   /** As {@link #compact(SparkSession, String, CompactionOptions, BufferAllocator)}, on Spark's allocator. */

@@ -8,6 +8,7 @@ import dev.javelin.core.compaction.DefaultCompactionExecutor;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.spark.TaskContext;
@@ -28,9 +29,23 @@ import org.apache.spark.sql.SparkSession;
  */
 public final class SparkCompactionExecutor implements CompactionExecutor {
   private final SparkSession spark;
+  private final Map<String, String> storage;
 
+  /**
+   * Opens datasets with the storage options of {@code spark}'s session config
+   * ({@code spark.javelin.storage.<key>}).
+   */
   public SparkCompactionExecutor(SparkSession spark) {
+    this(spark, Map.of());
+  }
+
+  /**
+   * Opens datasets, on the executors too, with {@code storageOptions} (Lance's key names) over
+   * those of {@code spark}'s session config.
+   */
+  public SparkCompactionExecutor(SparkSession spark, Map<String, String> storageOptions) {
     this.spark = spark;
+    this.storage = ConnectorOptions.merge(ConnectorOptions.fromSession(spark), storageOptions);
   }
 
   @Override
@@ -46,7 +61,7 @@ public final class SparkCompactionExecutor implements CompactionExecutor {
     if (tasks.isEmpty()) {
       return List.of();
     }
-    JobJournal journal = new JobJournal(uri);
+    JobJournal journal = new JobJournal(uri, storage);
     JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
     List<CompactionTaskResult> results;
     try {
