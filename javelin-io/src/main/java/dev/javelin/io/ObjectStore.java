@@ -79,6 +79,16 @@ public interface ObjectStore extends AutoCloseable {
   void putIfAbsent(String key, byte[] data) throws IOException;
 
   /**
+   * Whether {@link #putIfAbsent} is atomic on this store (true by default). A store that cannot
+   * create an object only if it is absent (an S3-compatible server without {@code If-None-Match},
+   * declared with {@code aws_conditional_put=disabled}) is never committed to: with several
+   * writers one could overwrite another's version.
+   */
+  default boolean supportsConditionalPut() {
+    return true;
+  }
+
+  /**
    * A new object to stream into (data files). It is whole once its stream is closed (an object
    * store shows it only then; a local file may be seen growing); the key must not exist yet. A
    * stream that fails leaves no object, or one that {@link OutputFile#delete} removes.

@@ -29,6 +29,8 @@ final class S3Config {
   static final String[] VIRTUAL_HOSTED = {"aws_virtual_hosted_style_request", "virtual_hosted_style_request"};
   /** Lance's name: retries after the first attempt of a request. */
   static final String MAX_RETRIES = "client_max_retries";
+  /** Lance's (object_store's) switch for conditional puts: {@code etag} (the default) or {@code disabled}. */
+  static final String CONDITIONAL_PUT = "aws_conditional_put";
   /** object_store's names: the connect timeout and the timeout of one request attempt. */
   static final String CONNECT_TIMEOUT = "connect_timeout";
   static final String TIMEOUT = "timeout";
@@ -61,6 +63,8 @@ final class S3Config {
   final int maxRetries;
   final Duration connectTimeout;
   final Duration timeout;
+  /** Whether the server creates an object only if absent ({@code If-None-Match: *}); commits need it. */
+  final boolean conditionalPut;
 
   private S3Config(Builder b) {
     this.region = b.region;
@@ -75,6 +79,7 @@ final class S3Config {
     this.maxRetries = b.maxRetries;
     this.connectTimeout = b.connectTimeout;
     this.timeout = b.timeout;
+    this.conditionalPut = b.conditionalPut;
   }
 
   /** The configuration of {@code options}, with the process's environment and the SDK's region chain behind them. */
@@ -158,6 +163,12 @@ final class S3Config {
     b.maxRetries = (int) retries;
     b.connectTimeout = durationOption(options, CONNECT_TIMEOUT, DEFAULT_CONNECT_TIMEOUT);
     b.timeout = durationOption(options, TIMEOUT, DEFAULT_TIMEOUT);
+    String conditional = options.get(CONDITIONAL_PUT).map(v -> v.trim().toLowerCase(Locale.ROOT)).orElse("etag");
+    if (!conditional.equals("etag") && !conditional.equals("disabled")) {
+      throw new IllegalArgumentException("Storage option " + CONDITIONAL_PUT + " must be etag or disabled, not '"
+          + options.get(CONDITIONAL_PUT).get() + "' (Javelin commits with If-None-Match; it has no DynamoDB lock)");
+    }
+    b.conditionalPut = conditional.equals("etag");
     return new S3Config(b);
   }
 
@@ -272,5 +283,6 @@ final class S3Config {
     int maxRetries;
     Duration connectTimeout;
     Duration timeout;
+    boolean conditionalPut;
   }
 }

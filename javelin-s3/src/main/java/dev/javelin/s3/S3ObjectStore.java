@@ -351,6 +351,12 @@ public final class S3ObjectStore implements ObjectStore {
     return ObjectStore.super.resolve(other);
   }
 
+  /** False when the options say the server cannot ({@code aws_conditional_put=disabled}). */
+  @Override
+  public boolean supportsConditionalPut() {
+    return clients.config.conditionalPut;
+  }
+
   @Override
   public RequestCounters requests() {
     return clients.counters;

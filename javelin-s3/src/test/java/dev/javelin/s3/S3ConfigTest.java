@@ -165,4 +165,15 @@ class S3ConfigTest {
     assertThat(parse(Map.of("timeout", "2m")).timeout).isEqualTo(Duration.ofMinutes(2));
     assertThat(parse(Map.of("timeout", "1h")).timeout).isEqualTo(Duration.ofHours(1));
   }
+
+  @Test
+  void conditionalPutsAreOnUnlessDisabled() {
+    assertThat(parse(Map.of()).conditionalPut).isTrue();
+    assertThat(parse(Map.of("aws_conditional_put", "etag")).conditionalPut).isTrue();
+    assertThat(parse(Map.of("aws_conditional_put", "Disabled")).conditionalPut).isFalse();
+    assertThatThrownBy(() -> parse(Map.of("aws_conditional_put", "dynamo:locks")))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("Storage option aws_conditional_put must be etag or disabled, not 'dynamo:locks' (Javelin "
+            + "commits with If-None-Match; it has no DynamoDB lock)");
+  }
 }

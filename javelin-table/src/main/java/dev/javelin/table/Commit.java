@@ -6,6 +6,7 @@ import dev.javelin.format.LanceFileVersion;
 import dev.javelin.io.ObjectExistsException;
 import dev.javelin.io.ObjectStore;
 import dev.javelin.io.PendingFiles;
+import dev.javelin.io.UnsupportedStoreException;
 import dev.javelin.table.exceptions.CommitConflictException;
 import dev.javelin.table.exceptions.CommitFailedException;
 import dev.javelin.table.exceptions.CommitStateUnknownException;
@@ -157,6 +158,11 @@ public final class Commit {
    */
   public Manifest commit() {
     try (written) {
+      if (!table.store().supportsConditionalPut()) {
+        throw new UnsupportedStoreException("Cannot commit to " + table.location() + ": its store cannot create "
+            + "an object only if it is absent, so concurrent writers could overwrite each other's versions; "
+            + "Javelin does not write to such a store");
+      }
       writeTransaction();
       long[] checkedUpTo = {txn.readVersion()};
       // Backoff before attempt n+1: random up to base·2^n (the first retry up to 2·base), capped.

@@ -81,6 +81,11 @@ public class ForwardingObjectStore implements ObjectStore {
   }
 
   @Override
+  public boolean supportsConditionalPut() {
+    return delegate.supportsConditionalPut();
+  }
+
+  @Override
   public boolean exists(String key) throws IOException {
     return delegate.exists(key);
   }
