@@ -7,13 +7,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -80,46 +73,5 @@ class LocalObjectStoreTest {
     LocalObjectStore store = new LocalObjectStore(dir);
     assertThatThrownBy(() -> store.put("../x", bytes("x"))).isInstanceOf(IllegalArgumentException.class);
     assertThatThrownBy(() -> store.put("/x", bytes("x"))).isInstanceOf(IllegalArgumentException.class);
-  }
-
-  @Test
-  void exactlyOneOfManyRacingWritersWins() throws Exception {
-    LocalObjectStore store = new LocalObjectStore(dir);
-    int threads = 16;
-    ExecutorService pool = Executors.newFixedThreadPool(threads);
-    try {
-      for (int round = 0; round < 20; round++) {
-        String key = "_versions/" + round + ".manifest";
-        CountDownLatch start = new CountDownLatch(1);
-        AtomicInteger wins = new AtomicInteger();
-        AtomicInteger winner = new AtomicInteger(-1);
-        List<Future<?>> futures = new ArrayList<>();
-        for (int t = 0; t < threads; t++) {
-          int id = t;
-          futures.add(pool.submit(() -> {
-            start.await();
-            // Big enough that a partial write would be visible if the store exposed one.
-            byte[] payload = bytes(("writer-" + id + ";").repeat(2000));
-            try {
-              store.putIfAbsent(key, payload);
-              wins.incrementAndGet();
-              winner.set(id);
-            } catch (ObjectExistsException e) {
-              // lost the race
-            }
-            return null;
-          }));
-        }
-        start.countDown();
-        for (Future<?> f : futures) {
-          f.get();
-        }
-        assertThat(wins.get()).as("round %d", round).isEqualTo(1);
-        assertThat(store.read(key)).isEqualTo(bytes(("writer-" + winner.get() + ";").repeat(2000)));
-      }
-      assertThat(store.list("_versions/")).hasSize(20);
-    } finally {
-      pool.shutdownNow();
-    }
   }
 }

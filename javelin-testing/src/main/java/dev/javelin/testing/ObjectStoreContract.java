@@ -40,6 +40,16 @@ public abstract class ObjectStoreContract {
   /** A new, empty store (its own prefix or directory); closed after the test. */
   protected abstract ObjectStore newStore() throws Exception;
 
+  /** Rounds of {@link #exactlyOneOfManyRacingWritersWins}; a fast store can afford more. */
+  protected int raceRounds() {
+    return 5;
+  }
+
+  /** Writers racing in each round. */
+  protected int raceThreads() {
+    return 8;
+  }
+
   /** The store under test. */
   protected ObjectStore store() {
     return store;
@@ -111,10 +121,10 @@ public abstract class ObjectStoreContract {
 
   @Test
   void exactlyOneOfManyRacingWritersWins() throws Exception {
-    int threads = 8;
+    int threads = raceThreads();
     ExecutorService pool = Executors.newFixedThreadPool(threads);
     try {
-      for (int round = 0; round < 5; round++) {
+      for (int round = 0; round < raceRounds(); round++) {
         String key = "_versions/" + round + ".manifest";
         CountDownLatch start = new CountDownLatch(1);
         AtomicInteger wins = new AtomicInteger();
