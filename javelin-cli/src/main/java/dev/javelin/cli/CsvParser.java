@@ -3,52 +3,68 @@ package dev.javelin.cli;
 import java.io.BufferedReader;
 import java.io.Closeable;
 import java.io.IOException;
-import java.io.Reader;
+import java.io.PushbackReader;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
+import java.util.Iterator;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.commons.csv.CSVException;
+import org.apache.commons.csv.CSVFormat;
+import org.apache.commons.csv.CSVRecord;
+import org.apache.commons.csv.QuoteMode;
 
 /**
  * Splits a CSV file (RFC 4180: comma separated, '"' quotes, '""' inside quotes, newlines allowed
- * in quoted cells, CRLF or LF) into records, one at a time. An unquoted empty cell comes back as
- * null, a quoted one ({@code ""}) as the empty string. Blank lines are skipped.
+ * in quoted cells, CRLF or LF) into records, one at a time, with Apache Commons CSV. An unquoted
+ * empty cell comes back as null, a quoted one ({@code ""}) as the empty string. Blank lines are
+ * skipped, a leading byte order mark is dropped, and errors name the line they are on.
  */
 final class CsvParser implements Closeable {
-  private final String location;
-  private final Reader in;
-  private int line = 1;
-  private int recordLine;
-  private int pending = -2;
+  // ALL_NON_NULL tells ,, (null) from ,"", (empty); empty lines come through so that lines count.
+  private static final CSVFormat FORMAT = CSVFormat.RFC4180.builder()
+      .setQuoteMode(QuoteMode.ALL_NON_NULL)
+      .setIgnoreEmptyLines(false)
+      .setTrailingData(false)
+      .setLenientEof(false)
+      .get();
+  private static final Pattern START_LINE = Pattern.compile("^\\(startline ([^)]*)\\) EOF reached");
 
-  private CsvParser(String location, Reader in) {
+  private final String location;
+  private final org.apache.commons.csv.CSVParser csv;
+  private final Iterator<CSVRecord> records;
+  // The line the next record starts on, counting the line breaks of quoted cells as LF only.
+  private long line = 1;
+  // Lone CRs inside quoted cells so far: Commons CSV counts them as line breaks, this parser not.
+  private long loneCrs;
+  private long recordLine;
+
+  private CsvParser(String location, org.apache.commons.csv.CSVParser csv) {
     this.location = location;
-    this.in = in;
+    this.csv = csv;
+    this.records = csv.iterator();
   }
 
   static CsvParser open(Path path) throws IOException {
     BufferedReader r = Files.newBufferedReader(path, StandardCharsets.UTF_8);
-    CsvParser p = new CsvParser(path.toString(), r);
-    int first = p.read();
-    if (first != '\uFEFF') {
-      p.pending = first;
+    try {
+      PushbackReader in = new PushbackReader(r);
+      int first = in.read();
+      if (first != -1 && first != '\uFEFF') {
+        in.unread(first);
+      }
+      return new CsvParser(path.toString(), FORMAT.parse(in));
+    } catch (IOException | RuntimeException e) {
+      r.close();
+      throw e;
     }
-    return p;
   }
 
   /** The line the last record returned by {@link #next()} started on, from 1. */
   int recordLine() {
-    return recordLine;
-  }
-
-  private int read() throws IOException {
-    if (pending != -2) {
-      int c = pending;
-      pending = -2;
-      return c;
-    }
-    return in.read();
+    return (int) recordLine;
   }
 
   /**
@@ -57,72 +73,65 @@ final class CsvParser implements Closeable {
    * @throws InvalidInputException if a quoted cell is not closed or text follows a closing quote
    */
   String[] next() throws IOException {
-    int c = read();
-    while (c == '\n' || c == '\r') {
-      c = endLine(c);
-    }
-    if (c == -1) {
-      return null;
-    }
-    recordLine = line;
-    List<String> cells = new ArrayList<>();
-    StringBuilder cell = new StringBuilder();
     while (true) {
-      boolean quoted = false;
-      cell.setLength(0);
-      if (c == '"') {
-        quoted = true;
-        int startLine = line;
-        while (true) {
-          c = read();
-          if (c == -1) {
-            throw new InvalidInputException(
-                "Quoted cell starting on line " + startLine + " of " + location + " is never closed");
-          }
-          if (c == '"') {
-            c = read();
-            if (c != '"') {
-              break;
-            }
-          } else if (c == '\n') {
-            line++;
-          }
-          cell.append((char) c);
+      CSVRecord record;
+      try {
+        if (!records.hasNext()) {
+          return null;
         }
-        if (c != ',' && c != '\n' && c != '\r' && c != -1) {
-          throw new InvalidInputException("Unexpected text after a closing quote on line " + line + " of " + location
-              + " (a '\"' inside a quoted cell is written '\"\"')");
-        }
-      } else {
-        while (c != ',' && c != '\n' && c != '\r' && c != -1) {
-          cell.append((char) c);
-          c = read();
+        record = records.next();
+      } catch (UncheckedIOException e) {
+        throw translate(e.getCause());
+      }
+      String[] cells = record.values();
+      recordLine = line;
+      line++;
+      for (String cell : cells) {
+        if (cell != null) {
+          count(cell);
         }
       }
-      cells.add(quoted || cell.length() > 0 ? cell.toString() : null);
-      if (c == ',') {
-        c = read();
-        continue;
+      if (cells.length != 1 || cells[0] != null) {
+        return cells;
       }
-      if (c != -1) {
-        pending = endLine(c);
-      }
-      return cells.toArray(new String[0]);
+      // A blank line: a record of one unquoted empty cell.
     }
   }
 
-  // Consumes a line end (LF, CR or CRLF) whose first char is c; returns the char after it.
-  private int endLine(int c) throws IOException {
-    line++;
-    int n = read();
-    if (c == '\r' && n == '\n') {
-      n = read();
+  // Adds the line breaks inside a quoted cell.
+  private void count(String cell) {
+    for (int i = 0; i < cell.length(); i++) {
+      char c = cell.charAt(i);
+      if (c == '\n') {
+        line++;
+      } else if (c == '\r' && (i + 1 == cell.length() || cell.charAt(i + 1) != '\n')) {
+        loneCrs++;
+      }
     }
-    return n;
+  }
+
+  // Commons CSV's quoting errors in this parser's words and line numbers; other I/O errors as they are.
+  private IOException translate(IOException e) {
+    if (e instanceof CSVException) {
+      String message = e.getMessage();
+      Matcher m = START_LINE.matcher(message);
+      if (m.find()) {
+        String digits = m.group(1).replaceAll("[^0-9]", "");
+        long start = digits.isEmpty() ? line : Long.parseLong(digits) - loneCrs;
+        throw new InvalidInputException(
+            "Quoted cell starting on line " + start + " of " + location + " is never closed");
+      }
+      if (message.startsWith("Invalid character between encapsulated token and delimiter")) {
+        throw new InvalidInputException("Unexpected text after a closing quote on line "
+            + (csv.getCurrentLineNumber() - loneCrs) + " of " + location
+            + " (a '\"' inside a quoted cell is written '\"\"')");
+      }
+    }
+    return e;
   }
 
   @Override
   public void close() throws IOException {
-    in.close();
+    csv.close();
   }
 }
