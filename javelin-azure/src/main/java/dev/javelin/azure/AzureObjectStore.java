@@ -18,6 +18,7 @@ import com.azure.storage.blob.models.BlobStorageException;
 import com.azure.storage.blob.models.ListBlobsOptions;
 import com.azure.storage.blob.options.BlockBlobSimpleUploadOptions;
 import com.azure.storage.common.StorageSharedKeyCredential;
+import dev.javelin.common.ThreadPools;
 import dev.javelin.io.InputFile;
 import dev.javelin.io.ObjectExistsException;
 import dev.javelin.io.ObjectInfo;
@@ -37,10 +38,8 @@ import java.util.concurrent.Future;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.SynchronousQueue;
-import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import okhttp3.ConnectionPool;
 import okhttp3.Dispatcher;
 
@@ -106,7 +105,7 @@ public final class AzureObjectStore implements ObjectStore {
     RequestCounters counters = new RequestCounters();
     // OkHttp runs at most 5 calls per host by default: far too few for parallel ranged reads.
     Dispatcher dispatcher = new Dispatcher(new ThreadPoolExecutor(0, Integer.MAX_VALUE, 60, TimeUnit.SECONDS,
-        new SynchronousQueue<>(), daemonThreads("javelin-azure-http-")));
+        new SynchronousQueue<>(), ThreadPools.daemonThreads("javelin-azure-http-")));
     dispatcher.setMaxRequests(128);
     dispatcher.setMaxRequestsPerHost(128);
     ConnectionPool connections = new ConnectionPool();
@@ -139,21 +138,12 @@ public final class AzureObjectStore implements ObjectStore {
     BlobContainerClient container = builder.buildClient().getBlobContainerClient(config.container);
     int threads = Math.max(8, config.uploadConcurrency * 2);
     ThreadPoolExecutor executor = new ThreadPoolExecutor(threads, threads, 30, TimeUnit.SECONDS,
-        new LinkedBlockingQueue<>(), daemonThreads("javelin-azure-"));
+        new LinkedBlockingQueue<>(), ThreadPools.daemonThreads("javelin-azure-"));
     executor.allowCoreThreadTimeOut(true);
     Shared shared = new Shared(config, container, executor, counters, listPageSize, dispatcher, connections);
     return new AzureObjectStore(shared, config.prefix, config.location, true);
   }
 
-  /** Daemon threads, so that a store nobody closed does not keep the JVM alive. */
-  private static ThreadFactory daemonThreads(String name) {
-    AtomicInteger n = new AtomicInteger();
-    return r -> {
-      Thread t = new Thread(r, name + n.incrementAndGet());
-      t.setDaemon(true);
-      return t;
-    };
-  }
 
   @Override
   public String location() {

@@ -47,16 +47,23 @@ public final class ThreadPools implements AutoCloseable {
   }
 
   private static ThreadPoolExecutor pool(int threads, String prefix) {
+    ThreadPoolExecutor p = new ThreadPoolExecutor(threads, threads, 60, TimeUnit.SECONDS, new LinkedBlockingQueue<>(),
+        daemonThreads(prefix));
+    p.allowCoreThreadTimeOut(true);
+    return p;
+  }
+
+  /**
+   * Daemon threads named {@code prefix1}, {@code prefix2}, ...: for pools of Javelin's own (a
+   * store's upload threads), so that a pool nobody shut down does not keep the JVM alive.
+   */
+  public static ThreadFactory daemonThreads(String prefix) {
     AtomicInteger count = new AtomicInteger();
-    ThreadFactory factory = r -> {
+    return r -> {
       Thread t = new Thread(r, prefix + count.incrementAndGet());
       t.setDaemon(true);
       return t;
     };
-    ThreadPoolExecutor p = new ThreadPoolExecutor(threads, threads, 60, TimeUnit.SECONDS, new LinkedBlockingQueue<>(),
-        factory);
-    p.allowCoreThreadTimeOut(true);
-    return p;
   }
 
   /** The pools every user that is given no other shares, created on first use (sized by the system properties). */

@@ -62,7 +62,7 @@ public final class LocalObjectStore implements ObjectStore {
     if (uri.startsWith("file:")) {
       return Paths.get(URI.create(uri));
     }
-    if (uri.matches("^[a-zA-Z][a-zA-Z0-9+.-]+://.*")) {
+    if (!ObjectStores.isLocal(uri)) {
       throw new IllegalArgumentException("Not a local path or file: URI: " + uri);
     }
     return Paths.get(uri);

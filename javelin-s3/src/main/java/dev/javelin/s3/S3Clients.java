@@ -1,14 +1,13 @@
 package dev.javelin.s3;
 
+import dev.javelin.common.ThreadPools;
 import dev.javelin.io.RequestCounters;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import javax.xml.stream.XMLStreamException;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
@@ -69,7 +68,7 @@ final class S3Clients implements AutoCloseable {
     this.once = build(config, credentials, AwsRetryStrategy.doNotRetry());
     int threads = Math.max(4, Math.min(32, 2 * config.uploadConcurrency));
     ThreadPoolExecutor pool = new ThreadPoolExecutor(threads, threads, 30, TimeUnit.SECONDS,
-        new LinkedBlockingQueue<>(), daemonThreads("javelin-s3-upload-"));
+        new LinkedBlockingQueue<>(), ThreadPools.daemonThreads("javelin-s3-upload-"));
     pool.allowCoreThreadTimeOut(true);
     this.uploads = pool;
   }
@@ -116,14 +115,6 @@ final class S3Clients implements AutoCloseable {
         : AwsBasicCredentials.create(config.accessKeyId, config.secretAccessKey));
   }
 
-  private static ThreadFactory daemonThreads(String prefix) {
-    AtomicInteger n = new AtomicInteger();
-    return r -> {
-      Thread t = new Thread(r, prefix + n.incrementAndGet());
-      t.setDaemon(true);
-      return t;
-    };
-  }
 
   @Override
   public void close() {

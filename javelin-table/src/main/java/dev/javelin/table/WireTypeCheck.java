@@ -1,11 +1,14 @@
 package dev.javelin.table;
 
+import com.google.protobuf.Descriptors.Descriptor;
 import com.google.protobuf.Descriptors.FieldDescriptor;
 import com.google.protobuf.Message;
 import com.google.protobuf.UnknownFieldSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Collectors;
 
 /**
  * Finds fields that no protobuf writer could have produced: a message's field number declared
@@ -16,7 +19,14 @@ import java.util.Optional;
  * file or a whole fragment can silently vanish into unknown fields.
  */
 final class WireTypeCheck {
+  private static final Map<Descriptor, List<FieldDescriptor>> MESSAGE_FIELDS = new ConcurrentHashMap<>();
+
   private WireTypeCheck() {}
+
+  private static List<FieldDescriptor> messageFields(Descriptor d) {
+    return MESSAGE_FIELDS.computeIfAbsent(d, k -> k.getFields().stream()
+        .filter(f -> f.getJavaType() == FieldDescriptor.JavaType.MESSAGE).collect(Collectors.toList()));
+  }
 
   /** The first impossible field in {@code m} or the messages under it, described; empty if none. */
   static Optional<String> problem(Message m) {
@@ -40,21 +50,19 @@ final class WireTypeCheck {
         return Optional.of(path + " has unknown field " + number + " with two wire types");
       }
     }
-    for (Map.Entry<FieldDescriptor, Object> e : m.getAllFields().entrySet()) {
-      FieldDescriptor fd = e.getKey();
-      if (fd.getJavaType() != FieldDescriptor.JavaType.MESSAGE) {
-        continue;
-      }
+    // Only message-typed fields can hold more unknown fields; read through the descriptor rather
+    // than getAllFields, which builds a map per message (a manifest has tens of thousands).
+    for (FieldDescriptor fd : messageFields(m.getDescriptorForType())) {
       if (fd.isRepeated()) {
-        List<?> values = (List<?>) e.getValue();
-        for (int i = 0; i < values.size(); i++) {
-          Optional<String> p = problem((Message) values.get(i), path + "." + fd.getName() + "[" + i + "]");
+        int n = m.getRepeatedFieldCount(fd);
+        for (int i = 0; i < n; i++) {
+          Optional<String> p = problem((Message) m.getRepeatedField(fd, i), path + "." + fd.getName() + "[" + i + "]");
           if (p.isPresent()) {
             return p;
           }
         }
-      } else {
-        Optional<String> p = problem((Message) e.getValue(), path + "." + fd.getName());
+      } else if (m.hasField(fd)) {
+        Optional<String> p = problem((Message) m.getField(fd), path + "." + fd.getName());
         if (p.isPresent()) {
           return p;
         }
