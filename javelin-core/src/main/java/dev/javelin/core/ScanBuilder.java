@@ -9,11 +9,14 @@ import dev.javelin.core.internal.scan.IndexedScan;
 import dev.javelin.core.internal.scan.OperationMemory;
 import dev.javelin.core.internal.scan.ParallelScanReader;
 import dev.javelin.format.ReadOptions;
+import dev.javelin.io.RequestCounters;
+import dev.javelin.io.RequestCounts;
 import dev.javelin.format.exceptions.ColumnNotFoundException;
 import dev.javelin.format.schema.LanceField;
 import dev.javelin.table.Fragment;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -350,6 +353,30 @@ public final class ScanBuilder {
     }
     return useIndex ? IndexedScan.plan(dataset, filter, allocator).plan()
         : IndexedScan.unindexed(dataset, filter, "indices turned off").plan();
+  }
+
+  /**
+   * Runs the scan as {@link #build()} would, dropping the rows, and says what it did: the plan,
+   * rows and batches returned, time, and the requests sent to the dataset's store
+   * ({@link QueryAnalysis}), as Lance's {@code analyze_plan} does.
+   */
+  public QueryAnalysis<ScanPlan> analyze() {
+    ScanPlan plan = explain();
+    RequestCounters counters = dataset.store().requests();
+    RequestCounts before = counters.snapshot();
+    long start = System.nanoTime();
+    long rows = 0;
+    long batches = 0;
+    try (ArrowReader r = build()) {
+      while (r.loadNextBatch()) {
+        rows += r.getVectorSchemaRoot().getRowCount();
+        batches++;
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("Scan failed: " + dataset.location(), e);
+    }
+    return new QueryAnalysis<>(plan, rows, batches, Duration.ofNanos(System.nanoTime() - start),
+        counters.snapshot().minus(before));
   }
 
   // The index plan for the filter (already bound), or null when no index helps.

@@ -15,7 +15,7 @@ import java.util.List;
  * @param note why no index is used, or null when one is
  */
 public record ScanPlan(String filter, List<IndexUse> indices, List<Long> indexedFragments,
-    List<Long> scannedFragments, long rowsFromIndex, String note) {
+    List<Long> scannedFragments, long rowsFromIndex, String note) implements QueryPlan {
 
   /**
    * One index a scan uses.
@@ -39,6 +39,7 @@ public record ScanPlan(String filter, List<IndexUse> indices, List<Long> indexed
   }
 
   /** A few lines for people (the CLI's {@code --explain}). */
+  @Override
   public String describe() {
     StringBuilder b = new StringBuilder();
     b.append("filter: ").append(filter == null ? "(none)" : filter).append('\n');

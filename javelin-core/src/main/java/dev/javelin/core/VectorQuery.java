@@ -21,6 +21,8 @@ import dev.javelin.index.exceptions.VectorIndexException;
 import dev.javelin.index.internal.ivf.FlatSearch;
 import dev.javelin.index.internal.ivf.IvfPqIndex;
 import dev.javelin.index.internal.ivf.Neighbors;
+import dev.javelin.io.RequestCounters;
+import dev.javelin.io.RequestCounts;
 import dev.javelin.table.Fragment;
 import dev.javelin.table.IndexMetadata;
 import dev.javelin.table.deletion.Deletes;
@@ -30,6 +32,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteOrder;
 import java.nio.FloatBuffer;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -271,6 +274,23 @@ public final class VectorQuery {
   public Neighbors neighbors() {
     Neighbors n = run().rows();
     return new Neighbors(rowIds(n.rowIds()), n.distances());
+  }
+
+  /**
+   * Runs the query as {@link #execute()} would, dropping the rows, and says what it did: the plan,
+   * rows returned, time, and the requests sent to the dataset's store ({@link QueryAnalysis}).
+   */
+  public QueryAnalysis<VectorSearchPlan> analyze() {
+    VectorSearchPlan plan = explain();
+    RequestCounters counters = ds.store().requests();
+    RequestCounts before = counters.snapshot();
+    long start = System.nanoTime();
+    long rows;
+    try (VectorSchemaRoot r = execute()) {
+      rows = r.getRowCount();
+    }
+    return new QueryAnalysis<>(plan, rows, 1, Duration.ofNanos(System.nanoTime() - start),
+        counters.snapshot().minus(before));
   }
 
   /**

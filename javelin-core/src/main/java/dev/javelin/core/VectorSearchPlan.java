@@ -24,7 +24,7 @@ import java.util.List;
  */
 public record VectorSearchPlan(String column, int k, String distanceType, String filter, boolean prefilter,
     IndexUse index, List<Long> indexedFragments, List<Long> exactFragments, int refineFactor,
-    boolean approximateDistances, List<String> notes) {
+    boolean approximateDistances, List<String> notes) implements QueryPlan {
 
   /**
    * The IVF_PQ index a query uses.
@@ -44,6 +44,7 @@ public record VectorSearchPlan(String column, int k, String distanceType, String
   }
 
   /** A few lines for people (the CLI's {@code search --explain}). */
+  @Override
   public String describe() {
     StringBuilder b = new StringBuilder();
     b.append("vector search: column ").append(column).append(", k ").append(k).append(", ").append(distanceType)

@@ -65,18 +65,19 @@ public class RequestCounters {
     return n;
   }
 
+  /** The counts now, to subtract from a later snapshot: what one operation asked of the store. */
+  public RequestCounts snapshot() {
+    long[] c = new long[counts.length];
+    long[] b = new long[bytes.length];
+    for (int i = 0; i < c.length; i++) {
+      c[i] = counts[i].sum();
+      b[i] = bytes[i].sum();
+    }
+    return new RequestCounts(c, b);
+  }
+
   @Override
   public String toString() {
-    StringBuilder b = new StringBuilder();
-    for (Kind k : Kind.values()) {
-      long n = count(k);
-      if (n > 0) {
-        b.append(b.length() == 0 ? "" : ", ").append(k).append(' ').append(n);
-        if (bytes(k) > 0) {
-          b.append(" (").append(bytes(k)).append(" bytes)");
-        }
-      }
-    }
-    return b.length() == 0 ? "no requests" : b.toString();
+    return snapshot().toString();
   }
 }

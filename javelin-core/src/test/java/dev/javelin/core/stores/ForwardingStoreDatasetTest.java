@@ -32,6 +32,11 @@ class ForwardingStoreDatasetTest extends StoreDatasetContract {
   }
 
   @Override
+  protected boolean countsRequests() {
+    return false;
+  }
+
+  @Override
   protected Map<String, String> options() {
     return Map.of("fwd_option", "yes");
   }

@@ -5,9 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.javelin.core.Dataset;
 import dev.javelin.core.DeleteResult;
 import dev.javelin.core.IndexInfo;
+import dev.javelin.core.QueryAnalysis;
 import dev.javelin.core.ScanBuilder;
+import dev.javelin.core.ScanPlan;
 import dev.javelin.core.Session;
 import dev.javelin.core.UpdateMode;
+import dev.javelin.core.VectorSearchPlan;
 import dev.javelin.core.VersionInfo;
 import dev.javelin.core.WriteParams;
 import dev.javelin.core.cluster.ClusterResult;
@@ -15,6 +18,9 @@ import dev.javelin.core.compaction.CompactionSummary;
 import dev.javelin.index.DistanceType;
 import dev.javelin.index.IndexType;
 import dev.javelin.index.IvfPqParams;
+import dev.javelin.io.ObjectStore;
+import dev.javelin.io.RequestCounters.Kind;
+import dev.javelin.io.RequestCounts;
 import dev.javelin.table.CleanupPolicy;
 import dev.javelin.table.CleanupResult;
 import dev.javelin.testing.MixedBatches;
@@ -181,6 +187,45 @@ public abstract class StoreDatasetContract {
         3997L, 3998L, 3999L);
   }
 
+  /** Whether the store counts its requests ({@link ObjectStore#requests()}): the remote stores do. */
+  protected boolean countsRequests() {
+    return true;
+  }
+
+  @Test
+  void analyzeSaysWhatAQueryAskedOfTheStore() throws Exception {
+    String uri = uri("analyzed");
+    create(uri, 0, 2000, 500).createIndex("id").btree().commit();
+    Dataset ds = open(uri);
+
+    QueryAnalysis<ScanPlan> lookup = ds.newScan().columns("id").filter("id = 1234").analyze();
+    assertThat(lookup.rows()).isEqualTo(1);
+    assertThat(lookup.plan().usesIndex()).isTrue();
+    QueryAnalysis<ScanPlan> full = ds.newScan().analyze();
+    assertThat(full.rows()).isEqualTo(2000);
+    assertThat(full.plan().scannedFragments()).hasSize(4);
+    assertThat(full.describe()).contains("rows: 2000 in ", "requests: ");
+    for (RequestCounts r : List.of(lookup.requests(), full.requests())) {
+      // A read sends no writes, whatever the store.
+      for (Kind k : List.of(Kind.PUT, Kind.DELETE, Kind.MULTIPART)) {
+        assertThat(r.count(k)).as(k.name()).isZero();
+      }
+    }
+    if (!countsRequests()) {
+      assertThat(full.requests()).isEqualTo(RequestCounts.ZERO);
+      return;
+    }
+    assertThat(lookup.requests().count(Kind.GET)).isPositive();
+    assertThat(full.requests().count(Kind.GET)).isPositive();
+    // Every column of every row was read: at least the 2000 ids' 16,000 bytes came over the wire.
+    assertThat(full.requests().bytes(Kind.GET)).isGreaterThanOrEqualTo(2000 * 8);
+    assertThat(full.describe()).contains("requests: GET " + full.requests().count(Kind.GET) + " (");
+    // The same lookup again: the index and the files' metadata are cached by the session.
+    QueryAnalysis<ScanPlan> again = ds.newScan().columns("id").filter("id = 1234").analyze();
+    assertThat(again.rows()).isEqualTo(1);
+    assertThat(again.requests().total()).isLessThan(lookup.requests().total());
+  }
+
   static final int DIM = 8;
   static final Schema VECTORS = new Schema(List.of(
       new Field("id", FieldType.notNullable(new ArrowType.Int(64, true)), null),
@@ -219,6 +264,13 @@ public abstract class StoreDatasetContract {
       for (int i = 0; i < 5; i++) {
         assertThat(id.get(i) % 16).isEqualTo(42 % 16);
       }
+    }
+    QueryAnalysis<VectorSearchPlan> searched = open(uri).nearest("v", data[42]).k(5).refineFactor(5).analyze();
+    assertThat(searched.rows()).isEqualTo(5);
+    assertThat(searched.plan().index()).isNotNull();
+    assertThat(searched.describe()).contains("index: ", "rows: 5 in 1 batch", "requests: ");
+    if (countsRequests()) {
+      assertThat(searched.requests().count(Kind.GET)).isPositive();
     }
   }
 }
