@@ -1,5 +1,8 @@
 package dev.javelin.core;
 
+import dev.javelin.common.Progress;
+import dev.javelin.common.ProgressListener;
+import dev.javelin.common.ProgressStage;
 import dev.javelin.core.ScanPlan;
 import dev.javelin.core.cluster.ClusterBuilder;
 import dev.javelin.core.compaction.ColumnLayoutStats;
@@ -335,10 +338,12 @@ public final class Dataset {
       schema = LanceSchema.fromArrow(incoming);
     }
     Schema target = schema.toArrow();
+    String operation = appendTo != null ? "append" : readVersion == 0 ? "create" : "overwrite";
     FragmentWriter writer = new FragmentWriter(SessionState.of(session).pools(), t.store(), schema, version, params,
-        appendTo != null ? "append" : readVersion == 0 ? "create" : "overwrite");
+        operation);
     boolean committed = false;
-    try {
+    try (ProgressStage progress = ProgressStage.start(params.progress(), operation, "write rows", -1,
+        Progress.Unit.ROWS)) {
       int[] order = incoming == null ? null : SchemaCheck.align(target, incoming, location);
       while (data.hasNext()) {
         VectorSchemaRoot batch = data.next();
@@ -352,6 +357,7 @@ public final class Dataset {
         // A view in the dataset's column order; it does not own the caller's vectors, so it is
         // never closed.
         writer.write(new VectorSchemaRoot(fieldsOf(vectors), vectors, batch.getRowCount()));
+        progress.advance(batch.getRowCount());
       }
       Transaction txn;
       Commit commit;
@@ -793,10 +799,11 @@ public final class Dataset {
   }
 
   // IndexBuilder's commit: params null for a vector index with Lance's defaults.
-  Dataset buildIndex(String column, IndexType type, IvfPqParams params, String name, boolean replace) {
+  Dataset buildIndex(String column, IndexType type, IvfPqParams params, String name, boolean replace,
+      ProgressListener progress) {
     Manifest m = params != null
-        ? IndexBuild.createVector(this, table, column, params, name, replace, allocator)
-        : IndexBuild.create(this, table, column, type, name, replace, allocator);
+        ? IndexBuild.createVector(this, table, column, params, name, replace, progress, allocator)
+        : IndexBuild.create(this, table, column, type, name, replace, progress, allocator);
     return new Dataset(table, m, allocator, session);
   }
 

@@ -1,5 +1,6 @@
 package dev.javelin.core;
 
+import dev.javelin.common.ProgressListener;
 import dev.javelin.index.IndexType;
 import dev.javelin.index.IvfPqParams;
 import java.util.Objects;
@@ -20,6 +21,7 @@ public final class IndexBuilder {
   private IvfPqParams params;
   private String name;
   private boolean replace;
+  private ProgressListener progress = ProgressListener.NONE;
 
   IndexBuilder(Dataset dataset, String column) {
     this.dataset = dataset;
@@ -63,6 +65,15 @@ public final class IndexBuilder {
   }
 
   /**
+   * Hears the build's progress: a stage per pass over the rows (a vector index reads its sample
+   * for training first, then every row), counting rows, then the writing of the index's files.
+   */
+  public IndexBuilder progress(ProgressListener listener) {
+    this.progress = Objects.requireNonNull(listener, "listener");
+    return this;
+  }
+
+  /**
    * Builds the index and commits it.
    *
    * @throws IllegalStateException if no kind of index was chosen
@@ -74,7 +85,7 @@ public final class IndexBuilder {
       throw new IllegalStateException("Choose the kind of index on '" + column
           + "': btree(), vector(), ivfPq(params) or type(...)");
     }
-    Dataset after = dataset.buildIndex(column, type, params, name, replace);
+    Dataset after = dataset.buildIndex(column, type, params, name, replace, progress);
     String built = name == null ? column + "_idx" : name;
     IndexInfo info = after.indices().stream().filter(i -> i.name().equals(built)).findFirst()
         .orElseThrow(() -> new IllegalStateException("The index just built is missing: " + built));

@@ -1,7 +1,9 @@
 package dev.javelin.core;
 
+import dev.javelin.common.ProgressListener;
 import dev.javelin.format.LanceFileVersion;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 
 /** Options of a write (create, append, overwrite). Immutable; build with {@link #builder()}. */
@@ -19,6 +21,7 @@ public final class WriteParams {
   private final int maxRowsPerGroup;
   private final boolean enableStableRowIds;
   private final Map<String, String> storageOptions;
+  private final ProgressListener progress;
 
   private WriteParams(Builder b) {
     this.storageOptions = Map.copyOf(b.storageOptions);
@@ -26,6 +29,7 @@ public final class WriteParams {
     this.fileVersion = b.fileVersion;
     this.maxRowsPerFile = b.maxRowsPerFile;
     this.maxRowsPerGroup = b.maxRowsPerGroup;
+    this.progress = b.progress;
   }
 
   public static Builder builder() {
@@ -69,7 +73,13 @@ public final class WriteParams {
     return storageOptions;
   }
 
+  /** Hears the write's progress: one stage, {@code write rows}, of unknown total. */
+  public ProgressListener progress() {
+    return progress;
+  }
+
   public static final class Builder {
+    private ProgressListener progress = ProgressListener.NONE;
     private Map<String, String> storageOptions = Map.of();
     private boolean enableStableRowIds;
     private LanceFileVersion fileVersion;
@@ -113,6 +123,12 @@ public final class WriteParams {
     /** The storage options of a create at a URI (see {@link WriteParams#storageOptions()}). */
     public Builder storageOptions(Map<String, String> options) {
       this.storageOptions = Map.copyOf(options);
+      return this;
+    }
+
+    /** Hears the write's progress (rows written so far); nothing by default. */
+    public Builder progress(ProgressListener listener) {
+      this.progress = Objects.requireNonNull(listener, "listener");
       return this;
     }
 

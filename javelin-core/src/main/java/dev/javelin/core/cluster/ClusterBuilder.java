@@ -1,5 +1,6 @@
 package dev.javelin.core.cluster;
 
+import dev.javelin.common.ProgressListener;
 import dev.javelin.core.Dataset;
 import dev.javelin.core.exceptions.ClusterException;
 import java.util.ArrayList;
@@ -37,6 +38,7 @@ public final class ClusterBuilder {
   private LabelSink labels;
   private Runnable beforeCommit;
   private PartitionWriter lastWriter;
+  private ProgressListener progress = ProgressListener.NONE;
 
   /** Use {@link Dataset#cluster()}. */
   public ClusterBuilder(Dataset dataset) {
@@ -105,6 +107,15 @@ public final class ClusterBuilder {
     return this;
   }
 
+  /**
+   * Hears the clustering's progress: pass 1 (read and sort the keys) and pass 2 (write every
+   * column in the new order), each counting rows.
+   */
+  public ClusterBuilder progress(ProgressListener listener) {
+    this.progress = Objects.requireNonNull(listener, "listener");
+    return this;
+  }
+
   /** Where the row map labels go (the reordered commit's row map writer); none by default. */
   ClusterBuilder labels(LabelSink sink) {
     this.labels = sink;
@@ -137,7 +148,7 @@ public final class ClusterBuilder {
     }
     Curve c = curve != null ? curve : keys.size() == 1 ? Curve.RANGE : Curve.ZORDER;
     Clustering run = new Clustering(dataset, keys, c, targetRowsPerFragment, fragmentIds, batchSize, labels)
-        .beforeCommit(beforeCommit);
+        .beforeCommit(beforeCommit).progress(progress);
     try {
       return run.execute();
     } finally {

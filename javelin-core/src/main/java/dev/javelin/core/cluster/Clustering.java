@@ -1,5 +1,8 @@
 package dev.javelin.core.cluster;
 
+import dev.javelin.common.Progress;
+import dev.javelin.common.ProgressListener;
+import dev.javelin.common.ProgressStage;
 import dev.javelin.core.Dataset;
 import dev.javelin.io.PendingFiles;
 import dev.javelin.table.Fragment;
@@ -59,6 +62,7 @@ final class Clustering {
   private volatile boolean abandoned;
   // Tests: runs after each attempt's entry is built, before its commit (a concurrent writer's slot).
   private Runnable beforeCommit;
+  private ProgressListener progress = ProgressListener.NONE;
 
   Clustering(Dataset dataset, List<String> keyNames, Curve curve, long target, List<Long> fragmentIds,
       int batchSize, LabelSink labels) {
@@ -77,6 +81,12 @@ final class Clustering {
     return this;
   }
 
+  /** Reports each pass's rows to {@code listener}. */
+  Clustering progress(ProgressListener listener) {
+    this.progress = listener;
+    return this;
+  }
+
   PartitionWriter writer() {
     return writer;
   }
@@ -88,7 +98,11 @@ final class Clustering {
     BufferAllocator allocator = dataset.allocator().newChildAllocator("cluster", 0, Long.MAX_VALUE);
     try {
       try {
-        KeyPass p1 = KeyPass.read(dataset, sources, keyNames, checked.kinds(), checked.liveRows(), batchSize);
+        KeyPass p1;
+        try (ProgressStage keys = ProgressStage.start(progress, "cluster", "pass 1 of 2: read and sort keys",
+            checked.liveRows(), Progress.Unit.ROWS)) {
+          p1 = KeyPass.read(dataset, sources, keyNames, checked.kinds(), checked.liveRows(), batchSize, keys);
+        }
         ExecutorService side = Executors.newFixedThreadPool(2, r -> {
           Thread t = new Thread(r, "javelin-cluster-side-" + THREADS.incrementAndGet());
           t.setDaemon(true);
@@ -140,7 +154,10 @@ final class Clustering {
     List<Fragment> written;
     try {
       writer = new PartitionWriter(dataset.store(), m.schema(), m.fileVersion(), allocator, counts, batchSize);
-      written = DataPass.rewrite(dataset.location(), writer, sources, dest, data, firstBatch);
+      try (ProgressStage rows = ProgressStage.start(progress, "cluster", "pass 2 of 2: write rows in order",
+          dest.length, Progress.Unit.ROWS)) {
+        written = DataPass.rewrite(dataset.location(), writer, sources, dest, data, firstBatch, rows);
+      }
     } catch (IOException | RuntimeException e) {
       abandoned = true;
       awaitQuietly(walked); // the walk has stopped writing the row map: delete it

@@ -1,5 +1,6 @@
 package dev.javelin.core.cluster;
 
+import dev.javelin.common.ProgressStage;
 import dev.javelin.table.Fragment;
 import java.io.IOException;
 import java.util.List;
@@ -20,7 +21,7 @@ final class DataPass {
    * keys were sorted) through {@code w} and returns the destinations, in order.
    */
   static List<Fragment> rewrite(String location, PartitionWriter w, List<Fragment> sources, int[] dest,
-      ArrowReader r, Future<Boolean> firstBatch) throws IOException {
+      ArrowReader r, Future<Boolean> firstBatch, ProgressStage progress) throws IOException {
     try (w) {
       int first = 0;
       boolean more = Clustering.join(firstBatch, location);
@@ -28,6 +29,7 @@ final class DataPass {
       while (more) {
         w.accept(root, dest, first);
         first += root.getRowCount();
+        progress.advance(root.getRowCount());
         more = r.loadNextBatch();
       }
       if (first != dest.length) {

@@ -1,5 +1,6 @@
 package dev.javelin.core.cluster;
 
+import dev.javelin.common.ProgressStage;
 import dev.javelin.core.Dataset;
 import dev.javelin.table.Fragment;
 import java.io.IOException;
@@ -27,7 +28,7 @@ final class KeyPass {
 
   /** Reads the keys of the sources' {@code expected} live rows (the count may turn out otherwise). */
   static KeyPass read(Dataset dataset, List<Fragment> sources, List<String> keyNames, List<KeyColumn.Kind> kinds,
-      int expected, int batchSize) throws IOException {
+      int expected, int batchSize, ProgressStage progress) throws IOException {
     List<KeyColumn> keys = new ArrayList<>();
     kinds.forEach(k -> keys.add(new KeyColumn(k, expected)));
     long[] addresses = new long[expected];
@@ -48,6 +49,7 @@ final class KeyPass {
         addr.getDataBuffer().nioBuffer(0, rows * 8).order(ByteOrder.LITTLE_ENDIAN).asLongBuffer()
             .get(addresses, n, rows);
         n += rows;
+        progress.advance(rows);
       }
     }
     return new KeyPass(n == 0 ? List.of() : keys, Arrays.copyOf(addresses, n));

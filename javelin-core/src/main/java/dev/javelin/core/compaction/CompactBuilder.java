@@ -1,5 +1,6 @@
 package dev.javelin.core.compaction;
 
+import dev.javelin.common.ProgressListener;
 import dev.javelin.core.Dataset;
 import java.util.List;
 import java.util.Objects;
@@ -18,6 +19,7 @@ public final class CompactBuilder {
   private CompactionOptions.Builder options = CompactionOptions.builder();
   private CompactionPlanner planner = new DefaultCompactionPlanner();
   private CompactionExecutor executor = new DefaultCompactionExecutor();
+  private ProgressListener progress = ProgressListener.NONE;
 
   /** Starts configuring a compaction of {@code dataset}'s version with the default options. */
   public CompactBuilder(Dataset dataset) {
@@ -126,6 +128,15 @@ public final class CompactBuilder {
     return this;
   }
 
+  /**
+   * Hears the run's progress: one stage, {@code rewrite and repack}, counting the rows of the
+   * tasks' fragments as each task completes.
+   */
+  public CompactBuilder progress(ProgressListener listener) {
+    this.progress = Objects.requireNonNull(listener, "listener");
+    return this;
+  }
+
   /** The options as set so far. */
   public CompactionOptions options() {
     return options.build();
@@ -143,6 +154,6 @@ public final class CompactBuilder {
    *     there was nothing to do)
    */
   public CompactionSummary commit() {
-    return Compaction.compact(dataset, options.build(), planner, executor);
+    return Compaction.compact(dataset, options.build(), planner, executor, progress);
   }
 }

@@ -1,5 +1,8 @@
 package dev.javelin.core.compaction;
 
+import dev.javelin.common.Progress;
+import dev.javelin.common.ProgressListener;
+import dev.javelin.common.ProgressStage;
 import dev.javelin.common.Tasks;
 import dev.javelin.core.Dataset;
 import dev.javelin.core.exceptions.CompactionException;
@@ -16,11 +19,14 @@ import dev.javelin.table.deletion.Deletes;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.function.ToLongFunction;
 import org.roaringbitmap.RoaringBitmap;
 
 /**
@@ -50,29 +56,48 @@ public final class Compaction {
    */
   public static CompactionSummary compact(Dataset dataset, CompactionOptions options, CompactionPlanner planner,
       CompactionExecutor executor) {
+    return compact(dataset, options, planner, executor, ProgressListener.NONE);
+  }
+
+  /** As {@link #compact(Dataset, CompactionOptions)} with these, reporting to {@code progress}. */
+  public static CompactionSummary compact(Dataset dataset, CompactionOptions options, CompactionPlanner planner,
+      CompactionExecutor executor, ProgressListener progress) {
     CompactionPlan plan = plan(dataset, options, planner);
-    List<CompactionTaskResult> results = run(dataset, plan.tasks(), executor, plan.options().numThreads());
+    List<CompactionTaskResult> results = run(dataset, plan.tasks(), executor, plan.options().numThreads(), progress);
     return commit(dataset, results, plan.options().deferIndexRemap());
   }
 
   // Runs the tasks, up to `threads` at once; results come back in task order. If one fails, no
   // other task starts, the running ones end, and every file the finished ones wrote is deleted.
   private static List<CompactionTaskResult> run(Dataset dataset, List<CompactionTask> tasks, CompactionExecutor executor,
-      int threads) {
+      int threads, ProgressListener progress) {
     Tasks.Revert<CompactionTaskResult> deleteWritten = r -> PendingFiles.deleteAll(dataset.store(), r.writtenKeys());
-    if (threads <= 1 || tasks.size() <= 1) {
-      return Tasks.foreach(tasks).run(t -> executor.execute(dataset, t), deleteWritten);
+    Map<Long, Long> rows = new HashMap<>();
+    for (Fragment f : dataset.manifest().fragments()) {
+      rows.put(f.id(), f.physicalRows());
     }
-    ExecutorService pool = Executors.newFixedThreadPool(Math.min(threads, tasks.size()));
-    try {
-      return Tasks.foreach(tasks).executeWith(pool)
-          .onInterrupt(e -> new CompactionException("Interrupted while compacting " + dataset.location(), e))
-          .run(t -> executor.execute(dataset, t), deleteWritten);
-    } catch (Error e) {
-      // A task's error comes from another thread: reported as the task's failure, as it always was.
-      throw new CompactionException("A compaction task failed: " + dataset.location(), e);
-    } finally {
-      pool.shutdown();
+    ToLongFunction<CompactionTask> taskRows = t -> t.fragmentIds().stream().mapToLong(id -> rows.getOrDefault(id, 0L)).sum();
+    long total = tasks.stream().mapToLong(taskRows).sum();
+    try (ProgressStage stage = ProgressStage.start(progress, "compact", "rewrite and repack", total, Progress.Unit.ROWS)) {
+      Tasks.Work<CompactionTask, CompactionTaskResult, RuntimeException> execute = t -> {
+        CompactionTaskResult r = executor.execute(dataset, t);
+        stage.advance(taskRows.applyAsLong(t));
+        return r;
+      };
+      if (threads <= 1 || tasks.size() <= 1) {
+        return Tasks.foreach(tasks).run(execute, deleteWritten);
+      }
+      ExecutorService pool = Executors.newFixedThreadPool(Math.min(threads, tasks.size()));
+      try {
+        return Tasks.foreach(tasks).executeWith(pool)
+            .onInterrupt(e -> new CompactionException("Interrupted while compacting " + dataset.location(), e))
+            .run(execute, deleteWritten);
+      } catch (Error e) {
+        // A task's error comes from another thread: reported as the task's failure, as it always was.
+        throw new CompactionException("A compaction task failed: " + dataset.location(), e);
+      } finally {
+        pool.shutdown();
+      }
     }
   }
 

@@ -1,5 +1,8 @@
 package dev.javelin.core.internal.index;
 
+import dev.javelin.common.Progress;
+import dev.javelin.common.ProgressListener;
+import dev.javelin.common.ProgressStage;
 import dev.javelin.core.Dataset;
 import dev.javelin.core.OptimizedIndex;
 import dev.javelin.core.exceptions.IndexExistsException;
@@ -42,12 +45,12 @@ public final class IndexBuild {
    * @throws IndexExistsException if the name is taken and {@code replace} is false
    */
   public static Manifest create(Dataset ds, Table table, String column, IndexType type, String name, boolean replace,
-      BufferAllocator allocator) {
+      ProgressListener progress, BufferAllocator allocator) {
     IndexKind kind = IndexKind.of(type);
     if (kind == null) {
       throw new UnsupportedOperationException("Javelin cannot build " + type + " indices yet: " + ds.location());
     }
-    return create(ds, table, column, kind, name, replace, allocator);
+    return create(ds, table, column, kind, name, replace, progress, allocator);
   }
 
   /**
@@ -56,12 +59,12 @@ public final class IndexBuild {
    * @param params the build parameters, or null for Lance's defaults for the column
    */
   public static Manifest createVector(Dataset ds, Table table, String column, IvfPqParams params, String name,
-      boolean replace, BufferAllocator allocator) {
-    return create(ds, table, column, new IvfPqKind(params), name, replace, allocator);
+      boolean replace, ProgressListener progress, BufferAllocator allocator) {
+    return create(ds, table, column, new IvfPqKind(params), name, replace, progress, allocator);
   }
 
   static Manifest create(Dataset ds, Table table, String column, IndexKind kind, String name, boolean replace,
-      BufferAllocator allocator) {
+      ProgressListener progress, BufferAllocator allocator) {
     LanceField field = kind.field(ds, column);
     String indexName = name == null ? column + "_idx" : name;
     Manifest m = ds.manifest();
@@ -80,12 +83,23 @@ public final class IndexBuild {
     try {
       List<Fragment> fragments = m.fragments();
       IndexMetadata.Builder entry = IndexMetadata.builder();
+      long rows = fragments.stream().mapToLong(Fragment::liveRows).sum();
+      String operation = "create index " + indexName;
       try (IndexKind.Builder b = kind.create(ds, field, allocator)) {
         for (int pass = 0; pass < b.passes(); pass++) {
           b.startPass(pass);
-          IndexRowIds.scan(ds, fragments, field, allocator, b::add);
+          String stage = b.passes() == 1 ? "read rows" : "pass " + (pass + 1) + " of " + b.passes() + ": read rows";
+          try (ProgressStage read = ProgressStage.start(progress, operation, stage, rows, Progress.Unit.ROWS)) {
+            IndexRowIds.scan(ds, fragments, field, allocator, (values, ids, n) -> {
+              b.add(values, ids, n);
+              read.advance(n);
+            });
+          }
         }
-        entry.files(b.write(ds.store(), directory(uuid)));
+        try (ProgressStage write = ProgressStage.start(progress, operation, "write index files", 1, Progress.Unit.FILES)) {
+          entry.files(b.write(ds.store(), directory(uuid)));
+          write.advance(1);
+        }
         b.describe(entry);
       }
       RoaringBitmap covered = new RoaringBitmap();

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.google.protobuf.ByteString;
+import dev.javelin.common.ProgressListener;
 import dev.javelin.core.Dataset;
 import dev.javelin.core.WriteParams;
 import dev.javelin.core.exceptions.IndexExistsException;
@@ -148,7 +149,7 @@ class IndexBuildTest {
   void aKindGetsEveryLiveRowWithItsAddressAndItsEntryIsCommitted() throws IOException {
     Dataset ds = create(false).delete("id >= 290 AND id < 310");
     Recording kind = new Recording();
-    Manifest m = IndexBuild.create(ds, ds.table(), "v", kind, null, false, allocator);
+    Manifest m = IndexBuild.create(ds, ds.table(), "v", kind, null, false, ProgressListener.NONE, allocator);
     assertThat(m.version()).isEqualTo(ds.version() + 1);
     // Both passes get the 980 live rows, each under its row address.
     assertThat(kind.passes).hasSize(2);
@@ -177,7 +178,7 @@ class IndexBuildTest {
     // The updated rows move to a new fragment and keep their row ids (their row numbers here).
     Dataset updated = ds.update("id < 5", Map.of("v", "v + 1")).dataset();
     Recording kind = new Recording();
-    IndexBuild.create(updated, updated.table(), "id", kind, "by_id", false, allocator);
+    IndexBuild.create(updated, updated.table(), "id", kind, "by_id", false, ProgressListener.NONE, allocator);
     Map<Long, Long> rows = kind.passes.get(0);
     assertThat(rows).hasSize(1000);
     rows.forEach((id, value) -> assertThat(id).isEqualTo(value));
@@ -187,12 +188,15 @@ class IndexBuildTest {
   @Test
   void theNameRulesAreTheSameForEveryKind() {
     Dataset ds = create(false);
-    Manifest first = IndexBuild.create(ds, ds.table(), "v", new Recording(), null, false, allocator);
+    Manifest first = IndexBuild.create(ds, ds.table(), "v", new Recording(), null, false, ProgressListener.NONE,
+        allocator);
     Dataset v2 = ds.at(first);
-    assertThatThrownBy(() -> IndexBuild.create(v2, v2.table(), "v", new Recording(), null, false, allocator))
+    assertThatThrownBy(() -> IndexBuild.create(v2, v2.table(), "v", new Recording(), null, false,
+        ProgressListener.NONE, allocator))
         .isInstanceOf(IndexExistsException.class)
         .hasMessage("Index 'v_idx' already exists: " + ds.location());
-    Manifest replaced = IndexBuild.create(v2, v2.table(), "v", new Recording(), null, true, allocator);
+    Manifest replaced = IndexBuild.create(v2, v2.table(), "v", new Recording(), null, true, ProgressListener.NONE,
+        allocator);
     assertThat(replaced.indices()).hasSize(1);
     assertThat(replaced.indices().get(0).sameUuid(first.indices().get(0))).isFalse();
   }
@@ -202,7 +206,7 @@ class IndexBuildTest {
     Dataset ds = create(false);
     Recording kind = new Recording();
     kind.failWrite = true;
-    assertThatThrownBy(() -> IndexBuild.create(ds, ds.table(), "v", kind, null, false, allocator))
+    assertThatThrownBy(() -> IndexBuild.create(ds, ds.table(), "v", kind, null, false, ProgressListener.NONE, allocator))
         .isInstanceOf(UncheckedIOException.class)
         .hasMessage("Creating index 'v_idx' failed: " + ds.location())
         .hasRootCauseMessage("disk full");
