@@ -125,7 +125,8 @@ class ProgressTest {
     Recorder r = new Recorder();
     ds.cluster().by("x").batchSize(256).progress(r).commit();
     r.assertWellFormed();
-    assertThat(r.last().keySet()).containsExactly("pass 1 of 2: read and sort keys", "pass 2 of 2: write rows in order");
+    assertThat(r.last().keySet())
+        .containsExactly("pass 1 of 2: read and sort keys", "pass 2 of 2: write rows in order");
     for (Progress p : r.last().values()) {
       assertThat(p.operation()).isEqualTo("cluster");
       assertThat(p.done()).isEqualTo(2700).isEqualTo(p.total());

@@ -76,9 +76,11 @@ public final class Compaction {
     for (Fragment f : dataset.manifest().fragments()) {
       rows.put(f.id(), f.physicalRows());
     }
-    ToLongFunction<CompactionTask> taskRows = t -> t.fragmentIds().stream().mapToLong(id -> rows.getOrDefault(id, 0L)).sum();
+    ToLongFunction<CompactionTask> taskRows = t -> t.fragmentIds().stream()
+        .mapToLong(id -> rows.getOrDefault(id, 0L)).sum();
     long total = tasks.stream().mapToLong(taskRows).sum();
-    try (ProgressStage stage = ProgressStage.start(progress, "compact", "rewrite and repack", total, Progress.Unit.ROWS)) {
+    try (ProgressStage stage = ProgressStage.start(progress, "compact", "rewrite and repack", total,
+        Progress.Unit.ROWS)) {
       Tasks.Work<CompactionTask, CompactionTaskResult, RuntimeException> execute = t -> {
         CompactionTaskResult r = executor.execute(dataset, t);
         stage.advance(taskRows.applyAsLong(t));

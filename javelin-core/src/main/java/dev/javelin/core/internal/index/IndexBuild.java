@@ -96,7 +96,8 @@ public final class IndexBuild {
             });
           }
         }
-        try (ProgressStage write = ProgressStage.start(progress, operation, "write index files", 1, Progress.Unit.FILES)) {
+        try (ProgressStage write = ProgressStage.start(progress, operation, "write index files", 1,
+            Progress.Unit.FILES)) {
           entry.files(b.write(ds.store(), directory(uuid)));
           write.advance(1);
         }

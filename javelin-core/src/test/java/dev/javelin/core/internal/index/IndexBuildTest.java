@@ -206,7 +206,8 @@ class IndexBuildTest {
     Dataset ds = create(false);
     Recording kind = new Recording();
     kind.failWrite = true;
-    assertThatThrownBy(() -> IndexBuild.create(ds, ds.table(), "v", kind, null, false, ProgressListener.NONE, allocator))
+    assertThatThrownBy(() -> IndexBuild.create(ds, ds.table(), "v", kind, null, false, ProgressListener.NONE,
+        allocator))
         .isInstanceOf(UncheckedIOException.class)
         .hasMessage("Creating index 'v_idx' failed: " + ds.location())
         .hasRootCauseMessage("disk full");
