@@ -1,0 +1,120 @@
+package dev.javelin.cli;
+
+import dev.javelin.common.Progress;
+import dev.javelin.common.ProgressListener;
+import java.io.PrintWriter;
+import java.util.Locale;
+import java.util.function.LongSupplier;
+
+/**
+ * Draws a library operation's progress on one terminal line of stderr: the stage, a bar, done of
+ * total, the rate and the time left, redrawn at most every {@value #REDRAW_MILLIS} ms and replaced
+ * by the next stage; a finished stage stays on the screen as one line. Only for a terminal: when
+ * stderr is piped or {@code --quiet} is given, commands use {@link ProgressListener#NONE}.
+ */
+final class ProgressBar implements ProgressListener {
+  static final long REDRAW_MILLIS = 100;
+  private static final int BAR_WIDTH = 24;
+
+  private final PrintWriter err;
+  private final int width;
+  private final LongSupplier clock;
+  private String stage;
+  private long stageStart;
+  private long lastDraw;
+  private int drawn;
+
+  ProgressBar(PrintWriter err, int width, LongSupplier millisClock) {
+    this.err = err;
+    this.width = width;
+    this.clock = millisClock;
+  }
+
+  /** A bar on {@code err} if the process talks to a terminal and the user did not ask for quiet. */
+  static ProgressListener forTerminal(PrintWriter err, boolean quiet) {
+    if (quiet || System.console() == null) {
+      return ProgressListener.NONE;
+    }
+    return new ProgressBar(err, terminalWidth(System.getenv("COLUMNS")), System::currentTimeMillis);
+  }
+
+  // The shell's COLUMNS when it exports it, else the classic 80.
+  static int terminalWidth(String columns) {
+    try {
+      int w = columns == null ? 0 : Integer.parseInt(columns.trim());
+      return w >= 20 ? w : 80;
+    } catch (NumberFormatException e) {
+      return 80;
+    }
+  }
+
+  @Override
+  public synchronized void onProgress(Progress p) {
+    long now = clock.getAsLong();
+    if (!p.stage().equals(stage)) {
+      stage = p.stage();
+      stageStart = now;
+      lastDraw = now - REDRAW_MILLIS; // a new stage draws at once
+    }
+    if (!p.finished() && now - lastDraw < REDRAW_MILLIS) {
+      return;
+    }
+    lastDraw = now;
+    String line = line(p, now - stageStart);
+    // Pad over what the last line drew, then return to the start of the line.
+    StringBuilder b = new StringBuilder("\r").append(line);
+    for (int i = line.length(); i < drawn; i++) {
+      b.append(' ');
+    }
+    drawn = line.length();
+    if (p.finished()) {
+      b.append('\n');
+      drawn = 0;
+      stage = null;
+    }
+    err.print(b);
+    err.flush();
+  }
+
+  /** The line for {@code p} after {@code elapsedMillis} in its stage, cut to the terminal's width. */
+  String line(Progress p, long elapsedMillis) {
+    StringBuilder b = new StringBuilder();
+    b.append(p.operation()).append(": ").append(p.stage()).append(' ');
+    double fraction = p.fraction();
+    if (fraction >= 0) {
+      int filled = (int) Math.round(fraction * BAR_WIDTH);
+      b.append('[').append("#".repeat(filled)).append(".".repeat(BAR_WIDTH - filled)).append("] ")
+          .append(String.format(Locale.ROOT, "%3d%% ", (int) Math.floor(fraction * 100)));
+      b.append(count(p.done())).append(" of ").append(count(p.total()));
+    } else {
+      b.append(count(p.done()));
+    }
+    b.append(' ').append(p.unit().label());
+    double seconds = elapsedMillis / 1000.0;
+    if (seconds > 0 && p.done() > 0) {
+      double rate = p.done() / seconds;
+      b.append(", ").append(count(Math.round(rate))).append('/').append('s');
+      if (!p.finished() && fraction >= 0 && fraction < 1) {
+        b.append(", ").append(duration(Math.round((p.total() - p.done()) / rate))).append(" left");
+      }
+    }
+    if (p.finished()) {
+      b.append(", ").append(duration(Math.round(seconds))).append(" in all");
+    }
+    return b.length() <= width ? b.toString() : b.substring(0, Math.max(0, width - 1)) + "…";
+  }
+
+  private static String count(long n) {
+    return String.format(Locale.ROOT, "%,d", n);
+  }
+
+  private static String duration(long seconds) {
+    if (seconds < 60) {
+      return seconds + "s";
+    }
+    if (seconds < 3600) {
+      return seconds / 60 + "m" + String.format(Locale.ROOT, "%02d", seconds % 60) + "s";
+    }
+    return seconds / 3600 + "h" + String.format(Locale.ROOT, "%02d", seconds / 60 % 60) + "m";
+  }
+}
