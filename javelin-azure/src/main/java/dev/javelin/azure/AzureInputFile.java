@@ -9,6 +9,7 @@ import com.azure.storage.blob.models.BlobRequestConditions;
 import com.azure.storage.blob.models.BlobStorageException;
 import com.azure.storage.blob.models.DownloadRetryOptions;
 import com.azure.storage.blob.specialized.BlockBlobClient;
+import dev.javelin.io.ConcurrentReads;
 import dev.javelin.io.InputFile;
 import java.io.ByteArrayOutputStream;
 import java.io.EOFException;
@@ -118,6 +119,12 @@ final class AzureInputFile implements InputFile {
             h.getETag());
       }
     }
+  }
+
+  /** The ranges' GETs at once, on the store's read threads. */
+  @Override
+  public ByteBuffer[] readAll(long[] positions, int[] lengths) throws IOException {
+    return ConcurrentReads.readAll(this, positions, lengths, store.shared().reads);
   }
 
   @Override

@@ -70,6 +70,8 @@ public final class AzureObjectStore implements ObjectStore {
     final AzureConfig config;
     final BlobContainerClient container;
     final ExecutorService executor;
+    /** Sends the ranged GETs of one {@code readAll} at once. */
+    final ExecutorService reads;
     final RequestCounters counters;
     final int listPageSize;
 
@@ -83,10 +85,17 @@ public final class AzureObjectStore implements ObjectStore {
       this.config = config;
       this.container = container;
       this.executor = executor;
+      ThreadPoolExecutor readPool = new ThreadPoolExecutor(READ_THREADS, READ_THREADS, 30, TimeUnit.SECONDS,
+          new LinkedBlockingQueue<>(), ThreadPools.daemonThreads("javelin-azure-read-"));
+      readPool.allowCoreThreadTimeOut(true);
+      this.reads = readPool;
       this.counters = counters;
       this.listPageSize = listPageSize;
     }
   }
+
+  /** Ranged GETs in flight at once per store, at most. */
+  static final int READ_THREADS = 32;
 
   private AzureObjectStore(Shared shared, String prefix, String location, boolean owner) {
     this.shared = shared;
@@ -379,6 +388,7 @@ public final class AzureObjectStore implements ObjectStore {
   public void close() {
     if (owner) {
       shared.executor.shutdown();
+      shared.reads.shutdown();
       shared.dispatcher.executorService().shutdown();
       shared.connections.evictAll();
     }

@@ -3,6 +3,7 @@ package dev.javelin.core;
 import dev.javelin.core.ScanPlan;
 import dev.javelin.core.expr.BoundExpression;
 import dev.javelin.core.expr.Expression;
+import dev.javelin.core.internal.SessionState;
 import dev.javelin.core.internal.scan.DatasetReader;
 import dev.javelin.core.internal.scan.FilteredReader;
 import dev.javelin.core.internal.scan.IndexedScan;
@@ -276,7 +277,8 @@ public final class ScanBuilder {
     if (bound != null && indexed == null && parallelism > 1 && outputs.length > 0) {
       // The filter runs on the decoding threads; only the offset and limit are left to apply.
       ArrowReader filtered = new ParallelScanReader(dataset.store(), dataset.location(), fragmentsToScan(), read,
-          batchSize, metas, dataset.hasStableRowIds(), parallelism, bound, outputs, allocator);
+          batchSize, metas, dataset.hasStableRowIds(), parallelism, bound, outputs, allocator)
+          .dataFiles(SessionState.of(dataset).dataFiles());
       if (offset == 0 && limit < 0) {
         return filtered;
       }
@@ -408,10 +410,12 @@ public final class ScanBuilder {
     List<Fragment> frags = fragmentsToScan();
     if (parallelism > 1) {
       return new ParallelScanReader(dataset.store(), dataset.location(), frags,
-          fields, batchSize, metas, dataset.hasStableRowIds(), parallelism, allocator);
+          fields, batchSize, metas, dataset.hasStableRowIds(), parallelism, allocator)
+          .dataFiles(SessionState.of(dataset).dataFiles());
     }
     return new DatasetReader(dataset.store(), dataset.location(), frags,
-        fields, batchSize, metas, dataset.hasStableRowIds(), allocator);
+        fields, batchSize, metas, dataset.hasStableRowIds(), allocator)
+        .dataFiles(SessionState.of(dataset).dataFiles());
   }
 
   private List<Fragment> fragmentsToScan() {

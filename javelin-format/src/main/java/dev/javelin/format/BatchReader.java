@@ -28,6 +28,21 @@ import org.apache.arrow.vector.types.pojo.Schema;
  */
 final class BatchReader extends ArrowReader {
   private static final AtomicInteger THREADS = new AtomicInteger();
+  /** Rows of the first prefetch window. */
+  static final int FIRST_WINDOW_ROWS = 64 * 1024;
+  /** The bytes a prefetch window aims at; later windows are sized from the first's bytes per row. */
+  static final long WINDOW_BYTES = 16L << 20;
+  private static final int MAX_WINDOW_ROWS = 1 << 20;
+
+  /** Fetches the bytes the decoders will read for a window of rows (dropping the last window's). */
+  @FunctionalInterface
+  interface Prefetch {
+    /** Fetches rows from {@code from} to at least {@code to}. */
+    Window window(long from, long to) throws IOException;
+  }
+
+  /** What a prefetch did: the bytes it read, and the row its window ends at (at least the one asked). */
+  record Window(long bytes, long end) {}
 
   private final List<FieldDecoder> decoders;
   private final long end;
@@ -41,10 +56,16 @@ final class BatchReader extends ArrowReader {
   private int pendingRows;
 
   private final String location;
+  private final Prefetch prefetch;
+  // The end of the rows fetched ahead, and the rows the next window takes.
+  private long windowEnd;
+  private long windowRows = FIRST_WINDOW_ROWS;
 
   BatchReader(String location, BufferAllocator allocator, List<FieldDecoder> decoders, long start, long end,
-      int batchSize, int parallelism) {
+      int batchSize, int parallelism, Prefetch prefetch) {
     super(allocator);
+    this.prefetch = decoders.isEmpty() ? null : prefetch;
+    this.windowEnd = start;
     this.location = location;
     this.decoders = decoders;
     this.next = start;
@@ -86,6 +107,7 @@ final class BatchReader extends ArrowReader {
       }
       long stop = Math.min(end, next + batchSize);
       rows = (int) (stop - next);
+      fetchAhead(stop);
       vectors = decodeGroup(RowRanges.of(next, stop), 0, 1);
       next = stop;
     }
@@ -101,6 +123,20 @@ final class BatchReader extends ArrowReader {
       closeAll(vectors);
     }
     return true;
+  }
+
+  // Before decoding rows up to `stop`: when they pass the rows fetched ahead, fetches the next
+  // window, sized so that it holds about WINDOW_BYTES (from the last window's bytes per row).
+  private void fetchAhead(long stop) throws IOException {
+    if (prefetch == null || stop <= windowEnd) {
+      return;
+    }
+    long from = next;
+    long to = Math.min(end, Math.max(stop, from + windowRows));
+    Window w = prefetch.window(from, to);
+    windowEnd = Math.min(end, w.end());
+    long perRow = Math.max(1, w.bytes() / Math.max(1, windowEnd - from));
+    windowRows = Math.max(batchSize, Math.min(MAX_WINDOW_ROWS, WINDOW_BYTES / perRow));
   }
 
   // Decodes the columns i with i % groups == group; entries of other columns stay null.
@@ -130,6 +166,11 @@ final class BatchReader extends ArrowReader {
     }
     long stop = Math.min(end, next + batchSize);
     RowRanges rows = RowRanges.of(next, stop);
+    try {
+      fetchAhead(stop); // no decode task runs now: the last batch's were collected
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
     int groups = Math.min(parallelism, decoders.size());
     List<Future<FieldVector[]>> tasks = new ArrayList<>();
     for (int g = 0; g < groups; g++) {

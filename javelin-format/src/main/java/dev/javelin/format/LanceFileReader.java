@@ -149,9 +149,16 @@ public final class LanceFileReader implements AutoCloseable {
           "Row range " + options.startRow() + ":" + end + " passes the end of the file (" + numRows() + " rows): "
               + location());
     }
-    List<FieldDecoder> decoders = decoders(options.columns(), source());
+    ColumnSource source = source();
+    List<FieldDecoder> decoders = decoders(options.columns(), source);
+    // From a remote store (an object store: requests cost more than a block of transfer), the
+    // batches' bytes are fetched a window of rows at a time, every range of the window at once,
+    // instead of a request per page read. Local files read as they go, holding nothing extra.
+    boolean remote = !file.mapped() && file.blockSize() >= InputFile.REMOTE_BLOCK_SIZE;
+    BatchReader.Prefetch prefetch = remote
+        ? (from, to) -> fetchWindow(source, decoders, from, to, options.batchSize()) : null;
     return new BatchReader(location(), allocator, decoders, options.startRow(), end, options.batchSize(),
-        options.parallelism());
+        options.parallelism(), prefetch);
   }
 
   /** Reads every row of the given columns (all when null) in batches of the default size. */
@@ -187,14 +194,7 @@ public final class LanceFileReader implements AutoCloseable {
       if (!file.mapped() && !ranges.isEmpty()) {
         // Rows that share a chunk or page would each read it: find every range first, then read
         // each distinct one once (neighbours coalesced) and decode from those bytes.
-        // Two rounds: the pages' metadata, which tells where the rows are, then the rows' bytes.
-        for (boolean metadata : new boolean[] {true, false}) {
-          ReadPlan plan = new ReadPlan();
-          for (FieldDecoder d : decoders) {
-            plan(location(), d, ranges, plan, metadata);
-          }
-          source.fetch(plan);
-        }
+        fetchAhead(source, decoders, ranges);
       }
       for (FieldDecoder d : decoders) {
         FieldVector v = decode(location(), d, ranges, allocator);
@@ -325,6 +325,61 @@ public final class LanceFileReader implements AutoCloseable {
     } catch (RuntimeException e) {
       throw malformed(location, decoder.field().name(), e);
     }
+  }
+
+  // Fetches the bytes the decoders will read for `rows`, in two rounds: the pages' metadata, which
+  // tells where the rows are, then the rows' bytes; each round's ranges are read at once. Returns
+  // the bytes read.
+  private long fetchAhead(ColumnSource source, List<FieldDecoder> decoders, RowRanges rows) throws IOException {
+    long read = 0;
+    for (boolean metadata : new boolean[] {true, false}) {
+      ReadPlan plan = new ReadPlan();
+      for (FieldDecoder d : decoders) {
+        plan(location(), d, rows, plan, metadata);
+      }
+      read += source.fetch(plan);
+    }
+    return read;
+  }
+
+  // A scan's window of rows from `from` to at least `to`: in a 2.1 or later file, where every
+  // column's pages count rows, every buffer of every page of the fields' columns holding some of
+  // those rows is fetched in one round (a scan reads whole pages, as Lance's does), and the window
+  // is stretched to where the first of those columns' last pages ends, so that the next window
+  // starts where a page does; bytes of the last window that this one does not need are dropped.
+  // The decoders' own two rounds then find little or nothing left to fetch.
+  private BatchReader.Window fetchWindow(ColumnSource source, List<FieldDecoder> decoders, long from, long to,
+      long minWindowRows) throws IOException {
+    long read = 0;
+    long covered = to;
+    if (metadata.version() != LanceFileVersion.V2_0) {
+      ReadPlan pagesPlan;
+      long pagesEnd;
+      while (true) {
+        pagesPlan = new ReadPlan();
+        pagesEnd = Long.MAX_VALUE;
+        List<LanceField> fields = metadata.schema().fields();
+        for (FieldDecoder d : decoders) {
+          int idx = metadata.schema().indexOf(d.field().name());
+          int last = idx + 1 < fields.size() ? firstColumn[idx + 1] : metadata.columns().size();
+          for (int c = idx < 0 ? last : firstColumn[idx]; c < last; c++) {
+            pagesEnd = Math.min(pagesEnd, source.planPages(c, from, to, pagesPlan));
+          }
+        }
+        // Pages are large or rows wide: fewer rows, down to one batch's worth (its pages whole).
+        if (pagesPlan.bytes() <= BatchReader.WINDOW_BYTES || to - from <= minWindowRows) {
+          break;
+        }
+        to = from + Math.max(minWindowRows, (to - from) / 2);
+      }
+      covered = Math.max(to, Math.min(pagesEnd, numRows()));
+      source.retainOnly(pagesPlan);
+      read += source.fetch(pagesPlan);
+    } else {
+      source.retainOnly(new ReadPlan());
+    }
+    read += fetchAhead(source, decoders, RowRanges.of(from, covered));
+    return new BatchReader.Window(read, covered);
   }
 
   /** Plans the reads of rows of one field, reporting failures as {@link #decode} does. */

@@ -81,4 +81,20 @@ public interface InputFile extends Closeable {
   default void readFully(long position, ByteBuffer dst) throws IOException {
     dst.put(read(position, dst.remaining()));
   }
+
+  /**
+   * Reads several ranges, as {@link #read} reads each: result {@code i} holds
+   * {@code lengths[i]} bytes from {@code positions[i]}. A remote store sends the requests at once
+   * (up to its read concurrency), so n ranges cost about one round trip instead of n; the default
+   * reads them one after the other, which a local file does as fast.
+   *
+   * @throws java.io.EOFException if a range passes the end of the file
+   */
+  default ByteBuffer[] readAll(long[] positions, int[] lengths) throws IOException {
+    ByteBuffer[] out = new ByteBuffer[positions.length];
+    for (int i = 0; i < out.length; i++) {
+      out[i] = read(positions[i], lengths[i]);
+    }
+    return out;
+  }
 }

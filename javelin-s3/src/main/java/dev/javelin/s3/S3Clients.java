@@ -50,6 +50,8 @@ final class S3Clients implements AutoCloseable {
   final S3Client client;
   final S3Client once;
   final ExecutorService uploads;
+  /** Sends the ranged GETs of one {@code readAll} at once (Lance keeps tens in flight on cloud stores). */
+  final ExecutorService reads;
   final RequestCounters counters = new RequestCounters();
   private final SdkHttpClient http;
   private final AtomicBoolean closed = new AtomicBoolean();
@@ -71,7 +73,14 @@ final class S3Clients implements AutoCloseable {
         new LinkedBlockingQueue<>(), ThreadPools.daemonThreads("javelin-s3-upload-"));
     pool.allowCoreThreadTimeOut(true);
     this.uploads = pool;
+    ThreadPoolExecutor readPool = new ThreadPoolExecutor(READ_THREADS, READ_THREADS, 30, TimeUnit.SECONDS,
+        new LinkedBlockingQueue<>(), ThreadPools.daemonThreads("javelin-s3-read-"));
+    readPool.allowCoreThreadTimeOut(true);
+    this.reads = readPool;
   }
+
+  /** Ranged GETs in flight at once per store, at most (the HTTP pool holds 64 connections). */
+  static final int READ_THREADS = 32;
 
   private S3Client build(S3Config config, AwsCredentialsProvider credentials, RetryStrategy retries) {
     S3ClientBuilder b = S3Client.builder()
@@ -120,6 +129,7 @@ final class S3Clients implements AutoCloseable {
   public void close() {
     if (closed.compareAndSet(false, true)) {
       uploads.shutdownNow();
+      reads.shutdownNow();
       client.close();
       once.close();
       http.close();

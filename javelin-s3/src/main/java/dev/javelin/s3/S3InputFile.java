@@ -1,6 +1,7 @@
 package dev.javelin.s3;
 
 import dev.javelin.common.Tasks;
+import dev.javelin.io.ConcurrentReads;
 import dev.javelin.io.InputFile;
 import java.io.EOFException;
 import java.io.IOException;
@@ -84,6 +85,47 @@ final class S3InputFile implements InputFile {
       fetch(position, out);
     }
     return ByteBuffer.wrap(out).order(ByteOrder.LITTLE_ENDIAN);
+  }
+
+  /** The ranges' GETs at once, on the store's read threads. */
+  @Override
+  public ByteBuffer[] readAll(long[] positions, int[] lengths) throws IOException {
+    return ConcurrentReads.readAll(this, positions, lengths, clients.reads);
+  }
+
+  /**
+   * The whole object by one GET without a range (no HEAD first: the answer says how long it is),
+   * sent again when its body breaks off.
+   */
+  byte[] readWhole() throws IOException {
+    GetObjectRequest request = GetObjectRequest.builder().bucket(bucket).key(key).build();
+    try {
+      return Tasks.retry()
+          .maxAttempts(clients.config.maxAttempts())
+          .backoff(Duration.ofMillis(50), Duration.ofSeconds(5))
+          .jitter(1)
+          .retryOn(BrokenBody.class)
+          .run(attempt -> {
+            ResponseInputStream<GetObjectResponse> in = get(request);
+            try {
+              Long length = in.response().contentLength();
+              if (length == null || length > Integer.MAX_VALUE - 64) {
+                throw new IOException("Object too large to read whole (" + length + " bytes): " + location);
+              }
+              byte[] out = new byte[length.intValue()];
+              readBody(in, out);
+              return out;
+            } catch (BrokenBody e) {
+              in.abort();
+              throw e;
+            } finally {
+              closeQuietly(in);
+            }
+          });
+    } catch (BrokenBody e) {
+      throw new IOException("Reading " + location + " failed after " + clients.config.maxAttempts() + " attempts: "
+          + e.getMessage(), e.getCause());
+    }
   }
 
   // One ranged GET into `out`, sent again when its body breaks off.

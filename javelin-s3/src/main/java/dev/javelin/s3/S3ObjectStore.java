@@ -168,6 +168,12 @@ public final class S3ObjectStore implements ObjectStore {
     return new S3InputFile(clients, bucket, fullKey(key), where(key), -1);
   }
 
+  /** The whole object by one GET (no HEAD). */
+  @Override
+  public byte[] read(String key) throws IOException {
+    return new S3InputFile(clients, bucket, fullKey(key), where(key), -1).readWhole();
+  }
+
   /** Opens an object of known length: no HEAD is sent for it (unless its date is asked for). */
   @Override
   public InputFile open(String key, long length) {

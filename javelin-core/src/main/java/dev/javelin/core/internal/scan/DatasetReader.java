@@ -5,6 +5,7 @@ import dev.javelin.format.Gather;
 import dev.javelin.format.LanceFileReader;
 import dev.javelin.format.ReadOptions;
 import dev.javelin.format.schema.LanceField;
+import dev.javelin.io.LocalObjectStore;
 import dev.javelin.io.ObjectStore;
 import dev.javelin.table.Fragment;
 import dev.javelin.table.deletion.Deletes;
@@ -90,6 +91,8 @@ public final class DatasetReader extends ArrowReader {
   private final long sharedStart;
   private final long sharedEnd;
   private boolean started;
+  // Where data files' metadata is kept between reads (null: parsed per open).
+  private DataFileCache dataFiles;
 
   public DatasetReader(ObjectStore store, String location, List<Fragment> fragments, List<LanceField> fields,
       int batchSize, BufferAllocator allocator) {
@@ -120,6 +123,15 @@ public final class DatasetReader extends ArrowReader {
     this.shared = null;
     this.sharedStart = 0;
     this.sharedEnd = 0;
+  }
+
+  /**
+   * Opens data files of a remote store with their metadata from {@code cache} (parsed, and its
+   * tail read, once per session) instead of reading it on every open; local files read as before.
+   */
+  public DatasetReader dataFiles(DataFileCache cache) {
+    this.dataFiles = cache;
+    return this;
   }
 
   /**
@@ -342,7 +354,7 @@ public final class DatasetReader extends ArrowReader {
   }
 
   private void openFragment(Fragment fragment) throws IOException {
-    adopt(Opened.open(store, location, fragment, fields, metas, stableRowIds, allocator), 0,
+    adopt(Opened.open(store, location, fragment, fields, metas, stableRowIds, dataFiles, allocator), 0,
         fragment.physicalRows(), true);
   }
 
@@ -402,14 +414,17 @@ public final class DatasetReader extends ArrowReader {
     }
 
     static Opened open(ObjectStore store, String location, Fragment fragment, List<LanceField> fields,
-        List<Meta> metas, boolean stableRowIds, BufferAllocator allocator) throws IOException {
+        List<Meta> metas, boolean stableRowIds, DataFileCache dataFiles, BufferAllocator allocator)
+        throws IOException {
       Opened o = new Opened(store, location, fragment, fields, metas, stableRowIds);
       try {
         o.deleted = Deletes.deletedRows(store, fragment, allocator);
         o.loadSequences();
         o.parts = FragmentFiles.plan(fragment, fields, location);
         for (FragmentFiles.Part p : o.parts) {
-          LanceFileReader r = FragmentFiles.open(store, p, allocator);
+          LanceFileReader r = dataFiles != null && !(store instanceof LocalObjectStore)
+              ? FragmentFiles.openCached(dataFiles, store, p, allocator)
+              : FragmentFiles.open(store, p, allocator);
           o.files.add(r);
           if (r.numRows() != fragment.physicalRows()) {
             throw TableErrors.corrupt(location, "Data file " + p.file.path() + " has "

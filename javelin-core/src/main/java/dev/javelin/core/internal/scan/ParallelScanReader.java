@@ -40,6 +40,8 @@ public final class ParallelScanReader extends ArrowReader {
   private static final AtomicInteger THREADS = new AtomicInteger();
 
   private final ObjectStore store;
+  // Where data files' metadata is kept between reads (null: parsed per open).
+  private DataFileCache dataFiles;
   private final String location;
   private final List<LanceField> fields;
   private final int batchSize;
@@ -127,6 +129,15 @@ public final class ParallelScanReader extends ArrowReader {
     }
   }
 
+  /**
+   * Opens data files of a remote store with their metadata from {@code cache} (see
+   * {@link DatasetReader#dataFiles}).
+   */
+  public ParallelScanReader dataFiles(DataFileCache cache) {
+    this.dataFiles = cache;
+    return this;
+  }
+
   static long unitRows(int batchSize) {
     return (long) batchSize * Math.max(UNIT_BATCHES, (UNIT_ROWS + batchSize - 1) / batchSize);
   }
@@ -147,7 +158,8 @@ public final class ParallelScanReader extends ArrowReader {
         throw new IOException("Scan closed: " + location);
       }
       if (opened == null) {
-        opened = DatasetReader.Opened.open(store, location, fragment, fields, metas, stableRowIds, allocator);
+        opened = DatasetReader.Opened.open(store, location, fragment, fields, metas, stableRowIds, dataFiles,
+            allocator);
       }
       return opened;
     }

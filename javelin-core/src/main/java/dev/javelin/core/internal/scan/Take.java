@@ -9,6 +9,7 @@ import dev.javelin.format.FloatVectorReader;
 import dev.javelin.format.Gather;
 import dev.javelin.format.LanceFileReader;
 import dev.javelin.format.schema.LanceField;
+import dev.javelin.io.LocalObjectStore;
 import dev.javelin.table.Fragment;
 import dev.javelin.table.Overlay;
 import dev.javelin.table.deletion.Deletes;
@@ -16,11 +17,16 @@ import dev.javelin.table.exceptions.TableErrors;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorLoader;
@@ -175,11 +181,7 @@ public final class Take {
       for (int i = 0; i < offsets.length; i++) {
         rowsOf[fragOf[i]][counts[fragOf[i]]++] = rowOf[i];
       }
-      for (int frag = 0; frag < fragments.size(); frag++) {
-        if (rowsOf[frag].length > 0) {
-          sources[frag] = takeFromFragment(ds, fragments.get(frag), fields, rowsOf[frag], opened, allocator);
-        }
-      }
+      takeFromFragments(ds, fragments, fields, rowsOf, sources, opened, allocator);
       // Gather buffer by buffer: Arrow's copyFromSafe cannot copy every nesting.
       int[] slot = new int[fragments.size()];
       int used = 0;
@@ -285,6 +287,96 @@ public final class Take {
           block.accept(from, to);
         }
         return true;
+      }
+    }
+  }
+
+  // takeFromFragment for every fragment with rows, into sources. From a remote store the fragments'
+  // takes run at once on the session's I/O threads (each waits on its requests), the first on the
+  // calling thread; a take not started when the caller gets to it runs on the caller, so takes
+  // nested in I/O tasks cannot starve the pool.
+  private static void takeFromFragments(Dataset ds, List<Fragment> fragments, List<LanceField> fields,
+      long[][] rowsOf, FieldVector[][] sources, List<VectorSchemaRoot> opened, BufferAllocator allocator)
+      throws IOException {
+    List<Integer> wanted = new ArrayList<>();
+    for (int frag = 0; frag < fragments.size(); frag++) {
+      if (rowsOf[frag].length > 0) {
+        wanted.add(frag);
+      }
+    }
+    if (wanted.size() <= 1 || ds.store() instanceof LocalObjectStore) {
+      for (int frag : wanted) {
+        sources[frag] = takeFromFragment(ds, fragments.get(frag), fields, rowsOf[frag], opened, allocator);
+      }
+      return;
+    }
+    List<List<VectorSchemaRoot>> openedBy = new ArrayList<>();
+    List<AtomicBoolean> claimed = new ArrayList<>();
+    List<Future<FieldVector[]>> pending = new ArrayList<>();
+    ExecutorService io = SessionState.of(ds).pools().io();
+    for (int k = 0; k < wanted.size(); k++) {
+      int frag = wanted.get(k);
+      List<VectorSchemaRoot> mine = Collections.synchronizedList(new ArrayList<>());
+      AtomicBoolean claim = new AtomicBoolean();
+      openedBy.add(mine);
+      claimed.add(claim);
+      // Whoever claims a fragment first takes it: an I/O thread, or the caller when it gets there.
+      pending.add(k == 0 ? null : io.submit(() -> claim.compareAndSet(false, true)
+          ? takeFromFragment(ds, fragments.get(frag), fields, rowsOf[frag], mine, allocator) : null));
+    }
+    Throwable failure = null;
+    for (int k = 0; k < wanted.size(); k++) {
+      int frag = wanted.get(k);
+      Future<FieldVector[]> f = pending.get(k);
+      try {
+        if (claimed.get(k).compareAndSet(false, true)) {
+          if (failure == null) {
+            sources[frag] = takeFromFragment(ds, fragments.get(frag), fields, rowsOf[frag], openedBy.get(k),
+                allocator);
+          }
+        } else {
+          FieldVector[] got = awaitQuietly(f); // an I/O thread took it: its vectors are in openedBy
+          if (failure == null) {
+            sources[frag] = got;
+          }
+        }
+      } catch (Throwable t) {
+        failure = failure == null ? t : failure;
+      } finally {
+        opened.addAll(openedBy.get(k));
+      }
+    }
+    if (failure instanceof IOException e) {
+      throw e;
+    }
+    if (failure instanceof RuntimeException e) {
+      throw e;
+    }
+    if (failure instanceof Error e) {
+      throw e;
+    }
+    if (failure != null) {
+      throw new IOException(failure);
+    }
+  }
+
+  // The task's result, waiting through interrupts (its vectors must be owned before returning),
+  // with its own failure rethrown.
+  private static FieldVector[] awaitQuietly(Future<FieldVector[]> f) throws Exception {
+    boolean interrupted = false;
+    try {
+      while (true) {
+        try {
+          return f.get();
+        } catch (InterruptedException e) {
+          interrupted = true;
+        } catch (ExecutionException e) {
+          throw e.getCause() instanceof Exception ex ? ex : new IOException(e.getCause());
+        }
+      }
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
       }
     }
   }

@@ -8,6 +8,7 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -99,6 +100,33 @@ public final class ColumnSource {
   }
 
   /**
+   * Adds to {@code plan} every buffer of each page of column {@code index} that holds some of rows
+   * [from, to), and the column's own buffers: what a scan of those rows reads, whole. Only for
+   * 2.1 and later files, whose pages count rows (a 2.0 page of a list's items counts items).
+   *
+   * @return the row where the last of those pages ends (Long.MAX_VALUE when none holds any)
+   */
+  public long planPages(int index, long from, long to, ReadPlan plan) {
+    ColumnMetadata column = columns.get(index);
+    long first = 0;
+    long covered = Long.MAX_VALUE;
+    for (ColumnMetadata.Page page : column.getPagesList()) {
+      long end = first + page.getLength();
+      if (first < to && end > from) {
+        for (int b = 0; b < page.getBufferOffsetsCount() && b < page.getBufferSizesCount(); b++) {
+          plan.add(page.getBufferOffsets(b), page.getBufferSizes(b));
+        }
+        covered = end;
+      }
+      first = end;
+    }
+    for (int b = 0; b < column.getBufferOffsetsCount() && b < column.getBufferSizesCount(); b++) {
+      plan.add(column.getBufferOffsets(b), column.getBufferSizes(b));
+    }
+    return covered;
+  }
+
+  /**
    * Reads bytes of a buffer of a column's page.
    *
    * @throws CorruptFileException if the range is negative, too large or past the end of the file
@@ -181,69 +209,142 @@ public final class ColumnSource {
 
   /**
    * Reads the planned ranges ahead, each distinct byte once, merging ranges that overlap or lie at
-   * most the file's {@link InputFile#blockSize()} bytes apart into one read; later reads that fall
-   * inside a fetched range ({@link #read}, {@link #view}, {@link #readInto}) are served from it.
-   * Does nothing on a mapped file, where reads cost no I/O. Ranges outside the file are skipped
-   * (the decoder that asked reports them when it reads). Bytes fetched are kept as long as this
-   * source, which a take makes for itself.
+   * most the file's {@link InputFile#blockSize()} bytes apart into one read, and sending the reads
+   * at once ({@link InputFile#readAll}); later reads that fall inside a fetched range
+   * ({@link #read}, {@link #view}, {@link #readInto}) are served from it. Does nothing on a
+   * mapped file, where reads cost no I/O. Ranges outside the file are skipped (the decoder that
+   * asked reports them when it reads), and so are ranges past {@link #MAX_FETCHED_BYTES} held.
+   * Bytes fetched are kept until {@link #release()}.
+   *
+   * @return the bytes this call read
    */
-  public void fetch(ReadPlan plan) throws IOException {
+  public long fetch(ReadPlan plan) throws IOException {
     if (plan.isEmpty() || file.mapped()) {
-      return;
+      return 0;
     }
     long fileLength = file.length();
     long[][] ranges = plan.coalesced(Math.max(0, file.blockSize()), MAX_MERGED_READ);
+    // Only the gaps between bytes fetched already are read, so no byte is read twice.
+    long[] positions = new long[8];
+    int[] lengths = new int[8];
+    int k = 0;
+    long held = fetchedBytes;
     for (int i = 0; i < ranges[0].length; i++) {
       long s = ranges[0][i];
       long e = ranges[1][i];
-      if (e > fileLength || fetchedBytes + (e - s) > MAX_FETCHED_BYTES) {
+      if (e > fileLength) {
         continue;
       }
-      add(s, e);
+      long[] gaps = gaps(s, e);
+      for (int g = 0; g < gaps.length; g += 2) {
+        long length = gaps[g + 1] - gaps[g];
+        if (held + length > MAX_FETCHED_BYTES) {
+          continue;
+        }
+        if (k == positions.length) {
+          positions = Arrays.copyOf(positions, k * 2);
+          lengths = Arrays.copyOf(lengths, k * 2);
+        }
+        positions[k] = gaps[g];
+        lengths[k] = (int) length;
+        held += length;
+        k++;
+      }
     }
+    if (k == 0) {
+      return 0;
+    }
+    ByteBuffer[] got = file.readAll(Arrays.copyOf(positions, k), Arrays.copyOf(lengths, k));
+    long read = 0;
+    for (int i = 0; i < k; i++) {
+      insert(positions[i], got[i]);
+      read += lengths[i];
+    }
+    return read;
   }
 
-  // Fetches [s, e), merged with the fetched ranges it overlaps or touches (their bytes are copied,
-  // not read again), so a range planned later never spans two fetched pieces.
-  private void add(long s, long e) throws IOException {
+  // The parts of [s, e) no fetched piece holds, as start, end pairs.
+  private long[] gaps(long s, long e) {
+    if (fetched == null) {
+      return new long[] {s, e};
+    }
+    long[] out = new long[4];
+    int n = 0;
+    long at = s;
+    Map.Entry<Long, ByteBuffer> before = fetched.floorEntry(s);
+    if (before != null) {
+      at = Math.max(at, before.getKey() + before.getValue().capacity());
+    }
+    for (Map.Entry<Long, ByteBuffer> x : fetched.subMap(s, false, e, false).entrySet()) {
+      if (x.getKey() > at) {
+        if (n + 2 > out.length) {
+          out = Arrays.copyOf(out, out.length * 2);
+        }
+        out[n++] = at;
+        out[n++] = x.getKey();
+      }
+      at = Math.max(at, x.getKey() + x.getValue().capacity());
+    }
+    if (at < e) {
+      if (n + 2 > out.length) {
+        out = Arrays.copyOf(out, out.length * 2);
+      }
+      out[n++] = at;
+      out[n++] = e;
+    }
+    return Arrays.copyOf(out, n);
+  }
+
+  /**
+   * Drops the bytes fetched so far that no range of {@code plan} needs (a scan moving on to its
+   * next window of rows keeps the pages the two windows share).
+   */
+  public void retainOnly(ReadPlan plan) {
+    if (fetched == null) {
+      return;
+    }
+    long[][] ranges = plan.coalesced(0, Long.MAX_VALUE);
+    fetched.entrySet().removeIf(x -> {
+      long s = x.getKey();
+      long e = s + x.getValue().capacity();
+      int i = Arrays.binarySearch(ranges[0], e);
+      i = i >= 0 ? i - 1 : -i - 2; // the last range starting before e
+      boolean needed = i >= 0 && ranges[1][i] > s;
+      if (!needed) {
+        fetchedBytes -= x.getValue().capacity();
+      }
+      return !needed;
+    });
+  }
+
+  // Keeps `bytes`, read at `s`, merged with the fetched pieces it overlaps or touches (their bytes
+  // are copied, not read again), so that a range planned later never spans two fetched pieces.
+  private void insert(long s, ByteBuffer bytes) {
     if (fetched == null) {
       fetched = new TreeMap<>();
     }
-    Map.Entry<Long, ByteBuffer> before = fetched.floorEntry(s);
-    if (before != null && before.getKey() + before.getValue().capacity() >= e) {
-      return; // fetched already
-    }
+    long e = s + bytes.remaining();
     long from = s;
     long to = e;
+    Map.Entry<Long, ByteBuffer> before = fetched.floorEntry(s);
     if (before != null && before.getKey() + before.getValue().capacity() >= s) {
       from = before.getKey();
     }
-    Map<Long, ByteBuffer> joined = fetched.subMap(from, true, to, true);
-    long[] starts = new long[joined.size()];
-    ByteBuffer[] pieces = new ByteBuffer[joined.size()];
-    int n = 0;
+    Map<Long, ByteBuffer> joined = fetched.subMap(from, true, e, true);
     for (Map.Entry<Long, ByteBuffer> x : joined.entrySet()) {
-      starts[n] = x.getKey();
-      pieces[n++] = x.getValue();
       to = Math.max(to, x.getKey() + x.getValue().capacity());
     }
     if (to - from > Integer.MAX_VALUE - 64) {
-      return;
+      return; // too large to hold as one piece: those reads go to the file
     }
     ByteBuffer merged = ByteBuffer.allocate((int) (to - from)).order(ByteOrder.LITTLE_ENDIAN);
-    long at = from;
-    for (int i = 0; i < n; i++) {
-      if (starts[i] > at) {
-        file.readFully(at, merged.slice((int) (at - from), (int) (starts[i] - at)));
-      }
-      merged.put((int) (starts[i] - from), pieces[i], 0, pieces[i].capacity());
-      at = starts[i] + pieces[i].capacity();
-      fetchedBytes -= pieces[i].capacity();
-      fetched.remove(starts[i]);
+    for (Map.Entry<Long, ByteBuffer> x : List.copyOf(joined.entrySet())) {
+      ByteBuffer piece = x.getValue();
+      merged.put((int) (x.getKey() - from), piece, 0, piece.capacity());
+      fetchedBytes -= piece.capacity();
+      fetched.remove(x.getKey());
     }
-    if (to > at) {
-      file.readFully(at, merged.slice((int) (at - from), (int) (to - at)));
-    }
+    merged.put((int) (s - from), bytes, bytes.position(), bytes.remaining());
     fetched.put(from, merged);
     fetchedBytes += merged.capacity();
   }

@@ -37,6 +37,15 @@ public final class ReadPlan {
     return size == 0;
   }
 
+  /** The bytes of the ranges added (overlaps counted twice). */
+  public long bytes() {
+    long n = 0;
+    for (int i = 0; i < size; i++) {
+      n += ends[i] - starts[i];
+    }
+    return n;
+  }
+
   /**
    * The ranges sorted and merged where they overlap or lie at most {@code gap} bytes apart, as
    * {@code [starts, ends]}; a merged range does not grow past {@code maxLength} bytes (a single

@@ -12,6 +12,7 @@ import dev.javelin.testing.TestAllocator;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -72,6 +73,19 @@ class TakeReadOnceTest {
       return in.read(position, length);
     }
 
+    /** Calls of readAll (rounds of reads sent at once), and reads outside them. */
+    int rounds;
+    int readsInRounds;
+
+    @Override
+    public ByteBuffer[] readAll(long[] positions, int[] lengths) throws IOException {
+      synchronized (this) {
+        rounds++;
+        readsInRounds += positions.length;
+      }
+      return InputFile.super.readAll(positions, lengths);
+    }
+
     @Override
     public void close() throws IOException {
       in.close();
@@ -106,6 +120,10 @@ class TakeReadOnceTest {
   }
 
   private Path writeFlat(int rows, LanceFileVersion version) throws Exception {
+    return writeFlat(rows, WriteOptions.builder().version(version).build(), "flat" + version + ".lance");
+  }
+
+  private Path writeFlat(int rows, WriteOptions opts, String name) throws Exception {
     Schema schema = new Schema(List.of(
         new Field("id", FieldType.notNullable(new ArrowType.Int(64, true)), null),
         new Field("k", FieldType.notNullable(new ArrowType.Int(64, true)), null),
@@ -127,8 +145,7 @@ class TakeReadOnceTest {
         none.setNull(i);
       }
       root.setRowCount(rows);
-      WriteOptions opts = WriteOptions.builder().version(version).build();
-      return V21Fixtures.write(dir.resolve("flat" + version + ".lance"), opts, root);
+      return V21Fixtures.write(dir.resolve(name), opts, root);
     }
   }
 
@@ -189,6 +206,51 @@ class TakeReadOnceTest {
     }
     assertThat(in.requested()).isEqualTo(in.distinct());
     return in;
+  }
+
+  /** Scans every column through a recording (not mapped) file; checks the values against a mapped scan. */
+  private Recording scanOnce(Path f, int parallelism) throws Exception {
+    List<List<Object>> all = scan(f);
+    Recording in = new Recording(LocalInputFile.open(f));
+    try (LanceFileReader r = LanceFileReader.open(in, allocator)) {
+      in.ranges.clear();
+      in.rounds = 0;
+      in.readsInRounds = 0;
+      List<List<Object>> got = new ArrayList<>();
+      try (ArrowReader it = r.read(dev.javelin.format.ReadOptions.builder().parallelism(parallelism).build())) {
+        while (it.loadNextBatch()) {
+          VectorSchemaRoot b = it.getVectorSchemaRoot();
+          for (int c = 0; c < b.getFieldVectors().size(); c++) {
+            if (got.size() <= c) {
+              got.add(new ArrayList<>());
+            }
+            for (int i = 0; i < b.getRowCount(); i++) {
+              got.get(c).add(b.getVector(c).getObject(i));
+            }
+          }
+        }
+      }
+      assertThat(got).isEqualTo(all);
+    }
+    return in;
+  }
+
+  @Test
+  void aScanFromAStoreThatIsNotMappedReadsAWindowAtATimeInRoundsOfConcurrentReads() throws Exception {
+    Path smallPages = writeFlat(200_000, WriteOptions.builder().version(LanceFileVersion.V2_1)
+        .maxPageBytes(64 << 10).build(), "small-pages.lance");
+    for (Path f : List.of(writeFlat(200_000), writeNested(20_000), smallPages)) {
+      for (int parallelism : new int[] {1, 2}) {
+        Recording in = scanOnce(f, parallelism);
+        // A window of rows is fetched in one round: every buffer of its pages, all at once; the
+        // decoders then find their bytes fetched. These files' pages hold all rows in one window,
+        // except the small pages', which take a few windows sharing no page.
+        assertThat(in.rounds).as("rounds").isLessThanOrEqualTo(f == smallPages ? 6 : 1);
+        assertThat(in.ranges.size() - in.readsInRounds).as("reads outside the rounds").isZero();
+        assertThat(in.requested()).as("no byte read twice").isEqualTo(in.distinct());
+        assertThat(in.distinct()).isGreaterThan(Files.size(f) * 7 / 10);
+      }
+    }
   }
 
   private static long[] contiguous(long from, int n) {
