@@ -91,8 +91,8 @@ final class BranchCommand implements Callable<Integer> {
         Dataset source = ds.checkoutBranch(from);
         branch = source.createBranch(name, version == null ? source.version() : version);
       }
-      err().printf(Locale.ROOT, "Created branch %s of %s at version %d (%,d rows)%n", name, uri, branch.version(),
-          branch.countRows());
+      err().printf(Locale.ROOT, "Created branch %s of %s at version %d (%s)%n", name, uri, branch.version(),
+          Formats.count(branch.countRows(), "row"));
     }
   }
 

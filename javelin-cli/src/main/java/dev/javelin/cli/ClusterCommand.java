@@ -74,8 +74,13 @@ final class ClusterCommand extends BaseCommand {
         throw new InvalidInputException(e.getMessage());
       }
       Dataset next = r.dataset();
-      err().println(String.format(Locale.ROOT, "Clustered fragments %s by %s into %s (%,d rows moved): version %d",
-          r.sourceIds(), String.join(",", by), r.destinationIds(), r.rowsMoved(), next.version()));
+      // A clustering commits twice (ReserveFragments, then the Rewrite): say so, or the version
+      // number seems to skip one.
+      long committed = next.version() - ds.version();
+      String reserved = committed == 2 ? " (" + (next.version() - 1) + " reserved the new fragment ids)" : "";
+      err().println("Clustered fragments " + r.sourceIds() + " by " + String.join(",", by) + " into "
+          + r.destinationIds() + " (" + Formats.count(r.rowsMoved(), "row") + " moved): version " + next.version()
+          + reserved);
       List<String> through = new ArrayList<>();
       for (IndexInfo i : next.indices()) {
         if (!i.throughRowMaps().isEmpty()) {
