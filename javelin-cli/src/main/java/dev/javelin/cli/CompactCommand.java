@@ -30,10 +30,11 @@ import picocli.CommandLine.Parameters;
     header = "Rewrite small fragments, repack ones split over many files.",
     description = {
       "Prints the plan, a line per finished task, and the layout before and after.",
-      "Fragment rewrites commit as two versions (reserve ids, rewrite; indices covering",
-      "the fragments are remapped); column repacks commit as one more. Repacks are planned",
-      "only with --max-data-files-per-fragment or --column-groups (or the table config",
-      "lance.compaction.max_data_files_per_fragment / lance.compaction.column_groups).",
+      "Fragment rewrites commit as two versions (reserve ids, rewrite; indices",
+      "covering the fragments are remapped); column repacks commit as one more.",
+      "Repacks are planned only with --max-data-files-per-fragment or --column-groups",
+      "(or the table config lance.compaction.max_data_files_per_fragment or",
+      "lance.compaction.column_groups).",
       ""
     },
     footer = {"", "Examples:", "  javelin compact people", "  javelin compact people --scope repack --max-data-files-per-fragment 1",

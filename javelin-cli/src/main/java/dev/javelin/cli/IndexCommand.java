@@ -141,11 +141,11 @@ final class IndexCommand implements Callable<Integer> {
   /** {@code javelin index list}. */
   @Command(name = "list", header = "List the indices of a dataset version, and its system entries.",
       description = {
-        "Per index: its type by Lance's name (BTREE, BITMAP, INVERTED, IVF_PQ, IVF_HNSW_SQ,",
-        "...), its columns, and the live fragments it answers for, out of all: directly, or",
-        "through the row maps of a 'javelin cluster' (\"4 of 4 (3 through row maps)\").",
-        "System entries (clustering's transitions, a compaction's fragment reuse) are listed",
-        "apart: they are not indices queries use.",
+        "Per index: its type by Lance's name (BTREE, BITMAP, INVERTED, IVF_PQ,",
+        "IVF_HNSW_SQ, ...), its columns, and the live fragments it answers for, out of",
+        "all: directly, or through the row maps of a 'javelin cluster', as in",
+        "\"4 of 4 (3 through row maps)\". System entries (clustering's transitions, a",
+        "compaction's fragment reuse) are listed apart: queries do not use them.",
         ""
       },
       footer = {"", "Examples:", "  javelin index list people", "  javelin index list people --json"})
@@ -283,12 +283,12 @@ final class IndexCommand implements Callable<Integer> {
   /** {@code javelin index optimize}. */
   @Command(name = "optimize", header = "Index the fragments appended since each index was built.",
       description = {
-        "Per index, the rows of fragments it does not cover yet are added to it, as Lance's",
-        "incremental optimize: a vector index keeps its IVF centroids and PQ codebook (the new",
-        "rows go into its existing partitions; nothing is retrained or re-partitioned), a BTree",
-        "is merged into a new one. Delta indices of one name are merged into one; deleted rows",
-        "are dropped. Prints per index what was done; kinds Javelin cannot update are skipped",
-        "and say why.",
+        "Per index, the rows of fragments it does not cover yet are added to it, as",
+        "Lance's incremental optimize: a vector index keeps its IVF centroids and PQ",
+        "codebook (the new rows go into its existing partitions; nothing is retrained",
+        "or re-partitioned), a BTree is merged into a new one. Delta indices of one",
+        "name are merged into one; deleted rows are dropped. Prints per index what was",
+        "done; kinds Javelin cannot update are skipped and say why.",
         ""
       })
   static final class Optimize extends BaseCommand {
@@ -337,11 +337,11 @@ final class IndexCommand implements Callable<Integer> {
   /** {@code javelin index settle}. */
   @Command(name = "settle", header = "Remap indices onto clustered fragments; drop row maps.",
       description = {
-        "Indices built before 'javelin cluster' answer for the moved rows through row maps.",
-        "This remaps them onto the new fragments, then drops the row maps no index needs,",
-        "and the __lance_stable_partition entry with the last: older Lance readers",
-        "(lance-core 7.0.0) then see only indices they know. Cleanup removes the row map",
-        "files once no kept version needs them.",
+        "Indices built before 'javelin cluster' answer for the moved rows through row",
+        "maps. This remaps them onto the new fragments, then drops the row maps no",
+        "index needs, and the __lance_stable_partition entry with the last: older Lance",
+        "readers (lance-core 7.0.0) then see only indices they know. Cleanup removes",
+        "the row map files once no kept version needs them.",
         ""
       })
   static final class Settle extends BaseCommand {

@@ -18,9 +18,10 @@ import picocli.CommandLine.Option;
     name = "layout",
     header = "Show how fragments spread their columns over data files.",
     description = {
-      "From manifest metadata only: per fragment, the data files holding a schema column,",
-      "their schema columns and recorded size, the share of dead field slots (tombstoned or",
-      "dropped columns) and overlays. The bar has one '#' per data file.",
+      "From manifest metadata only: per fragment, the data files holding a schema",
+      "column, their schema columns and recorded size, the share of dead field slots",
+      "(tombstoned or dropped columns) and overlays. The bar has one '#' per data",
+      "file. Sizes are in binary units (1 KiB = 1,024 bytes); --json gives bytes.",
       ""
     },
     footer = {"", "Examples:", "  javelin layout people", "  javelin layout people --json"})
