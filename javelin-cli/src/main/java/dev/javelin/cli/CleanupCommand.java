@@ -83,7 +83,8 @@ final class CleanupCommand extends BaseCommand {
     // Run on the table, not on an opened newest version: the cleanup reads every version itself
     // and says which one it cannot read.
     CleanupResult r = Cleanup.run(args.table(), p);
-    for (String line : report(r, p, deleteUnverified, uri)) {
+    long oldestKept = args.versions().get(0).version();
+    for (String line : report(r, p, oldestKept, uri)) {
       err().println(line);
     }
     return ExitCodes.OK;
@@ -94,7 +95,7 @@ final class CleanupCommand extends BaseCommand {
    * still used by kept versions, unreferenced files waiting for the grace period (and the options
    * that change that).
    */
-  static List<String> report(CleanupResult r, CleanupPolicy p, boolean deleteUnverified, String uri) {
+  static List<String> report(CleanupResult r, CleanupPolicy p, long oldestKept, String uri) {
     List<String> lines = new ArrayList<>();
     lines.add("Removed " + Formats.count(r.manifestsRemoved(), "version") + ", "
         + Formats.count(r.dataFilesRemoved(), "data file") + ", "
@@ -119,11 +120,11 @@ final class CleanupCommand extends BaseCommand {
     }
     if (r.unreferencedFilesKept() > 0) {
       lines.add("Kept " + Formats.count(r.unreferencedFilesKept(), "unreferenced file") + " ("
-          + Formats.size(r.unreferencedBytesKept()) + ") no version uses: left by failed or killed writes, or by a "
-          + "write still in progress, so " + (r.unreferencedFilesKept() == 1 ? "it stays" : "they stay")
-          + " while younger than the grace period (" + Formats.duration(p.gracePeriod())
-          + ") or newer than the oldest kept version.");
-      if (!deleteUnverified) {
+          + Formats.size(r.unreferencedBytesKept()) + ") that no version uses: left by failed or killed writes, or by "
+          + "a write still in progress, such a file stays while younger than the grace period ("
+          + Formats.duration(p.gracePeriod()) + ") or newer than the oldest kept version ("
+          + Long.toUnsignedString(oldestKept) + ").");
+      if (!p.deleteUnverified()) {
         lines.add("To remove them sooner: --grace-period AGE (e.g. --grace-period 1h) removes those older than AGE; "
             + "--delete-unverified removes them at any age, safe only while no other process writes to the "
             + "dataset.");

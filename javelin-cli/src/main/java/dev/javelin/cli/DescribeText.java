@@ -180,6 +180,10 @@ final class DescribeText {
     o.put("name", f.name());
     o.put("type", f.logicalType());
     o.put("nullable", f.nullable());
+    if (!f.metadata().isEmpty()) {
+      ObjectNode meta = o.putObject("metadata");
+      f.metadata().forEach(meta::put);
+    }
     if (!f.children().isEmpty()) {
       ArrayNode children = o.putArray("children");
       f.children().forEach(c -> children.add(field(c)));

@@ -46,6 +46,9 @@ final class Formats {
    */
   static String duration(Duration d) {
     long ms = d.toMillis();
+    if (ms == 0) {
+      return "0s";
+    }
     if (ms < 1000) {
       return ms + "ms";
     }

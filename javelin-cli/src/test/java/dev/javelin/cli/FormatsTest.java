@@ -35,6 +35,7 @@ class FormatsTest {
     assertThat(Formats.duration(Duration.ofSeconds(90))).isEqualTo("1m 30s");
     assertThat(Formats.duration(Duration.ofHours(36))).isEqualTo("1d 12h");
     assertThat(Formats.duration(Duration.ofMillis(250))).isEqualTo("250ms");
+    assertThat(Formats.duration(Duration.ZERO)).isEqualTo("0s");
     assertThat(Formats.duration(Duration.ofDays(1).plusMinutes(5))).isEqualTo("1d 5m");
   }
 

@@ -42,13 +42,26 @@ class IndexCommandsTest extends CliTestBase {
     assertThat(run("append", ds, "--input", path("more.csv")).code).isZero();
 
     Result list = run("index", "list", ds);
-    assertThat(list.out).isEqualTo("name    type   columns  fragments\nid_idx  btree  id       3 of 4\n");
+    assertThat(list.out).isEqualTo("name    type   columns  fragments\nid_idx  BTREE  id       3 of 4\n");
 
     Result d = run("index", "describe", ds, "id_idx");
     assertThat(d.code).as(d.toString()).isZero();
-    assertThat(d.out).contains("type       btree\n", "columns    id\n", "built at   version 1\n",
-        "covered    3 fragments [0, 1, 2]\n", "uncovered  1 fragment [3]\n", "/page_data.lance  ",
-        "/page_lookup.lance  ").containsPattern("size       [1-9][0-9]* bytes\n");
+    assertThat(d.out).contains("type       BTREE\n", "columns    id\n", "built at   version 1\n",
+        "answers    3 of 4 live fragments\n", "direct     3 fragments [0, 1, 2]\n", "uncovered  1 fragment [3]\n",
+        "/page_data.lance  ", "/page_lookup.lance  ").containsPattern("size       [0-9.]+ (B|KiB) \\([0-9,]+ bytes\\)\n");
+    com.fasterxml.jackson.databind.JsonNode dj = dev.javelin.common.Json.tree(run("index", "describe", ds, "id_idx",
+        "--json").out);
+    assertThat(dj.get("type").asText()).isEqualTo("BTREE");
+    assertThat(dj.get("columns").toString()).isEqualTo("[\"id\"]");
+    assertThat(dj.get("fragments").toString())
+        .isEqualTo("{\"live\":4,\"covered\":3,\"direct\":[0,1,2],\"through_row_maps\":[],\"unindexed\":[3]}");
+    long total = 0;
+    for (com.fasterxml.jackson.databind.JsonNode f : dj.get("files")) {
+      assertThat(f.get("path").asText()).startsWith("_indices/" + dj.get("uuid").asText() + "/");
+      total += f.get("size_bytes").asLong();
+    }
+    assertThat(dj.get("files")).hasSize(2);
+    assertThat(dj.get("size_bytes").asLong()).isEqualTo(total).isPositive();
 
     Result scan = run("scan", ds, "--filter", "id = 5 OR id = 11", "--format", "csv", "--explain");
     assertThat(scan.code).as(scan.toString()).isZero();
@@ -125,17 +138,17 @@ class IndexCommandsTest extends CliTestBase {
         "--sub-vectors", "2").code).isZero();
     assertThat(run("index", "create", ds, "--column", "id").code).isZero();
     writeVectors(ds, 300, 100);
-    assertThat(run("index", "list", ds).out).contains("v_idx   vector  v        1 of 2\n");
+    assertThat(run("index", "list", ds).out).contains("v_idx   IVF_PQ  v        1 of 2\n");
 
     Result opt = run("index", "optimize", ds);
     assertThat(opt.code).as(opt.toString()).isZero();
     assertThat(opt.out).isEqualTo(
         "name    type    fragments added  rows added  rows dropped  result\n"
-        + "v_idx   vector  1 [1]            100         0             merged into existing partitions\n"
-        + "id_idx  btree   1 [1]            100         0             merged\n");
+        + "v_idx   IVF_PQ  1 [1]                   100             0  merged into existing partitions\n"
+        + "id_idx  BTREE   1 [1]                   100             0  merged\n");
     assertThat(opt.err).isEqualTo("Optimized indices: version 5\n");
-    assertThat(run("index", "list", ds).out).contains("v_idx   vector  v        2 of 2\n",
-        "id_idx  btree   id       2 of 2\n");
+    assertThat(run("index", "list", ds).out).contains("v_idx   IVF_PQ  v        2 of 2\n",
+        "id_idx  BTREE   id       2 of 2\n");
     // An appended row is found through the index, which now covers its fragment.
     Result r = run("search", ds, "--column", "v", "--vector", "350,0,0,0", "--k", "1", "--columns", "id",
         "--nprobes", "2", "--refine-factor", "50", "--format", "csv");
@@ -144,8 +157,8 @@ class IndexCommandsTest extends CliTestBase {
     Result again = run("index", "optimize", ds);
     assertThat(again.out).isEqualTo(
         "name    type    fragments added  rows added  rows dropped  result\n"
-        + "v_idx   vector  0 []             0           0             unchanged (covers every fragment)\n"
-        + "id_idx  btree   0 []             0           0             unchanged (covers every fragment)\n");
+        + "v_idx   IVF_PQ  0 []                      0             0  unchanged (covers every fragment)\n"
+        + "id_idx  BTREE   0 []                      0             0  unchanged (covers every fragment)\n");
     assertThat(again.err).isEqualTo("Indices are up to date: version 5\n");
   }
 }
