@@ -161,4 +161,70 @@ class IndexCommandsTest extends CliTestBase {
         + "id_idx  BTREE   0 []                      0             0  unchanged (covers every fragment)\n");
     assertThat(again.err).isEqualTo("Indices are up to date: version 5\n");
   }
+
+  // An index entry over fragments 0, 1 and 2 of column name (field 1), as lance-core writes one.
+  private static dev.javelin.table.IndexMetadata entry(String name, String uuid, String detailsType) {
+    return dev.javelin.table.IndexMetadata.builder().uuid(uuid).name(name).fields(List.of(1)).datasetVersion(1)
+        .fragmentBitmap(org.roaringbitmap.RoaringBitmap.bitmapOf(0, 1, 2)).details(detailsType).indexVersion(0)
+        .build();
+  }
+
+  @Test
+  void listNamesEveryKindLanceWritesAndShowsSystemEntriesApart() throws Exception {
+    String ds = create();
+    assertThat(run("index", "create", ds, "--column", "id").code).isZero();
+    List<dev.javelin.table.IndexMetadata> entries = new java.util.ArrayList<>();
+    String[][] scalar = {{"bitmap_idx", "/lance.table.BitmapIndexDetails"},
+        {"labels_idx", "/lance.table.LabelListIndexDetails"}, {"ngram_idx", "/lance.table.NGramIndexDetails"},
+        {"zone_idx", "/lance.table.ZoneMapIndexDetails"}, {"bloom_idx", "/lance.table.BloomFilterIndexDetails"},
+        {"fts_idx", "/lance.table.InvertedIndexDetails"}};
+    for (String[] k : scalar) {
+      entries.add(entry(k[0], java.util.UUID.randomUUID().toString(), k[1]));
+    }
+    // Every vector kind has VectorIndexDetails; its index.idx's lance:index metadata names the kind.
+    List<String> vectorKinds = List.of("IVF_FLAT", "IVF_SQ", "IVF_PQ", "IVF_RQ", "IVF_HNSW_SQ", "IVF_HNSW_PQ");
+    for (String kind : vectorKinds) {
+      String uuid = java.util.UUID.randomUUID().toString();
+      java.nio.file.Path idx = dir.resolve("ds/_indices/" + uuid + "/index.idx");
+      java.nio.file.Files.createDirectories(idx.getParent());
+      Schema schema = new Schema(List.of(new Field("__flat_marker",
+          FieldType.notNullable(new ArrowType.Int(64, false)), null)),
+          java.util.Map.of("lance:index", "{\"type\":\"" + kind + "\",\"distance_type\":\"l2\"}"));
+      dev.javelin.format.LanceFileWriter.create(idx, schema, dev.javelin.format.WriteOptions.defaults()).close();
+      entries.add(entry(kind.toLowerCase(java.util.Locale.ROOT) + "_idx", uuid, "/lance.index.pb.VectorIndexDetails"));
+    }
+    entries.add(entry("__lance_frag_reuse", java.util.UUID.randomUUID().toString(),
+        "/lance.table.FragmentReuseIndexDetails"));
+    Dataset d = Dataset.open(Path.of(ds), allocator);
+    dev.javelin.table.Table.at(d.store()).newCommit(dev.javelin.table.Transaction.createIndex(d.version(), entries,
+        List.of())).commit();
+
+    Result list = run("index", "list", ds);
+    assertThat(list.code).as(list.toString()).isZero();
+    assertThat(list.out).isEqualTo("name             type          columns  fragments\n"
+        + "id_idx           BTREE         id       3 of 3\n"
+        + "bitmap_idx       BITMAP        name     3 of 3\n"
+        + "labels_idx       LABEL_LIST    name     3 of 3\n"
+        + "ngram_idx        NGRAM         name     3 of 3\n"
+        + "zone_idx         ZONEMAP       name     3 of 3\n"
+        + "bloom_idx        BLOOM_FILTER  name     3 of 3\n"
+        + "fts_idx          INVERTED      name     3 of 3\n"
+        + "ivf_flat_idx     IVF_FLAT      name     3 of 3\n"
+        + "ivf_sq_idx       IVF_SQ        name     3 of 3\n"
+        + "ivf_pq_idx       IVF_PQ        name     3 of 3\n"
+        + "ivf_rq_idx       IVF_RQ        name     3 of 3\n"
+        + "ivf_hnsw_sq_idx  IVF_HNSW_SQ   name     3 of 3\n"
+        + "ivf_hnsw_pq_idx  IVF_HNSW_PQ   name     3 of 3\n"
+        + "\n"
+        + "system entry        what it is\n"
+        + "__lance_frag_reuse  fragment reuse (old-to-new row addresses of a compaction whose index remap was "
+        + "deferred)\n");
+    com.fasterxml.jackson.databind.JsonNode json = dev.javelin.common.Json.tree(run("index", "list", ds, "--json").out);
+    assertThat(json).hasSize(14);
+    assertThat(json.get(12).get("type").asText()).isEqualTo("IVF_HNSW_PQ");
+    assertThat(json.get(13).get("type").asText()).isEqualTo("FRAGMENT_REUSE");
+    assertThat(json.get(13).get("system").asBoolean()).isTrue();
+    assertThat(run("describe", ds).out).contains("  ivf_hnsw_sq_idx  IVF_HNSW_SQ  name  3 of 3  direct [0, 1, 2]\n",
+        "\nsystem entry __lance_frag_reuse: fragment reuse (");
+  }
 }
