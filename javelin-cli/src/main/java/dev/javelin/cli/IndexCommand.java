@@ -359,8 +359,7 @@ final class IndexCommand implements Callable<Integer> {
         }
         StringBuilder b = new StringBuilder("Settled indices: ");
         b.append(r.remapped().isEmpty() ? "none remapped" : "remapped " + String.join(", ", r.remapped()));
-        b.append("; dropped ").append(r.transitionsDropped())
-            .append(r.transitionsDropped() == 1 ? " transition" : " transitions");
+        b.append("; dropped ").append(Formats.count(r.transitionsDropped(), "transition"));
         if (r.transitionsKept() == 0) {
           b.append(", no row map left");
         } else {
