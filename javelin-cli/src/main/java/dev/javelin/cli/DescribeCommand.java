@@ -17,7 +17,7 @@ final class DescribeCommand extends BaseCommand {
   @Mixin
   DatasetArgs dataset = new DatasetArgs();
 
-  @Option(names = "--json", description = "Print a JSON object instead of text (docs/cli-json.md).")
+  @Option(names = "--json", description = "Print JSON instead (see docs/cli-json.md).")
   boolean json;
 
   @Override

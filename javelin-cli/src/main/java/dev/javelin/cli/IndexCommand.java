@@ -153,7 +153,7 @@ final class IndexCommand implements Callable<Integer> {
     @Mixin
     DatasetArgs dataset = new DatasetArgs();
 
-    @Option(names = "--json", description = "Print a JSON array instead of a table (docs/cli-json.md).")
+    @Option(names = "--json", description = "Print JSON instead (see docs/cli-json.md).")
     boolean json;
 
     @Override
@@ -199,7 +199,7 @@ final class IndexCommand implements Callable<Integer> {
     @Parameters(index = "1", paramLabel = "NAME", description = "The index name.")
     String name;
 
-    @Option(names = "--json", description = "Print a JSON object instead of text (docs/cli-json.md).")
+    @Option(names = "--json", description = "Print JSON instead (see docs/cli-json.md).")
     boolean json;
 
     @Override

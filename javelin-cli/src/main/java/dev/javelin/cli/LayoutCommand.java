@@ -29,7 +29,7 @@ final class LayoutCommand extends BaseCommand {
   @Mixin
   DatasetArgs dataset;
 
-  @Option(names = "--json", description = "Print a JSON array instead of a table (docs/cli-json.md).")
+  @Option(names = "--json", description = "Print JSON instead (see docs/cli-json.md).")
   boolean json;
 
   @Override

@@ -57,7 +57,7 @@ final class TagCommand implements Callable<Integer> {
       description = {"One line per tag, its name and version separated by a tab; --json gives more.", ""},
       footer = {"", "Examples:", "  javelin tag list people", "  javelin tag list people --json"})
   static final class ListTags extends TagAction {
-    @Option(names = "--json", description = "Print a JSON array instead (docs/cli-json.md).")
+    @Option(names = "--json", description = "Print JSON instead (see docs/cli-json.md).")
     boolean json;
 
     @Override

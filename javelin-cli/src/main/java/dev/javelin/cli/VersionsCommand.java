@@ -20,7 +20,7 @@ final class VersionsCommand extends BaseCommand {
   @Parameters(index = "0", paramLabel = "URI", description = "The dataset: a directory or file: URI.")
   String uri;
 
-  @Option(names = "--json", description = "Print a JSON array instead of a table (docs/cli-json.md).")
+  @Option(names = "--json", description = "Print JSON instead (see docs/cli-json.md).")
   boolean json;
 
   @Override
