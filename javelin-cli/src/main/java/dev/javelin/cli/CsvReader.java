@@ -132,15 +132,18 @@ final class CsvReader extends ArrowReader {
       String name = schema.getFields().get(i).getName();
       Integer col = byName.remove(name);
       if (col == null) {
-        throw new InvalidInputException(spec.origin() + " has column '" + name + "', which " + path
-            + " does not have (its columns: " + String.join(", ", header) + ")");
+        throw new InvalidInputException((spec.fromSchemaOption() ? "--schema names column '" + name + "', which "
+            : spec.origin() + " has column '" + name + "', which ") + path + " does not have (its columns: "
+            + String.join(", ", header) + ")");
       }
       source[i] = col;
     }
     if (!byName.isEmpty()) {
-      throw new InvalidInputException(path + " has column '" + byName.keySet().iterator().next() + "', which "
-          + spec.origin() + " does not have" + (spec.fromSchemaOption() ? " (it must name every column)"
-          : " (its columns: " + String.join(", ", spec.names()) + ")"));
+      String extra = byName.keySet().iterator().next();
+      throw new InvalidInputException(spec.fromSchemaOption()
+          ? "--schema does not give a type for column '" + extra + "' of " + path + " (it must name every column)"
+          : path + " has column '" + extra + "', which " + spec.origin() + " does not have (its columns: "
+              + String.join(", ", spec.names()) + ")");
     }
     CsvParser parser = CsvParser.open(path, charset, sep);
     try {

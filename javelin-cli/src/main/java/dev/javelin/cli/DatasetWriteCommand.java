@@ -44,7 +44,8 @@ abstract class DatasetWriteCommand extends BaseCommand {
       description = "Rows per data file, and so per fragment (default: 1048576).")
   Long maxRowsPerFile;
 
-  @Option(names = "--dry-run", description = "Print the input's schema (inferred or read) and stop: commit nothing.")
+  @Option(names = "--dry-run",
+      description = "Print the input's columns (inferred or read) and stop: commit nothing.")
   boolean dryRun;
 
   /** Runs the write; returns the dataset at the version it committed. */
@@ -95,14 +96,13 @@ abstract class DatasetWriteCommand extends BaseCommand {
         Schema in = reader.getVectorSchemaRoot().getSchema();
         Inputs.checkWritable(input, in);
         boolean inferred = !format.typed() && schema == null && target == null;
-        if (dryRun || inferred) {
-          err().print(describe(in, inferred));
-        }
         Schema fit = target != null ? target : target(allocator);
         if (fit != null) {
           checkFits(in, fit);
         }
         if (dryRun) {
+          out().print(describe(in, inferred));
+          flushOut();
           err().printf(Locale.ROOT, "Dry run: nothing committed%n");
           return ExitCodes.OK;
         }
@@ -111,6 +111,11 @@ abstract class DatasetWriteCommand extends BaseCommand {
           return ExitCodes.OK;
         }
         ds = write(reader, params.build(), allocator);
+        if (inferred) {
+          // The types a user did not choose, on standard output (the schema is what create made).
+          out().print(describe(in, true));
+          flushOut();
+        }
       }
       int fragments = ds.manifest().fragments().size();
       err().printf(Locale.ROOT, "%s %s: version %d, %,d rows in %,d %s (Lance %s files)%n", done(), uri,
