@@ -22,9 +22,9 @@ import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.FieldType;
 import org.apache.arrow.vector.types.pojo.Schema;
+import org.apache.parquet.HadoopFreeReadOptions;
 import org.apache.parquet.ParquetReadOptions;
 import org.apache.parquet.column.page.PageReadStore;
-import org.apache.parquet.conf.PlainParquetConfiguration;
 import org.apache.parquet.example.data.Group;
 import org.apache.parquet.example.data.simple.convert.GroupRecordConverter;
 import org.apache.parquet.hadoop.ParquetFileReader;
@@ -79,9 +79,7 @@ final class ParquetInput extends ArrowReader {
    * @throws InvalidInputException if the file is not Parquet or has a type Javelin cannot read
    */
   static ParquetInput open(Path path, BufferAllocator allocator) throws IOException {
-    ParquetReadOptions options = ParquetReadOptions.builder(new PlainParquetConfiguration())
-        .withCodecFactory(new ParquetCodecs())
-        .build();
+    ParquetReadOptions options = HadoopFreeReadOptions.create(new ParquetCodecs());
     ParquetFileReader reader;
     try {
       reader = new ParquetFileReader(new LocalInputFile(path), options);
