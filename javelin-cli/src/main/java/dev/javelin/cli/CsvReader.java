@@ -133,7 +133,8 @@ final class CsvReader extends ArrowReader {
       Integer col = byName.remove(name);
       if (col == null) {
         throw new InvalidInputException((spec.fromSchemaOption() ? "--schema names column '" + name + "', which "
-            : spec.origin() + " has column '" + name + "', which ") + path + " does not have (its columns: "
+            : Character.toUpperCase(spec.origin().charAt(0)) + spec.origin().substring(1) + " has column '" + name
+                + "', which ") + path + " does not have (its columns: "
             + String.join(", ", header) + ")");
       }
       source[i] = col;

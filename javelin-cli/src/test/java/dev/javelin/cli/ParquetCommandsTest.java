@@ -39,7 +39,7 @@ class ParquetCommandsTest extends CliTestBase {
       + "\"tags\":[\"a\",null,\"b\"],\"address\":{\"city\":\"Oslo\",\"zip\":150},\"legacy\":\"2023-02-24T01:00:00\"}\n"
       + "{\"id\":2,\"small\":null,\"name\":null,\"score\":null,\"ratio\":null,\"ok\":null,\"raw\":null,\"day\":null,"
       + "\"at\":null,\"local\":null,\"price\":null,\"big\":null,\"tags\":null,\"address\":null,\"legacy\":null}\n"
-      + "{\"id\":3,\"small\":null,\"name\":\"\",\"score\":-0.0,\"ratio\":null,\"ok\":false,\"raw\":null,\"day\":null,"
+      + "{\"id\":3,\"small\":null,\"name\":\"\",\"score\":-2.5,\"ratio\":null,\"ok\":false,\"raw\":null,\"day\":null,"
       + "\"at\":null,\"local\":null,\"price\":-0.05,\"big\":null,\"tags\":[],\"address\":{\"city\":null,\"zip\":7},"
       + "\"legacy\":null}\n";
 
@@ -59,7 +59,7 @@ class ParquetCommandsTest extends CliTestBase {
       a.add("legacy", new NanoTime(2_460_000, 3_600_000_000_000L));
       rows.add(a);
       rows.add(rows.newRow().append("id", 2L));
-      Group c = rows.newRow().append("id", 3L).append("name", "").append("score", -0.0).append("ok", false)
+      Group c = rows.newRow().append("id", 3L).append("name", "").append("score", -2.5).append("ok", false)
           .append("price", -5L);
       c.addGroup("tags");
       c.addGroup("address").append("zip", 7);
