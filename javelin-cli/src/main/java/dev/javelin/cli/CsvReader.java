@@ -6,15 +6,8 @@ import java.math.RoundingMode;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.time.Instant;
 import java.time.LocalDate;
-import java.time.LocalDateTime;
-import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
-import java.time.format.DateTimeFormatterBuilder;
 import java.time.format.DateTimeParseException;
-import java.time.temporal.TemporalAccessor;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Base64;
@@ -22,25 +15,26 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Pattern;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.vector.BaseFixedWidthVector;
 import org.apache.arrow.vector.BaseIntVector;
-import org.apache.arrow.vector.BaseLargeVariableWidthVector;
-import org.apache.arrow.vector.BaseVariableWidthVector;
 import org.apache.arrow.vector.BitVector;
 import org.apache.arrow.vector.DateDayVector;
+import org.apache.arrow.vector.DateMilliVector;
 import org.apache.arrow.vector.Decimal256Vector;
 import org.apache.arrow.vector.DecimalVector;
 import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.FixedSizeBinaryVector;
+import org.apache.arrow.vector.Float2Vector;
 import org.apache.arrow.vector.Float4Vector;
 import org.apache.arrow.vector.Float8Vector;
+import org.apache.arrow.vector.LargeVarBinaryVector;
 import org.apache.arrow.vector.LargeVarCharVector;
 import org.apache.arrow.vector.TimeStampVector;
 import org.apache.arrow.vector.VarBinaryVector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowReader;
+import org.apache.arrow.vector.types.DateUnit;
 import org.apache.arrow.vector.types.FloatingPointPrecision;
 import org.apache.arrow.vector.types.TimeUnit;
 import org.apache.arrow.vector.types.pojo.ArrowType;
@@ -221,7 +215,7 @@ final class CsvReader extends ArrowReader {
                     + SchemaSpec.name(v.getField().getType()) + "?' to allow nulls)"
                 : "column '" + v.getName() + "' of " + spec.origin() + " is not nullable"));
           }
-          setNull(v, n);
+          VectorValues.setNull(v, n);
         } else {
           bytes += cell.length();
           batchBytes += cell.length();
@@ -266,18 +260,6 @@ final class CsvReader extends ArrowReader {
         cause);
   }
 
-  private static void setNull(FieldVector v, int i) {
-    if (v instanceof BaseFixedWidthVector) {
-      ((BaseFixedWidthVector) v).setNull(i);
-    } else if (v instanceof BaseVariableWidthVector) {
-      ((BaseVariableWidthVector) v).setNull(i);
-    } else if (v instanceof BaseLargeVariableWidthVector) {
-      ((BaseLargeVariableWidthVector) v).setNull(i);
-    } else {
-      throw new IllegalStateException("No null setter for " + v.getField());
-    }
-  }
-
   /** Parses a cell into a vector slot; throws NumberFormatException and the like when it cannot. */
   private interface CellSetter {
     void set(int row, String cell);
@@ -310,6 +292,9 @@ final class CsvReader extends ArrowReader {
         };
       }
       case FloatingPoint:
+        if (((ArrowType.FloatingPoint) t).getPrecision() == FloatingPointPrecision.HALF) {
+          return (i, s) -> ((Float2Vector) v).setSafeWithPossibleTruncate(i, (float) TextValues.parseDouble(s));
+        }
         if (((ArrowType.FloatingPoint) t).getPrecision() == FloatingPointPrecision.SINGLE) {
           return (i, s) -> ((Float4Vector) v).setSafe(i, (float) TextValues.parseDouble(s));
         }
@@ -320,8 +305,25 @@ final class CsvReader extends ArrowReader {
         return (i, s) -> ((LargeVarCharVector) v).setSafe(i, s.getBytes(StandardCharsets.UTF_8));
       case Binary:
         return (i, s) -> ((VarBinaryVector) v).setSafe(i, Base64.getDecoder().decode(s.trim()));
+      case LargeBinary:
+        return (i, s) -> ((LargeVarBinaryVector) v).setSafe(i, Base64.getDecoder().decode(s.trim()));
+      case FixedSizeBinary:
+        return (i, s) -> {
+          byte[] b = Base64.getDecoder().decode(s.trim());
+          if (b.length != ((FixedSizeBinaryVector) v).getByteWidth()) {
+            throw new IllegalArgumentException("wrong length");
+          }
+          ((FixedSizeBinaryVector) v).setSafe(i, b);
+        };
       case Date:
+        if (((ArrowType.Date) t).getUnit() == DateUnit.MILLISECOND) {
+          return (i, s) -> ((DateMilliVector) v).setSafe(i, LocalDate.parse(s.trim()).toEpochDay() * 86_400_000L);
+        }
         return (i, s) -> ((DateDayVector) v).setSafe(i, Math.toIntExact(LocalDate.parse(s.trim()).toEpochDay()));
+      case Time: {
+        TimeUnit unit = ((ArrowType.Time) t).getUnit();
+        return (i, s) -> VectorValues.set(v, i, TextValues.timeOfDay(s, unit));
+      }
       case Decimal: {
         int scale = ((ArrowType.Decimal) t).getScale();
         int precision = ((ArrowType.Decimal) t).getPrecision();
@@ -342,7 +344,8 @@ final class CsvReader extends ArrowReader {
         return (i, s) -> ((TimeStampVector) v).setSafe(i, TextValues.epoch(TextValues.parseInstant(s), unit));
       }
       default:
-        throw new IllegalStateException("CSV cannot fill " + t);
+        throw new InvalidInputException("Column '" + v.getName() + "' is " + SchemaSpec.name(v.getField())
+            + ", which CSV cells cannot hold");
     }
   }
 

@@ -24,7 +24,7 @@ import picocli.CommandLine.Parameters;
 /** {@code javelin file read}: rows of a Lance file as a table, JSON lines, CSV or Arrow. */
 @Command(
     name = "read",
-    header = "Print rows as a table, JSON lines or CSV, or write Arrow or Parquet.",
+    header = "Print rows (table, JSON lines, CSV) or write Arrow or Parquet.",
     description = {
       "Reads only the pages that hold the rows asked for. Data goes to standard output",
       "(or --output), the row count to standard error.",

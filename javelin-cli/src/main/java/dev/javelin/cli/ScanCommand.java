@@ -16,7 +16,7 @@ import picocli.CommandLine.Option;
 /** {@code javelin scan}: the rows of a dataset version. */
 @Command(
     name = "scan",
-    header = "Print rows as a table, JSON lines or CSV, or write Arrow or Parquet.",
+    header = "Print rows (table, JSON lines, CSV) or write Arrow or Parquet.",
     description = {
       "Rows come in fragment order. Data goes to standard output (or --output), the",
       "row count to standard error. --columns takes top-level columns, nested fields",

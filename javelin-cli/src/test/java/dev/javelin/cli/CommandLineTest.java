@@ -48,7 +48,7 @@ class CommandLineTest extends CliTestBase {
         + "  -h, --help   Show this help and exit.\n"
         + "Commands:\n"
         + "  write  Write a Lance file from Parquet, JSON Lines, Arrow IPC or CSV.\n"
-        + "  read   Print rows as a table, JSON lines or CSV, or write Arrow or Parquet.\n"
+        + "  read   Print rows (table, JSON lines, CSV) or write Arrow or Parquet.\n"
         + "  info   Show a file's version, rows, schema and column pages.\n");
   }
 

@@ -2,9 +2,13 @@ package dev.javelin.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Inputs of create, append and update: format detection, CSV encodings, delimiters and
@@ -170,5 +174,25 @@ class InputCommandsTest extends CliTestBase {
     assertThat(r.code).as(r.toString()).isZero();
     assertThat(run("scan", path("ds"), "--format", "csv").out)
         .isEqualTo("id,born,seen\n2,1906-12-09,2024-01-02T00:00:00Z\n1,2024-02-03,2024-02-03T10:00:00Z\n");
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"create", "append", "overwrite", "add-columns", "update", "scan", "file write", "file read"})
+  void helpFitsEightyColumnsWithoutFormatWarnings(String command) {
+    PrintStream stderr = System.err;
+    ByteArrayOutputStream warnings = new ByteArrayOutputStream();
+    Result r;
+    System.setErr(new PrintStream(warnings, true, StandardCharsets.UTF_8));
+    try {
+      r = run((command + " --help").split(" "));
+    } finally {
+      System.setErr(stderr);
+    }
+    assertThat(r.code).isZero();
+    assertThat(warnings.toString(StandardCharsets.UTF_8)).isEmpty();
+    assertThat(r.out).doesNotContain("[picocli WARN]");
+    for (String line : r.out.split("\n")) {
+      assertThat(line.length()).as(line).isLessThanOrEqualTo(80);
+    }
   }
 }
