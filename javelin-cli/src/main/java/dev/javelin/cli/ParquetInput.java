@@ -82,7 +82,14 @@ final class ParquetInput extends ArrowReader {
     ParquetReadOptions options = HadoopFreeReadOptions.create(new ParquetCodecs());
     ParquetFileReader reader;
     try {
-      reader = new ParquetFileReader(new LocalInputFile(path), options);
+      // Named by its path in parquet-java's messages ("x.parquet is not a Parquet file ...").
+      LocalInputFile file = new LocalInputFile(path) {
+        @Override
+        public String toString() {
+          return path.toString();
+        }
+      };
+      reader = new ParquetFileReader(file, options);
     } catch (RuntimeException | IOException e) {
       throw new InvalidInputException("Cannot read " + path + " as Parquet: " + ErrorHandler.message(e), e);
     }
@@ -140,6 +147,12 @@ final class ParquetInput extends ArrowReader {
       pages = reader.readNextRowGroup();
     } catch (RuntimeException e) {
       throw unreadable(e);
+    } catch (IOException e) {
+      // Bad page headers and pages that do not decompress: the file's fault, not the disk's.
+      if (e instanceof java.nio.file.FileSystemException) {
+        throw e;
+      }
+      throw unreadable(new java.io.UncheckedIOException(e));
     }
     if (pages == null) {
       return false;
@@ -153,8 +166,9 @@ final class ParquetInput extends ArrowReader {
     if (e instanceof InvalidInputException) {
       return e;
     }
+    Throwable cause = e instanceof java.io.UncheckedIOException ? e.getCause() : e;
     return new InvalidInputException("Cannot read " + path + " as Parquet (after row " + rowsRead + "): "
-        + ErrorHandler.message(e), e);
+        + ErrorHandler.message(cause), e);
   }
 
   @Override

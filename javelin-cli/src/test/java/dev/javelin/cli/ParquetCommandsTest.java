@@ -184,7 +184,21 @@ class ParquetCommandsTest extends CliTestBase {
     bytes("fake.parquet", new byte[] {'P', 'A', 'R', '1', 0, 0, 'i', 'd', 0, 0});
     Result r = run("create", path("ds"), "--input", path("fake.parquet"));
     assertThat(r.code).isEqualTo(ExitCodes.INVALID_INPUT);
-    assertThat(r.err).startsWith("javelin: Cannot read " + path("fake.parquet") + " as Parquet: ");
+    assertThat(r.err).isEqualTo("javelin: Cannot read " + path("fake.parquet") + " as Parquet: " + path("fake.parquet")
+        + " is not a Parquet file (length is too low: 10)\n");
+    assertThat(Files.exists(dir.resolve("ds"))).isFalse();
+  }
+
+  @Test
+  void aDamagedPageIsRefusedAndNothingIsCreated() throws Exception {
+    byte[] file = Files.readAllBytes(people(CompressionCodecName.UNCOMPRESSED));
+    for (int i = 4; i < 40; i++) {
+      file[i] ^= 0x5a;
+    }
+    bytes("damaged.parquet", file);
+    Result r = run("create", path("ds"), "--input", path("damaged.parquet"));
+    assertThat(r.code).as(r.toString()).isEqualTo(ExitCodes.INVALID_INPUT);
+    assertThat(r.err).startsWith("javelin: Cannot read " + path("damaged.parquet") + " as Parquet (after row 0): ");
     assertThat(r.err.split("\n")).hasSize(1);
     assertThat(Files.exists(dir.resolve("ds"))).isFalse();
   }
