@@ -7,7 +7,6 @@ import com.fasterxml.jackson.databind.ObjectReader;
 import dev.javelin.common.Json;
 import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.Reader;
 import java.math.BigDecimal;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.Charset;
@@ -148,8 +147,7 @@ final class JsonLinesInput extends ArrowReader {
       if (s.equals("NaN") || s.equals("Infinity") || s.equals("-Infinity")) {
         return TextValues.Kind.FLOAT;
       }
-      TextValues.Kind k = TextValues.temporal(s);
-      return k;
+      return TextValues.temporal(s);
     }
 
     Field field(String name) {

@@ -70,13 +70,15 @@ class CsvReaderTest extends CliTestBase {
 
   @Test
   void readsEveryTypeASpecNames() throws Exception {
-    String csv = "h,t,d,f,l,p\n1.5,12:30:00.5,2024-02-03,AQID,AQI=,-1.25\n";
+    String csv = "h,t,d,f,l,p,q\n1.5,12:30:00.5,2024-02-03,AQID,AQI=,-1.25,7\n";
     assertThat(readAll(csv, "h:float16,t:time64[us],d:date64,f:fixed_size_binary[3],l:large_binary,"
-        + "p:decimal256(40,2)", 10)).isEqualTo(
+        + "p:decimal256(40,2),q:decimal128(10, 2)", 10)).isEqualTo(
         "Schema<h: FloatingPoint(HALF) not null, t: Time(MICROSECOND, 64) not null, d: Date(MILLISECOND) not null, "
-            + "f: FixedSizeBinary(3) not null, l: LargeBinary not null, p: Decimal(40, 2, 256) not null>\n"
+            + "f: FixedSizeBinary(3) not null, l: LargeBinary not null, p: Decimal(40, 2, 256) not null, "
+            + "q: Decimal(10, 2, 128) not null>\n"
             + "batch of 1\n"
-            + "{\"h\":1.5,\"t\":\"12:30:00.5\",\"d\":\"2024-02-03\",\"f\":\"AQID\",\"l\":\"AQI=\",\"p\":-1.25}\n");
+            + "{\"h\":1.5,\"t\":\"12:30:00.5\",\"d\":\"2024-02-03\",\"f\":\"AQID\",\"l\":\"AQI=\",\"p\":-1.25,"
+            + "\"q\":7.00}\n");
   }
 
   @Test

@@ -180,6 +180,42 @@ class ParquetCommandsTest extends CliTestBase {
   }
 
   @Test
+  void mapsLegacyListsAndRepeatedFieldsRead() throws Exception {
+    String schema = "message m {\n"
+        + "  required int32 id;\n"
+        + "  optional group attrs (MAP) { repeated group key_value { required binary key (STRING);"
+        + " optional int64 value; } }\n"
+        + "  optional group legacy (LIST) { repeated int32 array; }\n"
+        + "  repeated binary words (STRING);\n"
+        + "}";
+    ParquetFiles.write(dir.resolve("maps.parquet"), schema, CompressionCodecName.SNAPPY, rows -> {
+      Group a = rows.newRow().append("id", 1);
+      Group attrs = a.addGroup("attrs");
+      attrs.addGroup("key_value").append("key", "x").append("value", 10L);
+      attrs.addGroup("key_value").append("key", "y");
+      Group legacy = a.addGroup("legacy");
+      legacy.add("array", 4);
+      legacy.add("array", 5);
+      a.add("words", "hi");
+      a.add("words", "there");
+      rows.add(a);
+      rows.add(rows.newRow().append("id", 2));
+    });
+    Result create = run("create", path("ds"), "--input", path("maps.parquet"), "--version", "2.2");
+    assertThat(create.code).as(create.toString()).isZero();
+    Result describe = run("create", path("other"), "--input", path("maps.parquet"), "--dry-run");
+    assertThat(describe.out).isEqualTo("Columns of " + path("maps.parquet") + ":\n"
+        + "  id      int32 not null\n"
+        + "  attrs   map<utf8, int64>\n"
+        + "  legacy  list<int32>\n"
+        + "  words   list<utf8> not null\n");
+    assertThat(run("scan", path("ds"), "--format", "jsonl").out).isEqualTo(
+        "{\"id\":1,\"attrs\":[{\"key\":\"x\",\"value\":10},{\"key\":\"y\",\"value\":null}],"
+            + "\"legacy\":[4,5],\"words\":[\"hi\",\"there\"]}\n"
+            + "{\"id\":2,\"attrs\":null,\"legacy\":null,\"words\":[]}\n");
+  }
+
+  @Test
   void aFileThatOnlyStartsLikeParquetIsRefusedAndNothingIsCreated() throws Exception {
     bytes("fake.parquet", new byte[] {'P', 'A', 'R', '1', 0, 0, 'i', 'd', 0, 0});
     Result r = run("create", path("ds"), "--input", path("fake.parquet"));
