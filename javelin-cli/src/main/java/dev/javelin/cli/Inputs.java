@@ -178,9 +178,11 @@ final class Inputs {
       case PARQUET:
         return ParquetInput.open(path, allocator);
       case ARROW_FILE:
-        return new ArrowFileReader(Files.newByteChannel(path, StandardOpenOption.READ), allocator);
+        return new ArrowIpcInput(path, format.label,
+            new ArrowFileReader(Files.newByteChannel(path, StandardOpenOption.READ), allocator), allocator);
       case ARROW_STREAM:
-        return new ArrowStreamReader(new BufferedInputStream(Files.newInputStream(path), 1 << 16), allocator);
+        return new ArrowIpcInput(path, format.label,
+            new ArrowStreamReader(new BufferedInputStream(Files.newInputStream(path), 1 << 16), allocator), allocator);
       case JSONL: {
         Schema schema = spec != null ? spec.schema() : target;
         return JsonLinesInput.open(path, schema, options.charset(), allocator);

@@ -3,7 +3,6 @@ package dev.javelin.cli;
 import dev.javelin.format.LanceFileVersion;
 import dev.javelin.format.LanceFileWriter;
 import dev.javelin.format.WriteOptions;
-import dev.javelin.format.exceptions.LanceFormatException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -120,19 +119,19 @@ final class WriteCommand extends BaseCommand {
     int columns;
     try (BufferAllocator allocator = new RootAllocator();
         ArrowReader reader = Inputs.open(input, kind, schema, null, inputOptions, allocator)) {
-      VectorSchemaRoot batch = root(reader, kind);
+      VectorSchemaRoot batch = reader.getVectorSchemaRoot();
       Inputs.checkWritable(input, batch.getSchema());
       columns = batch.getSchema().getFields().size();
       // The first batch is read before the output is created, so that a bad input fails
       // without leaving a file behind.
-      boolean more = next(reader, kind);
+      boolean more = reader.loadNextBatch();
       LanceFileWriter writer = LanceFileWriter.create(output, batch.getSchema(), options.build());
       try {
         while (more) {
           if (batch.getRowCount() > 0) {
             writer.write(batch);
           }
-          more = next(reader, kind);
+          more = reader.loadNextBatch();
         }
         writer.close();
       } catch (IOException | RuntimeException e) {
@@ -144,31 +143,6 @@ final class WriteCommand extends BaseCommand {
     err().printf(Locale.ROOT, "Wrote %,d rows and %d columns to %s (Lance %s, %,d bytes)%n",
         rows, columns, output, version, Files.size(output));
     return ExitCodes.OK;
-  }
-
-  private VectorSchemaRoot root(ArrowReader reader, Inputs.Format kind) throws IOException {
-    try {
-      return reader.getVectorSchemaRoot();
-    } catch (IOException | RuntimeException e) {
-      throw unreadable(kind, e);
-    }
-  }
-
-  private boolean next(ArrowReader reader, Inputs.Format kind) throws IOException {
-    try {
-      return reader.loadNextBatch();
-    } catch (IOException | RuntimeException e) {
-      throw unreadable(kind, e);
-    }
-  }
-
-  // Errors of our own CSV reader already say what is wrong; Arrow's need the file named.
-  private RuntimeException unreadable(Inputs.Format kind, Exception e) {
-    if (e instanceof InvalidInputException || e instanceof LanceFormatException) {
-      return (RuntimeException) e;
-    }
-    return new InvalidInputException("Cannot read " + input + " as " + kind.label + ": "
-        + ErrorHandler.message(e), e);
   }
 
   /** Parses --version. */

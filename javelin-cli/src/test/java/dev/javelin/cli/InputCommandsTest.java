@@ -50,6 +50,28 @@ class InputCommandsTest extends CliTestBase {
   }
 
   @Test
+  void aDamagedArrowFileIsBadInputAndNothingIsCreated() throws Exception {
+    text("rows.csv", "id\n1\n2\n");
+    assertThat(run("create", path("src"), "--input", path("rows.csv")).code).isZero();
+    assertThat(run("scan", path("src"), "--format", "arrow", "--output", path("rows.arrow")).code).isZero();
+    byte[] whole = Files.readAllBytes(dir.resolve("rows.arrow"));
+    bytes("cut.arrow", java.util.Arrays.copyOf(whole, whole.length / 2));
+    Result create = run("create", path("ds"), "--input", path("cut.arrow"));
+    assertThat(create.code).as(create.toString()).isEqualTo(ExitCodes.INVALID_INPUT);
+    assertThat(create.err).startsWith("javelin: Cannot read " + path("cut.arrow")
+        + " as an Arrow IPC file: missing Magic number");
+    assertThat(create.err.split("\n")).hasSize(1);
+    assertThat(Files.exists(dir.resolve("ds"))).isFalse();
+    Result append = run("append", path("src"), "--input", path("cut.arrow"));
+    assertThat(append.code).isEqualTo(ExitCodes.INVALID_INPUT);
+    assertThat(append.err).isEqualTo(create.err);
+    Result add = run("add-columns", path("src"), "--input", path("cut.arrow"));
+    assertThat(add.code).isEqualTo(ExitCodes.INVALID_INPUT);
+    assertThat(add.err).startsWith("javelin: Cannot read " + path("cut.arrow") + " as an Arrow IPC file: ");
+    assertThat(run("versions", path("src")).out.split("\n")).hasSize(2);
+  }
+
+  @Test
   void aCsvThatIsNotUtf8NamesTheByteAndReadsWithItsEncoding() throws Exception {
     bytes("latin1.csv", "name,city\nzoe,Bogot\u00e1\n".getBytes(StandardCharsets.ISO_8859_1));
     assertRefused(run("create", path("ds"), "--input", path("latin1.csv")),
