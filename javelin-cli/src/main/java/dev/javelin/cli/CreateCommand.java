@@ -41,7 +41,7 @@ final class CreateCommand extends DatasetWriteCommand {
 
   @Override
   Dataset write(ArrowReader data, WriteParams params, BufferAllocator allocator) {
-    return Dataset.create(uri, data, params, allocator);
+    return createNew(data, params, allocator);
   }
 
   @Override

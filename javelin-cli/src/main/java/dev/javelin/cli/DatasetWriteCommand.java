@@ -3,14 +3,19 @@ package dev.javelin.cli;
 import dev.javelin.core.Dataset;
 import dev.javelin.core.WriteParams;
 import dev.javelin.format.LanceFileVersion;
+import dev.javelin.io.LocalObjectStore;
+import dev.javelin.io.ObjectStores;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.ipc.ArrowReader;
@@ -70,6 +75,39 @@ abstract class DatasetWriteCommand extends BaseCommand {
   /** What to do when the input has no rows: null to go on, or the message that ends the command. */
   String whenEmpty() {
     return null;
+  }
+
+  /** A new dataset at {@code uri}; if that fails, no directory it made is left behind. */
+  Dataset createNew(ArrowReader data, WriteParams params, BufferAllocator allocator) {
+    Path local = ObjectStores.isLocal(uri) ? LocalObjectStore.pathOf(uri) : null;
+    boolean existed = local != null && Files.exists(local);
+    try {
+      return Dataset.create(uri, data, params, allocator);
+    } catch (RuntimeException e) {
+      if (local != null && !existed) {
+        removeEmptyDirectories(local, e);
+      }
+      throw e;
+    }
+  }
+
+  // A create that fails on a bad row after the first batch leaves no files but the directories
+  // it made; so that nothing is left, those go too (a directory holding any file stays).
+  private static void removeEmptyDirectories(Path root, RuntimeException failure) {
+    try (Stream<Path> all = Files.walk(root)) {
+      List<Path> paths = all.sorted(Comparator.reverseOrder()).collect(Collectors.toList());
+      for (Path p : paths) {
+        if (Files.isDirectory(p)) {
+          try (Stream<Path> children = Files.list(p)) {
+            if (children.findAny().isEmpty()) {
+              Files.delete(p);
+            }
+          }
+        }
+      }
+    } catch (IOException e) {
+      failure.addSuppressed(e);
+    }
   }
 
   @Override

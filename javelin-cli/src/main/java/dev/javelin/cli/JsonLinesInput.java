@@ -18,6 +18,7 @@ import java.util.Base64;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -45,12 +46,15 @@ final class JsonLinesInput extends ArrowReader {
   private final Charset charset;
   private final BufferedReader lines;
   private final Schema schema;
+  private final boolean inferred;
   private final int rowsPerBatch;
   private long line;
   private long bytes;
 
-  private JsonLinesInput(Path path, Charset charset, BufferedReader lines, Schema schema, BufferAllocator allocator) {
+  private JsonLinesInput(Path path, Charset charset, BufferedReader lines, Schema schema, boolean inferred,
+      BufferAllocator allocator) {
     super(allocator);
+    this.inferred = inferred;
     this.path = path;
     this.charset = charset;
     this.lines = lines;
@@ -65,11 +69,12 @@ final class JsonLinesInput extends ArrowReader {
    */
   static JsonLinesInput open(Path path, Schema schema, Charset charset, BufferAllocator allocator)
       throws IOException {
-    if (schema == null) {
+    boolean inferred = schema == null;
+    if (inferred) {
       schema = infer(path, charset);
     }
     BufferedReader r = new BufferedReader(TextFiles.open(path, charset));
-    return new JsonLinesInput(path, charset, r, schema, allocator);
+    return new JsonLinesInput(path, charset, r, schema, inferred, allocator);
   }
 
   /** The node of the next non-blank line, or null at the end; {@code at[0]} is its line number. */
@@ -209,7 +214,9 @@ final class JsonLinesInput extends ArrowReader {
         String name = it.next();
         if (schema.getFields().stream().noneMatch(f -> f.getName().equals(name))) {
           throw new InvalidInputException("Line " + line + " of " + path + " has field '" + name
-              + "', which is not a column (columns: " + names(fields) + ")");
+              + "', which is not a column (columns: " + names(fields) + (inferred
+              ? String.format(Locale.ROOT, ", inferred from the first %,d lines; --schema gives them)", SAMPLE_LINES)
+              : ")"));
         }
       }
       for (int f = 0; f < fields.size(); f++) {

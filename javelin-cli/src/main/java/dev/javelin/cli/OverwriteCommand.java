@@ -36,7 +36,7 @@ final class OverwriteCommand extends DatasetWriteCommand {
     try {
       existing = openLatest(uri, allocator);
     } catch (VersionNotFoundException e) {
-      return Dataset.create(uri, data, params, allocator);
+      return createNew(data, params, allocator);
     }
     return existing.overwrite(data, params);
   }

@@ -94,6 +94,18 @@ class JsonLinesCommandsTest extends CliTestBase {
         + ": field 'a' holds \"x\", which is not int64\n");
     assertThat(Files.exists(dir.resolve("ds"))).isFalse();
 
+    // A field first seen after the lines the columns are inferred from.
+    StringBuilder late = new StringBuilder();
+    for (int i = 0; i < JsonLinesInput.SAMPLE_LINES; i++) {
+      late.append("{\"a\":").append(i).append("}\n");
+    }
+    text("late.jsonl", late + "{\"a\":1,\"b\":2}\n");
+    Result lateField = run("create", path("ds"), "--input", path("late.jsonl"));
+    assertThat(lateField.code).isEqualTo(ExitCodes.INVALID_INPUT);
+    assertThat(lateField.err).isEqualTo("javelin: Line 10001 of " + path("late.jsonl") + " has field 'b', which is "
+        + "not a column (columns: a, inferred from the first 10,000 lines; --schema gives them)\n");
+    assertThat(Files.exists(dir.resolve("ds"))).isFalse();
+
     // Mixed kinds without --schema: text, each value as its JSON.
     Result mixed = run("create", path("ds"), "--input", path("kinds.jsonl"));
     assertThat(mixed.code).as(mixed.toString()).isZero();
