@@ -104,7 +104,8 @@ class DatasetCommandsTest extends CliTestBase {
 
     Result col = run("scan", ds, "--columns", "id,nmae");
     assertThat(col.code).isEqualTo(ExitCodes.INVALID_INPUT);
-    assertThat(col.err).isEqualTo("javelin: No column 'nmae' in " + ds + " (its columns: id, name, score)\n");
+    assertThat(col.err)
+        .isEqualTo("javelin: No column 'nmae' in " + ds + " (its columns: id, name, score, _rowid, _rowaddr)\n");
 
     Result take = run("take", ds, "--rows", "3");
     assertThat(take.code).isEqualTo(ExitCodes.INVALID_INPUT);

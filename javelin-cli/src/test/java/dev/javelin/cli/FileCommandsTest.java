@@ -156,7 +156,7 @@ class FileCommandsTest extends CliTestBase {
       w.writeBatch();
       w.end();
     }
-    assertThat(Inputs.detect(stream)).isEqualTo(Inputs.Kind.ARROW_STREAM);
+    assertThat(Inputs.detect(stream, null)).isEqualTo(Inputs.Format.ARROW_STREAM);
     String lance = write(version, stream);
     Result r = ok("file", "read", lance, "--format", "jsonl", "--take", "0,20");
     List<String> lines = r.out.lines().collect(Collectors.toList());
