@@ -19,16 +19,16 @@ import picocli.CommandLine.Option;
     name = "add-columns",
     header = "Add columns: from expressions, a file in scan order, or nulls.",
     description = {
-      "--expr computes each value from the row's columns; --input gives one value per",
-      "row, in the order 'javelin scan' returns the rows: either way every fragment gets",
-      "one more data file. --null adds nullable columns that read as null everywhere,",
-      "as metadata only.",
+      "--expr computes each value from the row's columns; --input gives one value",
+      "per row, in the order 'javelin scan' returns the rows: either way every",
+      "fragment gets one more data file. --null adds nullable columns that read as",
+      "null everywhere, as metadata only.",
       ""
     },
     footer = {
       "",
       "Examples:",
-      "  javelin add-columns people --expr 'score2=score * 2' --expr \"initial=name LIKE 'a%%'\"",
+      "  javelin add-columns people --expr 'double=score * 2' --expr \"a=name LIKE 'a%%'\"",
       "  javelin add-columns people --input embeddings.parquet",
       "  javelin add-columns people --null 'email:utf8?,score:float64?'"
     })

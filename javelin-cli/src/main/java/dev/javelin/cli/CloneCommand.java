@@ -36,8 +36,8 @@ final class CloneCommand extends BaseCommand {
       Dataset ds = source.open(allocator);
       Path to = LocalObjectStore.pathOf(target);
       Dataset clone = ds.shallowClone(to, ds.version());
-      err().printf(Locale.ROOT, "Cloned version %d of %s to %s (%,d rows, no data copied)%n", ds.version(),
-          source.uri, target, clone.countRows());
+      err().printf(Locale.ROOT, "Cloned version %d of %s to %s (%s, no data copied)%n", ds.version(),
+          source.uri, target, Formats.count(clone.countRows(), "row"));
     }
     return ExitCodes.OK;
   }

@@ -58,7 +58,7 @@ final class ClusterCommand extends BaseCommand {
     try (BufferAllocator allocator = new RootAllocator()) {
       Dataset ds = args.open(allocator);
       Columns.check(ds, by);
-      ClusterBuilder b = ds.cluster().by(by);
+      ClusterBuilder b = ds.cluster().by(by).progress(progress());
       if (curve != null) {
         b.curve(curve(curve));
       }

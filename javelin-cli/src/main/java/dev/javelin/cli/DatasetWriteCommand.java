@@ -148,7 +148,7 @@ abstract class DatasetWriteCommand extends BaseCommand {
           err().printf(Locale.ROOT, "%s%n", whenEmpty());
           return ExitCodes.OK;
         }
-        ds = write(reader, params.build(), allocator);
+        ds = write(reader, params.progress(progress()).build(), allocator);
         if (inferred) {
           // The types a user did not choose, on standard output (the schema is what create made).
           out().print(describe(in, true));
@@ -156,8 +156,8 @@ abstract class DatasetWriteCommand extends BaseCommand {
         }
       }
       int fragments = ds.manifest().fragments().size();
-      err().printf(Locale.ROOT, "%s %s: version %d, %,d rows in %,d %s (Lance %s files)%n", done(), uri,
-          ds.version(), ds.countRows(), fragments, fragments == 1 ? "fragment" : "fragments", ds.fileVersion());
+      err().printf(Locale.ROOT, "%s %s: version %d, %s in %s (Lance %s files)%n", done(), uri,
+          ds.version(), Formats.count(ds.countRows(), "row"), Formats.count(fragments, "fragment"), ds.fileVersion());
     }
     return ExitCodes.OK;
   }

@@ -95,7 +95,7 @@ final class IndexCommand implements Callable<Integer> {
       try (BufferAllocator allocator = new RootAllocator()) {
         Dataset ds = dataset(uri).open(allocator);
         Columns.check(ds, List.of(column));
-        IndexBuilder build = ds.createIndex(column);
+        IndexBuilder build = ds.createIndex(column).progress(progress());
         if (kind.equals("btree")) {
           build.btree();
         } else {

@@ -23,7 +23,7 @@ import picocli.CommandLine.TypeConversionException;
     name = "write",
     header = "Write a Lance file from Parquet, JSON Lines, Arrow IPC or CSV.",
     description = {
-      "Reads IN in batches, so inputs larger than memory are fine, and writes OUT.lance.",
+      "Reads IN in batches (inputs larger than memory are fine) and writes OUT.lance.",
       "IN is told apart by its first bytes: Parquet starts with PAR1, an Arrow IPC file",
       "with ARROW1, an Arrow IPC stream with 0xFFFFFFFF, JSON Lines with '{'; then by",
       "its name (.jsonl, .tsv); anything else is read as CSV (RFC 4180) with a header",
@@ -34,9 +34,9 @@ import picocli.CommandLine.TypeConversionException;
       "bool, int64, float64, date32 (2024-05-31), timestamp[us] (2024-05-31T12:00:00)",
       "or timestamp[us,UTC] (with an offset), else utf8; numbers with leading zeros",
       "(01234) stay utf8. An empty cell is null; a quoted empty cell (\"\") is an",
-      "empty string. JSON Lines types are inferred from the first 10,000 lines: numbers,",
-      "bools, strings (dates and timestamps as for CSV), objects as structs, arrays as",
-      "lists. Parquet and Arrow inputs keep their own types, nested ones included.",
+      "empty string. JSON Lines types are inferred from the first 10,000 lines:",
+      "numbers, bools, strings (dates and timestamps as for CSV), objects as structs,",
+      "arrays as lists. Parquet and Arrow inputs keep their own types, nested too.",
       ""
     },
     footer = {
@@ -140,8 +140,8 @@ final class WriteCommand extends BaseCommand {
       }
       rows = writer.numRows();
     }
-    err().printf(Locale.ROOT, "Wrote %,d rows and %d columns to %s (Lance %s, %,d bytes)%n",
-        rows, columns, output, version, Files.size(output));
+    err().printf(Locale.ROOT, "Wrote %s and %s to %s (Lance %s, %s)%n", Formats.count(rows, "row"),
+        Formats.count(columns, "column"), output, version, Formats.size(Files.size(output)));
     return ExitCodes.OK;
   }
 

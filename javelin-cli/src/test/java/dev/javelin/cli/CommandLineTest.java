@@ -27,7 +27,7 @@ class CommandLineTest extends CliTestBase {
     r = run("file", "write", "--help");
     assertThat(r.code).isEqualTo(ExitCodes.OK);
     assertThat(r.out).startsWith("Write a Lance file from Parquet, JSON Lines, Arrow IPC or CSV.\n"
-        + "Usage: javelin file write [-fh] [--verbose] [--delimiter=CHAR]");
+        + "Usage: javelin file write [-fhq] [--verbose] [--delimiter=CHAR]");
     assertThat(r.out).contains("  NAME:TYPE[?],NAME:TYPE[?],...     e.g. id:int64,name:utf8?,score:float64?\n");
   }
 

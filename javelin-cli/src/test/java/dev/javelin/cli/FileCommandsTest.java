@@ -34,7 +34,7 @@ class FileCommandsTest extends CliTestBase {
     assertThat(r.code).as(r.toString()).isEqualTo(0);
     assertThat(r.out).isEmpty();
     assertThat(r.err).matches("Wrote [0-9,]+ rows and \\d+ columns to " + Pattern.quote(out)
-        + " \\(Lance " + Pattern.quote(version) + ", [0-9,]+ bytes\\)\n");
+        + " \\(Lance " + Pattern.quote(version) + ", [0-9.,]+ (B|KiB|MiB)\\)\n");
     return out;
   }
 
