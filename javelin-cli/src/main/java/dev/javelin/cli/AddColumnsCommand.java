@@ -11,6 +11,7 @@ import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.ipc.ArrowReader;
 import org.apache.arrow.vector.types.pojo.Field;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code javelin add-columns}: new columns, one more data file per fragment (or none, all-null). */
@@ -18,26 +19,30 @@ import picocli.CommandLine.Option;
     name = "add-columns",
     header = "Add columns: from expressions, a file in scan order, or nulls.",
     description = {
-      "--expr computes each value from the row's columns; --input gives one value per",
-      "row, in the order 'javelin scan' returns the rows: either way every fragment gets",
-      "one more data file. --null adds nullable columns that read as null everywhere,",
-      "as metadata only.",
+      "--expr computes each value from the row's columns; --input gives one value",
+      "per row, in the order 'javelin scan' returns the rows: either way every",
+      "fragment gets one more data file. --null adds nullable columns that read as",
+      "null everywhere, as metadata only.",
       ""
     },
     footer = {
       "",
       "Examples:",
-      "  javelin add-columns people --expr 'score2=score * 2' --expr \"initial=name LIKE 'a%%'\"",
-      "  javelin add-columns people --input embeddings.arrow",
+      "  javelin add-columns people --expr 'double=score * 2' --expr \"a=name LIKE 'a%%'\"",
+      "  javelin add-columns people --input embeddings.parquet",
       "  javelin add-columns people --null 'email:utf8?,score:float64?'"
     })
 final class AddColumnsCommand extends DatasetChange {
   @Option(names = {"-i", "--input"}, paramLabel = "IN",
-      description = "Arrow IPC file or stream, or CSV with a header: the new columns, one row per dataset row.")
+      description = "Parquet, JSON Lines, Arrow IPC or CSV with a header: the new columns, one row per "
+          + "dataset row.")
   Path input;
 
+  @Mixin
+  InputOptions inputOptions = new InputOptions();
+
   @Option(names = "--schema", paramLabel = "SPEC", converter = SchemaSpec.Converter.class,
-      description = "Types of the CSV columns of --input, as NAME:TYPE[?],...")
+      description = "Types of the CSV or JSON Lines columns of --input, as NAME:TYPE[?],...")
   SchemaSpec schema;
 
   @Option(names = "--null", paramLabel = "SPEC", converter = SchemaSpec.Converter.class,
@@ -69,8 +74,9 @@ final class AddColumnsCommand extends DatasetChange {
     if (!Files.isRegularFile(input)) {
       throw new InvalidInputException("Input file not found: " + input);
     }
-    Inputs.Kind kind = Inputs.detect(input);
-    try (ArrowReader reader = Inputs.open(input, kind, schema, allocator)) {
+    Inputs.Format format = Inputs.detect(input, inputOptions.format);
+    try (ArrowReader reader = Inputs.open(input, format, schema, null, inputOptions, allocator)) {
+      Inputs.checkWritable(input, reader.getVectorSchemaRoot().getSchema());
       for (Field f : reader.getVectorSchemaRoot().getSchema().getFields()) {
         added.add(f.getName());
       }

@@ -1,5 +1,6 @@
 package dev.javelin.cli;
 
+import dev.javelin.common.ProgressListener;
 import dev.javelin.core.Dataset;
 import java.io.PrintWriter;
 import java.util.LinkedHashMap;
@@ -26,6 +27,10 @@ abstract class BaseCommand implements Callable<Integer> {
   @Option(names = "--verbose", description = "On error, print the stack trace too.")
   boolean verbose;
 
+  @Option(names = {"-q", "--quiet"},
+      description = "Draw no progress bar (none is drawn when stderr is not a terminal).")
+  boolean quiet;
+
   @Option(names = "--storage-option", paramLabel = "KEY=VALUE", mapFallbackValue = "",
       description = "A storage option for s3://, az:// and other remote URIs, with Lance's names "
           + "(aws_region, aws_endpoint, azure_storage_account_name, ...); repeatable. Credentials also "
@@ -43,6 +48,11 @@ abstract class BaseCommand implements Callable<Integer> {
     args.uri = uri;
     args.storageOptions = storageOptions;
     return args;
+  }
+
+  /** A progress bar on stderr for long library work, or nothing when piped or {@code --quiet}. */
+  ProgressListener progress() {
+    return ProgressBar.forTerminal(err(), quiet);
   }
 
   PrintWriter out() {

@@ -18,8 +18,9 @@ import picocli.CommandLine.Spec;
     header = "Create, list and delete branches (own lines of versions).",
     synopsisSubcommandLabel = "COMMAND",
     subcommands = {BranchCommand.ListBranches.class, BranchCommand.Create.class, BranchCommand.Delete.class},
-    footer = {"", "A branch starts as a shallow clone of a version: it refers to that version's files and",
-        "keeps its own under <URI>/tree/<name>/. Read or write it with --branch NAME, or at that path.",
+    footer = {"", "A branch starts as a shallow clone of a version: it refers to that version's",
+        "files and keeps its own under <URI>/tree/<name>/. Read or write it with",
+        "--branch NAME, or at that path.",
         "", "Examples:", "  javelin branch create people experiment", "  javelin branch list people",
         "  javelin delete people --branch experiment --where \"age < 18\"", "  javelin scan people --branch experiment",
         "  javelin branch delete people experiment"})
@@ -91,8 +92,8 @@ final class BranchCommand implements Callable<Integer> {
         Dataset source = ds.checkoutBranch(from);
         branch = source.createBranch(name, version == null ? source.version() : version);
       }
-      err().printf(Locale.ROOT, "Created branch %s of %s at version %d (%,d rows)%n", name, uri, branch.version(),
-          branch.countRows());
+      err().printf(Locale.ROOT, "Created branch %s of %s at version %d (%s)%n", name, uri, branch.version(),
+          Formats.count(branch.countRows(), "row"));
     }
   }
 

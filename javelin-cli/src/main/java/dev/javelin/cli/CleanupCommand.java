@@ -4,7 +4,9 @@ import dev.javelin.table.Cleanup;
 import dev.javelin.table.CleanupPolicy;
 import dev.javelin.table.CleanupResult;
 import java.time.Duration;
-import java.util.Locale;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import picocli.CommandLine.Command;
@@ -21,10 +23,13 @@ import picocli.CommandLine.TypeConversionException;
       "The newest version and tagged versions are always kept, and so is every file a",
       "kept version uses. Files that only removed versions used are removed at once.",
       "Files that no version references (left by a failed or killed write, including",
-      "the store's .tmp-* staging files) may belong to a write still in flight, so they",
-      "are removed only once older than the grace period (7 days unless --grace-period),",
-      "or at any age with --delete-unverified, which is safe only while no other process",
-      "writes to the dataset. Files written after the oldest kept version are never removed.",
+      "the store's .tmp-* staging files) may belong to a write still in flight, so",
+      "they are removed only once older than the grace period (7 days unless",
+      "--grace-period), or at any age with --delete-unverified, which is safe only",
+      "while no other process writes to the dataset. Files written after the oldest",
+      "kept version are never removed. The summary says what was freed, and when",
+      "less than asked, why (the tags that keep versions, files waiting for the grace",
+      "period).",
       ""
     },
     footer = {"", "Examples:", "  javelin cleanup people --older-than 30d", "  javelin cleanup people --retain 5",
@@ -78,43 +83,61 @@ final class CleanupCommand extends BaseCommand {
     // Run on the table, not on an opened newest version: the cleanup reads every version itself
     // and says which one it cannot read.
     CleanupResult r = Cleanup.run(args.table(), p);
-    err().printf(Locale.ROOT, "Removed %d %s, %d data %s, %d deletion %s, %d transaction %s, %d %s, "
-        + "%d temporary %s (%,d bytes) from %s%n", r.manifestsRemoved(), r.manifestsRemoved() == 1 ? "version" : "versions",
-        r.dataFilesRemoved(), files(r.dataFilesRemoved()), r.deletionFilesRemoved(), files(r.deletionFilesRemoved()),
-        r.transactionFilesRemoved(), files(r.transactionFilesRemoved()), r.indicesRemoved(),
-        r.indicesRemoved() == 1 ? "index" : "indices", r.temporaryFilesRemoved(), files(r.temporaryFilesRemoved()),
-        r.bytesRemoved(), uri);
-    boolean nothingFreed = r.bytesRemoved() == 0 && r.manifestsRemoved() == 0;
-    if (nothingFreed) {
-      err().println("Nothing was freed: no version matched the policy (the newest and tagged versions are always "
-          + "kept)" + (r.unreferencedFilesKept() > 0 ? "" : " and no file was left unreferenced") + ".");
-    }
-    if (r.unreferencedFilesKept() > 0) {
-      err().printf(Locale.ROOT, "Kept %,d unreferenced %s (%,d bytes): a write in progress may own them, as they are "
-          + "younger than the grace period (%s) or newer than the oldest kept version.%n", r.unreferencedFilesKept(),
-          files(r.unreferencedFilesKept()), r.unreferencedBytesKept(), age(p.gracePeriod()));
-    }
-    if (nothingFreed || (r.unreferencedFilesKept() > 0 && !deleteUnverified)) {
-      err().printf(Locale.ROOT, "Unreferenced files (from failed or killed writes) are removed once older than the "
-          + "grace period (%s; --grace-period AGE changes it); --delete-unverified removes them at any age, which is "
-          + "safe only while no other process writes to the dataset.%n", age(p.gracePeriod()));
+    long oldestKept = args.versions().get(0).version();
+    for (String line : report(r, p, oldestKept, uri)) {
+      err().println(line);
     }
     return ExitCodes.OK;
   }
 
-  private static String age(Duration d) {
-    long s = d.getSeconds();
-    if (s % 86400 == 0) {
-      return s / 86400 + "d";
+  /**
+   * What the cleanup did, and when it freed less than asked, why: versions tags keep (named), files
+   * still used by kept versions, unreferenced files waiting for the grace period (and the options
+   * that change that).
+   */
+  static List<String> report(CleanupResult r, CleanupPolicy p, long oldestKept, String uri) {
+    List<String> lines = new ArrayList<>();
+    lines.add("Removed " + Formats.count(r.manifestsRemoved(), "version") + ", "
+        + Formats.count(r.dataFilesRemoved(), "data file") + ", "
+        + Formats.count(r.deletionFilesRemoved(), "deletion file") + ", "
+        + Formats.count(r.transactionFilesRemoved(), "transaction file") + ", "
+        + Formats.count(r.indicesRemoved(), "index", "indices") + ", "
+        + Formats.count(r.temporaryFilesRemoved(), "temporary file") + ": freed " + Formats.size(r.bytesRemoved())
+        + " from " + uri);
+    String tags = tags(r.taggedVersionsKept());
+    if (r.manifestsRemoved() == 0) {
+      lines.add("No version was removed: none older than the newest matched the policy"
+          + (tags.isEmpty() ? "" : " except tagged ones, which are kept (" + tags + ")") + ".");
+    } else if (r.dataFilesRemoved() == 0) {
+      lines.add("No data file was freed: the removed versions' data files are all used by versions kept"
+          + (tags.isEmpty() ? "" : ", among them tagged ones (" + tags + ")") + ".");
+    } else if (!tags.isEmpty()) {
+      lines.add("Tagged versions were kept with their files (" + tags + ").");
     }
-    if (s % 3600 == 0) {
-      return s / 3600 + "h";
+    if (!tags.isEmpty()) {
+      lines.add("A tagged version keeps every file it uses; 'javelin tag delete " + uri
+          + " NAME' lets a later cleanup remove it.");
     }
-    return s % 60 == 0 ? s / 60 + "m" : s + "s";
+    if (r.unreferencedFilesKept() > 0) {
+      lines.add("Kept " + Formats.count(r.unreferencedFilesKept(), "unreferenced file") + " ("
+          + Formats.size(r.unreferencedBytesKept()) + ") that no version uses: left by failed or killed writes, or by "
+          + "a write still in progress, such a file stays while younger than the grace period ("
+          + Formats.duration(p.gracePeriod()) + ") or newer than the oldest kept version ("
+          + Long.toUnsignedString(oldestKept) + ").");
+      if (!p.deleteUnverified()) {
+        lines.add("To remove them sooner: --grace-period AGE (e.g. --grace-period 1h) removes those older than AGE; "
+            + "--delete-unverified removes them at any age, safe only while no other process writes to the "
+            + "dataset.");
+      }
+    }
+    return lines;
   }
 
-  private static String files(long n) {
-    return n == 1 ? "file" : "files";
+  // "before-import = version 3, nightly = version 7"
+  private static String tags(Map<String, Long> tagged) {
+    List<String> out = new ArrayList<>();
+    tagged.forEach((name, v) -> out.add("'" + name + "' = version " + Long.toUnsignedString(v)));
+    return String.join(", ", out);
   }
 
   /** Parses 90s, 30m, 12h, 7d. */

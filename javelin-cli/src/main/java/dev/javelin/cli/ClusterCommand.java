@@ -20,13 +20,17 @@ import picocli.CommandLine.Parameters;
     name = "cluster",
     header = "Reorder rows by key columns; indices keep answering.",
     description = {
-      "Rewrites the fragments so rows with close keys share fragments (filtered scans then",
-      "skip more). Indices built before keep answering for the moved rows through the",
-      "rewrite's row map; 'javelin index settle' remaps them onto the new fragments.",
+      "Rewrites the fragments so rows with close keys share fragments (filtered scans",
+      "then skip more): each new fragment gets a range of keys, its rows in their old",
+      "order. It commits two versions: one reserves the new fragment ids, the next",
+      "moves the rows. Indices built before keep answering for the moved rows through",
+      "the rewrite's row map; 'javelin index settle' remaps them onto the new",
+      "fragments.",
       ""
     },
     footer = {"", "Examples:", "  javelin cluster people --by city",
-        "  javelin cluster people --by lat,lon --curve hilbert --target-rows-per-fragment 100000",
+        "  javelin cluster people --by lat,lon --curve hilbert \\",
+        "      --target-rows-per-fragment 100000",
         "  javelin cluster people --by id --fragments 3,4"})
 final class ClusterCommand extends BaseCommand {
   @Parameters(index = "0", paramLabel = "URI", description = "The dataset: a directory or file: URI.")
@@ -54,7 +58,7 @@ final class ClusterCommand extends BaseCommand {
     try (BufferAllocator allocator = new RootAllocator()) {
       Dataset ds = args.open(allocator);
       Columns.check(ds, by);
-      ClusterBuilder b = ds.cluster().by(by);
+      ClusterBuilder b = ds.cluster().by(by).progress(progress());
       if (curve != null) {
         b.curve(curve(curve));
       }
@@ -74,8 +78,13 @@ final class ClusterCommand extends BaseCommand {
         throw new InvalidInputException(e.getMessage());
       }
       Dataset next = r.dataset();
-      err().println(String.format(Locale.ROOT, "Clustered fragments %s by %s into %s (%,d rows moved): version %d",
-          r.sourceIds(), String.join(",", by), r.destinationIds(), r.rowsMoved(), next.version()));
+      // A clustering commits twice (ReserveFragments, then the Rewrite): say so, or the version
+      // number seems to skip one.
+      long committed = next.version() - ds.version();
+      String reserved = committed == 2 ? " (" + (next.version() - 1) + " reserved the new fragment ids)" : "";
+      err().println("Clustered fragments " + r.sourceIds() + " by " + String.join(",", by) + " into "
+          + r.destinationIds() + " (" + Formats.count(r.rowsMoved(), "row") + " moved): version " + next.version()
+          + reserved);
       List<String> through = new ArrayList<>();
       for (IndexInfo i : next.indices()) {
         if (!i.throughRowMaps().isEmpty()) {

@@ -30,10 +30,11 @@ import picocli.CommandLine.Parameters;
     header = "Rewrite small fragments, repack ones split over many files.",
     description = {
       "Prints the plan, a line per finished task, and the layout before and after.",
-      "Fragment rewrites commit as two versions (reserve ids, rewrite; indices covering",
-      "the fragments are remapped); column repacks commit as one more. Repacks are planned",
-      "only with --max-data-files-per-fragment or --column-groups (or the table config",
-      "lance.compaction.max_data_files_per_fragment / lance.compaction.column_groups).",
+      "Fragment rewrites commit as two versions (reserve ids, rewrite; indices",
+      "covering the fragments are remapped); column repacks commit as one more.",
+      "Repacks are planned only with --max-data-files-per-fragment or --column-groups",
+      "(or the table config lance.compaction.max_data_files_per_fragment or",
+      "lance.compaction.column_groups).",
       ""
     },
     footer = {"", "Examples:", "  javelin compact people", "  javelin compact people --scope repack --max-data-files-per-fragment 1",
@@ -108,15 +109,15 @@ final class CompactCommand extends BaseCommand {
       Dataset after = m.dataset();
       out().println("Before: " + before + ", version " + ds.version());
       long committed = after.version() - ds.version();
-      out().println("After:  " + layout(after) + ", version " + after.version() + " (" + committed + " "
-          + (committed == 1 ? "version" : "versions") + " committed)");
+      out().println("After:  " + layout(after) + ", version " + after.version() + " ("
+          + Formats.count(committed, "version") + " committed)");
     }
     return ExitCodes.OK;
   }
 
   private void printPlan(Dataset ds, CompactionPlan plan) {
     int n = plan.tasks().size();
-    out().println("Plan on version " + plan.readVersion() + ": " + n + (n == 1 ? " task" : " tasks"));
+    out().println("Plan on version " + plan.readVersion() + ": " + Formats.count(n, "task"));
     Map<Integer, String> names = new HashMap<>();
     for (LanceField f : ds.manifest().schema().fields()) {
       names.put(f.id(), f.name());
@@ -139,12 +140,12 @@ final class CompactCommand extends BaseCommand {
   private static String progress(int done, int n, CompactionTask t, CompactionTaskResult r) {
     if (t.kind() == TaskKind.REPACK_COLUMNS) {
       int files = r.repackedFiles().size();
-      return "[" + done + "/" + n + "] repacked fragment " + t.fragmentIds().get(0) + " into " + files
-          + (files == 1 ? " new file" : " new files");
+      return "[" + done + "/" + n + "] repacked fragment " + t.fragmentIds().get(0) + " into "
+          + Formats.count(files, "new file");
     }
     int frags = r.newFragments().size();
-    return "[" + done + "/" + n + "] rewrote fragments " + t.fragmentIds() + " into " + frags
-        + (frags == 1 ? " fragment" : " fragments");
+    return "[" + done + "/" + n + "] rewrote fragments " + t.fragmentIds() + " into "
+        + Formats.count(frags, "fragment");
   }
 
   /** "3 fragments, 2.33 files per fragment (max 3)". */
@@ -157,8 +158,8 @@ final class CompactCommand extends BaseCommand {
       files += f.dataFiles();
       max = Math.max(max, f.dataFiles());
     }
-    return String.format(Locale.ROOT, "%d %s, %.2f files per fragment (max %d)", frags,
-        frags == 1 ? "fragment" : "fragments", frags == 0 ? 0.0 : (double) files / frags, max);
+    return String.format(Locale.ROOT, "%s, %.2f files per fragment (max %d)", Formats.count(frags, "fragment"),
+        frags == 0 ? 0.0 : (double) files / frags, max);
   }
 
   static CompactionScope scope(String s) {

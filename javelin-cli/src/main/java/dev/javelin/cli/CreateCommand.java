@@ -11,13 +11,23 @@ import picocli.CommandLine.Option;
 /** {@code javelin create}: a new dataset from Arrow IPC or CSV. */
 @Command(
     name = "create",
-    header = "Create a dataset from Arrow IPC or CSV.",
-    description = {"Fails if a dataset exists at URI (use overwrite to replace it).", ""},
+    header = "Create a dataset from Parquet, JSON Lines, Arrow IPC or CSV.",
+    description = {
+      "Fails if a dataset exists at URI (use overwrite to replace it). The input's",
+      "format is told by its first bytes and name (--input-format forces one). The",
+      "columns of a CSV or JSON Lines input are inferred (see 'javelin file write",
+      "--help') and printed; --dry-run prints them and stops.",
+      ""
+    },
     footer = {
       "",
       "Examples:",
-      "  javelin create people --input people.csv",
-      "  javelin create events --input events.arrow --version 2.0 --max-rows-per-file 100000"
+      "  javelin create people --input people.csv --dry-run",
+      "  javelin create people --input people.csv \\",
+      "      --schema 'id:int64,name:utf8?,price:decimal(10,2)?'",
+      "  javelin create trips --input trips.parquet",
+      "  javelin create events --input events.jsonl --version 2.2 \\",
+      "      --max-rows-per-file 100000"
     })
 final class CreateCommand extends DatasetWriteCommand {
   @Option(names = "--version", paramLabel = "2.0|2.1|2.2", converter = WriteCommand.VersionConverter.class,
@@ -31,7 +41,7 @@ final class CreateCommand extends DatasetWriteCommand {
 
   @Override
   Dataset write(ArrowReader data, WriteParams params, BufferAllocator allocator) {
-    return Dataset.create(uri, data, params, allocator);
+    return createNew(data, params, allocator);
   }
 
   @Override

@@ -1,12 +1,12 @@
 package dev.javelin.cli;
 
-import java.io.BufferedReader;
 import java.io.Closeable;
 import java.io.IOException;
-import java.io.PushbackReader;
+import java.io.Reader;
 import java.io.UncheckedIOException;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Iterator;
 import java.util.regex.Matcher;
@@ -17,7 +17,7 @@ import org.apache.commons.csv.CSVRecord;
 import org.apache.commons.csv.QuoteMode;
 
 /**
- * Splits a CSV file (RFC 4180: comma separated, '"' quotes, '""' inside quotes, newlines allowed
+ * Splits a CSV file (RFC 4180: comma separated unless told otherwise, '"' quotes, '""' inside quotes, newlines allowed
  * in quoted cells, CRLF or LF) into records, one at a time, with Apache Commons CSV. An unquoted
  * empty cell comes back as null, a quoted one ({@code ""}) as the empty string. Blank lines are
  * skipped, a leading byte order mark is dropped, and errors name the line they are on.
@@ -30,9 +30,13 @@ final class CsvParser implements Closeable {
       .setTrailingData(false)
       .setLenientEof(false)
       .get();
+  /** The separators {@link #detectDelimiter} considers, in order of preference on a tie. */
+  private static final char[] DELIMITERS = {',', ';', '\t', '|'};
   private static final Pattern START_LINE = Pattern.compile("^\\(startline ([^)]*)\\) EOF reached");
 
   private final String location;
+  private final Path path;
+  private final Charset charset;
   private final org.apache.commons.csv.CSVParser csv;
   private final Iterator<CSVRecord> records;
   // The line the next record starts on, counting the line breaks of quoted cells as LF only.
@@ -41,25 +45,61 @@ final class CsvParser implements Closeable {
   private long loneCrs;
   private long recordLine;
 
-  private CsvParser(String location, org.apache.commons.csv.CSVParser csv) {
+  private CsvParser(String location, Path path, Charset charset, org.apache.commons.csv.CSVParser csv) {
     this.location = location;
+    this.path = path;
+    this.charset = charset;
     this.csv = csv;
     this.records = csv.iterator();
   }
 
   static CsvParser open(Path path) throws IOException {
-    BufferedReader r = Files.newBufferedReader(path, StandardCharsets.UTF_8);
+    return open(path, StandardCharsets.UTF_8, ',');
+  }
+
+  /** Opens a file of the given encoding whose cells are separated by {@code delimiter}. */
+  static CsvParser open(Path path, Charset charset, char delimiter) throws IOException {
+    Reader in = TextFiles.open(path, charset);
     try {
-      PushbackReader in = new PushbackReader(r);
-      int first = in.read();
-      if (first != -1 && first != '\uFEFF') {
-        in.unread(first);
-      }
-      return new CsvParser(path.toString(), FORMAT.parse(in));
+      CSVFormat format = delimiter == ',' ? FORMAT : FORMAT.builder().setDelimiter(delimiter).get();
+      return new CsvParser(path.toString(), path, charset, format.parse(in));
     } catch (IOException | RuntimeException e) {
-      r.close();
+      in.close();
       throw e;
     }
+  }
+
+  /**
+   * The separator of a file's header line: whichever of , ; tab | it has most of outside
+   * quotes (a comma when it has none of them, as a one-column file has).
+   */
+  static char detectDelimiter(Path path, Charset charset) throws IOException {
+    int[] counts = new int[DELIMITERS.length];
+    try (Reader in = TextFiles.open(path, charset)) {
+      boolean quoted = false;
+      for (int c = in.read(); c != -1; c = in.read()) {
+        if (c == '"') {
+          quoted = !quoted;
+        } else if (!quoted && (c == '\n' || c == '\r')) {
+          break;
+        } else if (!quoted) {
+          for (int i = 0; i < DELIMITERS.length; i++) {
+            if (c == DELIMITERS[i]) {
+              counts[i]++;
+            }
+          }
+        }
+      }
+    } catch (CharacterCodingException e) {
+      throw TextFiles.notDecodable(path, charset, e);
+    }
+    int best = 0;
+    for (int i = 1; i < counts.length; i++) {
+      if (counts[i] > counts[best]) {
+        best = i;
+      }
+    }
+    return DELIMITERS[best];
   }
 
   /** The line the last record returned by {@link #next()} started on, from 1. */
@@ -112,6 +152,9 @@ final class CsvParser implements Closeable {
 
   // Commons CSV's quoting errors in this parser's words and line numbers; other I/O errors as they are.
   private IOException translate(IOException e) {
+    if (e instanceof CharacterCodingException) {
+      throw TextFiles.notDecodable(path, charset, (CharacterCodingException) e);
+    }
     if (e instanceof CSVException) {
       String message = e.getMessage();
       Matcher m = START_LINE.matcher(message);

@@ -1,17 +1,13 @@
 package dev.javelin.cli;
 
 import java.io.IOException;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.time.Instant;
 import java.time.LocalDate;
-import java.time.LocalDateTime;
-import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
-import java.time.format.DateTimeFormatterBuilder;
 import java.time.format.DateTimeParseException;
-import java.time.temporal.TemporalAccessor;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Base64;
@@ -19,23 +15,26 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Pattern;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.vector.BaseFixedWidthVector;
 import org.apache.arrow.vector.BaseIntVector;
-import org.apache.arrow.vector.BaseLargeVariableWidthVector;
-import org.apache.arrow.vector.BaseVariableWidthVector;
 import org.apache.arrow.vector.BitVector;
 import org.apache.arrow.vector.DateDayVector;
+import org.apache.arrow.vector.DateMilliVector;
+import org.apache.arrow.vector.Decimal256Vector;
+import org.apache.arrow.vector.DecimalVector;
 import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.FixedSizeBinaryVector;
+import org.apache.arrow.vector.Float2Vector;
 import org.apache.arrow.vector.Float4Vector;
 import org.apache.arrow.vector.Float8Vector;
+import org.apache.arrow.vector.LargeVarBinaryVector;
 import org.apache.arrow.vector.LargeVarCharVector;
 import org.apache.arrow.vector.TimeStampVector;
 import org.apache.arrow.vector.VarBinaryVector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowReader;
+import org.apache.arrow.vector.types.DateUnit;
 import org.apache.arrow.vector.types.FloatingPointPrecision;
 import org.apache.arrow.vector.types.TimeUnit;
 import org.apache.arrow.vector.types.pojo.ArrowType;
@@ -47,8 +46,9 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * Reads a CSV file with a header line as Arrow batches, a batch of rows at a time, so a file of
  * any size streams through. Column types come from a {@link SchemaSpec}, or are inferred by a
  * first pass over the whole file: bool if every cell is true/false, int64 if every cell is an
- * integer that fits, float64 if every cell is a number, else utf8; empty cells are nulls and do
- * not count, and inferred columns are nullable.
+ * integer that fits, float64 if every cell is a number, date32 and timestamp for ISO dates and
+ * date-times, else utf8 (numbers with leading zeros stay text; see {@link TextValues}); empty
+ * cells are nulls and do not count, and inferred columns are nullable.
  */
 final class CsvReader extends ArrowReader {
   static final int BATCH_ROWS = 8192;
@@ -59,21 +59,11 @@ final class CsvReader extends ArrowReader {
    */
   static final long BATCH_BYTES = 16L << 20;
 
-  private static final Pattern INT = Pattern.compile("[+-]?\\d+");
-  private static final Pattern FLOAT =
-      Pattern.compile("[+-]?(\\d+\\.?\\d*|\\.\\d+)([eE][+-]?\\d+)?|NaN|[+-]?Infinity");
-  private static final DateTimeFormatter TIMESTAMP = new DateTimeFormatterBuilder()
-      .append(DateTimeFormatter.ISO_LOCAL_DATE)
-      .optionalStart()
-      .appendLiteral('T')
-      .append(DateTimeFormatter.ISO_LOCAL_TIME)
-      .optionalStart()
-      .appendOffsetId()
-      .toFormatter();
-
   private final Path path;
   private final CsvParser parser;
   private final Schema schema;
+  // Where the column types came from (null: inferred), for the messages about bad cells.
+  private final SchemaSpec spec;
   private final int width;
   // For each field of the schema, the CSV column it comes from.
   private final int[] source;
@@ -83,27 +73,35 @@ final class CsvReader extends ArrowReader {
   private long rowsRead;
   private long bytes;
 
-  private CsvReader(Path path, CsvParser parser, Schema schema, int width, int[] source, int batchRows,
-      BufferAllocator allocator) {
+  private CsvReader(Path path, CsvParser parser, Schema schema, SchemaSpec spec, int width, int[] source,
+      int batchRows, BufferAllocator allocator) {
     super(allocator);
     this.path = path;
     this.parser = parser;
     this.schema = schema;
+    this.spec = spec;
     this.width = width;
     this.source = source;
     this.batchRows = batchRows;
+  }
+
+  static CsvReader open(Path path, SchemaSpec spec, BufferAllocator allocator, int batchRows) throws IOException {
+    return open(path, spec, StandardCharsets.UTF_8, ',', allocator, batchRows);
   }
 
   /**
    * Opens a CSV file, reading its header (and, without a spec, the whole file to infer types).
    *
    * @param spec the column types, or null to infer them
+   * @param delimiter the cell separator, or null to find it from the header line
    * @throws InvalidInputException if the header is missing or does not match the spec
    */
-  static CsvReader open(Path path, SchemaSpec spec, BufferAllocator allocator, int batchRows) throws IOException {
+  static CsvReader open(Path path, SchemaSpec spec, Charset charset, Character delimiter, BufferAllocator allocator,
+      int batchRows) throws IOException {
+    char sep = delimiter != null ? delimiter : CsvParser.detectDelimiter(path, charset);
     String[] header;
     Schema schema;
-    try (CsvParser p = CsvParser.open(path)) {
+    try (CsvParser p = CsvParser.open(path, charset, sep)) {
       header = p.next();
       if (header == null) {
         throw new InvalidInputException("CSV file " + path + " is empty; it needs a header line");
@@ -128,93 +126,48 @@ final class CsvReader extends ArrowReader {
       String name = schema.getFields().get(i).getName();
       Integer col = byName.remove(name);
       if (col == null) {
-        throw new InvalidInputException("--schema names column '" + name + "', which " + path
-            + " does not have (its columns: " + String.join(", ", header) + ")");
+        throw new InvalidInputException((spec.fromSchemaOption() ? "--schema names column '" + name + "', which "
+            : Character.toUpperCase(spec.origin().charAt(0)) + spec.origin().substring(1) + " has column '" + name
+                + "', which ") + path + " does not have (its columns: "
+            + String.join(", ", header) + ")");
       }
       source[i] = col;
     }
     if (!byName.isEmpty()) {
-      throw new InvalidInputException("--schema does not give a type for column '" + byName.keySet().iterator().next()
-          + "' of " + path + " (it must name every column)");
+      String extra = byName.keySet().iterator().next();
+      throw new InvalidInputException(spec.fromSchemaOption()
+          ? "--schema does not give a type for column '" + extra + "' of " + path + " (it must name every column)"
+          : path + " has column '" + extra + "', which " + spec.origin() + " does not have (its columns: "
+              + String.join(", ", spec.names()) + ")");
     }
-    CsvParser parser = CsvParser.open(path);
+    CsvParser parser = CsvParser.open(path, charset, sep);
     try {
       parser.next();
-      return new CsvReader(path, parser, schema, header.length, source, batchRows, allocator);
+      return new CsvReader(path, parser, schema, spec, header.length, source, batchRows, allocator);
     } catch (IOException | RuntimeException e) {
       parser.close();
       throw e;
     }
   }
 
-  private enum Kind {
-    NONE,
-    BOOL,
-    INT,
-    FLOAT,
-    STRING
-  }
-
   private static Schema infer(Path path, CsvParser p, String[] header) throws IOException {
-    Kind[] kinds = new Kind[header.length];
-    Arrays.fill(kinds, Kind.NONE);
+    TextValues.Kind[] kinds = new TextValues.Kind[header.length];
+    Arrays.fill(kinds, TextValues.Kind.NONE);
     long row = 0;
     for (String[] cells = p.next(); cells != null; cells = p.next()) {
       row++;
       checkWidth(path, p, row, cells, header.length);
       for (int i = 0; i < cells.length; i++) {
-        if (cells[i] != null && kinds[i] != Kind.STRING) {
-          kinds[i] = merge(kinds[i], kind(cells[i]));
+        if (cells[i] != null && kinds[i] != TextValues.Kind.STRING) {
+          kinds[i] = TextValues.merge(kinds[i], TextValues.kind(cells[i]));
         }
       }
     }
     List<Field> fields = new ArrayList<>();
     for (int i = 0; i < header.length; i++) {
-      ArrowType t;
-      switch (kinds[i]) {
-        case BOOL:
-          t = ArrowType.Bool.INSTANCE;
-          break;
-        case INT:
-          t = new ArrowType.Int(64, true);
-          break;
-        case FLOAT:
-          t = new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE);
-          break;
-        default:
-          t = ArrowType.Utf8.INSTANCE;
-          break;
-      }
-      fields.add(new Field(header[i], FieldType.nullable(t), null));
+      fields.add(new Field(header[i], FieldType.nullable(TextValues.type(kinds[i])), null));
     }
     return new Schema(fields);
-  }
-
-  private static Kind kind(String cell) {
-    String s = cell.trim();
-    if (s.equalsIgnoreCase("true") || s.equalsIgnoreCase("false")) {
-      return Kind.BOOL;
-    }
-    if (INT.matcher(s).matches()) {
-      try {
-        Long.parseLong(s);
-        return Kind.INT;
-      } catch (NumberFormatException e) {
-        // Too big for int64: keep the digits as text rather than lose them to a double.
-        return Kind.STRING;
-      }
-    }
-    return FLOAT.matcher(s).matches() ? Kind.FLOAT : Kind.STRING;
-  }
-
-  private static Kind merge(Kind a, Kind b) {
-    if (a == Kind.NONE || a == b) {
-      return b;
-    }
-    if ((a == Kind.INT && b == Kind.FLOAT) || (a == Kind.FLOAT && b == Kind.INT)) {
-      return Kind.FLOAT;
-    }
-    return Kind.STRING;
   }
 
   private static void checkWidth(Path path, CsvParser p, long row, String[] cells, int width) {
@@ -257,10 +210,12 @@ final class CsvReader extends ArrowReader {
         if (cell == null) {
           if (!v.getField().isNullable()) {
             throw new InvalidInputException("Empty cell at row " + rowsRead + ", column '" + v.getName() + "' of "
-                + path + " (line " + parser.recordLine() + "), but --schema declares it not null (write '"
-                + v.getName() + ":" + SchemaSpec.name(v.getField().getType()) + "?' to allow nulls)");
+                + path + " (line " + parser.recordLine() + "), but " + (spec.fromSchemaOption()
+                ? "--schema declares it not null (write '" + v.getName() + ":"
+                    + SchemaSpec.name(v.getField().getType()) + "?' to allow nulls)"
+                : "column '" + v.getName() + "' of " + spec.origin() + " is not nullable"));
           }
-          setNull(v, n);
+          VectorValues.setNull(v, n);
         } else {
           bytes += cell.length();
           batchBytes += cell.length();
@@ -300,20 +255,9 @@ final class CsvReader extends ArrowReader {
   private InvalidInputException cannotRead(String cell, FieldVector v, Exception cause) {
     String shown = cell.length() > 40 ? cell.substring(0, 37) + "..." : cell;
     return new InvalidInputException("Cannot read '" + shown + "' as " + SchemaSpec.name(v.getField().getType())
-        + " at row " + rowsRead + ", column '" + v.getName() + "' of " + path + " (line " + parser.recordLine() + ")",
+        + " at row " + rowsRead + ", column '" + v.getName() + "' of " + path + " (line " + parser.recordLine() + ")"
+        + (spec != null && !spec.fromSchemaOption() ? ", the type of the column in " + spec.origin() : ""),
         cause);
-  }
-
-  private static void setNull(FieldVector v, int i) {
-    if (v instanceof BaseFixedWidthVector) {
-      ((BaseFixedWidthVector) v).setNull(i);
-    } else if (v instanceof BaseVariableWidthVector) {
-      ((BaseVariableWidthVector) v).setNull(i);
-    } else if (v instanceof BaseLargeVariableWidthVector) {
-      ((BaseLargeVariableWidthVector) v).setNull(i);
-    } else {
-      throw new IllegalStateException("No null setter for " + v.getField());
-    }
   }
 
   /** Parses a cell into a vector slot; throws NumberFormatException and the like when it cannot. */
@@ -325,7 +269,7 @@ final class CsvReader extends ArrowReader {
     ArrowType t = v.getField().getType();
     switch (t.getTypeID()) {
       case Bool:
-        return (i, s) -> ((BitVector) v).setSafe(i, parseBool(s) ? 1 : 0);
+        return (i, s) -> ((BitVector) v).setSafe(i, TextValues.parseBool(s) ? 1 : 0);
       case Int: {
         ArrowType.Int it = (ArrowType.Int) t;
         long min = it.getIsSigned() ? -(1L << (it.getBitWidth() - 1)) : 0;
@@ -348,74 +292,60 @@ final class CsvReader extends ArrowReader {
         };
       }
       case FloatingPoint:
-        if (((ArrowType.FloatingPoint) t).getPrecision() == FloatingPointPrecision.SINGLE) {
-          return (i, s) -> ((Float4Vector) v).setSafe(i, (float) parseDouble(s));
+        if (((ArrowType.FloatingPoint) t).getPrecision() == FloatingPointPrecision.HALF) {
+          return (i, s) -> ((Float2Vector) v).setSafeWithPossibleTruncate(i, (float) TextValues.parseDouble(s));
         }
-        return (i, s) -> ((Float8Vector) v).setSafe(i, parseDouble(s));
+        if (((ArrowType.FloatingPoint) t).getPrecision() == FloatingPointPrecision.SINGLE) {
+          return (i, s) -> ((Float4Vector) v).setSafe(i, (float) TextValues.parseDouble(s));
+        }
+        return (i, s) -> ((Float8Vector) v).setSafe(i, TextValues.parseDouble(s));
       case Utf8:
         return (i, s) -> ((VarCharVector) v).setSafe(i, s.getBytes(StandardCharsets.UTF_8));
       case LargeUtf8:
         return (i, s) -> ((LargeVarCharVector) v).setSafe(i, s.getBytes(StandardCharsets.UTF_8));
       case Binary:
         return (i, s) -> ((VarBinaryVector) v).setSafe(i, Base64.getDecoder().decode(s.trim()));
+      case LargeBinary:
+        return (i, s) -> ((LargeVarBinaryVector) v).setSafe(i, Base64.getDecoder().decode(s.trim()));
+      case FixedSizeBinary:
+        return (i, s) -> {
+          byte[] b = Base64.getDecoder().decode(s.trim());
+          if (b.length != ((FixedSizeBinaryVector) v).getByteWidth()) {
+            throw new IllegalArgumentException("wrong length");
+          }
+          ((FixedSizeBinaryVector) v).setSafe(i, b);
+        };
       case Date:
+        if (((ArrowType.Date) t).getUnit() == DateUnit.MILLISECOND) {
+          return (i, s) -> ((DateMilliVector) v).setSafe(i, LocalDate.parse(s.trim()).toEpochDay() * 86_400_000L);
+        }
         return (i, s) -> ((DateDayVector) v).setSafe(i, Math.toIntExact(LocalDate.parse(s.trim()).toEpochDay()));
+      case Time: {
+        TimeUnit unit = ((ArrowType.Time) t).getUnit();
+        return (i, s) -> VectorValues.set(v, i, TextValues.timeOfDay(s, unit));
+      }
+      case Decimal: {
+        int scale = ((ArrowType.Decimal) t).getScale();
+        int precision = ((ArrowType.Decimal) t).getPrecision();
+        return (i, s) -> {
+          BigDecimal d = new BigDecimal(s.trim()).setScale(scale, RoundingMode.UNNECESSARY);
+          if (d.precision() > precision) {
+            throw new ArithmeticException("too many digits");
+          }
+          if (v instanceof DecimalVector) {
+            ((DecimalVector) v).setSafe(i, d);
+          } else {
+            ((Decimal256Vector) v).setSafe(i, d);
+          }
+        };
+      }
       case Timestamp: {
         TimeUnit unit = ((ArrowType.Timestamp) t).getUnit();
-        return (i, s) -> ((TimeStampVector) v).setSafe(i, epoch(parseInstant(s), unit));
+        return (i, s) -> ((TimeStampVector) v).setSafe(i, TextValues.epoch(TextValues.parseInstant(s), unit));
       }
       default:
-        throw new IllegalStateException("CSV cannot fill " + t);
-    }
-  }
-
-  private static boolean parseBool(String s) {
-    String x = s.trim();
-    if (x.equalsIgnoreCase("true") || x.equals("1")) {
-      return true;
-    }
-    if (x.equalsIgnoreCase("false") || x.equals("0")) {
-      return false;
-    }
-    throw new IllegalArgumentException("not a bool");
-  }
-
-  private static double parseDouble(String s) {
-    String x = s.trim();
-    if (!FLOAT.matcher(x).matches()) {
-      throw new NumberFormatException("not a number");
-    }
-    return Double.parseDouble(x);
-  }
-
-  private static Instant parseInstant(String s) {
-    String x = s.trim();
-    int space = x.indexOf(' ');
-    if (space == 10) {
-      x = x.substring(0, 10) + 'T' + x.substring(11).trim();
-    }
-    TemporalAccessor t = TIMESTAMP.parseBest(x, OffsetDateTime::from, LocalDateTime::from, LocalDate::from);
-    if (t instanceof OffsetDateTime) {
-      return ((OffsetDateTime) t).toInstant();
-    }
-    if (t instanceof LocalDateTime) {
-      return ((LocalDateTime) t).toInstant(ZoneOffset.UTC);
-    }
-    return ((LocalDate) t).atStartOfDay().toInstant(ZoneOffset.UTC);
-  }
-
-  private static long epoch(Instant at, TimeUnit unit) {
-    long s = at.getEpochSecond();
-    long n = at.getNano();
-    switch (unit) {
-      case SECOND:
-        return s;
-      case MILLISECOND:
-        return Math.addExact(Math.multiplyExact(s, 1_000L), n / 1_000_000);
-      case MICROSECOND:
-        return Math.addExact(Math.multiplyExact(s, 1_000_000L), n / 1_000);
-      default:
-        return Math.addExact(Math.multiplyExact(s, 1_000_000_000L), n);
+        throw new InvalidInputException("Column '" + v.getName() + "' is " + SchemaSpec.name(v.getField())
+            + ", which CSV cells cannot hold");
     }
   }
 

@@ -40,14 +40,14 @@ abstract class DatasetChange extends BaseCommand {
       if (after.version() == before.version()) {
         err().printf(Locale.ROOT, "%s; nothing committed, %s stays at version %d%n", what, uri, before.version());
       } else {
-        err().printf(Locale.ROOT, "%s: %s is now at version %d (%,d rows)%n", what, uri, after.version(),
-            after.countRows());
+        err().printf(Locale.ROOT, "%s: %s is now at version %d (%s)%n", what, uri, after.version(),
+            Formats.count(after.countRows(), "row"));
       }
     }
     return ExitCodes.OK;
   }
 
   static String rows(long n) {
-    return String.format(Locale.ROOT, "%,d %s", n, n == 1 ? "row" : "rows");
+    return Formats.count(n, "row");
   }
 }

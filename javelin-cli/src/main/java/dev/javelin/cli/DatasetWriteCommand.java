@@ -3,37 +3,55 @@ package dev.javelin.cli;
 import dev.javelin.core.Dataset;
 import dev.javelin.core.WriteParams;
 import dev.javelin.format.LanceFileVersion;
+import dev.javelin.io.LocalObjectStore;
+import dev.javelin.io.ObjectStores;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.ipc.ArrowReader;
 import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.Schema;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
- * What {@code create}, {@code append} and {@code overwrite} share: an input (Arrow IPC or CSV)
- * read in batches and written as new fragments in one commit.
+ * What {@code create}, {@code append} and {@code overwrite} share: an input (Parquet, JSON Lines,
+ * Arrow IPC or CSV) read in batches and written as new fragments in one commit.
  */
 abstract class DatasetWriteCommand extends BaseCommand {
   @Parameters(index = "0", paramLabel = "URI", description = "The dataset: a directory, file: URI, or s3:// or az:// URI.")
   String uri;
 
   @Option(names = {"-i", "--input"}, required = true, paramLabel = "IN",
-      description = "Arrow IPC file or stream, or CSV file with a header.")
+      description = "Parquet, JSON Lines, Arrow IPC (file or stream) or CSV with a header.")
   Path input;
 
+  @Mixin
+  InputOptions inputOptions = new InputOptions();
+
   @Option(names = "--schema", paramLabel = "SPEC", converter = SchemaSpec.Converter.class,
-      description = "Types of the CSV columns, as NAME:TYPE[?],... (see 'javelin file write --help'). "
-          + "Appending a CSV without it parses the cells as the dataset's columns.")
+      description = "Types of the CSV or JSON Lines columns, as NAME:TYPE[?],... (see 'javelin file write "
+          + "--help'). Appending without it parses the input as the dataset's columns.")
   SchemaSpec schema;
 
   @Option(names = "--max-rows-per-file", paramLabel = "N",
       description = "Rows per data file, and so per fragment (default: 1048576).")
   Long maxRowsPerFile;
+
+  @Option(names = "--dry-run",
+      description = "Print the input's columns (inferred or read) and stop: commit nothing.")
+  boolean dryRun;
 
   /** Runs the write; returns the dataset at the version it committed. */
   abstract Dataset write(ArrowReader data, WriteParams params, BufferAllocator allocator);
@@ -46,9 +64,50 @@ abstract class DatasetWriteCommand extends BaseCommand {
     return null;
   }
 
-  /** The schema to parse a CSV with when none is given: null to infer it. */
-  SchemaSpec defaultCsvSchema(BufferAllocator allocator) {
+  /**
+   * The dataset the rows must fit, if the command adds to one: a CSV or JSON Lines input without
+   * --schema is parsed as its columns, and every input is checked against them.
+   */
+  Schema target(BufferAllocator allocator) {
     return null;
+  }
+
+  /** What to do when the input has no rows: null to go on, or the message that ends the command. */
+  String whenEmpty() {
+    return null;
+  }
+
+  /** A new dataset at {@code uri}; if that fails, no directory it made is left behind. */
+  Dataset createNew(ArrowReader data, WriteParams params, BufferAllocator allocator) {
+    Path local = ObjectStores.isLocal(uri) ? LocalObjectStore.pathOf(uri) : null;
+    boolean existed = local != null && Files.exists(local);
+    try {
+      return Dataset.create(uri, data, params, allocator);
+    } catch (RuntimeException e) {
+      if (local != null && !existed) {
+        removeEmptyDirectories(local, e);
+      }
+      throw e;
+    }
+  }
+
+  // A create that fails on a bad row after the first batch leaves no files but the directories
+  // it made; so that nothing is left, those go too (a directory holding any file stays).
+  private static void removeEmptyDirectories(Path root, RuntimeException failure) {
+    try (Stream<Path> all = Files.walk(root)) {
+      List<Path> paths = all.sorted(Comparator.reverseOrder()).collect(Collectors.toList());
+      for (Path p : paths) {
+        if (Files.isDirectory(p)) {
+          try (Stream<Path> children = Files.list(p)) {
+            if (children.findAny().isEmpty()) {
+              Files.delete(p);
+            }
+          }
+        }
+      }
+    } catch (IOException e) {
+      failure.addSuppressed(e);
+    }
   }
 
   @Override
@@ -66,26 +125,80 @@ abstract class DatasetWriteCommand extends BaseCommand {
       }
       params.maxRowsPerFile(maxRowsPerFile);
     }
-    Inputs.Kind kind = Inputs.detect(input);
+    Inputs.Format format = Inputs.detect(input, inputOptions.format);
     try (BufferAllocator allocator = new RootAllocator()) {
-      SchemaSpec spec = schema;
-      if (spec == null && kind == Inputs.Kind.CSV) {
-        spec = defaultCsvSchema(allocator);
-      }
+      Schema target = schema == null ? target(allocator) : null;
       Dataset ds;
-      try (ArrowReader reader = Inputs.open(input, kind, spec, allocator)) {
-        for (Field f : reader.getVectorSchemaRoot().getSchema().getFields()) {
-          if (f.getDictionary() != null) {
-            throw new InvalidInputException("Column '" + f.getName() + "' of " + input
-                + " is dictionary-encoded, which Javelin does not write; decode it first");
-          }
+      try (ArrowReader opened = Inputs.open(input, format, schema, target, inputOptions, allocator);
+          NonEmptyReader reader = new NonEmptyReader(opened, allocator)) {
+        Schema in = reader.getVectorSchemaRoot().getSchema();
+        Inputs.checkWritable(input, in);
+        boolean inferred = !format.typed() && schema == null && target == null;
+        Schema fit = target != null ? target : target(allocator);
+        if (fit != null) {
+          checkFits(in, fit);
         }
-        ds = write(reader, params.build(), allocator);
+        if (dryRun) {
+          out().print(describe(in, inferred));
+          flushOut();
+          err().printf(Locale.ROOT, "Dry run: nothing committed%n");
+          return ExitCodes.OK;
+        }
+        if (!reader.hasRows() && whenEmpty() != null) {
+          err().printf(Locale.ROOT, "%s%n", whenEmpty());
+          return ExitCodes.OK;
+        }
+        ds = write(reader, params.progress(progress()).build(), allocator);
+        if (inferred) {
+          // The types a user did not choose, on standard output (the schema is what create made).
+          out().print(describe(in, true));
+          flushOut();
+        }
       }
       int fragments = ds.manifest().fragments().size();
-      err().printf(Locale.ROOT, "%s %s: version %d, %,d rows in %,d %s (Lance %s files)%n", done(), uri,
-          ds.version(), ds.countRows(), fragments, fragments == 1 ? "fragment" : "fragments", ds.fileVersion());
+      err().printf(Locale.ROOT, "%s %s: version %d, %s in %s (Lance %s files)%n", done(), uri,
+          ds.version(), Formats.count(ds.countRows(), "row"), Formats.count(fragments, "fragment"), ds.fileVersion());
     }
     return ExitCodes.OK;
+  }
+
+  private String describe(Schema in, boolean inferred) {
+    StringBuilder s = new StringBuilder();
+    s.append("Columns of ").append(input).append(inferred ? " (inferred; --schema sets them):" : ":").append('\n');
+    int width = 0;
+    for (Field f : in.getFields()) {
+      width = Math.max(width, f.getName().length());
+    }
+    for (Field f : in.getFields()) {
+      s.append(String.format(Locale.ROOT, "  %-" + width + "s  %s%s%n", f.getName(), SchemaSpec.name(f),
+          f.isNullable() ? "" : " not null"));
+    }
+    return s.toString();
+  }
+
+  // The input's columns against the dataset's, by name, in the CLI's type names.
+  private void checkFits(Schema in, Schema dataset) {
+    Map<String, Field> want = new LinkedHashMap<>();
+    for (Field f : dataset.getFields()) {
+      want.put(f.getName(), f);
+    }
+    List<String> names = new ArrayList<>(want.keySet());
+    for (Field f : in.getFields()) {
+      Field w = want.remove(f.getName());
+      if (w == null) {
+        throw new InvalidInputException(input + " has column '" + f.getName() + "', which the dataset " + uri
+            + " does not have (its columns: " + String.join(", ", names) + ")");
+      }
+      String got = SchemaSpec.name(f);
+      String expected = SchemaSpec.name(w);
+      if (!got.equals(expected)) {
+        throw new InvalidInputException("Column '" + f.getName() + "' of " + input + " is " + got
+            + ", but in the dataset " + uri + " it is " + expected);
+      }
+    }
+    if (!want.isEmpty()) {
+      throw new InvalidInputException(input + " has no column '" + want.keySet().iterator().next()
+          + "', which the dataset " + uri + " has (its columns: " + String.join(", ", names) + ")");
+    }
   }
 }

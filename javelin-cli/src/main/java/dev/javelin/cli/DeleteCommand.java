@@ -33,6 +33,6 @@ final class DeleteCommand extends DatasetChange {
   // The rows this commit deleted: the change in row count would count concurrent appends too.
   @Override
   String summary(Dataset before, Dataset after) {
-    return "Deleted " + rows(deleted);
+    return "Deleted " + Formats.count(deleted, "row");
   }
 }

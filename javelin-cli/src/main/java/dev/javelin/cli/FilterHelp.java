@@ -8,14 +8,15 @@ import dev.javelin.core.expr.Expression;
  */
 final class FilterHelp {
   static final String TEXT =
-      "Filters are SQL expressions over columns (nested fields as a.b, odd names in `backticks`):\n" +
+      "Filters are SQL expressions over columns (nested fields as a.b, odd names in\n" +
+      "`backticks`):\n" +
       "  = != <> < <= > >=   AND OR NOT ( )   IN (...)   NOT IN (...)   IS [NOT] NULL\n" +
       "  BETWEEN a AND b     LIKE 'pre%%'  (%% any run, _ one character)   + - * / %%\n" +
       "  literals: 42  1.5  'text' (quote ' as '')  TRUE FALSE NULL  date '2024-05-31'\n" +
       "            timestamp '2024-05-31 12:00:00'\n" +
       "A row is kept only if the filter is TRUE; a comparison with NULL is not TRUE.\n" +
-      "IN lists and AND/OR chains may be of any length; nesting is limited to " + Expression.MAX_DEPTH + " levels\n" +
-      "(each pair of parentheses, NOT, sign and operator is one).";
+      "IN lists and AND/OR chains may be of any length; nesting is limited to\n" +
+      Expression.MAX_DEPTH + " levels (each pair of parentheses, NOT, sign and operator is one).";
 
   private FilterHelp() {}
 }

@@ -1,5 +1,7 @@
 package dev.javelin.cli;
 
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.javelin.core.CreateIndexResult;
 import dev.javelin.core.Dataset;
 import dev.javelin.core.IndexBuilder;
@@ -13,11 +15,12 @@ import dev.javelin.index.IndexType;
 import dev.javelin.io.ObjectInfo;
 import dev.javelin.index.IvfPqParams;
 import java.io.IOException;
-import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
@@ -92,7 +95,7 @@ final class IndexCommand implements Callable<Integer> {
       try (BufferAllocator allocator = new RootAllocator()) {
         Dataset ds = dataset(uri).open(allocator);
         Columns.check(ds, List.of(column));
-        IndexBuilder build = ds.createIndex(column);
+        IndexBuilder build = ds.createIndex(column).progress(progress());
         if (kind.equals("btree")) {
           build.btree();
         } else {
@@ -136,50 +139,59 @@ final class IndexCommand implements Callable<Integer> {
   }
 
   /** {@code javelin index list}. */
-  @Command(name = "list", header = "List the indices of a dataset version.")
+  @Command(name = "list", header = "List the indices of a dataset version, and its system entries.",
+      description = {
+        "Per index: its type by Lance's name (BTREE, BITMAP, INVERTED, IVF_PQ,",
+        "IVF_HNSW_SQ, ...), its columns, and the live fragments it answers for, out of",
+        "all: directly, or through the row maps of a 'javelin cluster', as in",
+        "\"4 of 4 (3 through row maps)\". System entries (clustering's transitions, a",
+        "compaction's fragment reuse) are listed apart: queries do not use them.",
+        ""
+      },
+      footer = {"", "Examples:", "  javelin index list people", "  javelin index list people --json"})
   static final class ListIndices extends BaseCommand {
     @Mixin
     DatasetArgs dataset = new DatasetArgs();
+
+    @Option(names = "--json", description = "Print JSON instead (see docs/cli-json.md).")
+    boolean json;
 
     @Override
     public Integer call() {
       try (BufferAllocator allocator = new RootAllocator()) {
         Dataset ds = dataset.open(allocator);
-        List<String[]> rows = new ArrayList<>();
-        rows.add(new String[] {"name", "type", "columns", "fragments"});
-        for (IndexInfo i : ds.indices()) {
-          rows.add(new String[] {i.name(), i.type().name().toLowerCase(Locale.ROOT), String.join(",", i.fields()),
-              i.fragments().size() + " of " + ds.manifest().fragments().size()});
+        List<IndexListing.Entry> entries = IndexListing.of(ds, allocator);
+        if (json) {
+          JsonOutput.print(out(), IndexListing.json(entries));
+          return ExitCodes.OK;
         }
-        if (rows.size() == 1) {
+        TextTable indices = new TextTable("name", "type", "columns", "fragments");
+        TextTable system = new TextTable("system entry", "what it is");
+        for (IndexListing.Entry e : entries) {
+          if (e.system()) {
+            system.row(e.name(), e.description());
+          } else {
+            indices.row(e.name(), e.kind(), String.join(",", e.columns()), e.coverage());
+          }
+        }
+        if (indices.isEmpty()) {
           out().println("(no indices)");
         } else {
-          printAligned(out(), rows);
+          indices.print(out());
+        }
+        if (!system.isEmpty()) {
+          out().println();
+          system.print(out());
         }
       }
       return ExitCodes.OK;
     }
   }
 
-  // Columns padded to their widest cell, the last one unpadded.
-  private static void printAligned(PrintWriter out, List<String[]> rows) {
-    int[] width = new int[rows.get(0).length];
-    for (String[] r : rows) {
-      for (int c = 0; c < r.length; c++) {
-        width[c] = Math.max(width[c], r[c].length());
-      }
-    }
-    for (String[] r : rows) {
-      StringBuilder b = new StringBuilder();
-      for (int c = 0; c < r.length; c++) {
-        b.append(c == r.length - 1 ? r[c] : String.format("%-" + width[c] + "s  ", r[c]));
-      }
-      out.println(b);
-    }
-  }
-
   /** {@code javelin index describe}. */
-  @Command(name = "describe", header = "Show an index: type, column, fragments covered, files.")
+  @Command(name = "describe", header = "Show an index: type, column, fragments covered, files.",
+      footer = {"", "Examples:", "  javelin index describe people id_idx",
+          "  javelin index describe people id_idx --json"})
   static final class Describe extends BaseCommand {
     @Mixin
     DatasetArgs dataset = new DatasetArgs();
@@ -187,37 +199,61 @@ final class IndexCommand implements Callable<Integer> {
     @Parameters(index = "1", paramLabel = "NAME", description = "The index name.")
     String name;
 
+    @Option(names = "--json", description = "Print JSON instead (see docs/cli-json.md).")
+    boolean json;
+
     @Override
     public Integer call() throws IOException {
       try (BufferAllocator allocator = new RootAllocator()) {
         Dataset ds = dataset.open(allocator);
-        IndexInfo info = find(ds, name);
-        List<Long> uncovered = new ArrayList<>();
-        ds.manifest().fragments().forEach(f -> {
-          if (!info.fragments().contains(f.id())) {
-            uncovered.add(f.id());
+        IndexListing.Entry e = null;
+        for (IndexListing.Entry candidate : IndexListing.of(ds, allocator)) {
+          if (candidate.name().equals(name)) {
+            e = candidate;
           }
-        });
-        out().println("name       " + info.name());
-        out().println("uuid       " + info.uuid());
-        out().println("type       " + info.type().name().toLowerCase(Locale.ROOT));
-        out().println("columns    " + String.join(",", info.fields()));
-        out().println("built at   version " + info.datasetVersion());
-        out().println("covered    " + count(info.fragments().size()) + " " + info.fragments());
-        out().println("uncovered  " + count(uncovered.size()) + " " + uncovered);
-        List<ObjectInfo> files = new ArrayList<>(ds.store().list("_indices/" + info.uuid() + "/"));
+        }
+        if (e == null) {
+          throw new InvalidInputException("No index named '" + name + "' in " + ds.location());
+        }
+        List<ObjectInfo> files = new ArrayList<>(ds.store().list("_indices/" + e.metadata().uuid() + "/"));
         files.sort(Comparator.comparing(ObjectInfo::key));
         long total = 0;
-        String label = "files      ";
         for (ObjectInfo f : files) {
           total += f.size();
-          out().println(label + f.key() + "  " + f.size() + " bytes");
+        }
+        if (json) {
+          ObjectNode o = IndexListing.json(e);
+          ArrayNode fs = o.putArray("files");
+          for (ObjectInfo f : files) {
+            fs.addObject().put("path", f.key()).put("size_bytes", f.size());
+          }
+          o.put("size_bytes", total);
+          JsonOutput.print(out(), o);
+          return ExitCodes.OK;
+        }
+        out().println("name       " + e.name());
+        out().println("uuid       " + e.metadata().uuid());
+        out().println("type       " + (e.system() ? e.description() : e.kind()));
+        out().println("columns    " + String.join(",", e.columns()));
+        out().println("built at   version " + Long.toUnsignedString(e.metadata().datasetVersion()));
+        if (!e.system()) {
+          out().println("answers    " + e.coverage() + " live fragments");
+          out().println("direct     " + Formats.count(e.direct().size(), "fragment") + " " + e.direct());
+          if (!e.throughRowMaps().isEmpty()) {
+            out().println("row maps   " + Formats.count(e.throughRowMaps().size(), "fragment") + " "
+                + e.throughRowMaps());
+          }
+          out().println("uncovered  " + Formats.count(e.unindexed().size(), "fragment") + " " + e.unindexed());
+        }
+        String label = "files      ";
+        for (ObjectInfo f : files) {
+          out().println(label + f.key() + "  " + Formats.size(f.size()));
           label = "           ";
         }
         if (files.isEmpty()) {
           out().println(label + "(missing)");
         }
-        out().println("size       " + total + " bytes");
+        out().println("size       " + Formats.size(total) + " (" + Formats.count(total, "byte") + ")");
       }
       return ExitCodes.OK;
     }
@@ -247,12 +283,12 @@ final class IndexCommand implements Callable<Integer> {
   /** {@code javelin index optimize}. */
   @Command(name = "optimize", header = "Index the fragments appended since each index was built.",
       description = {
-        "Per index, the rows of fragments it does not cover yet are added to it, as Lance's",
-        "incremental optimize: a vector index keeps its IVF centroids and PQ codebook (the new",
-        "rows go into its existing partitions; nothing is retrained or re-partitioned), a BTree",
-        "is merged into a new one. Delta indices of one name are merged into one; deleted rows",
-        "are dropped. Prints per index what was done; kinds Javelin cannot update are skipped",
-        "and say why.",
+        "Per index, the rows of fragments it does not cover yet are added to it, as",
+        "Lance's incremental optimize: a vector index keeps its IVF centroids and PQ",
+        "codebook (the new rows go into its existing partitions; nothing is retrained",
+        "or re-partitioned), a BTree is merged into a new one. Delta indices of one",
+        "name are merged into one; deleted rows are dropped. Prints per index what was",
+        "done; kinds Javelin cannot update are skipped and say why.",
         ""
       })
   static final class Optimize extends BaseCommand {
@@ -264,17 +300,20 @@ final class IndexCommand implements Callable<Integer> {
       try (BufferAllocator allocator = new RootAllocator()) {
         Dataset ds = dataset(uri).open(allocator);
         IndexOptimizeResult r = ds.optimizeIndices();
-        List<String[]> rows = new ArrayList<>();
-        rows.add(new String[] {"name", "type", "fragments added", "rows added", "rows dropped", "result"});
-        for (OptimizedIndex i : r.indices()) {
-          rows.add(new String[] {i.name(), i.type().name().toLowerCase(Locale.ROOT),
-              i.fragmentsAdded().size() + " " + i.fragmentsAdded(), Long.toString(i.rowsAdded()),
-              Long.toString(i.rowsDropped()), result(i)});
+        Map<String, String> kinds = new HashMap<>();
+        for (IndexListing.Entry e : IndexListing.of(r.dataset(), allocator)) {
+          kinds.put(e.name(), e.kind());
         }
-        if (rows.size() == 1) {
+        TextTable table = new TextTable("name", "type", "fragments added", ">rows added", ">rows dropped", "result");
+        for (OptimizedIndex i : r.indices()) {
+          table.row(i.name(), kinds.getOrDefault(i.name(), i.type().name()),
+              i.fragmentsAdded().size() + " " + i.fragmentsAdded(), Formats.number(i.rowsAdded()),
+              Formats.number(i.rowsDropped()), result(i));
+        }
+        if (table.isEmpty()) {
           out().println("(no indices)");
         } else {
-          printAligned(out(), rows);
+          table.print(out());
         }
         if (r.unchanged()) {
           err().println("Indices are up to date: version " + r.dataset().version());
@@ -298,11 +337,11 @@ final class IndexCommand implements Callable<Integer> {
   /** {@code javelin index settle}. */
   @Command(name = "settle", header = "Remap indices onto clustered fragments; drop row maps.",
       description = {
-        "Indices built before 'javelin cluster' answer for the moved rows through row maps.",
-        "This remaps them onto the new fragments, then drops the row maps no index needs,",
-        "and the __lance_stable_partition entry with the last: older Lance readers",
-        "(lance-core 7.0.0) then see only indices they know. Cleanup removes the row map",
-        "files once no kept version needs them.",
+        "Indices built before 'javelin cluster' answer for the moved rows through row",
+        "maps. This remaps them onto the new fragments, then drops the row maps no",
+        "index needs, and the __lance_stable_partition entry with the last: older Lance",
+        "readers (lance-core 7.0.0) then see only indices they know. Cleanup removes",
+        "the row map files once no kept version needs them.",
         ""
       })
   static final class Settle extends BaseCommand {
@@ -320,8 +359,7 @@ final class IndexCommand implements Callable<Integer> {
         }
         StringBuilder b = new StringBuilder("Settled indices: ");
         b.append(r.remapped().isEmpty() ? "none remapped" : "remapped " + String.join(", ", r.remapped()));
-        b.append("; dropped ").append(r.transitionsDropped())
-            .append(r.transitionsDropped() == 1 ? " transition" : " transitions");
+        b.append("; dropped ").append(Formats.count(r.transitionsDropped(), "transition"));
         if (r.transitionsKept() == 0) {
           b.append(", no row map left");
         } else {
@@ -343,6 +381,6 @@ final class IndexCommand implements Callable<Integer> {
   }
 
   private static String count(int fragments) {
-    return fragments + (fragments == 1 ? " fragment" : " fragments");
+    return Formats.count(fragments, "fragment");
   }
 }

@@ -11,15 +11,15 @@ import java.util.List;
  * file     data.lance
  * version  2.1
  * rows     300
- * size     14336 bytes
+ * size     14.0 KiB (14,336 bytes)
  *
  * schema (field id, name, type):
  *   0  id      int64 not null
  *   1  tags    list
  *   2    item  int32
  *
- * columns (column, field, pages, bytes):
- *   0  id         field 0  1 page   2400 bytes
+ * columns (column, field, pages, size; buffer sizes in bytes):
+ *   0  id         field 0  1 page   2.3 KiB
  *       page 0  300 rows  buffers [2400]  MiniBlock(value=Flat(64), num_buffers=1)
  * </pre>
  */
@@ -35,9 +35,9 @@ final class InfoText {
     StringBuilder b = new StringBuilder();
     b.append("file     ").append(location).append('\n');
     b.append("version  ").append(info.version()).append('\n');
-    b.append("rows     ").append(info.numRows()).append('\n');
+    b.append("rows     ").append(Formats.number(info.numRows())).append('\n');
     if (size >= 0) {
-      b.append("size     ").append(size).append(" bytes\n");
+      b.append("size     ").append(Formats.size(size)).append(" (").append(Formats.count(size, "byte")).append(")\n");
     }
     if (!info.schema().metadata().isEmpty()) {
       b.append("metadata ").append(info.schema().metadata()).append('\n');
@@ -51,16 +51,16 @@ final class InfoText {
     int colWidth = String.valueOf(Math.max(0, columns.size() - 1)).length();
     int pathWidth = 0;
     for (FileInfo.Column c : columns) {
-      pathWidth = Math.max(pathWidth, path(c).length());
+      pathWidth = Math.max(pathWidth, DisplayWidth.of(path(c)));
     }
-    b.append("\ncolumns (column, field, pages, bytes):\n");
+    b.append("\ncolumns (column, field, pages, size; buffer sizes in bytes):\n");
     String pageIndent = "  " + " ".repeat(colWidth) + "    ";
     for (FileInfo.Column c : columns) {
       b.append("  ").append(pad(String.valueOf(c.index()), colWidth, true)).append("  ")
           .append(pad(path(c), pathWidth, false))
           .append("  field ").append(pad(c.field() == null ? "?" : String.valueOf(c.field().id()), idWidth, false))
           .append("  ").append(c.pages().size()).append(c.pages().size() == 1 ? " page " : " pages")
-          .append("  ").append(c.totalBytes()).append(" bytes");
+          .append("  ").append(Formats.size(c.totalBytes()));
       if (!c.encoding().equals("Values")) {
         b.append("  ").append(c.encoding());
       }
@@ -70,7 +70,7 @@ final class InfoText {
       b.append('\n');
       for (FileInfo.Page p : c.pages()) {
         b.append(pageIndent).append("page ").append(p.index())
-            .append("  ").append(p.rows()).append(p.rows() == 1 ? " row" : " rows")
+            .append("  ").append(Formats.count(p.rows(), "row"))
             .append("  buffers ").append(list(p.bufferSizes()))
             .append("  ").append(p.encoding()).append('\n');
       }
@@ -106,7 +106,7 @@ final class InfoText {
   }
 
   private static int nameWidth(LanceField f, int depth) {
-    int w = 2 * depth + f.name().length();
+    int w = 2 * depth + DisplayWidth.of(f.name());
     for (LanceField c : f.children()) {
       w = Math.max(w, nameWidth(c, depth + 1));
     }
@@ -144,7 +144,6 @@ final class InfoText {
   }
 
   static String pad(String s, int width, boolean right) {
-    String spaces = " ".repeat(Math.max(0, width - s.length()));
-    return right ? spaces + s : s + spaces;
+    return DisplayWidth.pad(s, width, right);
   }
 }

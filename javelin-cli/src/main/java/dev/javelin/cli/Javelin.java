@@ -38,7 +38,8 @@ import picocli.CommandLine.Spec;
     header = "Lance datasets and files, in pure Java.",
     synopsisSubcommandLabel = "COMMAND",
     usageHelpAutoWidth = true,
-    footer = {"", "Start with 'javelin demo' for a tour, or 'javelin COMMAND --help' for the details of a command."},
+    footer = {"", "Start with 'javelin demo' for a tour, or 'javelin COMMAND --help' for the",
+        "details of a command."},
     subcommands = {
         CreateCommand.class, AppendCommand.class, OverwriteCommand.class, ScanCommand.class, TakeCommand.class,
         CountCommand.class, DeleteCommand.class, UpdateCommand.class, AddColumnsCommand.class, DropColumnsCommand.class,

@@ -18,9 +18,10 @@ import picocli.CommandLine.Option;
     name = "layout",
     header = "Show how fragments spread their columns over data files.",
     description = {
-      "From manifest metadata only: per fragment, the data files holding a schema column,",
-      "their schema columns and recorded bytes, the share of dead field slots (tombstoned or",
-      "dropped columns) and overlays. The bar has one '#' per data file.",
+      "From manifest metadata only: per fragment, the data files holding a schema",
+      "column, their schema columns and recorded size, the share of dead field slots",
+      "(tombstoned or dropped columns) and overlays. The bar has one '#' per data",
+      "file. Sizes are in binary units (1 KiB = 1,024 bytes); --json gives bytes.",
       ""
     },
     footer = {"", "Examples:", "  javelin layout people", "  javelin layout people --json"})
@@ -28,7 +29,7 @@ final class LayoutCommand extends BaseCommand {
   @Mixin
   DatasetArgs dataset;
 
-  @Option(names = "--json", description = "Print JSON instead of a table.")
+  @Option(names = "--json", description = "Print JSON instead (see docs/cli-json.md).")
   boolean json;
 
   @Override
@@ -55,11 +56,9 @@ final class LayoutCommand extends BaseCommand {
       out().println("(no fragments)");
       return;
     }
-    String[] head = {"fragment", "rows", "files", "columns", "bytes", "dead", "overlays", "layout"};
-    String[][] cells = new String[frags.size()][];
+    TextTable table = new TextTable(">fragment", ">rows", ">files", ">columns", ">size", ">dead", ">overlays", "layout");
     int maxFiles = 0;
-    for (int i = 0; i < frags.size(); i++) {
-      ColumnLayoutStats.FragmentStats f = frags.get(i);
+    for (ColumnLayoutStats.FragmentStats f : frags) {
       int cols = 0;
       long bytes = 0;
       for (ColumnLayoutStats.FileStats d : f.files()) {
@@ -67,37 +66,14 @@ final class LayoutCommand extends BaseCommand {
         bytes += d.sizeBytes();
       }
       maxFiles = Math.max(maxFiles, f.dataFiles());
-      cells[i] = new String[] {Long.toString(f.fragmentId()), Long.toString(rows.getOrDefault(f.fragmentId(), 0L)),
-          Integer.toString(f.dataFiles()), Integer.toString(cols), Long.toString(bytes),
-          String.format(Locale.ROOT, "%.0f%%", f.deadSlotShare() * 100), Integer.toString(f.overlays()),
-          "#".repeat(f.dataFiles())};
+      table.row(Long.toString(f.fragmentId()), Formats.number(rows.getOrDefault(f.fragmentId(), 0L)),
+          Formats.number(f.dataFiles()), Formats.number(cols), Formats.size(bytes), Formats.percent(f.deadSlotShare()),
+          Formats.number(f.overlays()), "#".repeat(f.dataFiles()));
     }
-    int[] width = new int[head.length];
-    for (int c = 0; c < head.length; c++) {
-      width[c] = head[c].length();
-      for (String[] r : cells) {
-        width[c] = Math.max(width[c], r[c].length());
-      }
-    }
-    out().println(row(head, width));
-    for (String[] r : cells) {
-      out().println(row(r, width));
-    }
+    table.print(out());
     int total = frags.stream().mapToInt(ColumnLayoutStats.FragmentStats::dataFiles).sum();
-    out().printf(Locale.ROOT, "%d %s, %d data %s, %.2f per fragment, max %d%n", frags.size(),
-        frags.size() == 1 ? "fragment" : "fragments", total, total == 1 ? "file" : "files",
-        (double) total / frags.size(), maxFiles);
-  }
-
-  private static String row(String[] cells, int[] width) {
-    StringBuilder b = new StringBuilder();
-    for (int c = 0; c < cells.length; c++) {
-      b.append(cells[c]);
-      if (c < cells.length - 1) {
-        b.append(" ".repeat(width[c] - cells[c].length() + 2));
-      }
-    }
-    return b.toString();
+    out().printf(Locale.ROOT, "%s, %s, %.2f per fragment, max %d%n", Formats.count(frags.size(), "fragment"),
+        Formats.count(total, "data file"), (double) total / frags.size(), maxFiles);
   }
 
   private static String json(ColumnLayoutStats stats, Map<Long, Long> rows) {

@@ -5,7 +5,7 @@ import java.nio.file.Path;
 import java.util.Locale;
 import org.apache.arrow.memory.BufferAllocator;
 
-/** The formats of {@code file read --format}. */
+/** The formats of {@code scan --format} and {@code file read --format}. */
 enum OutputFormat {
   /** An aligned table for people (the default). */
   TABLE,
@@ -14,10 +14,17 @@ enum OutputFormat {
   /** CSV with a header line. */
   CSV,
   /** An Arrow IPC file; binary, so it needs --output. */
-  ARROW;
+  ARROW,
+  /** A Parquet file; binary, so it needs --output. */
+  PARQUET;
 
   boolean binary() {
-    return this == ARROW;
+    return this == ARROW || this == PARQUET;
+  }
+
+  /** What a binary format writes, for messages. */
+  String fileKind() {
+    return this == ARROW ? "an Arrow IPC file" : "a Parquet file";
   }
 
   /** A writer for a text format, to {@code out}. */
@@ -36,7 +43,7 @@ enum OutputFormat {
 
   /** A writer for a binary format, to a file. */
   RowWriter binary(Path path, BufferAllocator allocator) {
-    return new ArrowIpcWriter(path, allocator);
+    return this == PARQUET ? new ParquetOutput(path) : new ArrowIpcWriter(path, allocator);
   }
 
   /** For picocli: lower-case names, and a message that lists them. */
@@ -49,7 +56,7 @@ enum OutputFormat {
         }
       }
       throw new picocli.CommandLine.TypeConversionException(
-          "'" + value + "' is not a format (expected table, jsonl, csv or arrow)");
+          "'" + value + "' is not a format (expected table, jsonl, csv, arrow or parquet)");
     }
   }
 

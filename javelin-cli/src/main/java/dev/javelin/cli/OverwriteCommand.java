@@ -12,9 +12,10 @@ import picocli.CommandLine.Option;
 /** {@code javelin overwrite}: a new version holding only the input's rows (and schema). */
 @Command(
     name = "overwrite",
-    header = "Replace a dataset's rows and schema with Arrow IPC or CSV.",
+    header = "Replace a dataset's rows and schema with an input file.",
     description = {
-      "Older versions stay readable (--as-of) until cleaned up. Creates the dataset if",
+      "The input is Parquet, JSON Lines, Arrow IPC or CSV, as for create. Older",
+      "versions stay readable (--as-of) until cleaned up. Creates the dataset if",
       "there is none.",
       ""
     },
@@ -35,7 +36,7 @@ final class OverwriteCommand extends DatasetWriteCommand {
     try {
       existing = openLatest(uri, allocator);
     } catch (VersionNotFoundException e) {
-      return Dataset.create(uri, data, params, allocator);
+      return createNew(data, params, allocator);
     }
     return existing.overwrite(data, params);
   }

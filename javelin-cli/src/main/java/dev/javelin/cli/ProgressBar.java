@@ -3,6 +3,7 @@ package dev.javelin.cli;
 import dev.javelin.common.Progress;
 import dev.javelin.common.ProgressListener;
 import java.io.PrintWriter;
+import java.time.Duration;
 import java.util.Locale;
 import java.util.function.LongSupplier;
 
@@ -85,36 +86,23 @@ final class ProgressBar implements ProgressListener {
       int filled = (int) Math.round(fraction * BAR_WIDTH);
       b.append('[').append("#".repeat(filled)).append(".".repeat(BAR_WIDTH - filled)).append("] ")
           .append(String.format(Locale.ROOT, "%3d%% ", (int) Math.floor(fraction * 100)));
-      b.append(count(p.done())).append(" of ").append(count(p.total()));
+      b.append(Formats.number(p.done())).append(" of ").append(Formats.number(p.total()));
     } else {
-      b.append(count(p.done()));
+      b.append(Formats.number(p.done()));
     }
     b.append(' ').append(p.unit().label());
     double seconds = elapsedMillis / 1000.0;
     if (seconds > 0 && p.done() > 0) {
       double rate = p.done() / seconds;
-      b.append(", ").append(count(Math.round(rate))).append('/').append('s');
+      b.append(", ").append(Formats.number(Math.round(rate))).append('/').append('s');
       if (!p.finished() && fraction >= 0 && fraction < 1) {
-        b.append(", ").append(duration(Math.round((p.total() - p.done()) / rate))).append(" left");
+        long left = Math.round((p.total() - p.done()) / rate);
+        b.append(", ").append(Formats.duration(Duration.ofSeconds(left))).append(" left");
       }
     }
     if (p.finished()) {
-      b.append(", ").append(duration(Math.round(seconds))).append(" in all");
+      b.append(", ").append(Formats.duration(Duration.ofMillis(elapsedMillis))).append(" in all");
     }
     return b.length() <= width ? b.toString() : b.substring(0, Math.max(0, width - 1)) + "…";
-  }
-
-  private static String count(long n) {
-    return String.format(Locale.ROOT, "%,d", n);
-  }
-
-  private static String duration(long seconds) {
-    if (seconds < 60) {
-      return seconds + "s";
-    }
-    if (seconds < 3600) {
-      return seconds / 60 + "m" + String.format(Locale.ROOT, "%02d", seconds % 60) + "s";
-    }
-    return seconds / 3600 + "h" + String.format(Locale.ROOT, "%02d", seconds / 60 % 60) + "m";
   }
 }

@@ -24,16 +24,18 @@ import picocli.CommandLine.Parameters;
 /** {@code javelin file read}: rows of a Lance file as a table, JSON lines, CSV or Arrow. */
 @Command(
     name = "read",
-    header = "Print rows as a table, JSON lines or CSV, or write Arrow.",
+    header = "Print rows (table, JSON lines, CSV) or write Arrow or Parquet.",
     description = {
       "Reads only the pages that hold the rows asked for. Data goes to standard output",
       "(or --output), the row count to standard error.",
-      "  table  an aligned table; cells longer than " + TableWriter.MAX_WIDTH + " characters are cut, null is null",
-      "  jsonl  one JSON object per row: lists are arrays, structs objects, binary is",
-      "         base64, dates and times ISO-8601 (with the offset of the time zone, if",
-      "         any), NaN and infinities strings",
-      "  csv    a header line, then rows; null is an empty cell, nested values JSON",
-      "  arrow  an Arrow IPC file (needs --output)",
+      "  table    an aligned table; cells longer than " + TableWriter.MAX_WIDTH + " characters are cut,",
+      "           null is null",
+      "  jsonl    one JSON object per row: lists are arrays, structs objects, binary",
+      "           base64, dates and times ISO-8601 (with the offset of the time zone,",
+      "           if any), NaN and infinities strings",
+      "  csv      a header line, then rows; null is an empty cell, nested values JSON",
+      "  arrow    an Arrow IPC file (needs --output)",
+      "  parquet  a Parquet file, ZSTD-compressed (needs --output)",
       ""
     },
     footer = {
@@ -66,11 +68,12 @@ final class ReadCommand extends BaseCommand {
 
   @Option(names = {"-f", "--format"}, paramLabel = "FORMAT", defaultValue = "table",
       converter = OutputFormat.Converter.class,
-      description = "table, jsonl, csv or arrow (default: ${DEFAULT-VALUE}).")
+      description = "table, jsonl, csv, arrow or parquet (default: ${DEFAULT-VALUE}).")
   OutputFormat format;
 
   @Option(names = {"-o", "--output"}, paramLabel = "FILE",
-      description = "Write to FILE instead of standard output (required for arrow); replaces FILE.")
+      description = "Write to FILE instead of standard output (required for arrow and parquet); "
+          + "replaces FILE.")
   Path output;
 
   private boolean stopped;
@@ -84,7 +87,8 @@ final class ReadCommand extends BaseCommand {
       throw new InvalidInputException("--batch-size must be at least 1, got " + batchSize);
     }
     if (format.binary() && output == null) {
-      throw new InvalidInputException("--format " + format + " writes binary Arrow IPC; name a file with --output");
+      throw new InvalidInputException("--format " + format + " writes " + format.fileKind()
+          + "; name it with --output");
     }
     if (Files.isDirectory(input)) {
       throw new InvalidInputException("Not a Lance file but a directory: " + input);

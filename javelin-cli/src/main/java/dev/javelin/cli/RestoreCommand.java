@@ -10,7 +10,8 @@ import picocli.CommandLine.Option;
     name = "restore",
     header = "Make an old version the newest again.",
     description = {"Commits a new version with the old version's content. Only the old version's",
-        "manifest is read, so this also recovers a dataset whose newest manifest is damaged.", ""},
+        "manifest is read, so this also recovers a dataset whose newest manifest is",
+        "damaged.", ""},
     footer = {"", "Examples:", "  javelin restore people --version 3", "  javelin restore people --tag before-import"})
 final class RestoreCommand extends DatasetChange {
   @Option(names = "--version", paramLabel = "VERSION", description = "The version to bring back.")

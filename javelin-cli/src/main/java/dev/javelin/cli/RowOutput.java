@@ -24,7 +24,8 @@ final class RowOutput implements AutoCloseable {
 
   RowOutput(BaseCommand command, OutputFormat format, Path output, BufferAllocator allocator) throws IOException {
     if (format.binary() && output == null) {
-      throw new InvalidInputException("--format " + format + " writes binary Arrow IPC; name a file with --output");
+      throw new InvalidInputException("--format " + format + " writes " + format.fileKind()
+          + "; name it with --output");
     }
     this.command = command;
     this.output = output;

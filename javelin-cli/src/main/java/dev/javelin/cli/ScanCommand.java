@@ -16,24 +16,32 @@ import picocli.CommandLine.Option;
 /** {@code javelin scan}: the rows of a dataset version. */
 @Command(
     name = "scan",
-    header = "Print rows as a table, JSON lines or CSV, or write Arrow.",
-    description = {"Rows come in fragment order. Data goes to standard output (or --output),", "the row count to standard error.", ""},
+    header = "Print rows (table, JSON lines, CSV) or write Arrow or Parquet.",
+    description = {
+      "Rows come in fragment order. Data goes to standard output (or --output), the",
+      "row count to standard error. --columns takes top-level columns, nested fields",
+      "(address.city) and the system columns _rowid and _rowaddr (and, where the",
+      "dataset keeps them, _row_created_at_version and _row_last_updated_at_version).",
+      ""
+    },
     footer = {
       "",
       FilterHelp.TEXT,
       "",
       "Examples:",
-      "  javelin scan people --columns id,name --format jsonl",
-      "  javelin scan people --filter \"age BETWEEN 20 AND 29 AND city IN ('Oslo', 'Turin')\" --limit 10",
+      "  javelin scan people --columns id,name,address.city --format jsonl",
+      "  javelin scan people --limit 10 \\",
+      "      --filter \"age BETWEEN 20 AND 29 AND city IN ('Oslo', 'Turin')\"",
       "  javelin scan people --filter 'id = 42' --explain",
-      "  javelin scan people --as-of 3 --format arrow --output people-v3.arrow"
+      "  javelin scan people --as-of 3 --format parquet --output people-v3.parquet"
     })
 final class ScanCommand extends BaseCommand {
   @Mixin
   DatasetArgs dataset = new DatasetArgs();
 
   @Option(names = {"-c", "--columns"}, split = ",", paramLabel = "COL",
-      description = "Top-level columns to read, in this order (default: all).")
+      description = "Columns to read, in this order: top-level, nested (a.b) or system (_rowid) "
+          + "(default: all).")
   List<String> columns;
 
   @Option(names = {"-w", "--filter", "--where"}, paramLabel = "SQL",
@@ -52,11 +60,12 @@ final class ScanCommand extends BaseCommand {
 
   @Option(names = {"-f", "--format"}, paramLabel = "FORMAT", defaultValue = "table",
       converter = OutputFormat.Converter.class,
-      description = "table, jsonl, csv or arrow (default: ${DEFAULT-VALUE}).")
+      description = "table, jsonl, csv, arrow or parquet (default: ${DEFAULT-VALUE}).")
   OutputFormat format;
 
   @Option(names = {"-o", "--output"}, paramLabel = "FILE",
-      description = "Write to FILE instead of standard output (required for arrow); replaces FILE.")
+      description = "Write to FILE instead of standard output (required for arrow and parquet); "
+          + "replaces FILE.")
   Path output;
 
   @Option(names = "--explain",
@@ -71,8 +80,10 @@ final class ScanCommand extends BaseCommand {
     try (BufferAllocator allocator = new RootAllocator()) {
       Dataset ds = dataset.open(allocator);
       ScanBuilder scan = ds.newScan().batchSize(batchSize);
+      List<List<String>> paths = columns == null ? null : ScanColumns.resolve(ds, columns);
+      boolean nested = paths != null && ScanColumns.nested(paths);
       if (columns != null) {
-        scan.columns(Columns.check(ds, columns));
+        scan.columns(nested ? NestedColumns.topLevel(columns) : columns);
       }
       if (filter != null) {
         scan.filter(filter);
@@ -95,7 +106,7 @@ final class ScanCommand extends BaseCommand {
       }
       long count;
       try (RowOutput out = new RowOutput(this, format, output, allocator);
-          ArrowReader rows = scan.build()) {
+          ArrowReader rows = nested ? NestedColumns.of(scan.build(), columns, paths, allocator) : scan.build()) {
         count = out.writeAll(rows);
         out.report(count);
       }

@@ -7,6 +7,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.regex.Pattern;
 import org.apache.arrow.vector.types.DateUnit;
 import org.apache.arrow.vector.types.FloatingPointPrecision;
 import org.apache.arrow.vector.types.TimeUnit;
@@ -24,21 +25,48 @@ import picocli.CommandLine.TypeConversionException;
  * trimmed and may not contain ':' or ','.
  */
 final class SchemaSpec {
+  // decimal(10,2), decimal128(10,2), and Lance's decimal:128:10:2.
+  private static final Pattern DECIMAL =
+      Pattern.compile("decimal(?:(128|256))?\\(\\s*(\\d+)\\s*,\\s*(\\d+)\\s*\\)|decimal:(128|256):(\\d+):(\\d+)");
+  private static final Pattern FIXED_SIZE_BINARY =
+      Pattern.compile("fixed_size_binary\\[(\\d+)\\]|fixed_size_binary:(\\d+)");
+  // Lance's timestamp:us:UTC, timestamp:ns:- (no zone).
+  private static final Pattern LANCE_TIMESTAMP = Pattern.compile("timestamp:(s|ms|us|ns):(.+)");
   private final Schema schema;
+  // "--schema", or what the types were taken from ("the dataset at URI"), for messages.
+  private final String origin;
 
-  private SchemaSpec(Schema schema) {
+  private SchemaSpec(Schema schema, String origin) {
     this.schema = schema;
+    this.origin = origin;
   }
 
   Schema schema() {
     return schema;
   }
 
+  /** Where the types come from, for messages: "--schema" or "the dataset at URI". */
+  String origin() {
+    return origin;
+  }
+
+  boolean fromSchemaOption() {
+    return origin.equals("--schema");
+  }
+
+  List<String> names() {
+    List<String> names = new ArrayList<>();
+    for (Field f : schema.getFields()) {
+      names.add(f.getName());
+    }
+    return names;
+  }
+
   /**
    * The spec that parses CSV cells as the columns of {@code target}, or null if some column has
    * a type a CSV cell cannot hold (then the types are inferred, and the write checks them).
    */
-  static SchemaSpec of(Schema target) {
+  static SchemaSpec of(Schema target, String origin) {
     StringBuilder spec = new StringBuilder();
     for (Field f : target.getFields()) {
       if (!f.getChildren().isEmpty() || f.getName().contains(":") || f.getName().contains(",")) {
@@ -48,7 +76,7 @@ final class SchemaSpec {
           .append(f.isNullable() ? "?" : "");
     }
     try {
-      SchemaSpec parsed = parse(spec.toString());
+      SchemaSpec parsed = new SchemaSpec(parse(spec.toString()).schema, origin);
       for (int i = 0; i < target.getFields().size(); i++) {
         if (!parsed.schema.getFields().get(i).getType().equals(target.getFields().get(i).getType())) {
           return null;
@@ -92,19 +120,19 @@ final class SchemaSpec {
       ArrowType arrow = type(name, type);
       fields.add(new Field(name, new FieldType(nullable, arrow, null), null));
     }
-    return new SchemaSpec(new Schema(fields));
+    return new SchemaSpec(new Schema(fields), "--schema");
   }
 
-  // Splits on commas outside brackets, so that timestamp[us,UTC] stays whole.
+  // Splits on commas outside brackets, so that timestamp[us,UTC] and decimal(10,2) stay whole.
   private static List<String> splitTopLevel(String spec) {
     List<String> parts = new ArrayList<>();
     int depth = 0;
     int from = 0;
     for (int i = 0; i < spec.length(); i++) {
       char c = spec.charAt(i);
-      if (c == '[') {
+      if (c == '[' || c == '(' || c == '<') {
         depth++;
-      } else if (c == ']') {
+      } else if (c == ']' || c == ')' || c == '>') {
         depth--;
       } else if (c == ',' && depth == 0) {
         parts.add(spec.substring(from, i));
@@ -137,6 +165,9 @@ final class SchemaSpec {
         return new ArrowType.Int(32, false);
       case "uint64":
         return new ArrowType.Int(64, false);
+      case "float16":
+      case "halffloat":
+        return new ArrowType.FloatingPoint(FloatingPointPrecision.HALF);
       case "float32":
       case "float":
         return new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE);
@@ -151,11 +182,54 @@ final class SchemaSpec {
         return ArrowType.LargeUtf8.INSTANCE;
       case "binary":
         return ArrowType.Binary.INSTANCE;
+      case "large_binary":
+        return ArrowType.LargeBinary.INSTANCE;
       case "date32":
+      case "date32:day":
       case "date":
         return new ArrowType.Date(DateUnit.DAY);
+      case "date64":
+      case "date64:ms":
+        return new ArrowType.Date(DateUnit.MILLISECOND);
+      case "time32[s]":
+      case "time32:s":
+        return new ArrowType.Time(TimeUnit.SECOND, 32);
+      case "time32[ms]":
+      case "time32:ms":
+        return new ArrowType.Time(TimeUnit.MILLISECOND, 32);
+      case "time64[us]":
+      case "time64:us":
+        return new ArrowType.Time(TimeUnit.MICROSECOND, 64);
+      case "time64[ns]":
+      case "time64:ns":
+        return new ArrowType.Time(TimeUnit.NANOSECOND, 64);
       default:
         break;
+    }
+    java.util.regex.Matcher decimal = DECIMAL.matcher(t);
+    if (decimal.matches()) {
+      int bits = decimal.group(1) != null ? Integer.parseInt(decimal.group(1)) : decimal.group(4) != null
+          ? Integer.parseInt(decimal.group(4)) : 128;
+      int precision = Integer.parseInt(decimal.group(2) != null ? decimal.group(2) : decimal.group(5));
+      int scale = Integer.parseInt(decimal.group(3) != null ? decimal.group(3) : decimal.group(6));
+      int most = bits == 256 ? 76 : 38;
+      if (precision < 1 || precision > most || scale > precision) {
+        throw new IllegalArgumentException("column '" + column + "' has type '" + type + "': the precision must be 1 to "
+            + most + " and the scale at most the precision");
+      }
+      if (decimal.group(1) == null && decimal.group(4) == null && precision > 38) {
+        bits = 256;
+      }
+      return new ArrowType.Decimal(precision, scale, bits);
+    }
+    java.util.regex.Matcher fixed = FIXED_SIZE_BINARY.matcher(t);
+    if (fixed.matches()) {
+      return new ArrowType.FixedSizeBinary(Integer.parseInt(fixed.group(1) != null ? fixed.group(1) : fixed.group(2)));
+    }
+    java.util.regex.Matcher lanceTimestamp = LANCE_TIMESTAMP.matcher(type.trim());
+    if (lanceTimestamp.matches()) {
+      String tz = lanceTimestamp.group(2).equals("-") ? null : lanceTimestamp.group(2);
+      return new ArrowType.Timestamp(unit(lanceTimestamp.group(1)), tz);
     }
     if (t.startsWith("timestamp[") && t.endsWith("]")) {
       String inner = type.substring("timestamp[".length(), type.length() - 1);
@@ -174,8 +248,9 @@ final class SchemaSpec {
       }
     }
     throw new IllegalArgumentException("column '" + column + "' has unknown type '" + type
-        + "' (known: bool, int8..int64, uint8..uint64, float32, float64, utf8, large_utf8, binary, date32, "
-        + "timestamp[s|ms|us|ns(,TZ)])");
+        + "' (known: bool, int8..int64, uint8..uint64, float16, float32, float64, utf8, large_utf8, binary, "
+        + "large_binary, date32, date64, time32[s|ms], time64[us|ns], timestamp[s|ms|us|ns(,TZ)], decimal(P,S), "
+        + "fixed_size_binary[N])");
   }
 
   /** The spec's name for a type it can declare ("int32", "timestamp[us,UTC]"). */
@@ -187,24 +262,67 @@ final class SchemaSpec {
         ArrowType.Int i = (ArrowType.Int) type;
         return (i.getIsSigned() ? "int" : "uint") + i.getBitWidth();
       }
-      case FloatingPoint:
-        return ((ArrowType.FloatingPoint) type).getPrecision() == FloatingPointPrecision.SINGLE ? "float32" : "float64";
+      case FloatingPoint: {
+        FloatingPointPrecision p = ((ArrowType.FloatingPoint) type).getPrecision();
+        return p == FloatingPointPrecision.HALF ? "float16" : p == FloatingPointPrecision.SINGLE ? "float32" : "float64";
+      }
       case Utf8:
         return "utf8";
       case LargeUtf8:
         return "large_utf8";
       case Binary:
         return "binary";
+      case LargeBinary:
+        return "large_binary";
+      case FixedSizeBinary:
+        return "fixed_size_binary[" + ((ArrowType.FixedSizeBinary) type).getByteWidth() + "]";
       case Date:
-        return "date32";
+        return ((ArrowType.Date) type).getUnit() == DateUnit.DAY ? "date32" : "date64";
+      case Time: {
+        ArrowType.Time t = (ArrowType.Time) type;
+        return "time" + t.getBitWidth() + "[" + unitName(t.getUnit()) + "]";
+      }
+      case Decimal: {
+        ArrowType.Decimal d = (ArrowType.Decimal) type;
+        return (d.getBitWidth() == 256 && d.getPrecision() <= 38 ? "decimal256" : "decimal") + "(" + d.getPrecision()
+            + "," + d.getScale() + ")";
+      }
       case Timestamp: {
         ArrowType.Timestamp t = (ArrowType.Timestamp) type;
-        String unit = t.getUnit() == TimeUnit.SECOND ? "s" : t.getUnit() == TimeUnit.MILLISECOND ? "ms"
-            : t.getUnit() == TimeUnit.MICROSECOND ? "us" : "ns";
-        return "timestamp[" + unit + (t.getTimezone() == null ? "" : "," + t.getTimezone()) + "]";
+        return "timestamp[" + unitName(t.getUnit()) + (t.getTimezone() == null ? "" : "," + t.getTimezone()) + "]";
       }
       default:
         return type.toString();
+    }
+  }
+
+  private static String unitName(TimeUnit unit) {
+    return unit == TimeUnit.SECOND ? "s" : unit == TimeUnit.MILLISECOND ? "ms" : unit == TimeUnit.MICROSECOND ? "us" : "ns";
+  }
+
+  /** A field's type as the CLI prints it, nested types included: list<utf8>, struct<a: int64>. */
+  static String name(Field f) {
+    switch (f.getType().getTypeID()) {
+      case Struct: {
+        List<String> children = new ArrayList<>();
+        for (Field c : f.getChildren()) {
+          children.add(c.getName() + ": " + name(c));
+        }
+        return "struct<" + String.join(", ", children) + ">";
+      }
+      case List:
+        return "list<" + name(f.getChildren().get(0)) + ">";
+      case LargeList:
+        return "large_list<" + name(f.getChildren().get(0)) + ">";
+      case FixedSizeList:
+        return "fixed_size_list<" + name(f.getChildren().get(0)) + ", "
+            + ((ArrowType.FixedSizeList) f.getType()).getListSize() + ">";
+      case Map: {
+        List<Field> kv = f.getChildren().get(0).getChildren();
+        return "map<" + name(kv.get(0)) + ", " + name(kv.get(1)) + ">";
+      }
+      default:
+        return name(f.getType());
     }
   }
 

@@ -18,9 +18,11 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * </pre>
  *
  * Numbers are aligned right, nulls read {@code null}, control characters are escaped, and cells
- * longer than {@value #MAX_WIDTH} characters are cut with "...". Widths come from the header and
- * the first {@value #ALIGNED_ROWS} rows (held back until then, however many batches bring them), so
- * rows still stream; a later row with a wider cell widens its column from there.
+ * wider than {@value #MAX_WIDTH} terminal columns are cut with "...". Widths are terminal columns
+ * ({@link DisplayWidth}: CJK and emoji take two, combining marks none). They come from the header
+ * and the first {@value #ALIGNED_ROWS} rows (held back until then, however many batches bring
+ * them), so rows still stream; a column keeps its width from then on and grows only for a later,
+ * wider cell, never shrinking from one batch to the next.
  */
 final class TableWriter implements RowWriter {
   static final int MAX_WIDTH = 40;
@@ -102,9 +104,7 @@ final class TableWriter implements RowWriter {
     StringBuilder b = new StringBuilder();
     for (int j = 0; j < cells.length; j++) {
       b.append(j == 0 ? " " : " | ");
-      String c = cut(cells[j], widths[j]);
-      String pad = " ".repeat(widths[j] - width(c));
-      b.append(right[j] ? pad + c : c + pad);
+      b.append(DisplayWidth.pad(DisplayWidth.cut(cells[j], widths[j]), widths[j], right[j]));
     }
     int end = b.length();
     while (end > 0 && b.charAt(end - 1) == ' ') {
@@ -115,14 +115,7 @@ final class TableWriter implements RowWriter {
   }
 
   private static int width(String s) {
-    return s.codePointCount(0, s.length());
-  }
-
-  private static String cut(String s, int width) {
-    if (width(s) <= width) {
-      return s;
-    }
-    return s.substring(0, s.offsetByCodePoints(0, width - 3)) + "...";
+    return DisplayWidth.of(s);
   }
 
   private static String escape(String s) {

@@ -1,5 +1,8 @@
 package dev.javelin.cli;
 
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.javelin.common.Json;
 import dev.javelin.core.Dataset;
 import dev.javelin.table.TagInfo;
 import java.util.Locale;
@@ -50,10 +53,28 @@ final class TagCommand implements Callable<Integer> {
     }
   }
 
-  @Command(name = "list", header = "List tags: name and version, by name.")
+  @Command(name = "list", header = "List tags: name and version, by name.",
+      description = {"One line per tag, its name and version separated by a tab; --json gives more.", ""},
+      footer = {"", "Examples:", "  javelin tag list people", "  javelin tag list people --json"})
   static final class ListTags extends TagAction {
+    @Option(names = "--json", description = "Print JSON instead (see docs/cli-json.md).")
+    boolean json;
+
     @Override
     void run(Dataset ds) {
+      if (json) {
+        ArrayNode all = Json.array();
+        for (TagInfo t : ds.tags().list().values()) {
+          ObjectNode o = all.addObject();
+          o.put("name", t.name());
+          o.set("version", Json.unsigned(t.version()));
+          o.put("branch", t.branch().orElse(null));
+          o.put("created_at", t.createdAt().map(Object::toString).orElse(null));
+          o.put("updated_at", t.updatedAt().map(Object::toString).orElse(null));
+        }
+        JsonOutput.print(out(), all);
+        return;
+      }
       for (TagInfo t : ds.tags().list().values()) {
         out().printf(Locale.ROOT, "%s\t%d%n", t.name(), t.version());
       }

@@ -48,7 +48,7 @@ final class TakeCommand extends BaseCommand {
         long r = rows.get(i);
         if (r < 0 || r >= n) {
           throw new InvalidInputException("Row " + r + " is out of range: " + dataset.uri + " (version "
-              + ds.version() + ") has " + n + (n == 1 ? " row" : " rows"));
+              + ds.version() + ") has " + Formats.count(n, "row"));
         }
         offsets[i] = r;
       }

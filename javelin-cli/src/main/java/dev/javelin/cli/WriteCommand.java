@@ -3,7 +3,6 @@ package dev.javelin.cli;
 import dev.javelin.format.LanceFileVersion;
 import dev.javelin.format.LanceFileWriter;
 import dev.javelin.format.WriteOptions;
-import dev.javelin.format.exceptions.LanceFormatException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -12,9 +11,9 @@ import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowReader;
-import org.apache.arrow.vector.types.pojo.Field;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.TypeConversionException;
@@ -22,14 +21,22 @@ import picocli.CommandLine.TypeConversionException;
 /** {@code javelin file write}: Arrow IPC or CSV in, one Lance file out. */
 @Command(
     name = "write",
-    header = "Write a Lance file from Arrow IPC or CSV.",
+    header = "Write a Lance file from Parquet, JSON Lines, Arrow IPC or CSV.",
     description = {
-      "Reads IN in batches, so inputs larger than memory are fine, and writes OUT.lance.",
-      "IN is told apart by its first bytes: an Arrow IPC file starts with ARROW1, an",
-      "Arrow IPC stream with 0xFFFFFFFF; anything else is read as CSV (RFC 4180, UTF-8)",
-      "with a header line. CSV column types are inferred from the whole file unless",
-      "--schema gives them: bool, int64, float64, else utf8. An empty cell is null; a",
-      "quoted empty cell (\"\") is an empty string.",
+      "Reads IN in batches (inputs larger than memory are fine) and writes OUT.lance.",
+      "IN is told apart by its first bytes: Parquet starts with PAR1, an Arrow IPC file",
+      "with ARROW1, an Arrow IPC stream with 0xFFFFFFFF, JSON Lines with '{'; then by",
+      "its name (.jsonl, .tsv); anything else is read as CSV (RFC 4180) with a header",
+      "line, its delimiter found from the header (, ; tab |) unless --delimiter gives",
+      "it. Text is UTF-8 unless --encoding says otherwise. --input-format forces one.",
+      "",
+      "CSV column types are inferred from the whole file unless --schema gives them:",
+      "bool, int64, float64, date32 (2024-05-31), timestamp[us] (2024-05-31T12:00:00)",
+      "or timestamp[us,UTC] (with an offset), else utf8; numbers with leading zeros",
+      "(01234) stay utf8. An empty cell is null; a quoted empty cell (\"\") is an",
+      "empty string. JSON Lines types are inferred from the first 10,000 lines:",
+      "numbers, bools, strings (dates and timestamps as for CSV), objects as structs,",
+      "arrays as lists. Parquet and Arrow inputs keep their own types, nested too.",
       ""
     },
     footer = {
@@ -40,18 +47,23 @@ import picocli.CommandLine.TypeConversionException;
       "empty cell is an error. Columns are written in the order of the spec, which",
       "must name every column of the CSV. TYPE is one of:",
       "  bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64,",
-      "  float32, float64, utf8, large_utf8,",
+      "  float16, float32, float64, utf8, large_utf8,",
       "  binary                   cells in base64",
+      "  decimal(P,S)             e.g. decimal(10,2): cells like 12.50",
       "  date32                   cells like 2024-05-31",
       "  timestamp[UNIT]          UNIT one of s, ms, us, ns; cells like",
       "  timestamp[UNIT,TZ]       2024-05-31T12:00:00.5 or 2024-05-31 12:00:00+02:00",
       "                           (without an offset, a cell is in UTC)",
-      "Aliases: boolean, float, double, string, large_string, date.",
+      "Aliases: boolean, float, double, string, large_string, date, decimal128(P,S),",
+      "and the names 'javelin describe' prints.",
       "",
       "Examples:",
       "  javelin file write people.lance --input people.csv",
       "  javelin file write people.lance --input people.csv \\",
       "      --schema 'id:int64,name:utf8,age:int32?'",
+      "  javelin file write trips.lance --input trips.parquet",
+      "  javelin file write sales.lance --input sales.csv --delimiter ';' \\",
+      "      --encoding latin1",
       "  javelin file write events.lance --input events.arrow --version 2.0 \\",
       "      --max-page-bytes 8M"
     })
@@ -60,15 +72,18 @@ final class WriteCommand extends BaseCommand {
   Path output;
 
   @Option(names = {"-i", "--input"}, required = true, paramLabel = "IN",
-      description = "Arrow IPC file or stream, or CSV file with a header.")
+      description = "Parquet, JSON Lines, Arrow IPC (file or stream) or CSV with a header.")
   Path input;
+
+  @Mixin
+  InputOptions inputOptions = new InputOptions();
 
   @Option(names = "--version", paramLabel = "2.0|2.1|2.2", converter = VersionConverter.class, defaultValue = "2.1",
       description = "Lance file format version (default: ${DEFAULT-VALUE}).")
   LanceFileVersion version;
 
   @Option(names = "--schema", paramLabel = "SPEC", converter = SchemaSpec.Converter.class,
-      description = "Types of the CSV columns, as NAME:TYPE[?],... (see below).")
+      description = "Types of the CSV or JSON Lines columns, as NAME:TYPE[?],... (see below).")
   SchemaSpec schema;
 
   @Option(names = "--max-page-bytes", paramLabel = "N", converter = ByteSize.class,
@@ -99,29 +114,24 @@ final class WriteCommand extends BaseCommand {
     if (maxPageBytes != null) {
       options.maxPageBytes(maxPageBytes);
     }
-    Inputs.Kind kind = Inputs.detect(input);
+    Inputs.Format kind = Inputs.detect(input, inputOptions.format);
     long rows;
     int columns;
     try (BufferAllocator allocator = new RootAllocator();
-        ArrowReader reader = Inputs.open(input, kind, schema, allocator)) {
-      VectorSchemaRoot batch = root(reader, kind);
-      for (Field f : batch.getSchema().getFields()) {
-        if (f.getDictionary() != null) {
-          throw new InvalidInputException("Column '" + f.getName() + "' of " + input
-              + " is dictionary-encoded, which Javelin does not write; decode it first");
-        }
-      }
+        ArrowReader reader = Inputs.open(input, kind, schema, null, inputOptions, allocator)) {
+      VectorSchemaRoot batch = reader.getVectorSchemaRoot();
+      Inputs.checkWritable(input, batch.getSchema());
       columns = batch.getSchema().getFields().size();
       // The first batch is read before the output is created, so that a bad input fails
       // without leaving a file behind.
-      boolean more = next(reader, kind);
+      boolean more = reader.loadNextBatch();
       LanceFileWriter writer = LanceFileWriter.create(output, batch.getSchema(), options.build());
       try {
         while (more) {
           if (batch.getRowCount() > 0) {
             writer.write(batch);
           }
-          more = next(reader, kind);
+          more = reader.loadNextBatch();
         }
         writer.close();
       } catch (IOException | RuntimeException e) {
@@ -130,34 +140,9 @@ final class WriteCommand extends BaseCommand {
       }
       rows = writer.numRows();
     }
-    err().printf(Locale.ROOT, "Wrote %,d rows and %d columns to %s (Lance %s, %,d bytes)%n",
-        rows, columns, output, version, Files.size(output));
+    err().printf(Locale.ROOT, "Wrote %s and %s to %s (Lance %s, %s)%n", Formats.count(rows, "row"),
+        Formats.count(columns, "column"), output, version, Formats.size(Files.size(output)));
     return ExitCodes.OK;
-  }
-
-  private VectorSchemaRoot root(ArrowReader reader, Inputs.Kind kind) throws IOException {
-    try {
-      return reader.getVectorSchemaRoot();
-    } catch (IOException | RuntimeException e) {
-      throw unreadable(kind, e);
-    }
-  }
-
-  private boolean next(ArrowReader reader, Inputs.Kind kind) throws IOException {
-    try {
-      return reader.loadNextBatch();
-    } catch (IOException | RuntimeException e) {
-      throw unreadable(kind, e);
-    }
-  }
-
-  // Errors of our own CSV reader already say what is wrong; Arrow's need the file named.
-  private RuntimeException unreadable(Inputs.Kind kind, Exception e) {
-    if (e instanceof InvalidInputException || e instanceof LanceFormatException) {
-      return (RuntimeException) e;
-    }
-    return new InvalidInputException("Cannot read " + input + " as " + kind.label + ": "
-        + ErrorHandler.message(e), e);
   }
 
   /** Parses --version. */

@@ -54,8 +54,9 @@ class ArgumentsTest {
   @Test
   void rejectsBadSchemaSpecs() {
     assertThatThrownBy(() -> SchemaSpec.parse("a:int33")).hasMessage("column 'a' has unknown type 'int33' (known: "
-        + "bool, int8..int64, uint8..uint64, float32, float64, utf8, large_utf8, binary, date32, "
-        + "timestamp[s|ms|us|ns(,TZ)])");
+        + "bool, int8..int64, uint8..uint64, float16, float32, float64, utf8, large_utf8, binary, large_binary, "
+        + "date32, date64, time32[s|ms], time64[us|ns], timestamp[s|ms|us|ns(,TZ)], decimal(P,S), "
+        + "fixed_size_binary[N])");
     assertThatThrownBy(() -> SchemaSpec.parse("a")).hasMessage("'a' has no type (expected NAME:TYPE, e.g. a:int64)");
     assertThatThrownBy(() -> SchemaSpec.parse(":int64")).hasMessage("':int64' has no column name");
     assertThatThrownBy(() -> SchemaSpec.parse("a:int64,,b:utf8"))

@@ -23,17 +23,40 @@ class ClusterCommandsTest extends CliTestBase {
     String ds = create();
     Result c = run("cluster", ds, "--by", "name", "--target-rows-per-fragment", "4");
     assertThat(c.code).as(c.toString()).isZero();
-    assertThat(c.err).isEqualTo("Clustered fragments [0, 1, 2] by name into [3, 4, 5] (12 rows moved): version 4\n"
+    assertThat(c.err).isEqualTo("Clustered fragments [0, 1, 2] by name into [3, 4, 5] (12 rows moved): version 4 "
+        + "(3 reserved the new fragment ids)\n"
         + "Answering through row maps: id_idx ('javelin index settle' remaps them)\n");
     assertThat(run("scan", ds, "--format", "csv").out)
         .isEqualTo("id,name\n0,n0\n3,n0\n6,n0\n9,n0\n1,n1\n4,n1\n7,n1\n10,n1\n2,n2\n5,n2\n8,n2\n11,n2\n");
 
     Result d = run("describe", ds);
     assertThat(d.code).as(d.toString()).isZero();
-    assertThat(d.out).containsPattern("\nindices \\(name, fields, fragments\\):\n"
-        + "  id_idx  fields \\[0\\]  direct \\[\\]  through row maps \\[3, 4, 5\\]\n"
-        + "  __lance_stable_partition  fields \\[0\\]  1 transition:\n"
-        + "    read v2  \\[0, 1, 2\\] -> \\[3, 4, 5\\]  row map _indices/[0-9a-f-]{36}/row_map-[0-9a-f-]{36}\\.lance\n$");
+    assertThat(d.out).containsPattern("\nindices \\(name, type, columns, live fragments answered\\):\n"
+        + "  id_idx  BTREE  id  3 of 3 \\(3 through row maps\\)  direct \\[\\]  through row maps \\[3, 4, 5\\]\n"
+        + "\nsystem entry __lance_stable_partition: stable partition transitions \\(1 reordered rewrite with row "
+        + "maps; 'javelin index settle' drops them\\)\n"
+        + "  read v2  \\[0, 1, 2\\] -> \\[3, 4, 5\\]  row map _indices/[0-9a-f-]{36}/row_map-[0-9a-f-]{36}\\.lance\n$");
+
+    // Coverage as queries see it: all three live fragments, through the row map; the entry apart.
+    assertThat(run("index", "list", ds).out).isEqualTo("name    type   columns  fragments\n"
+        + "id_idx  BTREE  id       3 of 3 (3 through row maps)\n"
+        + "\n"
+        + "system entry              what it is\n"
+        + "__lance_stable_partition  stable partition transitions (1 reordered rewrite with row maps; "
+        + "'javelin index settle' drops them)\n");
+    com.fasterxml.jackson.databind.JsonNode list = dev.javelin.common.Json.tree(run("index", "list", ds, "--json").out);
+    assertThat(list).hasSize(2);
+    assertThat(list.get(0).get("name").asText()).isEqualTo("id_idx");
+    assertThat(list.get(0).get("type").asText()).isEqualTo("BTREE");
+    assertThat(list.get(0).get("system").asBoolean()).isFalse();
+    assertThat(list.get(0).get("fragments").toString())
+        .isEqualTo("{\"live\":3,\"covered\":3,\"direct\":[],\"through_row_maps\":[3,4,5],\"unindexed\":[]}");
+    assertThat(list.get(1).get("type").asText()).isEqualTo("STABLE_PARTITION");
+    assertThat(list.get(1).get("system").asBoolean()).isTrue();
+    assertThat(list.get(1).has("fragments")).isFalse();
+    assertThat(list.get(1).get("transitions").get(0).get("sources").toString()).isEqualTo("[0,1,2]");
+    assertThat(list.get(1).get("transitions").get(0).get("destinations").toString()).isEqualTo("[3,4,5]");
+    assertThat(list.get(1).get("transitions").get(0).get("read_version").asLong()).isEqualTo(2);
 
     Result scan = run("scan", ds, "--filter", "id = 4 OR id = 11", "--format", "csv", "--explain");
     assertThat(scan.out).isEqualTo("id,name\n4,n1\n11,n2\n");
@@ -47,8 +70,10 @@ class ClusterCommandsTest extends CliTestBase {
     Result s = run("index", "settle", ds);
     assertThat(s.code).as(s.toString()).isZero();
     assertThat(s.err).isEqualTo("Settled indices: remapped id_idx; dropped 1 transition, no row map left: version 5\n");
-    assertThat(run("describe", ds).out).endsWith("\nindices (name, fields, fragments):\n"
-        + "  id_idx  fields [0]  direct [3, 4, 5]\n");
+    assertThat(run("describe", ds).out).endsWith("\nindices (name, type, columns, live fragments answered):\n"
+        + "  id_idx  BTREE  id  3 of 3  direct [3, 4, 5]\n");
+    assertThat(run("index", "list", ds).out).isEqualTo("name    type   columns  fragments\n"
+        + "id_idx  BTREE  id       3 of 3\n");
     assertThat(run("scan", ds, "--filter", "id = 4 OR id = 11", "--format", "csv", "--explain").err)
         .contains("index: id_idx (btree on id) answers id = 4 OR id = 11\n"
             + "fragments from index: 3 [3, 4, 5], rows from index: 2\n");
@@ -60,14 +85,17 @@ class ClusterCommandsTest extends CliTestBase {
     String ds = create();
     Result c = run("cluster", ds, "--by", "name,id", "--curve", "hilbert", "--fragments", "1,2");
     assertThat(c.code).as(c.toString()).isZero();
-    assertThat(c.err).startsWith("Clustered fragments [1, 2] by name,id into [3] (8 rows moved): version 4\n");
+    assertThat(c.err).startsWith("Clustered fragments [1, 2] by name,id into [3] (8 rows moved): version 4 "
+        + "(3 reserved the new fragment ids)\n");
     Result d = run("describe", ds);
-    assertThat(d.out).contains("  id_idx  fields [0]  direct [0]  through row maps [3]\n");
+    assertThat(d.out).contains("  id_idx  BTREE  id  2 of 2 (1 through row maps)  direct [0]  through row maps [3]\n");
     Result z = run("cluster", ds, "--by", "id", "--curve", "ZORDER", "--fragments", "0,3",
         "--target-rows-per-fragment", "6");
-    assertThat(z.err).startsWith("Clustered fragments [0, 3] by id into [4, 5] (12 rows moved): version 6\n");
-    assertThat(run("describe", ds).out).contains("  2 transitions:\n    read v2  [1, 2] -> [3]  row map ",
-        "    read v4  [0, 3] -> [4, 5]  row map ", "  id_idx  fields [0]  direct []  through row maps [4, 5]\n");
+    assertThat(z.err).startsWith("Clustered fragments [0, 3] by id into [4, 5] (12 rows moved): version 6 "
+        + "(5 reserved the new fragment ids)\n");
+    assertThat(run("describe", ds).out).contains("(2 reordered rewrites with row maps; 'javelin index settle' drops "
+        + "them)\n  read v2  [1, 2] -> [3]  row map ", "\n  read v4  [0, 3] -> [4, 5]  row map ",
+        "  id_idx  BTREE  id  2 of 2 (2 through row maps)  direct []  through row maps [4, 5]\n");
     assertThat(run("count", ds, "--filter", "id >= 5").out).isEqualTo("7\n");
   }
 

@@ -13,7 +13,7 @@ class CommandLineTest extends CliTestBase {
     assertThat(r.out).isEmpty();
     assertThat(r.err).startsWith("Lance datasets and files, in pure Java.\n"
         + "Usage: javelin [-hV] [--verbose] COMMAND\n");
-    assertThat(r.err).contains("\n  create         Create a dataset from Arrow IPC or CSV.\n")
+    assertThat(r.err).contains("\n  create         Create a dataset from Parquet, JSON Lines, Arrow IPC or CSV.\n")
         .contains("\n  file           Write, read and inspect single Lance files.\n  demo           A 30-second tour");
   }
 
@@ -26,8 +26,8 @@ class CommandLineTest extends CliTestBase {
 
     r = run("file", "write", "--help");
     assertThat(r.code).isEqualTo(ExitCodes.OK);
-    assertThat(r.out).startsWith("Write a Lance file from Arrow IPC or CSV.\n"
-        + "Usage: javelin file write [-fh] [--verbose] -i=IN");
+    assertThat(r.out).startsWith("Write a Lance file from Parquet, JSON Lines, Arrow IPC or CSV.\n"
+        + "Usage: javelin file write [-fhq] [--verbose] [--delimiter=CHAR]");
     assertThat(r.out).contains("  NAME:TYPE[?],NAME:TYPE[?],...     e.g. id:int64,name:utf8?,score:float64?\n");
   }
 
@@ -47,8 +47,8 @@ class CommandLineTest extends CliTestBase {
         + "Usage: javelin file [-h] COMMAND\n"
         + "  -h, --help   Show this help and exit.\n"
         + "Commands:\n"
-        + "  write  Write a Lance file from Arrow IPC or CSV.\n"
-        + "  read   Print rows as a table, JSON lines or CSV, or write Arrow.\n"
+        + "  write  Write a Lance file from Parquet, JSON Lines, Arrow IPC or CSV.\n"
+        + "  read   Print rows (table, JSON lines, CSV) or write Arrow or Parquet.\n"
         + "  info   Show a file's version, rows, schema and column pages.\n");
   }
 

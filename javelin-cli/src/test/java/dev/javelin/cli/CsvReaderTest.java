@@ -69,6 +69,28 @@ class CsvReaderTest extends CliTestBase {
   }
 
   @Test
+  void readsEveryTypeASpecNames() throws Exception {
+    String csv = "h,t,d,f,l,p,q\n1.5,12:30:00.5,2024-02-03,AQID,AQI=,-1.25,7\n";
+    assertThat(readAll(csv, "h:float16,t:time64[us],d:date64,f:fixed_size_binary[3],l:large_binary,"
+        + "p:decimal256(40,2),q:decimal128(10, 2)", 10)).isEqualTo(
+        "Schema<h: FloatingPoint(HALF) not null, t: Time(MICROSECOND, 64) not null, d: Date(MILLISECOND) not null, "
+            + "f: FixedSizeBinary(3) not null, l: LargeBinary not null, p: Decimal(40, 2, 256) not null, "
+            + "q: Decimal(10, 2, 128) not null>\n"
+            + "batch of 1\n"
+            + "{\"h\":1.5,\"t\":\"12:30:00.5\",\"d\":\"2024-02-03\",\"f\":\"AQID\",\"l\":\"AQI=\",\"p\":-1.25,"
+            + "\"q\":7.00}\n");
+  }
+
+  @Test
+  void infersDatesTimestampsAndKeepsLeadingZerosAsText() throws Exception {
+    String csv = "zip,day,at,atz,mixed,neg\n01234,2024-02-03,2024-02-03T10:00,2024-02-03T10:00:00+01:00,2024-02-03,-0.5\n"
+        + "7,2024-02-04,2024-02-04 11:00:00.123,2024-02-03T10:00:00Z,2024-02-03 10:00:00,-07\n";
+    assertThat(readAll(csv, null, 10)).startsWith(
+        "Schema<zip: Utf8, day: Date(DAY), at: Timestamp(MICROSECOND, null), atz: Timestamp(MICROSECOND, UTC), "
+            + "mixed: Timestamp(MICROSECOND, null), neg: Utf8>\n");
+  }
+
+  @Test
   void infersTypesFromTheWholeFile() throws Exception {
     String csv = "flag,n,x,mixed,empty,big,word\n"
         + "true,1,1.5,1,,1,a\n"

@@ -123,7 +123,7 @@ class DamagedDatasetCommandsTest extends CliTestBase {
     String[] lines = versions.out.split("\n");
     assertThat(lines).hasSize(6);
     assertThat(lines[4]).matches("      4  \\S+ +Delete +11");
-    assertThat(lines[5]).isEqualTo("      5  -                         unreadable        -");
+    assertThat(lines[5]).matches("      5  - +unreadable +-");
     assertThat(versions.err).isEqualTo(ErrorHandler.PREFIX + "version 5 is unreadable: " + problem + "\n");
 
     Result refused = run("cleanup", ds, "--retain", "1");
@@ -154,25 +154,27 @@ class DamagedDatasetCommandsTest extends CliTestBase {
     Result young = run("cleanup", ds, "--retain", "1");
     assertThat(young.code).as(young.toString()).isZero();
     assertThat(young.err).isEqualTo("Removed 0 versions, 0 data files, 0 deletion files, 0 transaction files, "
-        + "0 indices, 0 temporary files (0 bytes) from " + ds + "\n"
-        + "Nothing was freed: no version matched the policy (the newest and tagged versions are always kept).\n"
-        + "Kept 1 unreferenced file (13 bytes): a write in progress may own them, as they are younger than the grace "
-        + "period (7d) or newer than the oldest kept version.\n"
-        + "Unreferenced files (from failed or killed writes) are removed once older than the grace period (7d; "
-        + "--grace-period AGE changes it); --delete-unverified removes them at any age, which is safe only while no "
-        + "other process writes to the dataset.\n");
+        + "0 indices, 0 temporary files: freed 0 B from " + ds + "\n"
+        + "No version was removed: none older than the newest matched the policy.\n"
+        + "Kept 1 unreferenced file (13 B) that no version uses: left by failed or killed writes, or by a write still "
+        + "in progress, such a file stays while younger than the grace period (7d) or newer than the oldest kept "
+        + "version (1).\n"
+        + "To remove them sooner: --grace-period AGE (e.g. --grace-period 1h) removes those older than AGE; "
+        + "--delete-unverified removes them at any age, safe only while no other process writes to the dataset.\n");
     assertThat(Files.exists(hint)).isTrue();
 
     Files.setLastModifiedTime(hint, FileTime.from(Instant.now().minus(Duration.ofHours(2))));
     Result old = run("cleanup", ds, "--retain", "1", "--grace-period", "1h");
     assertThat(old.code).as(old.toString()).isZero();
     assertThat(old.err).isEqualTo("Removed 0 versions, 0 data files, 0 deletion files, 0 transaction files, "
-        + "0 indices, 1 temporary file (13 bytes) from " + ds + "\n");
+        + "0 indices, 1 temporary file: freed 13 B from " + ds + "\n"
+        + "No version was removed: none older than the newest matched the policy.\n");
     assertThat(Files.exists(hint)).isFalse();
 
     Result nothing = run("cleanup", ds, "--retain", "1");
-    assertThat(nothing.err).contains("Nothing was freed: no version matched the policy (the newest and tagged "
-        + "versions are always kept) and no file was left unreferenced.\n").contains("--delete-unverified removes");
+    assertThat(nothing.err).isEqualTo("Removed 0 versions, 0 data files, 0 deletion files, 0 transaction files, "
+        + "0 indices, 0 temporary files: freed 0 B from " + ds + "\n"
+        + "No version was removed: none older than the newest matched the policy.\n");
 
     Files.writeString(hint, "{\"version\":2}");
     assertThat(run("cleanup", ds, "--retain", "1", "--delete-unverified").err).contains("1 temporary file");

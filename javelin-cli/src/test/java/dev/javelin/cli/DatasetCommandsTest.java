@@ -77,7 +77,7 @@ class DatasetCommandsTest extends CliTestBase {
         .contains("rows      3 live in 1 fragment\n")
         .contains("schema (field id, name, type):\n  0  id     int64\n  1  name   string\n  2  score  double\n")
         .contains("fragments (id, rows, data files):\n  0  3 rows\n       data/")
-        .contains("indices (name, fields, fragments):\n  (none)\n");
+        .contains("indices (name, type, columns, live fragments answered):\n  (none)\n");
   }
 
   @Test
@@ -104,7 +104,8 @@ class DatasetCommandsTest extends CliTestBase {
 
     Result col = run("scan", ds, "--columns", "id,nmae");
     assertThat(col.code).isEqualTo(ExitCodes.INVALID_INPUT);
-    assertThat(col.err).isEqualTo("javelin: No column 'nmae' in " + ds + " (its columns: id, name, score)\n");
+    assertThat(col.err)
+        .isEqualTo("javelin: No column 'nmae' in " + ds + " (its columns: id, name, score, _rowid, _rowaddr)\n");
 
     Result take = run("take", ds, "--rows", "3");
     assertThat(take.code).isEqualTo(ExitCodes.INVALID_INPUT);

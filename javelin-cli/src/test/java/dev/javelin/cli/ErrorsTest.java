@@ -127,11 +127,11 @@ class ErrorsTest extends CliTestBase {
     assertFails(run("file", "read", f.toString(), "--rows", "0:5", "--take", "1"), 2,
         "javelin: --rows and --take cannot be used together\n");
     assertFails(run("file", "read", f.toString(), "--format", "arrow"), 2,
-        "javelin: --format arrow writes binary Arrow IPC; name a file with --output\n");
+        "javelin: --format arrow writes an Arrow IPC file; name it with --output\n");
     assertFails(run("file", "read", f.toString(), "--batch-size", "0"), 2,
         "javelin: --batch-size must be at least 1, got 0\n");
     assertFails(run("file", "read", f.toString(), "--format", "xml"), 2,
-        "javelin: Invalid value for option '--format': 'xml' is not a format (expected table, jsonl, csv or arrow)\n"
+        "javelin: Invalid value for option '--format': 'xml' is not a format (expected table, jsonl, csv, arrow or parquet)\n"
             + HELP_READ);
     assertFails(run("file", "read"), 2,
         "javelin: Missing required parameter: 'IN.lance'\n" + HELP_READ);
@@ -143,8 +143,9 @@ class ErrorsTest extends CliTestBase {
     String out = path("out.lance");
     assertFails(run("file", "write", out, "--input", csv.toString(), "--schema", "a:int33,b:utf8"), 2,
         "javelin: Invalid value for option '--schema': column 'a' has unknown type 'int33' (known: bool, "
-            + "int8..int64, uint8..uint64, float32, float64, utf8, large_utf8, binary, date32, "
-            + "timestamp[s|ms|us|ns(,TZ)])\n" + HELP_WRITE);
+            + "int8..int64, uint8..uint64, float16, float32, float64, utf8, large_utf8, binary, large_binary, "
+            + "date32, date64, time32[s|ms], time64[us|ns], timestamp[s|ms|us|ns(,TZ)], decimal(P,S), "
+            + "fixed_size_binary[N])\n" + HELP_WRITE);
     assertFails(run("file", "write", out, "--input", csv.toString(), "--schema", "a:int64,b"), 2,
         "javelin: Invalid value for option '--schema': 'b' has no type (expected NAME:TYPE, e.g. b:int64)\n"
             + HELP_WRITE);
@@ -213,7 +214,7 @@ class ErrorsTest extends CliTestBase {
     SampleData.writeArrow(arrow, allocator, 3);
     String out = path("out.lance");
     assertFails(run("file", "write", out, "--input", arrow.toString(), "--schema", "id:int64"), 2,
-        "javelin: --schema applies to CSV input only; " + arrow + " is an Arrow IPC file, which has its own schema\n");
+        "javelin: --schema applies to CSV and JSON Lines input only; " + arrow + " is an Arrow IPC file, which has its own schema\n");
   }
 
   @Test

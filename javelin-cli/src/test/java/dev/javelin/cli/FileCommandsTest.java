@@ -34,7 +34,7 @@ class FileCommandsTest extends CliTestBase {
     assertThat(r.code).as(r.toString()).isEqualTo(0);
     assertThat(r.out).isEmpty();
     assertThat(r.err).matches("Wrote [0-9,]+ rows and \\d+ columns to " + Pattern.quote(out)
-        + " \\(Lance " + Pattern.quote(version) + ", [0-9,]+ bytes\\)\n");
+        + " \\(Lance " + Pattern.quote(version) + ", [0-9.,]+ (B|KiB|MiB)\\)\n");
     return out;
   }
 
@@ -156,7 +156,7 @@ class FileCommandsTest extends CliTestBase {
       w.writeBatch();
       w.end();
     }
-    assertThat(Inputs.detect(stream)).isEqualTo(Inputs.Kind.ARROW_STREAM);
+    assertThat(Inputs.detect(stream, null)).isEqualTo(Inputs.Format.ARROW_STREAM);
     String lance = write(version, stream);
     Result r = ok("file", "read", lance, "--format", "jsonl", "--take", "0,20");
     List<String> lines = r.out.lines().collect(Collectors.toList());
@@ -251,7 +251,7 @@ class FileCommandsTest extends CliTestBase {
     Result r = ok("file", "info", lance);
     assertThat(r.err).isEmpty();
     assertThat(r.out).startsWith("file     " + lance + "\nversion  " + version + "\nrows     300\nsize     "
-        + Files.size(Path.of(lance)) + " bytes\n\n"
+        + Formats.size(Files.size(Path.of(lance))) + " (" + Formats.number(Files.size(Path.of(lance))) + " bytes)\n\n"
         + "schema (field id, name, type):\n"
         + "  0  id       int64 not null\n"
         + "  1  name     string not null\n"
@@ -263,7 +263,7 @@ class FileCommandsTest extends CliTestBase {
         + "  7  address  struct\n"
         + "  8    city   string\n"
         + "  9    zip    int32\n"
-        + "\ncolumns (column, field, pages, bytes):\n");
+        + "\ncolumns (column, field, pages, size; buffer sizes in bytes):\n");
     List<String> columnLines = r.out.lines().filter(l -> l.matches("  \\d+  \\S.*")).collect(Collectors.toList());
     List<String> pageLines = r.out.lines().filter(l -> l.matches(" +page \\d+  .*")).collect(Collectors.toList());
     List<String> expected = version.equals("2.0")
@@ -275,7 +275,7 @@ class FileCommandsTest extends CliTestBase {
     List<String> columns = columnLines.subList(7, columnLines.size());
     for (int i = 0; i < expected.size(); i++) {
       assertThat(columns.get(i)).matches("  " + (expected.size() > 10 && i < 10 ? " " : "") + i + "  "
-          + Pattern.quote(expected.get(i)) + " +field \\d  \\d+ pages?  +\\d+ bytes");
+          + Pattern.quote(expected.get(i)) + " +field \\d  \\d+ pages?  +\\d+(\\.\\d)? (B|KiB)");
     }
     assertThat(pageLines).isNotEmpty().allMatch(l -> l.matches(" +page \\d+  \\d+ rows?  buffers \\[[0-9, ]*]  \\S.*"));
 

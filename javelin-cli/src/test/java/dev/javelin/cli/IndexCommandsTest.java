@@ -42,13 +42,26 @@ class IndexCommandsTest extends CliTestBase {
     assertThat(run("append", ds, "--input", path("more.csv")).code).isZero();
 
     Result list = run("index", "list", ds);
-    assertThat(list.out).isEqualTo("name    type   columns  fragments\nid_idx  btree  id       3 of 4\n");
+    assertThat(list.out).isEqualTo("name    type   columns  fragments\nid_idx  BTREE  id       3 of 4\n");
 
     Result d = run("index", "describe", ds, "id_idx");
     assertThat(d.code).as(d.toString()).isZero();
-    assertThat(d.out).contains("type       btree\n", "columns    id\n", "built at   version 1\n",
-        "covered    3 fragments [0, 1, 2]\n", "uncovered  1 fragment [3]\n", "/page_data.lance  ",
-        "/page_lookup.lance  ").containsPattern("size       [1-9][0-9]* bytes\n");
+    assertThat(d.out).contains("type       BTREE\n", "columns    id\n", "built at   version 1\n",
+        "answers    3 of 4 live fragments\n", "direct     3 fragments [0, 1, 2]\n", "uncovered  1 fragment [3]\n",
+        "/page_data.lance  ", "/page_lookup.lance  ").containsPattern("size       [0-9.]+ (B|KiB) \\([0-9,]+ bytes\\)\n");
+    com.fasterxml.jackson.databind.JsonNode dj = dev.javelin.common.Json.tree(run("index", "describe", ds, "id_idx",
+        "--json").out);
+    assertThat(dj.get("type").asText()).isEqualTo("BTREE");
+    assertThat(dj.get("columns").toString()).isEqualTo("[\"id\"]");
+    assertThat(dj.get("fragments").toString())
+        .isEqualTo("{\"live\":4,\"covered\":3,\"direct\":[0,1,2],\"through_row_maps\":[],\"unindexed\":[3]}");
+    long total = 0;
+    for (com.fasterxml.jackson.databind.JsonNode f : dj.get("files")) {
+      assertThat(f.get("path").asText()).startsWith("_indices/" + dj.get("uuid").asText() + "/");
+      total += f.get("size_bytes").asLong();
+    }
+    assertThat(dj.get("files")).hasSize(2);
+    assertThat(dj.get("size_bytes").asLong()).isEqualTo(total).isPositive();
 
     Result scan = run("scan", ds, "--filter", "id = 5 OR id = 11", "--format", "csv", "--explain");
     assertThat(scan.code).as(scan.toString()).isZero();
@@ -125,17 +138,17 @@ class IndexCommandsTest extends CliTestBase {
         "--sub-vectors", "2").code).isZero();
     assertThat(run("index", "create", ds, "--column", "id").code).isZero();
     writeVectors(ds, 300, 100);
-    assertThat(run("index", "list", ds).out).contains("v_idx   vector  v        1 of 2\n");
+    assertThat(run("index", "list", ds).out).contains("v_idx   IVF_PQ  v        1 of 2\n");
 
     Result opt = run("index", "optimize", ds);
     assertThat(opt.code).as(opt.toString()).isZero();
     assertThat(opt.out).isEqualTo(
         "name    type    fragments added  rows added  rows dropped  result\n"
-        + "v_idx   vector  1 [1]            100         0             merged into existing partitions\n"
-        + "id_idx  btree   1 [1]            100         0             merged\n");
+        + "v_idx   IVF_PQ  1 [1]                   100             0  merged into existing partitions\n"
+        + "id_idx  BTREE   1 [1]                   100             0  merged\n");
     assertThat(opt.err).isEqualTo("Optimized indices: version 5\n");
-    assertThat(run("index", "list", ds).out).contains("v_idx   vector  v        2 of 2\n",
-        "id_idx  btree   id       2 of 2\n");
+    assertThat(run("index", "list", ds).out).contains("v_idx   IVF_PQ  v        2 of 2\n",
+        "id_idx  BTREE   id       2 of 2\n");
     // An appended row is found through the index, which now covers its fragment.
     Result r = run("search", ds, "--column", "v", "--vector", "350,0,0,0", "--k", "1", "--columns", "id",
         "--nprobes", "2", "--refine-factor", "50", "--format", "csv");
@@ -144,8 +157,74 @@ class IndexCommandsTest extends CliTestBase {
     Result again = run("index", "optimize", ds);
     assertThat(again.out).isEqualTo(
         "name    type    fragments added  rows added  rows dropped  result\n"
-        + "v_idx   vector  0 []             0           0             unchanged (covers every fragment)\n"
-        + "id_idx  btree   0 []             0           0             unchanged (covers every fragment)\n");
+        + "v_idx   IVF_PQ  0 []                      0             0  unchanged (covers every fragment)\n"
+        + "id_idx  BTREE   0 []                      0             0  unchanged (covers every fragment)\n");
     assertThat(again.err).isEqualTo("Indices are up to date: version 5\n");
+  }
+
+  // An index entry over fragments 0, 1 and 2 of column name (field 1), as lance-core writes one.
+  private static dev.javelin.table.IndexMetadata entry(String name, String uuid, String detailsType) {
+    return dev.javelin.table.IndexMetadata.builder().uuid(uuid).name(name).fields(List.of(1)).datasetVersion(1)
+        .fragmentBitmap(org.roaringbitmap.RoaringBitmap.bitmapOf(0, 1, 2)).details(detailsType).indexVersion(0)
+        .build();
+  }
+
+  @Test
+  void listNamesEveryKindLanceWritesAndShowsSystemEntriesApart() throws Exception {
+    String ds = create();
+    assertThat(run("index", "create", ds, "--column", "id").code).isZero();
+    List<dev.javelin.table.IndexMetadata> entries = new java.util.ArrayList<>();
+    String[][] scalar = {{"bitmap_idx", "/lance.table.BitmapIndexDetails"},
+        {"labels_idx", "/lance.table.LabelListIndexDetails"}, {"ngram_idx", "/lance.table.NGramIndexDetails"},
+        {"zone_idx", "/lance.table.ZoneMapIndexDetails"}, {"bloom_idx", "/lance.table.BloomFilterIndexDetails"},
+        {"fts_idx", "/lance.table.InvertedIndexDetails"}};
+    for (String[] k : scalar) {
+      entries.add(entry(k[0], java.util.UUID.randomUUID().toString(), k[1]));
+    }
+    // Every vector kind has VectorIndexDetails; its index.idx's lance:index metadata names the kind.
+    List<String> vectorKinds = List.of("IVF_FLAT", "IVF_SQ", "IVF_PQ", "IVF_RQ", "IVF_HNSW_SQ", "IVF_HNSW_PQ");
+    for (String kind : vectorKinds) {
+      String uuid = java.util.UUID.randomUUID().toString();
+      java.nio.file.Path idx = dir.resolve("ds/_indices/" + uuid + "/index.idx");
+      java.nio.file.Files.createDirectories(idx.getParent());
+      Schema schema = new Schema(List.of(new Field("__flat_marker",
+          FieldType.notNullable(new ArrowType.Int(64, false)), null)),
+          java.util.Map.of("lance:index", "{\"type\":\"" + kind + "\",\"distance_type\":\"l2\"}"));
+      dev.javelin.format.LanceFileWriter.create(idx, schema, dev.javelin.format.WriteOptions.defaults()).close();
+      entries.add(entry(kind.toLowerCase(java.util.Locale.ROOT) + "_idx", uuid, "/lance.index.pb.VectorIndexDetails"));
+    }
+    entries.add(entry("__lance_frag_reuse", java.util.UUID.randomUUID().toString(),
+        "/lance.table.FragmentReuseIndexDetails"));
+    Dataset d = Dataset.open(Path.of(ds), allocator);
+    dev.javelin.table.Table.at(d.store()).newCommit(dev.javelin.table.Transaction.createIndex(d.version(), entries,
+        List.of())).commit();
+
+    Result list = run("index", "list", ds);
+    assertThat(list.code).as(list.toString()).isZero();
+    assertThat(list.out).isEqualTo("name             type          columns  fragments\n"
+        + "id_idx           BTREE         id       3 of 3\n"
+        + "bitmap_idx       BITMAP        name     3 of 3\n"
+        + "labels_idx       LABEL_LIST    name     3 of 3\n"
+        + "ngram_idx        NGRAM         name     3 of 3\n"
+        + "zone_idx         ZONEMAP       name     3 of 3\n"
+        + "bloom_idx        BLOOM_FILTER  name     3 of 3\n"
+        + "fts_idx          INVERTED      name     3 of 3\n"
+        + "ivf_flat_idx     IVF_FLAT      name     3 of 3\n"
+        + "ivf_sq_idx       IVF_SQ        name     3 of 3\n"
+        + "ivf_pq_idx       IVF_PQ        name     3 of 3\n"
+        + "ivf_rq_idx       IVF_RQ        name     3 of 3\n"
+        + "ivf_hnsw_sq_idx  IVF_HNSW_SQ   name     3 of 3\n"
+        + "ivf_hnsw_pq_idx  IVF_HNSW_PQ   name     3 of 3\n"
+        + "\n"
+        + "system entry        what it is\n"
+        + "__lance_frag_reuse  fragment reuse (old-to-new row addresses of a compaction whose index remap was "
+        + "deferred)\n");
+    com.fasterxml.jackson.databind.JsonNode json = dev.javelin.common.Json.tree(run("index", "list", ds, "--json").out);
+    assertThat(json).hasSize(14);
+    assertThat(json.get(12).get("type").asText()).isEqualTo("IVF_HNSW_PQ");
+    assertThat(json.get(13).get("type").asText()).isEqualTo("FRAGMENT_REUSE");
+    assertThat(json.get(13).get("system").asBoolean()).isTrue();
+    assertThat(run("describe", ds).out).contains("  ivf_hnsw_sq_idx  IVF_HNSW_SQ  name  3 of 3  direct [0, 1, 2]\n",
+        "\nsystem entry __lance_frag_reuse: fragment reuse (");
   }
 }

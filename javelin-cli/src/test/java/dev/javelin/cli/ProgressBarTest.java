@@ -27,7 +27,7 @@ class ProgressBarTest {
             + "250,000/s, 6s left");
     assertThat(bar.line(at(2_000_000, 2_000_000, true), 125_000))
         .isEqualTo("create index id_idx: read rows [########################] 100% 2,000,000 of 2,000,000 rows, "
-            + "16,000/s, 2m05s in all");
+            + "16,000/s, 2m 5s in all");
     assertThat(bar.line(new Progress("append", "write rows", 81_920, -1, Unit.ROWS, false), 1_000))
         .isEqualTo("append: write rows 81,920 rows, 81,920/s");
   }

@@ -154,14 +154,14 @@ public final class Cleanup {
         removed.add(v);
       }
     }
+    Map<String, Long> taggedKept = new TreeMap<>();
+    tags.forEach((name, t) -> {
+      if (taggedOld.contains(t.version())) {
+        taggedKept.put(name, t.version());
+      }
+    });
     if (policy.errorIfTaggedOldVersions() && !taggedOld.isEmpty()) {
-      Map<String, Long> named = new TreeMap<>();
-      tags.forEach((name, t) -> {
-        if (taggedOld.contains(t.version())) {
-          named.put(name, t.version());
-        }
-      });
-      throw TableErrors.taggedOldVersions(table.location(), named);
+      throw TableErrors.taggedOldVersions(table.location(), taggedKept);
     }
 
     ObjectStore store = table.store();
@@ -244,7 +244,7 @@ public final class Cleanup {
       bytes += o.size();
     }
     return new CleanupResult(removed, data, deletions, txns, indices.size(), indexFiles, temporary, bytes, kept,
-        keptBytes);
+        keptBytes, taggedKept);
   }
 
   // The versions of this branch that branches were created from, kept as Lance 7 keeps them: a

@@ -1,6 +1,9 @@
 package dev.javelin.table;
 
+import java.util.Collections;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 
 /** What a cleanup removed. */
 public final class CleanupResult {
@@ -14,9 +17,11 @@ public final class CleanupResult {
   private final long bytes;
   private final long keptFiles;
   private final long keptBytes;
+  private final Map<String, Long> taggedKept;
 
   CleanupResult(List<Long> removedVersions, long dataFiles, long deletionFiles, long transactionFiles,
-      long indices, long indexFiles, long temporaryFiles, long bytes, long keptFiles, long keptBytes) {
+      long indices, long indexFiles, long temporaryFiles, long bytes, long keptFiles, long keptBytes,
+      Map<String, Long> taggedKept) {
     this.removedVersions = List.copyOf(removedVersions);
     this.dataFiles = dataFiles;
     this.deletionFiles = deletionFiles;
@@ -27,6 +32,15 @@ public final class CleanupResult {
     this.bytes = bytes;
     this.keptFiles = keptFiles;
     this.keptBytes = keptBytes;
+    this.taggedKept = Collections.unmodifiableMap(new TreeMap<>(taggedKept));
+  }
+
+  /**
+   * The tags (name to version) that kept versions the policy would otherwise have removed: those
+   * versions, and every file they use, stay.
+   */
+  public Map<String, Long> taggedVersionsKept() {
+    return taggedKept;
   }
 
   /** The versions whose manifests were removed, ascending. */
