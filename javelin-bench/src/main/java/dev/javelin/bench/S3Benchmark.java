@@ -105,6 +105,11 @@ public final class S3Benchmark {
   static final int WARMUP = Integer.getInteger("javelin.bench.s3.warmup", 3);
   static final long SEED = Long.getLong("javelin.bench.s3.seed", 42);
   static final String[] WRITERS = {"Javelin", "lance-core"};
+  /** Which groups of operations run: scans (with take and BTree), vectors, opens, repacks. */
+  static final List<String> ONLY =
+      List.of(System.getProperty("javelin.bench.s3.only", "scans,vectors,opens,repacks").split(","));
+  /** Queries (untimed, without the added latency) over which each side's recall is computed. */
+  static final int RECALL_QUERIES = Integer.getInteger("javelin.bench.s3.recallQueries", 100);
 
   private final FaultProxy proxy;
   private final Session session;
@@ -140,10 +145,18 @@ public final class S3Benchmark {
       String bucket = s3.createBucket("s3-benchmark");
       S3Benchmark b = new S3Benchmark(proxy, session, lanceSession, allocator, s3.storageOptions(proxy.endpoint()),
           bucket);
-      b.scans();
-      b.vectors();
-      b.opens();
-      b.repacks();
+      if (ONLY.contains("scans")) {
+        b.scans();
+      }
+      if (ONLY.contains("vectors")) {
+        b.vectors();
+      }
+      if (ONLY.contains("opens")) {
+        b.opens();
+      }
+      if (ONLY.contains("repacks")) {
+        b.repacks();
+      }
       String report = b.report(started, loadBefore, loadAverage());
       System.out.print(report);
       Path out = BenchData.dir().resolve("s3-benchmark.md");
@@ -165,8 +178,7 @@ public final class S3Benchmark {
         String uri = uri("scan-" + slug(writer));
         long t = System.nanoTime();
         if (writer.equals("Javelin")) {
-          Dataset.create(uri, DatasetBenchData.readerOf(allocator, schema, batches), writeParams(ROWS_PER_FRAGMENT),
-              session).createIndex("key", IndexType.BTREE);
+          javelinCreate(uri, schema, batches, ROWS_PER_FRAGMENT).createIndex("key", IndexType.BTREE);
         } else {
           lanceCreate(uri, schema, batches, ROWS_PER_FRAGMENT);
           try (org.lance.Dataset l = lanceOpen(uri)) {
@@ -193,9 +205,7 @@ public final class S3Benchmark {
               },
               (run, check) -> {
                 List<Long> offsets = Arrays.stream(takeOffsets(run)).boxed().toList();
-                try (ArrowReader r = lance.take(offsets, columns)) {
-                  return Digest.of(r, check);
-                }
+                return Digest.of(lance.take(offsets, columns), check);
               });
           compare("BTree equality (key = ?)", writer, RUNS, null,
               (run, check) -> one(Digest.of(ds.newScan().parallelism(THREADS).filter(keyFilter(run)).build(), check)),
@@ -213,7 +223,7 @@ public final class S3Benchmark {
     float[] data = vectorData();
     Schema schema = vectorSchema();
     List<VectorSchemaRoot> batches = vectorBatches(data);
-    int queryCount = WARMUP + RUNS;
+    int queryCount = Math.max(WARMUP + RUNS, RECALL_QUERIES);
     float[][] queries = new float[queryCount][DIM];
     List<Set<Long>> truth = new ArrayList<>();
     Random r = new Random(SEED + 1);
@@ -237,8 +247,7 @@ public final class S3Benchmark {
         String uri = uri("vector-" + slug(writer));
         long t = System.nanoTime();
         if (writer.equals("Javelin")) {
-          Dataset.create(uri, DatasetBenchData.readerOf(allocator, schema, batches), writeParams(VECTOR_ROWS + 1),
-              session).createIndex("vector").name("vector_idx")
+          javelinCreate(uri, schema, batches, VECTOR_ROWS + 1).createIndex("vector").name("vector_idx")
               .ivfPq(IvfPqParams.of(PARTITIONS, SUB_VECTORS, dev.javelin.index.DistanceType.L2).withIterations(50, 10))
               .commit();
         } else {
@@ -255,14 +264,18 @@ public final class S3Benchmark {
         long[] hits = new long[2];
         long[] asked = new long[2];
         try (org.lance.Dataset lance = lanceOpen(uri)) {
+          for (int q = 0; q < RECALL_QUERIES; q++) {
+            recall(javelinNearest(ds, queries[q]), truth.get(q), hits, asked, 0);
+            recall(lanceNearest(lance, queries[q]), truth.get(q), hits, asked, 1);
+          }
           compare("IVF_PQ k=" + K + " nprobes=" + NPROBES + " refine=" + REFINE, writer, RUNS, null,
-              (run, check) -> recall(javelinNearest(ds, queries[run]), truth.get(run), hits, asked, 0),
-              (run, check) -> recall(lanceNearest(lance, queries[run]), truth.get(run), hits, asked, 1));
+              (run, check) -> new Digest(javelinNearest(ds, queries[run]).length, 0),
+              (run, check) -> new Digest(lanceNearest(lance, queries[run]).length, 0));
         }
         double jr = (double) hits[0] / asked[0];
         double lr = (double) hits[1] / asked[1];
         System.out.printf(Locale.ROOT, "  recall@%d over %d queries: Javelin %.3f, lance-core %.3f%n", K,
-            queryCount, jr, lr);
+            RECALL_QUERIES, jr, lr);
         rows.get(rows.size() - 1).note = String.format(Locale.ROOT, "recall@%d J %.3f / L %.3f", K, jr, lr);
         if (Math.abs(jr - lr) > RECALL_TOLERANCE || jr < 0.3) {
           throw new IllegalStateException(String.format(Locale.ROOT, "IVF_PQ on data written by %s: recall@%d"
@@ -285,8 +298,7 @@ public final class S3Benchmark {
         String uri = uri("fragments-" + slug(writer));
         long t = System.nanoTime();
         if (writer.equals("Javelin")) {
-          Dataset.create(uri, DatasetBenchData.readerOf(allocator, schema, batches),
-              writeParams(SMALL_FRAGMENT_ROWS), session);
+          javelinCreate(uri, schema, batches, SMALL_FRAGMENT_ROWS);
         } else {
           lanceCreate(uri, schema, batches, SMALL_FRAGMENT_ROWS);
         }
@@ -427,8 +439,7 @@ public final class S3Benchmark {
   private void backfilled(String writer, String uri, Schema schema, List<VectorSchemaRoot> batches, int perFragment)
       throws Exception {
     if (writer.equals("Javelin")) {
-      Dataset ds = Dataset.create(uri, DatasetBenchData.readerOf(allocator, schema, batches), writeParams(perFragment),
-          session);
+      Dataset ds = javelinCreate(uri, schema, batches, perFragment);
       for (int i = 1; i <= BACKFILLS; i++) {
         ds = ds.addColumns(Map.of("b" + i, "id * " + (i + 1)));
       }
@@ -469,7 +480,9 @@ public final class S3Benchmark {
     double ms;
     long requests;
     long bytes;
+    int peak;
     Map<String, Long> kinds;
+    List<FaultProxy.Exchange> exchanges;
 
     void start() {
       proxy.latency(Duration.ofMillis(LATENCY_MS));
@@ -484,11 +497,32 @@ public final class S3Benchmark {
       requests = proxy.requests() - requests0;
       bytes = proxy.responseBytes() - bytes0;
       proxy.latency(Duration.ZERO);
+      exchanges = proxy.exchanges();
       kinds = new TreeMap<>();
-      for (FaultProxy.Exchange e : proxy.exchanges()) {
+      for (FaultProxy.Exchange e : exchanges) {
         kinds.merge(kind(e), 1L, Long::sum);
       }
+      peak = peakInFlight(exchanges);
     }
+  }
+
+  /** The most requests in flight at once (arrived at the proxy, not yet answered). */
+  static int peakInFlight(List<FaultProxy.Exchange> exchanges) {
+    long[][] events = new long[exchanges.size() * 2][];
+    int n = 0;
+    for (FaultProxy.Exchange e : exchanges) {
+      events[n++] = new long[] {e.receivedNanos(), 1};
+      events[n++] = new long[] {e.answeredNanos(), -1};
+    }
+    // At equal times an answer goes first: back-to-back requests are not concurrent.
+    Arrays.sort(events, (a, b) -> a[0] != b[0] ? Long.compare(a[0], b[0]) : Long.compare(a[1], b[1]));
+    int now = 0;
+    int peak = 0;
+    for (long[] ev : events) {
+      now += (int) ev[1];
+      peak = Math.max(peak, now);
+    }
+    return peak;
   }
 
   static String kind(FaultProxy.Exchange e) {
@@ -514,6 +548,8 @@ public final class S3Benchmark {
     final long[] lanceRequests;
     final long[] javelinBytes;
     final long[] lanceBytes;
+    final long[] javelinPeak;
+    final long[] lancePeak;
     final Map<String, Long> javelinKinds = new TreeMap<>();
     final Map<String, Long> lanceKinds = new TreeMap<>();
     String note = "";
@@ -527,6 +563,8 @@ public final class S3Benchmark {
       lanceRequests = new long[runs];
       javelinBytes = new long[runs];
       lanceBytes = new long[runs];
+      javelinPeak = new long[runs];
+      lancePeak = new long[runs];
     }
   }
 
@@ -554,11 +592,15 @@ public final class S3Benchmark {
       row.javelinMs[i] = meter.ms;
       row.javelinRequests[i] = meter.requests;
       row.javelinBytes[i] = meter.bytes;
+      row.javelinPeak[i] = meter.peak;
+      trace(operation, writer, "Javelin", i, meter);
       meter.kinds.forEach((k, n) -> row.javelinKinds.merge(k, n, Long::sum));
       Digest ld = lance.metered(meter, run, false);
       row.lanceMs[i] = meter.ms;
       row.lanceRequests[i] = meter.requests;
       row.lanceBytes[i] = meter.bytes;
+      row.lancePeak[i] = meter.peak;
+      trace(operation, writer, "lance-core", i, meter);
       meter.kinds.forEach((k, n) -> row.lanceKinds.merge(k, n, Long::sum));
       if (jd.rows() != ld.rows()) {
         throw new IllegalStateException(operation + " on data written by " + writer + ", run " + run
@@ -566,10 +608,27 @@ public final class S3Benchmark {
       }
     }
     rows.add(row);
-    System.out.printf(Locale.ROOT, "%-60s %-10s Javelin %9.1f ms %6d req | lance-core %9.1f ms %6d req | %s%n",
-        operation, writer, median(row.javelinMs), (long) median(row.javelinRequests), median(row.lanceMs),
-        (long) median(row.lanceRequests), ratio(row));
+    System.out.printf(Locale.ROOT, "%-60s %-10s Javelin %9.1f ms %6d req | lance-core %9.1f ms %6d req | %s%n"
+        + "    Javelin %s, in flight %d | lance-core %s, in flight %d%n", operation, writer, median(row.javelinMs),
+        (long) median(row.javelinRequests), median(row.lanceMs), (long) median(row.lanceRequests), ratio(row),
+        kinds(row.javelinKinds, runs), (long) median(row.javelinPeak), kinds(row.lanceKinds, runs),
+        (long) median(row.lancePeak));
     return row;
+  }
+
+  // With -Djavelin.bench.s3.trace=true, each request of the first timed run: when, how long, what.
+  private static void trace(String operation, String writer, String side, int run, Meter meter) {
+    if (run != 0 || !Boolean.getBoolean("javelin.bench.s3.trace")) {
+      return;
+    }
+    System.out.printf(Locale.ROOT, "  trace: %s on data written by %s, %s: %d requests%n", operation, writer, side,
+        meter.exchanges.size());
+    long t0 = meter.exchanges.stream().mapToLong(FaultProxy.Exchange::receivedNanos).min().orElse(0);
+    for (FaultProxy.Exchange e : meter.exchanges) {
+      System.out.printf(Locale.ROOT, "    +%7.1f ms %6.1f ms %s %s %s -> %d, %d bytes%n", (e.receivedNanos() - t0) / 1e6,
+          (e.answeredNanos() - e.receivedNanos()) / 1e6, e.method(), e.target(), e.range() == null ? "" : e.range(),
+          e.status(), e.responseBytes());
+    }
   }
 
   // ---------------------------------------------------------------- the report
@@ -609,10 +668,12 @@ public final class S3Benchmark {
           median(r.javelinBytes) / 1e6, median(r.lanceBytes) / 1e6));
     }
     out.append("\nRequests by kind, mean per operation (GET range: a GET with a Range header; LIST: a"
-        + " list-objects GET):\n\n");
-    out.append("| operation | data written by | Javelin | lance-core | note |\n|---|---|---|---|---|\n");
+        + " list-objects GET), and the most requests in flight at once (median over the runs):\n\n");
+    out.append("| operation | data written by | in flight J/L | Javelin | lance-core | note |\n"
+        + "|---|---|---|---|---|---|\n");
     for (Row r : rows) {
       out.append("| ").append(r.operation).append(" | ").append(r.writer).append(" | ")
+          .append((long) median(r.javelinPeak)).append(" / ").append((long) median(r.lancePeak)).append(" | ")
           .append(kinds(r.javelinKinds, r.javelinMs.length)).append(" | ").append(kinds(r.lanceKinds, r.lanceMs.length))
           .append(" | ").append(r.note).append(" |\n");
     }
@@ -688,6 +749,13 @@ public final class S3Benchmark {
         .setSession(lanceSession).build());
   }
 
+  private Dataset javelinCreate(String uri, Schema schema, List<VectorSchemaRoot> batches, int rowsPerFile)
+      throws IOException {
+    try (ArrowReader reader = DatasetBenchData.readerOf(allocator, schema, batches)) {
+      return Dataset.create(uri, reader, writeParams(rowsPerFile), session);
+    }
+  }
+
   private void lanceCreate(String uri, Schema schema, List<VectorSchemaRoot> batches, int rowsPerFile)
       throws Exception {
     try (ArrowReader reader = DatasetBenchData.readerOf(allocator, schema, batches)) {
@@ -698,8 +766,8 @@ public final class S3Benchmark {
   }
 
   private static Digest lanceScan(org.lance.Dataset lance, ScanOptions options, boolean check) throws Exception {
-    try (var scanner = lance.newScan(options); ArrowReader r = scanner.scanBatches()) {
-      return Digest.of(r, check);
+    try (var scanner = lance.newScan(options)) {
+      return Digest.of(scanner.scanBatches(), check);
     }
   }
 
@@ -734,12 +802,10 @@ public final class S3Benchmark {
     return d;
   }
 
-  // Adds a query's hits against the exact neighbours to side's tally; the digest is (rows, hits).
-  private static Digest recall(long[] ids, Set<Long> truth, long[] hits, long[] asked, int side) {
-    long h = Arrays.stream(ids).filter(truth::contains).count();
-    hits[side] += h;
+  // Adds a query's hits against the exact neighbours to side's tally.
+  private static void recall(long[] ids, Set<Long> truth, long[] hits, long[] asked, int side) {
+    hits[side] += Arrays.stream(ids).filter(truth::contains).count();
     asked[side] += K;
-    return new Digest(ids.length, 0);
   }
 
   // ---------------------------------------------------------------- the data

@@ -86,10 +86,13 @@ public final class FaultProxy implements AutoCloseable {
 
   /**
    * A request passed on and answered, as the proxy saw it: method, target, its {@code Range}
-   * header (null without one), the status and how many body bytes went back to the client. For
-   * counting requests by kind (ranged GET, whole GET, LIST, HEAD, PUT...) and bytes per operation.
+   * header (null without one), the status, how many body bytes went back to the client, and when
+   * ({@link System#nanoTime}) the request had arrived whole and its response had been sent. For
+   * counting requests by kind (ranged GET, whole GET, LIST, HEAD, PUT...), bytes per operation, and
+   * how many requests a client had in flight at once.
    */
-  public record Exchange(String method, String target, String range, int status, long responseBytes) {}
+  public record Exchange(String method, String target, String range, int status, long responseBytes,
+      long receivedNanos, long answeredNanos) {}
 
   private static final class Rule {
     final Fault fault;
@@ -277,6 +280,7 @@ public final class FaultProxy implements AutoCloseable {
         }
         req.body = readBody(in, req, false);
         requests.incrementAndGet();
+        long received = System.nanoTime();
         String[] line = req.startLine.split(" ", 3);
         Request request = new Request(line[0], line.length > 1 ? line[1] : "");
         long delay = latencyMillis;
@@ -370,7 +374,7 @@ public final class FaultProxy implements AutoCloseable {
         resp.writeTo(out);
         responseBytes.addAndGet(resp.body.length);
         exchanges.add(new Exchange(request.method(), request.target(), req.header("range").orElse(null),
-            resp.status(), resp.body.length));
+            resp.status(), resp.body.length, received, System.nanoTime()));
         if (req.closes() || upstreamCloses) {
           return;
         }

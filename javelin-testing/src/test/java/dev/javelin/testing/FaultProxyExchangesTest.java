@@ -1,6 +1,7 @@
 package dev.javelin.testing;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
@@ -11,6 +12,8 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -32,7 +35,7 @@ class FaultProxyExchangesTest {
         String[] ab = range.substring("bytes=".length()).split("-");
         int a = Integer.parseInt(ab[0]);
         int b = Integer.parseInt(ab[1]);
-        out = java.util.Arrays.copyOfRange(BODY, a, b + 1);
+        out = Arrays.copyOfRange(BODY, a, b + 1);
       }
       boolean head = exchange.getRequestMethod().equals("HEAD");
       exchange.sendResponseHeaders(range != null ? 206 : 200, head ? -1 : out.length);
@@ -69,10 +72,19 @@ class FaultProxyExchangesTest {
     assertThat(send("GET", "bytes=10-109")).isEqualTo(100);
     assertThat(send("HEAD", null)).isZero();
 
-    assertThat(proxy.exchanges()).containsExactly(
-        new FaultProxy.Exchange("GET", "/bucket/key?x=1", null, 200, 1000),
-        new FaultProxy.Exchange("GET", "/bucket/key?x=1", "bytes=10-109", 206, 100),
-        new FaultProxy.Exchange("HEAD", "/bucket/key?x=1", null, 200, 0));
+    List<FaultProxy.Exchange> got = proxy.exchanges();
+    assertThat(got).extracting(FaultProxy.Exchange::method, FaultProxy.Exchange::target, FaultProxy.Exchange::range,
+        FaultProxy.Exchange::status, FaultProxy.Exchange::responseBytes).containsExactly(
+            tuple("GET", "/bucket/key?x=1", null, 200, 1000L),
+            tuple("GET", "/bucket/key?x=1", "bytes=10-109", 206, 100L),
+            tuple("HEAD", "/bucket/key?x=1", null, 200, 0L));
+    // One request after the other: each answered after it arrived, and before the next arrived.
+    for (int i = 0; i < got.size(); i++) {
+      assertThat(got.get(i).answeredNanos()).isGreaterThanOrEqualTo(got.get(i).receivedNanos());
+      if (i > 0) {
+        assertThat(got.get(i).receivedNanos()).isGreaterThanOrEqualTo(got.get(i - 1).answeredNanos());
+      }
+    }
     assertThat(proxy.responseBytes()).isEqualTo(1100);
     assertThat(proxy.requests()).isEqualTo(3);
   }
