@@ -103,6 +103,8 @@ public final class S3Benchmark {
   static final int REPACK_RUNS = Integer.getInteger("javelin.bench.s3.repackRuns", 5);
   /** Untimed runs per side before the timed ones (the first is the checked one). */
   static final int WARMUP = Integer.getInteger("javelin.bench.s3.warmup", 3);
+  /** The same for the repack rows, whose runs each write a fresh copy first. */
+  static final int REPACK_WARMUP = Integer.getInteger("javelin.bench.s3.repackWarmup", 2);
   static final long SEED = Long.getLong("javelin.bench.s3.seed", 42);
   static final String[] WRITERS = {"Javelin", "lance-core"};
   /** Which groups of operations run: scans (with take and BTree), vectors, opens, repacks. */
@@ -357,11 +359,11 @@ public final class S3Benchmark {
         };
         Op lanceOp = lanceCompaction(prepare, lanceCompact, expected);
         Row repackRow = compare("column repack (" + (1 + BACKFILLS) + " files -> 1 per fragment) vs lance-core"
-            + " compact into 1 fragment", writer, REPACK_RUNS, null, javelinCompaction(prepare, repack, expected, true),
+            + " compact into 1 fragment", writer, REPACK_WARMUP, REPACK_RUNS, null, javelinCompaction(prepare, repack, expected, true),
             lanceOp);
         repackRow.note = "lance-core has no repack: its compaction of the same fragments (a full rewrite)";
-        Row compactRow = compare("compact into 1 fragment (both full rewrites)", writer, REPACK_RUNS, null,
-            javelinCompaction(prepare, rewrite, expected, false), lanceOp);
+        Row compactRow = compare("compact into 1 fragment (both full rewrites)", writer, REPACK_WARMUP, REPACK_RUNS,
+            null, javelinCompaction(prepare, rewrite, expected, false), lanceOp);
         compactRow.note = "same lance-core operation as the row above, timed again";
       }
     } finally {
@@ -574,6 +576,11 @@ public final class S3Benchmark {
    */
   private Row compare(String operation, String writer, int runs, Digest expected, Op javelin, Op lance)
       throws Exception {
+    return compare(operation, writer, WARMUP, runs, expected, javelin, lance);
+  }
+
+  private Row compare(String operation, String writer, int warmup, int runs, Digest expected, Op javelin, Op lance)
+      throws Exception {
     Meter meter = new Meter();
     Digest j = javelin.metered(meter, 0, true);
     Digest l = lance.metered(meter, 0, true);
@@ -581,13 +588,13 @@ public final class S3Benchmark {
       throw new IllegalStateException(operation + " on data written by " + writer + ": Javelin read " + j
           + ", lance-core " + l + (expected == null ? "" : ", expected " + expected));
     }
-    for (int w = 1; w < WARMUP; w++) {
+    for (int w = 1; w < warmup; w++) {
       javelin.metered(meter, w, false);
       lance.metered(meter, w, false);
     }
     Row row = new Row(operation, writer, runs);
     for (int i = 0; i < runs; i++) {
-      int run = WARMUP + i;
+      int run = warmup + i;
       Digest jd = javelin.metered(meter, run, false);
       row.javelinMs[i] = meter.ms;
       row.javelinRequests[i] = meter.requests;
@@ -652,8 +659,8 @@ public final class S3Benchmark {
         DIM, PARTITIONS, SUB_VECTORS, K, NPROBES, REFINE, SMALL_FRAGMENTS, SMALL_FRAGMENT_ROWS, REPACK_ROWS,
         REPACK_FRAGMENTS, BACKFILLS, 1 + BACKFILLS));
     out.append(String.format(Locale.ROOT, "- runs: %d warm-up (the first checked: rows + checksum of every column,"
-        + " or recall) then %d timed per side, alternating (repack rows: %d); seed %d%n", WARMUP, RUNS, REPACK_RUNS,
-        SEED));
+        + " or recall) then %d timed per side, alternating (repack rows: %d and %d); seed %d%n", WARMUP, RUNS,
+        REPACK_WARMUP, REPACK_RUNS, SEED));
     out.append("- times: median ms (p10-p90); ratio = Javelin speed / lance-core speed = lance-core median time /"
         + " Javelin median time (>1: Javelin faster), with p10-p90 of the per-run ratios; \"no difference\" when"
         + " that spread contains 1.0. Requests and MB (response bodies) per operation, medians, counted at the proxy."
