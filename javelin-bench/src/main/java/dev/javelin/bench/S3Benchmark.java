@@ -87,9 +87,9 @@ public final class S3Benchmark {
   static final int VECTOR_ROWS = Integer.getInteger("javelin.bench.s3.vectorRows", 20_000);
   static final int DIM = Integer.getInteger("javelin.bench.s3.dim", 32);
   static final int PARTITIONS = Integer.getInteger("javelin.bench.s3.partitions", 16);
-  static final int SUB_VECTORS = Integer.getInteger("javelin.bench.s3.subVectors", DIM / 8);
-  static final int NPROBES = Integer.getInteger("javelin.bench.s3.nprobes", 4);
-  static final int REFINE = Integer.getInteger("javelin.bench.s3.refine", 5);
+  static final int SUB_VECTORS = Integer.getInteger("javelin.bench.s3.subVectors", DIM / 4);
+  static final int NPROBES = Integer.getInteger("javelin.bench.s3.nprobes", 8);
+  static final int REFINE = Integer.getInteger("javelin.bench.s3.refine", 10);
   static final int K = 10;
   static final double RECALL_TOLERANCE =
       Double.parseDouble(System.getProperty("javelin.bench.s3.recallTolerance", "0.02"));
