@@ -359,8 +359,8 @@ public final class S3Benchmark {
         };
         Op lanceOp = lanceCompaction(prepare, lanceCompact, expected);
         Row repackRow = compare("column repack (" + (1 + BACKFILLS) + " files -> 1 per fragment) vs lance-core"
-            + " compact into 1 fragment", writer, REPACK_WARMUP, REPACK_RUNS, null, javelinCompaction(prepare, repack, expected, true),
-            lanceOp);
+            + " compact into 1 fragment", writer, REPACK_WARMUP, REPACK_RUNS, null,
+            javelinCompaction(prepare, repack, expected, true), lanceOp);
         repackRow.note = "lance-core has no repack: its compaction of the same fragments (a full rewrite)";
         Row compactRow = compare("compact into 1 fragment (both full rewrites)", writer, REPACK_WARMUP, REPACK_RUNS,
             null, javelinCompaction(prepare, rewrite, expected, false), lanceOp);
@@ -632,8 +632,8 @@ public final class S3Benchmark {
         meter.exchanges.size());
     long t0 = meter.exchanges.stream().mapToLong(FaultProxy.Exchange::receivedNanos).min().orElse(0);
     for (FaultProxy.Exchange e : meter.exchanges) {
-      System.out.printf(Locale.ROOT, "    +%7.1f ms %6.1f ms %s %s %s -> %d, %d bytes%n", (e.receivedNanos() - t0) / 1e6,
-          (e.answeredNanos() - e.receivedNanos()) / 1e6, e.method(), e.target(), e.range() == null ? "" : e.range(),
+      System.out.printf(Locale.ROOT, "    +%7.1f ms %6.1f ms %s %s %s -> %d, %d bytes%n",
+          (e.receivedNanos() - t0) / 1e6, (e.answeredNanos() - e.receivedNanos()) / 1e6, e.method(), e.target(), e.range() == null ? "" : e.range(),
           e.status(), e.responseBytes());
     }
   }
