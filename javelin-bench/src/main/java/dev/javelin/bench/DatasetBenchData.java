@@ -71,6 +71,11 @@ final class DatasetBenchData {
 
   /** An ArrowReader over batches it does not own, for lance-core's writer. */
   static ArrowReader readerOf(BufferAllocator allocator, List<VectorSchemaRoot> batches) {
+    return readerOf(allocator, schema(), batches);
+  }
+
+  /** An ArrowReader over batches of {@code schema} it does not own. */
+  static ArrowReader readerOf(BufferAllocator allocator, Schema schema, List<VectorSchemaRoot> batches) {
     return new ArrowReader(allocator) {
       private int next;
 
@@ -95,7 +100,7 @@ final class DatasetBenchData {
 
       @Override
       protected Schema readSchema() {
-        return schema();
+        return schema;
       }
     };
   }

@@ -18,8 +18,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.Queue;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -82,6 +84,16 @@ public final class FaultProxy implements AutoCloseable {
     }
   }
 
+  /**
+   * A request passed on and answered, as the proxy saw it: method, target, its {@code Range}
+   * header (null without one), the status, how many body bytes went back to the client, and when
+   * ({@link System#nanoTime}) the request had arrived whole and its response had been sent. For
+   * counting requests by kind (ranged GET, whole GET, LIST, HEAD, PUT...), bytes per operation, and
+   * how many requests a client had in flight at once.
+   */
+  public record Exchange(String method, String target, String range, int status, long responseBytes,
+      long receivedNanos, long answeredNanos) {}
+
   private static final class Rule {
     final Fault fault;
     final AtomicInteger remaining;
@@ -116,6 +128,8 @@ public final class FaultProxy implements AutoCloseable {
   private final AtomicLong requests = new AtomicLong();
   private final AtomicLong faults = new AtomicLong();
   private final List<String> log = new CopyOnWriteArrayList<>();
+  private final Queue<Exchange> exchanges = new ConcurrentLinkedQueue<>();
+  private final AtomicLong responseBytes = new AtomicLong();
   private final ReentrantLock conditionalWrites = new ReentrantLock();
   private volatile boolean serializeConditionalWrites;
   private volatile long latencyMillis;
@@ -199,6 +213,26 @@ public final class FaultProxy implements AutoCloseable {
     return List.copyOf(log);
   }
 
+  /** The body bytes of the responses sent back to clients so far (a cut-short body counts what was sent). */
+  public long responseBytes() {
+    return responseBytes.get();
+  }
+
+  /** Each request passed on and answered since the start or the last {@link #clearLog}, in the order answered. */
+  public List<Exchange> exchanges() {
+    return List.copyOf(exchanges);
+  }
+
+  /**
+   * Forgets {@link #log} and {@link #exchanges} (the counters keep counting), so that a long run
+   * of requests does not keep every entry.
+   */
+  public FaultProxy clearLog() {
+    log.clear();
+    exchanges.clear();
+    return this;
+  }
+
   @Override
   public void close() {
     closed = true;
@@ -246,6 +280,7 @@ public final class FaultProxy implements AutoCloseable {
         }
         req.body = readBody(in, req, false);
         requests.incrementAndGet();
+        long received = System.nanoTime();
         String[] line = req.startLine.split(" ", 3);
         Request request = new Request(line[0], line.length > 1 ? line[1] : "");
         long delay = latencyMillis;
@@ -326,6 +361,7 @@ public final class FaultProxy implements AutoCloseable {
           if (resp.body.length > 0) {
             out.write(head);
             out.write(resp.body, 0, resp.body.length / 2);
+            responseBytes.addAndGet(resp.body.length / 2);
           } else {
             out.write(head, 0, head.length / 2);
           }
@@ -336,6 +372,9 @@ public final class FaultProxy implements AutoCloseable {
           return;
         }
         resp.writeTo(out);
+        responseBytes.addAndGet(resp.body.length);
+        exchanges.add(new Exchange(request.method(), request.target(), req.header("range").orElse(null),
+            resp.status(), resp.body.length, received, System.nanoTime()));
         if (req.closes() || upstreamCloses) {
           return;
         }
