@@ -4,6 +4,7 @@ import dev.javelin.format.exceptions.CorruptFileException;
 import dev.javelin.format.exceptions.LanceFormatException;
 import dev.javelin.format.internal.encoding.FieldDecoder;
 import java.io.IOException;
+import java.util.Arrays;
 
 /**
  * Copies the vectors of given rows of a {@code fixed_size_list<float32, dim>} column into float
@@ -15,12 +16,20 @@ public final class FloatVectorReader implements AutoCloseable {
   private final FieldDecoder decoder;
   private final int dim;
   private final long numRows;
+  private final Prefetch prefetch;
 
-  FloatVectorReader(String location, FieldDecoder decoder, int dim, long numRows) {
+  /** Fetches the bytes of rows (sorted, distinct) at once before they are copied. */
+  @FunctionalInterface
+  interface Prefetch {
+    void rows(long[] rows) throws IOException;
+  }
+
+  FloatVectorReader(String location, FieldDecoder decoder, int dim, long numRows, Prefetch prefetch) {
     this.location = location;
     this.decoder = decoder;
     this.dim = dim;
     this.numRows = numRows;
+    this.prefetch = prefetch;
   }
 
   /** Floats per vector. */
@@ -55,6 +64,9 @@ public final class FloatVectorReader implements AutoCloseable {
       }
     }
     try {
+      if (prefetch != null && to > from) {
+        prefetch.rows(Arrays.copyOfRange(rows, from, to));
+      }
       decoder.readFloats(rows, from, to, dim, out);
     } catch (LanceFormatException e) {
       throw e;

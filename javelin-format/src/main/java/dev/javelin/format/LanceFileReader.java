@@ -7,6 +7,7 @@ import dev.javelin.format.exceptions.UnsupportedFormatException;
 import dev.javelin.format.internal.container.FileMetadata;
 import dev.javelin.format.internal.encoding.ColumnSource;
 import dev.javelin.format.internal.encoding.EncodingStrategy;
+import dev.javelin.format.internal.encoding.FetchedBytes;
 import dev.javelin.format.internal.encoding.FieldDecoder;
 import dev.javelin.format.internal.encoding.PageCache;
 import dev.javelin.format.internal.encoding.ReadPlan;
@@ -46,6 +47,9 @@ public final class LanceFileReader implements AutoCloseable {
   private final FileMetadata metadata;
   private final EncodingStrategy strategy;
   private final int[] firstColumn;
+  /** What the scans of a remote file keep fetched ahead, at most: a few windows. */
+  static final long SCAN_FETCH_BUDGET = 4 * BatchReader.WINDOW_BYTES;
+  private FetchedBytes scanFetches;
   private final PageCache pages;
 
   private LanceFileReader(InputFile file, BufferAllocator allocator, FileMetadata metadata, PageCache pages) {
@@ -149,13 +153,14 @@ public final class LanceFileReader implements AutoCloseable {
           "Row range " + options.startRow() + ":" + end + " passes the end of the file (" + numRows() + " rows): "
               + location());
     }
-    ColumnSource source = source();
+    ColumnSource source = remote()
+        ? new ColumnSource(file, metadata.version(), metadata.columns(), metadata.numRows(), pages, scanFetches())
+        : source();
     List<FieldDecoder> decoders = decoders(options.columns(), source);
     // From a remote store (an object store: requests cost more than a block of transfer), the
     // batches' bytes are fetched a window of rows at a time, every range of the window at once,
     // instead of a request per page read. Local files read as they go, holding nothing extra.
-    boolean remote = !file.mapped() && file.blockSize() >= InputFile.REMOTE_BLOCK_SIZE;
-    BatchReader.Prefetch prefetch = remote
+    BatchReader.Prefetch prefetch = remote()
         ? (from, to) -> fetchWindow(source, decoders, from, to, options.batchSize()) : null;
     return new BatchReader(location(), allocator, decoders, options.startRow(), end, options.batchSize(),
         options.parallelism(), prefetch);
@@ -224,7 +229,8 @@ public final class LanceFileReader implements AutoCloseable {
    * @throws ColumnNotFoundException if the column is not in the file
    */
   public FloatVectorReader floatVectors(String column) {
-    List<FieldDecoder> decoders = decoders(List.of(column), source());
+    ColumnSource source = source();
+    List<FieldDecoder> decoders = decoders(List.of(column), source);
     FieldDecoder d = decoders.get(0);
     int dim = floatVectorDimension(d.field().toArrow());
     boolean plain;
@@ -238,7 +244,13 @@ public final class LanceFileReader implements AutoCloseable {
       d.close();
       return null;
     }
-    return new FloatVectorReader(location(), d, dim, numRows());
+    // From a remote store, each block's rows are fetched in one round of reads at
+    // once (a vector search's refine reads many scattered rows), the last block's bytes dropped.
+    FloatVectorReader.Prefetch prefetch = !remote() ? null : rows -> {
+      source.retainOnly(new ReadPlan());
+      fetchAhead(source, decoders, RowRanges.ofSortedRows(rows));
+    };
+    return new FloatVectorReader(location(), d, dim, numRows(), prefetch);
   }
 
   // The dimension of a fixed_size_list<float32>, or 0 for any other type.
@@ -278,6 +290,15 @@ public final class LanceFileReader implements AutoCloseable {
 
   private ColumnSource source() {
     return new ColumnSource(file, metadata.version(), metadata.columns(), metadata.numRows(), pages);
+  }
+
+  // The bytes this reader's scans of a remote file fetch ahead, shared: a parallel scan reads row
+  // ranges of one file side by side, whose windows hold the same whole pages.
+  private synchronized FetchedBytes scanFetches() {
+    if (scanFetches == null) {
+      scanFetches = new FetchedBytes(SCAN_FETCH_BUDGET);
+    }
+    return scanFetches;
   }
 
   private List<FieldDecoder> decoders(List<String> columns, ColumnSource source) {
@@ -327,6 +348,12 @@ public final class LanceFileReader implements AutoCloseable {
     }
   }
 
+  // Whether the file is on a remote store, where a request costs more than a block of transfer:
+  // reads are then planned and sent in rounds, all of a round at once.
+  private boolean remote() {
+    return !file.mapped() && file.blockSize() >= InputFile.REMOTE_BLOCK_SIZE;
+  }
+
   // Fetches the bytes the decoders will read for `rows`, in two rounds: the pages' metadata, which
   // tells where the rows are, then the rows' bytes; each round's ranges are read at once. Returns
   // the bytes read.
@@ -346,8 +373,9 @@ public final class LanceFileReader implements AutoCloseable {
   // column's pages count rows, every buffer of every page of the fields' columns holding some of
   // those rows is fetched in one round (a scan reads whole pages, as Lance's does), and the window
   // is stretched to where the first of those columns' last pages ends, so that the next window
-  // starts where a page does; bytes of the last window that this one does not need are dropped.
-  // The decoders' own two rounds then find little or nothing left to fetch.
+  // starts where a page does. The bytes are kept with the reader (scanFetches), where the other
+  // row ranges of a parallel scan find them; the oldest are dropped past a budget. The decoders'
+  // own two rounds then find little or nothing left to fetch.
   private BatchReader.Window fetchWindow(ColumnSource source, List<FieldDecoder> decoders, long from, long to,
       long minWindowRows) throws IOException {
     long read = 0;
@@ -373,10 +401,7 @@ public final class LanceFileReader implements AutoCloseable {
         to = from + Math.max(minWindowRows, (to - from) / 2);
       }
       covered = Math.max(to, Math.min(pagesEnd, numRows()));
-      source.retainOnly(pagesPlan);
       read += source.fetch(pagesPlan);
-    } else {
-      source.retainOnly(new ReadPlan());
     }
     read += fetchAhead(source, decoders, RowRanges.of(from, covered));
     return new BatchReader.Window(read, covered);

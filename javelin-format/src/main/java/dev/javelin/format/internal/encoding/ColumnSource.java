@@ -10,8 +10,6 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
 
 /**
  * What decoders read from: the file, its version, and its column metadata, handed out in column
@@ -24,15 +22,14 @@ public final class ColumnSource {
   private final long numRows;
   private final PageCache pages;
   private int next;
-  /** Bytes fetched ahead for a take (by file position), or null: reads inside them cost no I/O. */
-  private TreeMap<Long, ByteBuffer> fetched;
-  private long fetchedBytes;
+  /** Bytes fetched ahead (by file position): this source's own, or its file's scans' shared ones. */
+  private final FetchedBytes fetched;
 
   /** The longest read a fetch makes by merging ranges. */
   static final long MAX_MERGED_READ = 16L << 20;
   /**
-   * The most bytes one source fetches ahead; ranges past that are left to the decoders, which read
-   * them as they go (bounds the memory a take of very many rows holds at once).
+   * The most bytes one fetch reads, and one source keeps, ahead; ranges past that are left to the
+   * decoders, which read them as they go (bounds the memory a take of very many rows holds).
    */
   static final long MAX_FETCHED_BYTES = 64L << 20;
 
@@ -43,11 +40,21 @@ public final class ColumnSource {
   /** With {@code pages} (null for none), where decoders find and keep the file's page metadata. */
   public ColumnSource(InputFile file, LanceFileVersion version, List<ColumnMetadata> columns, long numRows,
       PageCache pages) {
+    this(file, version, columns, numRows, pages, null);
+  }
+
+  /**
+   * With {@code shared} (null for bytes of its own), the bytes other sources of the same file
+   * fetched ahead and will fetch, which this one reads from and adds to.
+   */
+  public ColumnSource(InputFile file, LanceFileVersion version, List<ColumnMetadata> columns, long numRows,
+      PageCache pages, FetchedBytes shared) {
     this.file = file;
     this.version = version;
     this.columns = columns;
     this.numRows = numRows;
     this.pages = pages;
+    this.fetched = shared != null ? shared : new FetchedBytes(MAX_FETCHED_BYTES);
   }
 
   /** The file's page metadata cache, or null when its readers share none. */
@@ -213,8 +220,9 @@ public final class ColumnSource {
    * at once ({@link InputFile#readAll}); later reads that fall inside a fetched range
    * ({@link #read}, {@link #view}, {@link #readInto}) are served from it. Does nothing on a
    * mapped file, where reads cost no I/O. Ranges outside the file are skipped (the decoder that
-   * asked reports them when it reads), and so are ranges past {@link #MAX_FETCHED_BYTES} held.
-   * Bytes fetched are kept until {@link #release()}.
+   * asked reports them when it reads), and so are ranges past {@link #MAX_FETCHED_BYTES} in one
+   * call. Bytes fetched are kept until {@link #retainOnly} drops them or, past the budget of the
+   * {@link FetchedBytes} they are kept in, newer ones push them out.
    *
    * @return the bytes this call read
    */
@@ -224,141 +232,58 @@ public final class ColumnSource {
     }
     long fileLength = file.length();
     long[][] ranges = plan.coalesced(Math.max(0, file.blockSize()), MAX_MERGED_READ);
-    // Only the gaps between bytes fetched already are read, so no byte is read twice.
-    long[] positions = new long[8];
-    int[] lengths = new int[8];
-    int k = 0;
-    long held = fetchedBytes;
-    for (int i = 0; i < ranges[0].length; i++) {
-      long s = ranges[0][i];
-      long e = ranges[1][i];
-      if (e > fileLength) {
-        continue;
-      }
-      long[] gaps = gaps(s, e);
-      for (int g = 0; g < gaps.length; g += 2) {
-        long length = gaps[g + 1] - gaps[g];
-        if (held + length > MAX_FETCHED_BYTES) {
+    // One fetch at a time per store of fetched bytes: a second reader of the same pages finds
+    // them fetched instead of fetching them too.
+    synchronized (fetched.fetchLock()) {
+      // Only the gaps between bytes fetched already are read, so no byte is read twice.
+      long[] positions = new long[8];
+      int[] lengths = new int[8];
+      int k = 0;
+      long adding = 0;
+      for (int i = 0; i < ranges[0].length; i++) {
+        long s = ranges[0][i];
+        long e = ranges[1][i];
+        if (e > fileLength) {
           continue;
         }
-        if (k == positions.length) {
-          positions = Arrays.copyOf(positions, k * 2);
-          lengths = Arrays.copyOf(lengths, k * 2);
+        long[] gaps = fetched.gaps(s, e);
+        for (int g = 0; g < gaps.length; g += 2) {
+          long length = gaps[g + 1] - gaps[g];
+          if (adding + length > MAX_FETCHED_BYTES) {
+            continue;
+          }
+          if (k == positions.length) {
+            positions = Arrays.copyOf(positions, k * 2);
+            lengths = Arrays.copyOf(lengths, k * 2);
+          }
+          positions[k] = gaps[g];
+          lengths[k] = (int) length;
+          adding += length;
+          k++;
         }
-        positions[k] = gaps[g];
-        lengths[k] = (int) length;
-        held += length;
-        k++;
       }
-    }
-    if (k == 0) {
-      return 0;
-    }
-    ByteBuffer[] got = file.readAll(Arrays.copyOf(positions, k), Arrays.copyOf(lengths, k));
-    long read = 0;
-    for (int i = 0; i < k; i++) {
-      insert(positions[i], got[i]);
-      read += lengths[i];
-    }
-    return read;
-  }
-
-  // The parts of [s, e) no fetched piece holds, as start, end pairs.
-  private long[] gaps(long s, long e) {
-    if (fetched == null) {
-      return new long[] {s, e};
-    }
-    long[] out = new long[4];
-    int n = 0;
-    long at = s;
-    Map.Entry<Long, ByteBuffer> before = fetched.floorEntry(s);
-    if (before != null) {
-      at = Math.max(at, before.getKey() + before.getValue().capacity());
-    }
-    for (Map.Entry<Long, ByteBuffer> x : fetched.subMap(s, false, e, false).entrySet()) {
-      if (x.getKey() > at) {
-        if (n + 2 > out.length) {
-          out = Arrays.copyOf(out, out.length * 2);
-        }
-        out[n++] = at;
-        out[n++] = x.getKey();
+      if (k == 0) {
+        return 0;
       }
-      at = Math.max(at, x.getKey() + x.getValue().capacity());
-    }
-    if (at < e) {
-      if (n + 2 > out.length) {
-        out = Arrays.copyOf(out, out.length * 2);
+      ByteBuffer[] got = file.readAll(Arrays.copyOf(positions, k), Arrays.copyOf(lengths, k));
+      for (int i = 0; i < k; i++) {
+        fetched.insert(positions[i], got[i]);
       }
-      out[n++] = at;
-      out[n++] = e;
+      return adding;
     }
-    return Arrays.copyOf(out, n);
   }
 
   /**
-   * Drops the bytes fetched so far that no range of {@code plan} needs (a scan moving on to its
-   * next window of rows keeps the pages the two windows share).
+   * Drops the bytes fetched so far that no range of {@code plan} needs (a reader moving on to its
+   * next rows keeps the pages the two share).
    */
   public void retainOnly(ReadPlan plan) {
-    if (fetched == null) {
-      return;
-    }
-    long[][] ranges = plan.coalesced(0, Long.MAX_VALUE);
-    fetched.entrySet().removeIf(x -> {
-      long s = x.getKey();
-      long e = s + x.getValue().capacity();
-      int i = Arrays.binarySearch(ranges[0], e);
-      i = i >= 0 ? i - 1 : -i - 2; // the last range starting before e
-      boolean needed = i >= 0 && ranges[1][i] > s;
-      if (!needed) {
-        fetchedBytes -= x.getValue().capacity();
-      }
-      return !needed;
-    });
-  }
-
-  // Keeps `bytes`, read at `s`, merged with the fetched pieces it overlaps or touches (their bytes
-  // are copied, not read again), so that a range planned later never spans two fetched pieces.
-  private void insert(long s, ByteBuffer bytes) {
-    if (fetched == null) {
-      fetched = new TreeMap<>();
-    }
-    long e = s + bytes.remaining();
-    long from = s;
-    long to = e;
-    Map.Entry<Long, ByteBuffer> before = fetched.floorEntry(s);
-    if (before != null && before.getKey() + before.getValue().capacity() >= s) {
-      from = before.getKey();
-    }
-    Map<Long, ByteBuffer> joined = fetched.subMap(from, true, e, true);
-    for (Map.Entry<Long, ByteBuffer> x : joined.entrySet()) {
-      to = Math.max(to, x.getKey() + x.getValue().capacity());
-    }
-    if (to - from > Integer.MAX_VALUE - 64) {
-      return; // too large to hold as one piece: those reads go to the file
-    }
-    ByteBuffer merged = ByteBuffer.allocate((int) (to - from)).order(ByteOrder.LITTLE_ENDIAN);
-    for (Map.Entry<Long, ByteBuffer> x : List.copyOf(joined.entrySet())) {
-      ByteBuffer piece = x.getValue();
-      merged.put((int) (x.getKey() - from), piece, 0, piece.capacity());
-      fetchedBytes -= piece.capacity();
-      fetched.remove(x.getKey());
-    }
-    merged.put((int) (s - from), bytes, bytes.position(), bytes.remaining());
-    fetched.put(from, merged);
-    fetchedBytes += merged.capacity();
+    fetched.retainOnly(plan);
   }
 
   /** The fetched bytes [position, position + length) as a little-endian slice, or null. */
   private ByteBuffer fetched(long position, long length) {
-    if (fetched == null) {
-      return null;
-    }
-    Map.Entry<Long, ByteBuffer> e = fetched.floorEntry(position);
-    if (e == null || position + length > e.getKey() + e.getValue().capacity()) {
-      return null;
-    }
-    return e.getValue().slice((int) (position - e.getKey()), (int) length).order(ByteOrder.LITTLE_ENDIAN);
+    return fetched.slice(position, length);
   }
 
   /** A {@link CorruptFileException} naming this file, the column and the page. */
