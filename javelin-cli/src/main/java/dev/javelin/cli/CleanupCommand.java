@@ -61,7 +61,7 @@ final class CleanupCommand extends BaseCommand {
     if (olderThan == null && beforeVersion == null && retain == null) {
       throw new InvalidInputException("Say which versions to remove: --older-than, --before-version or --retain");
     }
-    CleanupPolicy.Builder policy = CleanupPolicy.builder().deleteUnverified(deleteUnverified);
+    CleanupPolicy.Builder policy = CleanupPolicy.builder().deleteUnverified(deleteUnverified).progress(progress());
     if (olderThan != null) {
       policy.olderThan(olderThan);
     }

@@ -102,8 +102,10 @@ final class CompactCommand extends BaseCommand {
       for (CompactionTask t : plan.tasks()) {
         CompactionTaskResult r = executor.execute(ds, t);
         results.add(r);
-        err().println(progress(results.size(), n, t, r));
-        err().flush();
+        if (!quiet) {
+          err().println(progress(results.size(), n, t, r));
+          err().flush();
+        }
       }
       CompactionSummary m = Compaction.commit(ds, results);
       Dataset after = m.dataset();

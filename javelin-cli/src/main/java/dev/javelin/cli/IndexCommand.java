@@ -352,7 +352,7 @@ final class IndexCommand implements Callable<Integer> {
     public Integer call() {
       try (BufferAllocator allocator = new RootAllocator()) {
         Dataset ds = dataset(uri).open(allocator);
-        IndexSettleResult r = ds.settleIndices();
+        IndexSettleResult r = ds.settleIndices(progress());
         if (r.unchanged()) {
           err().println("Nothing to settle: version " + r.dataset().version());
           return ExitCodes.OK;

@@ -49,6 +49,16 @@ class CompactCommandsTest extends CliTestBase {
   }
 
   @Test
+  void quietCompactPrintsThePlanAndSummaryButNoTaskLines() throws Exception {
+    String ds = create();
+    Result r = run("compact", ds, "--scope", "repack", "--max-data-files-per-fragment", "1", "--quiet");
+    assertThat(r.code).as(r.toString()).isZero();
+    assertThat(r.err).isEmpty();
+    assertThat(r.out).startsWith("Plan on version 2: 3 tasks\n")
+        .contains("After:  3 fragments, 1.00 files per fragment");
+  }
+
+  @Test
   void compactRewritesAndRepacksWithProgressAndSummary() throws Exception {
     String ds = create();
     assertThat(run("delete", ds, "--filter", "id = 0").code).isZero(); // fragment 0: a quarter deleted

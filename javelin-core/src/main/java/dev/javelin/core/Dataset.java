@@ -1057,6 +1057,11 @@ public final class Dataset {
     return IndexSettler.settle(this);
   }
 
+  /** As {@link #settleIndices()}, telling {@code progress} as each index is remapped. */
+  public IndexSettleResult settleIndices(ProgressListener progress) {
+    return IndexSettler.settle(this, progress);
+  }
+
   /** How each fragment's columns are spread over data files, from the manifest alone. */
   public ColumnLayoutStats columnLayoutStats() {
     return ColumnLayoutStats.of(manifest);

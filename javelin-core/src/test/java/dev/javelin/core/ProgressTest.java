@@ -6,10 +6,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.javelin.common.Progress;
 import dev.javelin.common.ProgressListener;
 import dev.javelin.core.compaction.CompactionScope;
+import dev.javelin.table.CleanupPolicy;
+import dev.javelin.table.CleanupResult;
 import dev.javelin.testing.MixedBatches;
 import dev.javelin.testing.TestAllocator;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -131,6 +134,34 @@ class ProgressTest {
       assertThat(p.operation()).isEqualTo("cluster");
       assertThat(p.done()).isEqualTo(2700).isEqualTo(p.total());
     }
+  }
+
+  @Test
+  void aCleanupCountsTheFilesItDeletes() {
+    Dataset ds = create(3000, 1000, ProgressListener.NONE).delete("id < 10").addColumns(Map.of("y", "id + 1"));
+    Recorder r = new Recorder();
+    CleanupResult c = ds.cleanup(CleanupPolicy.builder().retainVersions(1).gracePeriod(Duration.ZERO)
+        .progress(r).build());
+    r.assertWellFormed();
+    Progress p = r.last().get("delete files");
+    assertThat(p.operation()).isEqualTo("cleanup");
+    assertThat(p.total()).isEqualTo(-1);
+    assertThat(c.manifestsRemoved()).isEqualTo(2);
+    assertThat(p.done()).isEqualTo(c.manifestsRemoved() + c.dataFilesRemoved() + c.deletionFilesRemoved()
+        + c.transactionFilesRemoved() + c.indexFilesRemoved() + c.temporaryFilesRemoved()).isPositive();
+  }
+
+  @Test
+  void aSettleCountsTheIndicesItRemaps() {
+    Dataset ds = create(3000, 1000, ProgressListener.NONE).createIndex("id").btree().commit().dataset();
+    ds = ds.cluster().by("x").commit().dataset();
+    Recorder r = new Recorder();
+    ds.settleIndices(r);
+    r.assertWellFormed();
+    Progress p = r.last().get("remap indices");
+    assertThat(p.operation()).isEqualTo("settle indices");
+    assertThat(p.done()).isEqualTo(1).isEqualTo(p.total());
+    assertThat(p.unit()).isEqualTo(Progress.Unit.INDICES);
   }
 
   @Test

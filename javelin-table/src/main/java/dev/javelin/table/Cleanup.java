@@ -1,5 +1,7 @@
 package dev.javelin.table;
 
+import dev.javelin.common.Progress;
+import dev.javelin.common.ProgressStage;
 import dev.javelin.io.ObjectInfo;
 import dev.javelin.io.ObjectStore;
 import dev.javelin.table.exceptions.CleanupRefusedException;
@@ -62,6 +64,8 @@ public final class Cleanup {
   private final Refs referenced = new Refs();
   private final Refs verified = new Refs();
   private final Map<String, Set<String>> rowMaps = new HashMap<>();
+  // Counts the files deleted, for the policy's progress listener.
+  private ProgressStage deleting;
 
   private Cleanup(Table table, CleanupPolicy policy, Instant now) {
     this.table = table;
@@ -164,6 +168,18 @@ public final class Cleanup {
       throw TableErrors.taggedOldVersions(table.location(), taggedKept);
     }
 
+    try (ProgressStage stage = ProgressStage.start(policy.progress(), "cleanup", "delete files", -1,
+        Progress.Unit.FILES)) {
+      deleting = stage;
+      return removeFiles(removed, oldManifests, manifestFiles, taggedKept, earliestKept);
+    } finally {
+      deleting = null;
+    }
+  }
+
+  // Deletes the old manifests, then every file no kept version uses, then what killed writers left.
+  private CleanupResult removeFiles(List<Long> removed, Map<String, Long> oldManifests,
+      Map<String, ObjectInfo> manifestFiles, Map<String, Long> taggedKept, Instant earliestKept) {
     ObjectStore store = table.store();
     long bytes = 0;
     // Manifests first: see the class comment.
@@ -362,6 +378,9 @@ public final class Cleanup {
   private void delete(ObjectStore store, String key) {
     try {
       store.delete(key);
+      if (deleting != null) {
+        deleting.advance(1);
+      }
     } catch (IOException e) {
       throw new UncheckedIOException("Cleanup could not delete " + table.location() + "/" + key, e);
     }

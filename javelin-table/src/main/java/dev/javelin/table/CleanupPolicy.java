@@ -1,5 +1,6 @@
 package dev.javelin.table;
 
+import dev.javelin.common.ProgressListener;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
@@ -32,6 +33,7 @@ public final class CleanupPolicy {
   private final boolean deleteUnverified;
   private final Duration gracePeriod;
   private final boolean errorIfTaggedOldVersions;
+  private final ProgressListener progress;
 
   private CleanupPolicy(Builder b) {
     this.beforeTimestamp = b.beforeTimestamp;
@@ -41,6 +43,12 @@ public final class CleanupPolicy {
     this.deleteUnverified = b.deleteUnverified;
     this.gracePeriod = b.gracePeriod;
     this.errorIfTaggedOldVersions = b.errorIfTaggedOldVersions;
+    this.progress = b.progress;
+  }
+
+  /** Hears the cleanup's progress: one stage, {@code delete files}, counting files as they go. */
+  public ProgressListener progress() {
+    return progress;
   }
 
   public static Builder builder() {
@@ -97,8 +105,15 @@ public final class CleanupPolicy {
     private boolean deleteUnverified;
     private Duration gracePeriod = DEFAULT_GRACE_PERIOD;
     private boolean errorIfTaggedOldVersions;
+    private ProgressListener progress = ProgressListener.NONE;
 
     private Builder() {}
+
+    /** Hears the cleanup's progress (files deleted so far); nothing by default. */
+    public Builder progress(ProgressListener listener) {
+      this.progress = Objects.requireNonNull(listener, "listener");
+      return this;
+    }
 
     /** Remove versions committed before this instant. */
     public Builder beforeTimestamp(Instant timestamp) {

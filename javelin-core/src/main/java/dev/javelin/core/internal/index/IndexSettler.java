@@ -1,5 +1,8 @@
 package dev.javelin.core.internal.index;
 
+import dev.javelin.common.Progress;
+import dev.javelin.common.ProgressListener;
+import dev.javelin.common.ProgressStage;
 import dev.javelin.common.Tasks;
 import dev.javelin.core.Dataset;
 import dev.javelin.core.IndexSettleResult;
@@ -49,16 +52,21 @@ public final class IndexSettler {
   private IndexSettler() {}
 
   public static IndexSettleResult settle(Dataset ds) {
+    return settle(ds, ProgressListener.NONE);
+  }
+
+  /** As {@link #settle(Dataset)}, reporting each index remapped to {@code progress}. */
+  public static IndexSettleResult settle(Dataset ds, ProgressListener progress) {
     Dataset[] at = {ds.checkoutLatest()};
     return Tasks.retry().maxAttempts(ATTEMPTS).retryOn(CommitConflictException.class).run(attempt -> {
       if (attempt > 1) {
         at[0] = at[0].checkoutLatest();
       }
-      return settleOnce(at[0], ds.allocator());
+      return settleOnce(at[0], ds.allocator(), progress);
     });
   }
 
-  private static IndexSettleResult settleOnce(Dataset ds, BufferAllocator allocator) {
+  private static IndexSettleResult settleOnce(Dataset ds, BufferAllocator allocator, ProgressListener progress) {
     Manifest m = ds.manifest();
     Optional<IndexMetadata> entry = StablePartitionEntry.find(m);
     if (entry.isEmpty()) {
@@ -87,7 +95,9 @@ public final class IndexSettler {
       return new IndexSettleResult(ds, List.of(), 0, transitions.size());
     }
     IndexRemapper remapper = new IndexRemapper();
-    try (PendingFiles written = new PendingFiles(ds.store())) {
+    try (PendingFiles written = new PendingFiles(ds.store());
+        ProgressStage stage = ProgressStage.start(progress, "settle indices", "remap indices", toRemap.size(),
+            Progress.Unit.INDICES)) {
       try {
         List<IndexMetadata> added = new ArrayList<>();
         List<IndexMetadata> removed = new ArrayList<>();
@@ -104,6 +114,7 @@ public final class IndexSettler {
           }
           Optional<RewrittenIndex> remapped = remapper.tryRemap(ds.store(), ds.manifest().basePaths(), old, map,
               allocator, ds.location());
+          stage.advance(1);
           if (remapped.isEmpty()) {
             needed.addAll(c.through()); // a vector index of a kind Javelin cannot read
             continue;
