@@ -14,6 +14,7 @@ import java.nio.file.AccessDeniedException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystemException;
 import java.nio.file.NoSuchFileException;
+import org.apache.arrow.memory.OutOfMemoryException;
 import picocli.CommandLine;
 import picocli.CommandLine.IExecutionExceptionHandler;
 import picocli.CommandLine.IExitCodeExceptionMapper;
@@ -49,7 +50,7 @@ final class ErrorHandler implements IExecutionExceptionHandler, IParameterExcept
         || e instanceof FileAlreadyExistsException) {
       return ExitCodes.INVALID_INPUT;
     }
-    if (e instanceof IOException || e instanceof TableException) {
+    if (e instanceof IOException || e instanceof TableException || e instanceof OutOfMemoryException) {
       return ExitCodes.GENERIC;
     }
     return ExitCodes.INTERNAL;
@@ -102,8 +103,18 @@ final class ErrorHandler implements IExecutionExceptionHandler, IParameterExcept
     return t;
   }
 
+  /** The one line for running out of Java heap or of Arrow's (direct) memory. */
+  static String outOfMemory(Throwable e) {
+    long heap = Runtime.getRuntime().maxMemory() >> 20;
+    return "out of memory (" + e.getMessage() + "; Java heap " + heap + " MiB): give Java more with "
+        + "JAVA_OPTS=-Xmx4g (Arrow's memory is bounded by the heap unless -XX:MaxDirectMemorySize says otherwise)";
+  }
+
   /** A one-line message for an exception, naming the file for the usual I/O failures. */
   static String message(Throwable e) {
+    if (e instanceof OutOfMemoryException) {
+      return outOfMemory(e);
+    }
     if (e instanceof NoSuchFileException) {
       return "No such file or directory: " + ((NoSuchFileException) e).getFile();
     }

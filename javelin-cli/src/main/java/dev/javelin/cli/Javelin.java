@@ -89,7 +89,22 @@ public final class Javelin implements Callable<Integer> {
     PrintWriter out = new PrintWriter(new BufferedWriter(
         new OutputStreamWriter(new FileOutputStream(FileDescriptor.out), StandardCharsets.UTF_8), 1 << 16));
     PrintWriter err = new PrintWriter(new OutputStreamWriter(System.err, StandardCharsets.UTF_8), true);
-    int code = commandLine(out, err).execute(args);
+    // A worker thread that runs out of memory fails its task, which the command reports in one
+    // line; its own stack trace would only bury that line.
+    Thread.setDefaultUncaughtExceptionHandler((t, e) -> {
+      if (!(e instanceof OutOfMemoryError)) {
+        e.printStackTrace();
+      }
+    });
+    int code;
+    try {
+      code = commandLine(out, err).execute(args);
+    } catch (OutOfMemoryError e) {
+      // picocli passes Errors through; what failed has let go of its memory by now. The command's
+      // own cleanup (a partial file, a dataset's new files) ran as the error passed.
+      err.println(ErrorHandler.PREFIX + ErrorHandler.outOfMemory(e));
+      code = ExitCodes.GENERIC;
+    }
     out.flush();
     err.flush();
     System.exit(code);

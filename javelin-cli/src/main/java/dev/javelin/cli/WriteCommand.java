@@ -117,6 +117,28 @@ final class WriteCommand extends BaseCommand {
     Inputs.Format kind = Inputs.detect(input, inputOptions.format);
     long rows;
     int columns;
+    try {
+      long[] done = write(kind, options.build());
+      rows = done[0];
+      columns = (int) done[1];
+    } catch (IOException | RuntimeException | Error e) {
+      // Whatever failed (the input, the disk, memory), OUT did not exist before: no partial file.
+      try {
+        Files.deleteIfExists(output);
+      } catch (IOException | RuntimeException cleanup) {
+        e.addSuppressed(cleanup);
+      }
+      throw e;
+    }
+    err().printf(Locale.ROOT, "Wrote %s and %s to %s (Lance %s, %s)%n", Formats.count(rows, "row"),
+        Formats.count(columns, "column"), output, version, Formats.size(Files.size(output)));
+    return ExitCodes.OK;
+  }
+
+  // Writes OUT from the input; returns the rows and the columns written.
+  private long[] write(Inputs.Format kind, WriteOptions options) throws IOException {
+    long rows;
+    int columns;
     try (BufferAllocator allocator = new RootAllocator();
         ArrowReader reader = Inputs.open(input, kind, schema, null, inputOptions, allocator)) {
       VectorSchemaRoot batch = reader.getVectorSchemaRoot();
@@ -125,7 +147,7 @@ final class WriteCommand extends BaseCommand {
       // The first batch is read before the output is created, so that a bad input fails
       // without leaving a file behind.
       boolean more = reader.loadNextBatch();
-      LanceFileWriter writer = LanceFileWriter.create(output, batch.getSchema(), options.build());
+      LanceFileWriter writer = LanceFileWriter.create(output, batch.getSchema(), options);
       try {
         while (more) {
           if (batch.getRowCount() > 0) {
@@ -134,15 +156,13 @@ final class WriteCommand extends BaseCommand {
           more = reader.loadNextBatch();
         }
         writer.close();
-      } catch (IOException | RuntimeException e) {
-        writer.abort();
+      } catch (IOException | RuntimeException | Error e) {
+        writer.abort(); // no partial file, whatever went wrong (out of memory included)
         throw e;
       }
       rows = writer.numRows();
     }
-    err().printf(Locale.ROOT, "Wrote %s and %s to %s (Lance %s, %s)%n", Formats.count(rows, "row"),
-        Formats.count(columns, "column"), output, version, Formats.size(Files.size(output)));
-    return ExitCodes.OK;
+    return new long[] {rows, columns};
   }
 
   /** Parses --version. */

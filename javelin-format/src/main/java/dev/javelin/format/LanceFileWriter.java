@@ -53,7 +53,7 @@ public final class LanceFileWriter implements AutoCloseable {
     this.output = output;
     this.schema = schema;
     this.arrowSchema = schema.toArrow();
-    this.options = options;
+    this.options = options = withPagesForHeap(options, schema, Runtime.getRuntime().maxMemory());
     EncodingStrategy strategy = EncodingStrategy.forVersion(options.version());
     if (options.version() != LanceFileVersion.V2_2) {
       requireNoMap(output, schema.fields(), options.version());
@@ -69,6 +69,29 @@ public final class LanceFileWriter implements AutoCloseable {
       apart &= e.canEncodeApart();
     }
     this.encodeApart = apart;
+  }
+
+  /** The smallest page size a small heap shrinks pages to. */
+  static final long MIN_PAGE_BYTES = 64 << 10;
+
+  /**
+   * The options with pages no larger than a heap of {@code maxHeap} bytes holds for every leaf
+   * column at once: each buffers up to a page (and about as much again while it encodes one), so
+   * the pages of all columns together are kept within an eighth of the heap. A large heap keeps the
+   * asked-for size; a small one writes smaller pages rather than running out of memory.
+   */
+  static WriteOptions withPagesForHeap(WriteOptions options, LanceSchema schema, long maxHeap) {
+    long leaves = 0;
+    for (LanceField top : schema.fields()) {
+      for (LanceField f : top.flatten()) {
+        if (f.children().isEmpty()) {
+          leaves++;
+        }
+      }
+    }
+    long perColumn = maxHeap / 8 / Math.max(1, leaves);
+    long bytes = Math.max(MIN_PAGE_BYTES, Math.min(options.maxPageBytes(), perColumn));
+    return bytes >= options.maxPageBytes() ? options : options.toBuilder().maxPageBytes(bytes).build();
   }
 
   // Maps exist from format 2.2 on; lance-core 7.0.0 refuses them in 2.0 and 2.1 files too.

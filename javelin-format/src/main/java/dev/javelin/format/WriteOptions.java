@@ -23,6 +23,12 @@ public final class WriteOptions {
     this.expectedRows = b.expectedRows;
   }
 
+  /** A builder holding these options, to change some of them. */
+  public Builder toBuilder() {
+    return builder().version(version).maxPageBytes(maxPageBytes).dictionaryEncoding(dictionaryEncoding)
+        .compression(compression).parallelism(parallelism).expectedRows(expectedRows);
+  }
+
   public static Builder builder() {
     return new Builder();
   }
