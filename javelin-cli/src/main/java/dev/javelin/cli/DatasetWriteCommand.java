@@ -49,6 +49,11 @@ abstract class DatasetWriteCommand extends BaseCommand {
       description = "Rows per data file, and so per fragment (default: 1048576).")
   Long maxRowsPerFile;
 
+  @Option(names = "--max-page-bytes", paramLabel = "N", converter = ByteSize.class,
+      description = "Flush a column's page once it holds about N bytes: 512K, 8M (default: 32M, "
+          + "less when the heap is small).")
+  Long maxPageBytes;
+
   @Option(names = "--dry-run",
       description = "Print the input's columns (inferred or read) and stop: commit nothing.")
   boolean dryRun;
@@ -124,6 +129,12 @@ abstract class DatasetWriteCommand extends BaseCommand {
         throw new InvalidInputException("--max-rows-per-file must be at least 1, got " + maxRowsPerFile);
       }
       params.maxRowsPerFile(maxRowsPerFile);
+    }
+    if (maxPageBytes != null) {
+      if (maxPageBytes < 1024) {
+        throw new InvalidInputException("--max-page-bytes must be at least 1K (1024 bytes), got " + maxPageBytes);
+      }
+      params.maxPageBytes(maxPageBytes);
     }
     Inputs.Format format = Inputs.detect(input, inputOptions.format);
     try (BufferAllocator allocator = new RootAllocator()) {

@@ -3,6 +3,7 @@ package dev.javelin.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
+import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
 class DatasetCommandsTest extends CliTestBase {
@@ -33,6 +34,35 @@ class DatasetCommandsTest extends CliTestBase {
         "--version", "2.0");
     assertThat(r.code).as(r.toString()).isZero();
     assertThat(r.err).isEqualTo("Created " + path("ds") + ": version 1, 3 rows in 2 fragments (Lance 2.0 files)\n");
+  }
+
+  @Test
+  void maxPageBytesWritesSmallerPages() throws Exception {
+    StringBuilder csv = new StringBuilder("id,name\n");
+    for (int i = 0; i < 20_000; i++) {
+      csv.append(i).append(",name-").append(i).append('\n');
+    }
+    text("many.csv", csv.toString());
+    for (String pageBytes : new String[] {null, "4K"}) {
+      String ds = path(pageBytes == null ? "default-pages" : "small-pages");
+      Result r = pageBytes == null ? run("create", ds, "--input", path("many.csv"))
+          : run("create", ds, "--input", path("many.csv"), "--max-page-bytes", pageBytes);
+      assertThat(r.code).as(r.toString()).isZero();
+      Path data;
+      try (var files = Files.list(Path.of(ds, "data"))) {
+        data = files.findFirst().orElseThrow();
+      }
+      Result info = run("file", "info", data.toString());
+      assertThat(info.code).as(info.toString()).isZero();
+      if (pageBytes == null) {
+        assertThat(info.out).contains(" 1 page ");
+      } else {
+        assertThat(info.out).doesNotContain(" 1 page ").contains(" pages");
+      }
+      assertThat(run("count", ds).out.trim()).isEqualTo("20000");
+    }
+    assertThat(run("create", path("bad"), "--input", path("many.csv"), "--max-page-bytes", "512").err)
+        .isEqualTo("javelin: --max-page-bytes must be at least 1K (1024 bytes), got 512\n");
   }
 
   @Test

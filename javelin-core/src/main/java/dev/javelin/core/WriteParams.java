@@ -2,6 +2,7 @@ package dev.javelin.core;
 
 import dev.javelin.common.ProgressListener;
 import dev.javelin.format.LanceFileVersion;
+import dev.javelin.format.WriteOptions;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -22,6 +23,7 @@ public final class WriteParams {
   private final boolean enableStableRowIds;
   private final Map<String, String> storageOptions;
   private final ProgressListener progress;
+  private final long maxPageBytes;
 
   private WriteParams(Builder b) {
     this.storageOptions = Map.copyOf(b.storageOptions);
@@ -30,6 +32,15 @@ public final class WriteParams {
     this.maxRowsPerFile = b.maxRowsPerFile;
     this.maxRowsPerGroup = b.maxRowsPerGroup;
     this.progress = b.progress;
+    this.maxPageBytes = b.maxPageBytes;
+  }
+
+  /**
+   * The bytes a column's page holds before it is written (default 32 MiB, as Lance; smaller pages
+   * are written when the heap could not hold one per column at once).
+   */
+  public long maxPageBytes() {
+    return maxPageBytes;
   }
 
   public static Builder builder() {
@@ -80,6 +91,7 @@ public final class WriteParams {
 
   public static final class Builder {
     private ProgressListener progress = ProgressListener.NONE;
+    private long maxPageBytes = WriteOptions.DEFAULT_MAX_PAGE_BYTES;
     private Map<String, String> storageOptions = Map.of();
     private boolean enableStableRowIds;
     private LanceFileVersion fileVersion;
@@ -123,6 +135,15 @@ public final class WriteParams {
     /** The storage options of a create at a URI (see {@link WriteParams#storageOptions()}). */
     public Builder storageOptions(Map<String, String> options) {
       this.storageOptions = Map.copyOf(options);
+      return this;
+    }
+
+    /** The bytes a column's page holds before it is written; at least 1024. */
+    public Builder maxPageBytes(long bytes) {
+      if (bytes < 1024) {
+        throw new IllegalArgumentException("maxPageBytes must be at least 1024, got " + bytes);
+      }
+      this.maxPageBytes = bytes;
       return this;
     }
 

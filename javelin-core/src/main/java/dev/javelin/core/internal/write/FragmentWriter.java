@@ -113,7 +113,7 @@ public final class FragmentWriter {
     String key = "data/" + currentName;
     written.add(key);
     current = LanceFileWriter.create(store.newOutputFile(key), schema,
-        WriteOptions.builder().version(version).build());
+        WriteOptions.builder().version(version).maxPageBytes(params.maxPageBytes()).build());
   }
 
   // Hands the full file to the pool, first waiting for the oldest one if as many are closing
