@@ -1,5 +1,8 @@
 package dev.javelin.spark;
 
+import dev.javelin.common.Progress;
+import dev.javelin.common.ProgressLog;
+import dev.javelin.common.ProgressStage;
 import dev.javelin.core.Dataset;
 import dev.javelin.core.compaction.Compaction;
 import dev.javelin.core.compaction.CompactionSummary;
@@ -10,6 +13,8 @@ import java.util.List;
 import java.util.Map;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.spark.sql.SparkSession;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Compaction on Spark: the driver plans, the executors run one Spark task per compaction task
@@ -17,6 +22,8 @@ import org.apache.spark.sql.SparkSession;
  * nothing and leaves no file behind.
  */
 public final class SparkCompaction {
+  private static final Logger LOG = LoggerFactory.getLogger(SparkCompaction.class);
+
   private SparkCompaction() {}
 
   /**
@@ -31,7 +38,13 @@ public final class SparkCompaction {
     Map<String, String> storage = ConnectorOptions.merge(ConnectorOptions.fromSession(spark), storageOptions);
     Dataset ds = Dataset.builder(uri).storageOptions(storage).allocator(allocator).load();
     CompactionPlan plan = Compaction.plan(ds, options);
-    List<CompactionTaskResult> results = new SparkCompactionExecutor(spark, storage).executeAll(uri, plan.tasks());
+    List<CompactionTaskResult> results;
+    // The driver logs the run (Spark's UI shows the tasks themselves).
+    try (ProgressStage stage = ProgressStage.start(new ProgressLog(LOG), "compact " + uri, "Spark tasks",
+        plan.tasks().size(), Progress.Unit.TASKS)) {
+      results = new SparkCompactionExecutor(spark, storage).executeAll(uri, plan.tasks());
+      stage.advance(results.size());
+    }
     return Compaction.commit(ds, results, plan.options());
   }
 
