@@ -118,9 +118,9 @@ final class ReadCommand extends BaseCommand {
       return ExitCodes.OK;
     }
     if (output != null) {
-      err().printf(Locale.ROOT, "Wrote %,d %s to %s%n", count, count == 1 ? "row" : "rows", output);
+      err().printf(Locale.ROOT, "Wrote %s to %s%n", Formats.count(count, "row"), output);
     } else {
-      err().printf(Locale.ROOT, "(%,d %s)%n", count, count == 1 ? "row" : "rows");
+      err().printf(Locale.ROOT, "(%s)%n", Formats.count(count, "row"));
     }
     return ExitCodes.OK;
   }
@@ -153,8 +153,8 @@ final class ReadCommand extends BaseCommand {
     for (int i = 0; i < indices.length; i++) {
       long r = take.get(i);
       if (r < 0 || r >= reader.numRows()) {
-        throw new InvalidInputException("Row " + r + " is out of range: " + input + " has " + reader.numRows()
-            + (reader.numRows() == 1 ? " row" : " rows"));
+        throw new InvalidInputException("Row " + r + " is out of range: " + input + " has "
+            + Formats.count(reader.numRows(), "row"));
       }
       indices[i] = r;
     }

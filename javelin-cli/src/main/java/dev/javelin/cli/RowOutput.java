@@ -66,11 +66,11 @@ final class RowOutput implements AutoCloseable {
     if (stopped) {
       return;
     }
-    String rows = count == 1 ? "row" : "rows";
+    String rows = Formats.count(count, "row");
     if (output != null) {
-      command.err().printf(Locale.ROOT, "Wrote %,d %s to %s%n", count, rows, output);
+      command.err().printf(Locale.ROOT, "Wrote %s to %s%n", rows, output);
     } else {
-      command.err().printf(Locale.ROOT, "(%,d %s)%n", count, rows);
+      command.err().printf(Locale.ROOT, "(%s)%n", rows);
     }
   }
 
