@@ -31,9 +31,22 @@ final class ProgressBar implements ProgressListener {
     this.clock = millisClock;
   }
 
-  /** A bar on {@code err} if the process talks to a terminal and the user did not ask for quiet. */
+  /** The system property (or environment variable {@code JAVELIN_PROGRESS}) saying when bars are drawn. */
+  static final String MODE_PROPERTY = "javelin.progress";
+
+  /**
+   * A bar on {@code err} if the process talks to a terminal and the user did not ask for quiet;
+   * {@code JAVELIN_PROGRESS=always} (or {@code -Djavelin.progress=always}) draws it on a pipe too,
+   * {@code never} never.
+   */
   static ProgressListener forTerminal(PrintWriter err, boolean quiet) {
-    if (quiet || System.console() == null) {
+    String mode = System.getProperty(MODE_PROPERTY, System.getenv().getOrDefault("JAVELIN_PROGRESS", "auto"));
+    boolean draw = switch (mode.trim().toLowerCase(Locale.ROOT)) {
+      case "always" -> true;
+      case "never" -> false;
+      default -> System.console() != null;
+    };
+    if (quiet || !draw) {
       return ProgressListener.NONE;
     }
     return new ProgressBar(err, terminalWidth(System.getenv("COLUMNS")), System::currentTimeMillis);
@@ -77,15 +90,29 @@ final class ProgressBar implements ProgressListener {
     err.flush();
   }
 
-  /** The line for {@code p} after {@code elapsedMillis} in its stage, cut to the terminal's width. */
+  /**
+   * The line for {@code p} after {@code elapsedMillis} in its stage, within the terminal's width:
+   * without the bar when it does not fit (the percentage says as much), cut when still too long.
+   */
   String line(Progress p, long elapsedMillis) {
+    String full = line(p, elapsedMillis, true);
+    if (full.length() <= width) {
+      return full;
+    }
+    String b = line(p, elapsedMillis, false);
+    return b.length() <= width ? b : b.substring(0, Math.max(0, width - 1)) + "…";
+  }
+
+  private String line(Progress p, long elapsedMillis, boolean withBar) {
     StringBuilder b = new StringBuilder();
     b.append(p.operation()).append(": ").append(p.stage()).append(' ');
     double fraction = p.fraction();
     if (fraction >= 0) {
       int filled = (int) Math.round(fraction * BAR_WIDTH);
-      b.append('[').append("#".repeat(filled)).append(".".repeat(BAR_WIDTH - filled)).append("] ")
-          .append(String.format(Locale.ROOT, "%3d%% ", (int) Math.floor(fraction * 100)));
+      if (withBar) {
+        b.append('[').append("#".repeat(filled)).append(".".repeat(BAR_WIDTH - filled)).append("] ");
+      }
+      b.append(String.format(Locale.ROOT, "%3d%% ", (int) Math.floor(fraction * 100)));
       b.append(Formats.number(p.done())).append(" of ").append(Formats.number(p.total()));
     } else {
       b.append(Formats.number(p.done()));
@@ -103,6 +130,6 @@ final class ProgressBar implements ProgressListener {
     if (p.finished()) {
       b.append(", ").append(Formats.duration(Duration.ofMillis(elapsedMillis))).append(" in all");
     }
-    return b.length() <= width ? b.toString() : b.substring(0, Math.max(0, width - 1)) + "…";
+    return b.toString();
   }
 }
