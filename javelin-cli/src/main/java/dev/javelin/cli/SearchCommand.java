@@ -98,11 +98,11 @@ final class SearchCommand extends BaseCommand {
 
   @Option(names = {"-f", "--format"}, paramLabel = "FORMAT", defaultValue = "table",
       converter = OutputFormat.Converter.class,
-      description = "table, jsonl, csv or arrow (default: ${DEFAULT-VALUE}).")
+      description = "table, jsonl, csv, arrow or parquet (default: ${DEFAULT-VALUE}).")
   OutputFormat format;
 
   @Option(names = {"-o", "--output"}, paramLabel = "FILE",
-      description = "Write to FILE instead of standard output (required for arrow); replaces FILE.")
+      description = "Write to FILE instead of standard output (required for arrow and parquet); replaces FILE.")
   Path output;
 
   @Override
