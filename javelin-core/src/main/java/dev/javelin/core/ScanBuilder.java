@@ -10,6 +10,7 @@ import dev.javelin.core.internal.scan.IndexedScan;
 import dev.javelin.core.internal.scan.OperationMemory;
 import dev.javelin.core.internal.scan.ParallelScanReader;
 import dev.javelin.format.ReadOptions;
+import dev.javelin.io.LocalObjectStore;
 import dev.javelin.io.RequestCounters;
 import dev.javelin.io.RequestCounts;
 import dev.javelin.format.exceptions.ColumnNotFoundException;
@@ -276,9 +277,8 @@ public final class ScanBuilder {
     IndexedScan indexed = bound == null ? null : indexed(allocator);
     if (bound != null && indexed == null && parallelism > 1 && outputs.length > 0) {
       // The filter runs on the decoding threads; only the offset and limit are left to apply.
-      ArrowReader filtered = new ParallelScanReader(dataset.store(), dataset.location(), fragmentsToScan(), read,
-          batchSize, metas, dataset.hasStableRowIds(), parallelism, bound, outputs, allocator)
-          .dataFiles(SessionState.of(dataset).dataFiles());
+      ArrowReader filtered = withSession(new ParallelScanReader(dataset.store(), dataset.location(), fragmentsToScan(),
+          read, batchSize, metas, dataset.hasStableRowIds(), parallelism, bound, outputs, allocator));
       if (offset == 0 && limit < 0) {
         return filtered;
       }
@@ -409,13 +409,23 @@ public final class ScanBuilder {
     }
     List<Fragment> frags = fragmentsToScan();
     if (parallelism > 1) {
-      return new ParallelScanReader(dataset.store(), dataset.location(), frags,
-          fields, batchSize, metas, dataset.hasStableRowIds(), parallelism, allocator)
-          .dataFiles(SessionState.of(dataset).dataFiles());
+      return withSession(new ParallelScanReader(dataset.store(), dataset.location(), frags,
+          fields, batchSize, metas, dataset.hasStableRowIds(), parallelism, allocator));
     }
     return new DatasetReader(dataset.store(), dataset.location(), frags,
         fields, batchSize, metas, dataset.hasStableRowIds(), allocator)
         .dataFiles(SessionState.of(dataset).dataFiles());
+  }
+
+  // A parallel scan opens data files through the session's metadata cache, and from a remote
+  // store fetches the next fragments ahead on the session's I/O threads.
+  private ParallelScanReader withSession(ParallelScanReader r) {
+    SessionState state = SessionState.of(dataset);
+    r.dataFiles(state.dataFiles());
+    if (!(dataset.store() instanceof LocalObjectStore)) {
+      r.lookAhead(state.pools().io());
+    }
+    return r;
   }
 
   private List<Fragment> fragmentsToScan() {

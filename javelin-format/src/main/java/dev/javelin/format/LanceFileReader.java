@@ -166,6 +166,28 @@ public final class LanceFileReader implements AutoCloseable {
         options.parallelism(), prefetch);
   }
 
+  /**
+   * Fetches ahead, from a remote store, the pages a {@link #read} of rows [from, to) of these
+   * columns will decode, into the bytes this reader's scans share; a later read finds them there.
+   * A scan calls it for the files it will read next, so that their requests overlap the decoding
+   * of the current ones. Does nothing for a local file.
+   *
+   * @throws ColumnNotFoundException if a column is not in the file
+   */
+  public void prefetch(List<String> columns, long from, long to) throws IOException {
+    if (!remote() || from >= to) {
+      return;
+    }
+    ColumnSource source = new ColumnSource(file, metadata.version(), metadata.columns(), metadata.numRows(), pages,
+        scanFetches());
+    List<FieldDecoder> decoders = decoders(columns, source);
+    try {
+      fetchWindow(source, decoders, from, Math.min(to, numRows()), ReadOptions.DEFAULT_BATCH_SIZE);
+    } finally {
+      decoders.forEach(FieldDecoder::close);
+    }
+  }
+
   /** Reads every row of the given columns (all when null) in batches of the default size. */
   public ArrowReader read(List<String> columns) throws IOException {
     return read(ReadOptions.builder().columns(columns).build());

@@ -371,10 +371,12 @@ public final class FaultProxy implements AutoCloseable {
           }
           return;
         }
-        resp.writeTo(out);
+        // Counted before the client can see the answer, so that a caller that has its answer
+        // finds the exchange recorded.
         responseBytes.addAndGet(resp.body.length);
         exchanges.add(new Exchange(request.method(), request.target(), req.header("range").orElse(null),
             resp.status(), resp.body.length, received, System.nanoTime()));
+        resp.writeTo(out);
         if (req.closes() || upstreamCloses) {
           return;
         }

@@ -226,6 +226,27 @@ public abstract class StoreDatasetContract {
     assertThat(again.requests().total()).isLessThan(lookup.requests().total());
   }
 
+  @Test
+  void scansOfManyFragmentsReadAheadAndCloseCleanly() throws Exception {
+    String uri = uri("many");
+    Dataset ds = create(uri, 0, 6000, 500).delete("id % 7 = 0");
+    List<Long> want = new ArrayList<>();
+    for (long i = 0; i < 6000; i++) {
+      if (i % 7 != 0) {
+        want.add(i);
+      }
+    }
+    Dataset opened = open(uri);
+    // Closed after one batch, while later fragments are opened and fetched ahead.
+    try (ArrowReader r = opened.newScan().columns("id", "s").batchSize(100).parallelism(2).build()) {
+      assertThat(r.loadNextBatch()).isTrue();
+    }
+    assertThat(ids(opened, null)).isEqualTo(want);
+    assertThat(ids(opened, "id >= 5000 AND id < 5010")).containsExactly(5000L, 5001L, 5002L, 5003L, 5004L,
+        5006L, 5007L, 5008L, 5009L); // 5005 = 7 * 715 is deleted
+    assertThat(ds.countRows()).isEqualTo(want.size());
+  }
+
   static final int DIM = 8;
   static final Schema VECTORS = new Schema(List.of(
       new Field("id", FieldType.notNullable(new ArrowType.Int(64, true)), null),

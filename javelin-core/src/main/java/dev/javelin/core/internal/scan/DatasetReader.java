@@ -413,6 +413,14 @@ public final class DatasetReader extends ArrowReader {
       this.stableRowIds = stableRowIds;
     }
 
+    /** Fetches ahead what reading physical rows [start, end) of the fragment's files will need. */
+    void prefetch(long start, long end) throws IOException {
+      for (int i = 0; i < files.size(); i++) {
+        LanceFileReader r = files.get(i);
+        r.prefetch(FragmentFiles.columnNames(r, parts.get(i), location), start, end);
+      }
+    }
+
     static Opened open(ObjectStore store, String location, Fragment fragment, List<LanceField> fields,
         List<Meta> metas, boolean stableRowIds, DataFileCache dataFiles, BufferAllocator allocator)
         throws IOException {

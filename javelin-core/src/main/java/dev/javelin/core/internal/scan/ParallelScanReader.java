@@ -12,6 +12,9 @@ import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -42,6 +45,12 @@ public final class ParallelScanReader extends ArrowReader {
   private final ObjectStore store;
   // Where data files' metadata is kept between reads (null: parsed per open).
   private DataFileCache dataFiles;
+  // Opens the next fragments and fetches their first rows ahead, from a remote store (null: off).
+  private ExecutorService lookAhead;
+  private final List<Future<?>> lookAheads = new ArrayList<>();
+  private int lookedAhead;
+  /** Fragments opened and fetched ahead of the units decoding, from a remote store. */
+  static final int LOOK_AHEAD_FRAGMENTS = 4;
   private final String location;
   private final List<LanceField> fields;
   private final int batchSize;
@@ -56,6 +65,7 @@ public final class ParallelScanReader extends ArrowReader {
   private final int window;
   private final List<Unit> units = new ArrayList<>();
   private final List<Slot> slots = new ArrayList<>();
+  private final long unitRows;
   private final Deque<Unit> inFlight = new ArrayDeque<>();
   private ThreadPoolExecutor pool;
   private Unit head;
@@ -118,6 +128,7 @@ public final class ParallelScanReader extends ArrowReader {
       kept.add(all.getFields().get(c));
     }
     this.schema = new Schema(kept);
+    this.unitRows = unitRows;
     for (Fragment f : fragments) {
       Slot slot = new Slot(f);
       slots.add(slot);
@@ -135,6 +146,16 @@ public final class ParallelScanReader extends ArrowReader {
    */
   public ParallelScanReader dataFiles(DataFileCache cache) {
     this.dataFiles = cache;
+    return this;
+  }
+
+  /**
+   * From a remote store: opens the fragments after the ones being decoded and fetches their first
+   * rows ahead on {@code io}, so that their requests overlap the decoding (a scan of many
+   * fragments would otherwise wait a round trip per fragment).
+   */
+  public ParallelScanReader lookAhead(ExecutorService io) {
+    this.lookAhead = io;
     return this;
   }
 
@@ -355,7 +376,30 @@ public final class ParallelScanReader extends ArrowReader {
       Unit u = units.get(nextUnit++);
       inFlight.add(u);
       pool.execute(u);
+      lookAheadFrom(slots.indexOf(u.slot));
     }
+  }
+
+  // Fetches ahead the first rows of the LOOK_AHEAD_FRAGMENTS fragments after slot `current`.
+  private void lookAheadFrom(int current) {
+    if (lookAhead == null) {
+      return;
+    }
+    int last = Math.min(slots.size() - 1, current + LOOK_AHEAD_FRAGMENTS);
+    for (int s = Math.max(lookedAhead, current + 1); s <= last; s++) {
+      Slot slot = slots.get(s);
+      long rows = Math.min(slot.fragment.physicalRows(), unitRows);
+      lookAheads.add(lookAhead.submit(() -> {
+        try {
+          if (!closed) {
+            slot.get().prefetch(0, rows);
+          }
+        } catch (IOException | RuntimeException e) {
+          // Only ahead of time: the unit that reads the fragment reads (and reports) it itself.
+        }
+      }));
+    }
+    lookedAhead = Math.max(lookedAhead, last + 1);
   }
 
   @Override
@@ -375,6 +419,15 @@ public final class ParallelScanReader extends ArrowReader {
         }
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
+      }
+    }
+    for (Future<?> f : lookAheads) {
+      try {
+        f.get(); // a look-ahead must not open or read a fragment being closed
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      } catch (ExecutionException e) {
+        // it catches its own failures
       }
     }
     if (head != null) {
