@@ -12,7 +12,9 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.function.Function;
+import java.util.function.IntConsumer;
 import java.util.function.Predicate;
 import java.util.random.RandomGenerator;
 
@@ -242,6 +244,7 @@ public final class Tasks {
   public static final class Each<T> {
     private final List<T> items;
     private ExecutorService pool;
+    private boolean callerRuns;
     private Function<InterruptedException, RuntimeException> onInterrupt;
 
     private Each(List<T> items) {
@@ -251,6 +254,16 @@ public final class Tasks {
     /** Runs the items on {@code executor} (not shut down here; the caller owns it). */
     public Each<T> executeWith(ExecutorService executor) {
       this.pool = Objects.requireNonNull(executor);
+      return this;
+    }
+
+    /**
+     * The calling thread also runs items, those no pool thread has started by the time it gets to
+     * them: a run nested in a task of the same pool (a take inside an I/O task) then completes even
+     * when every pool thread is busy waiting, and a busy pool costs no idle wait.
+     */
+    public Each<T> callerRuns() {
+      this.callerRuns = true;
       return this;
     }
 
@@ -330,30 +343,48 @@ public final class Tasks {
       int n = items.size();
       AtomicBoolean stop = new AtomicBoolean();
       CountDownLatch ended = new CountDownLatch(n);
+      // Each item runs once, by whoever claims it: a pool thread, or (callerRuns) the caller.
+      AtomicIntegerArray claimed = new AtomicIntegerArray(n);
+      IntConsumer runItem = index -> {
+        try {
+          if (stop.get()) {
+            return; // cancelled: an item failed before this one started
+          }
+          results[index] = work.apply(items.get(index));
+          completed[index] = true;
+        } catch (Exception | Error e) {
+          failures.add(e);
+          stop.set(true);
+        } finally {
+          ended.countDown();
+        }
+      };
       for (int i = 0; i < n; i++) {
         int index = i;
         try {
           pool.execute(() -> {
-            try {
-              if (stop.get()) {
-                return; // cancelled: an item failed before this one started
-              }
-              results[index] = work.apply(items.get(index));
-              completed[index] = true;
-            } catch (Exception | Error e) {
-              failures.add(e);
-              stop.set(true);
-            } finally {
-              ended.countDown();
+            if (claimed.compareAndSet(index, 0, 1)) {
+              runItem.accept(index);
             }
           });
         } catch (RejectedExecutionException e) {
-          failures.add(e);
-          stop.set(true);
-          for (int j = i; j < n; j++) {
-            ended.countDown(); // never submitted
+          if (!callerRuns) {
+            failures.add(e);
+            stop.set(true);
+            for (int j = i; j < n; j++) {
+              if (claimed.compareAndSet(j, 0, 1)) {
+                ended.countDown(); // never submitted
+              }
+            }
           }
-          break;
+          break; // with callerRuns, the caller runs what was not submitted
+        }
+      }
+      if (callerRuns) {
+        for (int i = 0; i < n; i++) {
+          if (claimed.compareAndSet(i, 0, 1)) {
+            runItem.accept(i);
+          }
         }
       }
       InterruptedException interrupt = null;

@@ -24,6 +24,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.random.RandomGenerator;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 class TasksTest {
   private final List<Long> waits = Collections.synchronizedList(new ArrayList<>());
@@ -531,5 +532,32 @@ class TasksTest {
     caller.join(10_000);
     assertThat(thrown.get()).isExactlyInstanceOf(JavelinException.class)
         .hasMessage("Interrupted while waiting for 2 tasks").hasCauseInstanceOf(InterruptedException.class);
+  }
+
+  @Test
+  @Timeout(30)
+  void callerRunsFinishesARunNestedInTheSamePoolWhenEveryThreadIsBusy() throws Exception {
+    pool = Executors.newFixedThreadPool(1);
+    // The pool's one thread runs an outer item that itself runs items on the pool: without the
+    // caller taking them, the inner run would wait forever for a thread.
+    List<List<Integer>> out = Tasks.foreach(List.of(0)).executeWith(pool).run(outer ->
+        Tasks.foreach(List.of(1, 2, 3)).executeWith(pool).callerRuns().run(i -> i * 10));
+    assertThat(out).containsExactly(List.of(10, 20, 30));
+  }
+
+  @Test
+  void callerRunsRunsEachItemOnceAndKeepsTheItemsOrder() throws Exception {
+    pool = Executors.newFixedThreadPool(2);
+    ConcurrentHashMap<Integer, Integer> runs = new ConcurrentHashMap<>();
+    List<Integer> items = new ArrayList<>();
+    for (int i = 0; i < 200; i++) {
+      items.add(i);
+    }
+    List<Integer> got = Tasks.foreach(items).executeWith(pool).callerRuns().run(i -> {
+      runs.merge(i, 1, Integer::sum);
+      return i + 1;
+    });
+    assertThat(got).hasSize(200).startsWith(1, 2, 3).endsWith(200);
+    assertThat(runs).hasSize(200).allSatisfy((k, v) -> assertThat(v).isEqualTo(1));
   }
 }

@@ -99,6 +99,36 @@ final class S3InputFile implements InputFile {
    */
   byte[] readWhole() throws IOException {
     GetObjectRequest request = GetObjectRequest.builder().bucket(bucket).key(key).build();
+    return getRetried(request, "Reading " + location, in -> {
+      Long length = in.response().contentLength();
+      if (length == null || length > Integer.MAX_VALUE - 64) {
+        throw new IOException("Object too large to read whole (" + length + " bytes): " + location);
+      }
+      byte[] out = new byte[length.intValue()];
+      readBody(in, out);
+      return out;
+    });
+  }
+
+  // One ranged GET into `out`, sent again when its body breaks off.
+  private void fetch(long position, byte[] out) throws IOException {
+    GetObjectRequest request = GetObjectRequest.builder().bucket(bucket).key(key)
+        .range("bytes=" + position + "-" + (position + out.length - 1)).build();
+    getRetried(request, "Reading " + out.length + " bytes at " + position + " of " + location, in -> {
+      readBody(in, out);
+      return null;
+    });
+  }
+
+  /** What is made of a GET's answer; a body that breaks off throws {@link BrokenBody}. */
+  @FunctionalInterface
+  private interface Body<T> {
+    T read(ResponseInputStream<GetObjectResponse> in) throws IOException;
+  }
+
+  // Sends the GET and reads its answer with `body`, again (with backoff) while the body breaks off
+  // midway: the SDK only retries failures before the body starts.
+  private <T> T getRetried(GetObjectRequest request, String what, Body<T> body) throws IOException {
     try {
       return Tasks.retry()
           .maxAttempts(clients.config.maxAttempts())
@@ -108,51 +138,17 @@ final class S3InputFile implements InputFile {
           .run(attempt -> {
             ResponseInputStream<GetObjectResponse> in = get(request);
             try {
-              Long length = in.response().contentLength();
-              if (length == null || length > Integer.MAX_VALUE - 64) {
-                throw new IOException("Object too large to read whole (" + length + " bytes): " + location);
-              }
-              byte[] out = new byte[length.intValue()];
-              readBody(in, out);
-              return out;
-            } catch (BrokenBody e) {
-              in.abort();
-              throw e;
-            } finally {
-              closeQuietly(in);
-            }
-          });
-    } catch (BrokenBody e) {
-      throw new IOException("Reading " + location + " failed after " + clients.config.maxAttempts() + " attempts: "
-          + e.getMessage(), e.getCause());
-    }
-  }
-
-  // One ranged GET into `out`, sent again when its body breaks off.
-  private void fetch(long position, byte[] out) throws IOException {
-    GetObjectRequest request = GetObjectRequest.builder().bucket(bucket).key(key)
-        .range("bytes=" + position + "-" + (position + out.length - 1)).build();
-    try {
-      Tasks.retry()
-          .maxAttempts(clients.config.maxAttempts())
-          .backoff(Duration.ofMillis(50), Duration.ofSeconds(5))
-          .jitter(1)
-          .retryOn(BrokenBody.class)
-          .run(attempt -> {
-            ResponseInputStream<GetObjectResponse> in = get(request);
-            try {
-              readBody(in, out);
+              return body.read(in);
             } catch (BrokenBody e) {
               in.abort(); // the connection is broken: do not return it to the pool
               throw e;
             } finally {
               closeQuietly(in);
             }
-            return null;
           });
     } catch (BrokenBody e) {
-      throw new IOException("Reading " + out.length + " bytes at " + position + " of " + location + " failed after "
-          + clients.config.maxAttempts() + " attempts: " + e.getMessage(), e.getCause());
+      throw new IOException(what + " failed after " + clients.config.maxAttempts() + " attempts: " + e.getMessage(),
+          e.getCause());
     }
   }
 

@@ -1,5 +1,6 @@
 package dev.javelin.core.internal.scan;
 
+import dev.javelin.common.Tasks;
 import dev.javelin.core.Dataset;
 import dev.javelin.core.internal.SessionState;
 import dev.javelin.core.internal.index.RowIdIndex;
@@ -23,10 +24,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Future;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorLoader;
@@ -292,9 +289,8 @@ public final class Take {
   }
 
   // takeFromFragment for every fragment with rows, into sources. From a remote store the fragments'
-  // takes run at once on the session's I/O threads (each waits on its requests), the first on the
-  // calling thread; a take not started when the caller gets to it runs on the caller, so takes
-  // nested in I/O tasks cannot starve the pool.
+  // takes run at once on the session's I/O threads (each waits on its requests); the caller runs
+  // those no I/O thread has started, so takes nested in I/O tasks cannot starve the pool.
   private static void takeFromFragments(Dataset ds, List<Fragment> fragments, List<LanceField> fields,
       long[][] rowsOf, FieldVector[][] sources, List<VectorSchemaRoot> opened, BufferAllocator allocator)
       throws IOException {
@@ -311,73 +307,23 @@ public final class Take {
       return;
     }
     List<List<VectorSchemaRoot>> openedBy = new ArrayList<>();
-    List<AtomicBoolean> claimed = new ArrayList<>();
-    List<Future<FieldVector[]>> pending = new ArrayList<>();
-    ExecutorService io = SessionState.of(ds).pools().io();
     for (int k = 0; k < wanted.size(); k++) {
-      int frag = wanted.get(k);
-      List<VectorSchemaRoot> mine = Collections.synchronizedList(new ArrayList<>());
-      AtomicBoolean claim = new AtomicBoolean();
-      openedBy.add(mine);
-      claimed.add(claim);
-      // Whoever claims a fragment first takes it: an I/O thread, or the caller when it gets there.
-      pending.add(k == 0 ? null : io.submit(() -> claim.compareAndSet(false, true)
-          ? takeFromFragment(ds, fragments.get(frag), fields, rowsOf[frag], mine, allocator) : null));
+      openedBy.add(Collections.synchronizedList(new ArrayList<>()));
     }
-    Throwable failure = null;
+    List<Integer> order = new ArrayList<>();
     for (int k = 0; k < wanted.size(); k++) {
-      int frag = wanted.get(k);
-      Future<FieldVector[]> f = pending.get(k);
-      try {
-        if (claimed.get(k).compareAndSet(false, true)) {
-          if (failure == null) {
-            sources[frag] = takeFromFragment(ds, fragments.get(frag), fields, rowsOf[frag], openedBy.get(k),
-                allocator);
-          }
-        } else {
-          FieldVector[] got = awaitQuietly(f); // an I/O thread took it: its vectors are in openedBy
-          if (failure == null) {
-            sources[frag] = got;
-          }
-        }
-      } catch (Throwable t) {
-        failure = failure == null ? t : failure;
-      } finally {
-        opened.addAll(openedBy.get(k));
-      }
+      order.add(k);
     }
-    if (failure instanceof IOException e) {
-      throw e;
-    }
-    if (failure instanceof RuntimeException e) {
-      throw e;
-    }
-    if (failure instanceof Error e) {
-      throw e;
-    }
-    if (failure != null) {
-      throw new IOException(failure);
-    }
-  }
-
-  // The task's result, waiting through interrupts (its vectors must be owned before returning),
-  // with its own failure rethrown.
-  private static FieldVector[] awaitQuietly(Future<FieldVector[]> f) throws Exception {
-    boolean interrupted = false;
     try {
-      while (true) {
-        try {
-          return f.get();
-        } catch (InterruptedException e) {
-          interrupted = true;
-        } catch (ExecutionException e) {
-          throw e.getCause() instanceof Exception ex ? ex : new IOException(e.getCause());
-        }
+      List<FieldVector[]> got = Tasks.foreach(order).executeWith(SessionState.of(ds).pools().io()).callerRuns()
+          .run(k -> takeFromFragment(ds, fragments.get(wanted.get(k)), fields, rowsOf[wanted.get(k)],
+              openedBy.get(k), allocator));
+      for (int k = 0; k < wanted.size(); k++) {
+        sources[wanted.get(k)] = got.get(k);
       }
     } finally {
-      if (interrupted) {
-        Thread.currentThread().interrupt();
-      }
+      // Every take has ended, whether or not all succeeded: the caller closes what they opened.
+      openedBy.forEach(opened::addAll);
     }
   }
 
