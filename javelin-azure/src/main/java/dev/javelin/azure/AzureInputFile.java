@@ -48,10 +48,14 @@ final class AzureInputFile implements InputFile {
     }
   }
 
-  AzureInputFile(AzureObjectStore store, String key, BlockBlobClient client) {
+  // The length the caller knows (a data file's, from the manifest), or -1: asked for with a HEAD.
+  private final long knownLength;
+
+  AzureInputFile(AzureObjectStore store, String key, BlockBlobClient client, long knownLength) {
     this.store = store;
     this.key = key;
     this.client = client;
+    this.knownLength = knownLength;
   }
 
   @Override
@@ -61,7 +65,7 @@ final class AzureInputFile implements InputFile {
 
   @Override
   public long length() throws IOException {
-    return meta().length;
+    return knownLength >= 0 ? knownLength : meta().length;
   }
 
   @Override

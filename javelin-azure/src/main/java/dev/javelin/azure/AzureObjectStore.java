@@ -208,7 +208,13 @@ public final class AzureObjectStore implements ObjectStore {
 
   @Override
   public InputFile open(String key) throws IOException {
-    return new AzureInputFile(this, key, blob(key).getBlockBlobClient());
+    return new AzureInputFile(this, key, blob(key).getBlockBlobClient(), -1);
+  }
+
+  /** Opens a blob of known length: no HEAD is sent for it (unless its date is asked for). */
+  @Override
+  public InputFile open(String key, long length) {
+    return new AzureInputFile(this, key, blob(key).getBlockBlobClient(), length > 0 ? length : -1);
   }
 
   /** One GET of the whole object, rather than {@link #open}'s HEAD and GET. */

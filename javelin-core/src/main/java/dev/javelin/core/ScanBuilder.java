@@ -10,11 +10,10 @@ import dev.javelin.core.internal.scan.IndexedScan;
 import dev.javelin.core.internal.scan.OperationMemory;
 import dev.javelin.core.internal.scan.ParallelScanReader;
 import dev.javelin.format.ReadOptions;
-import dev.javelin.io.LocalObjectStore;
-import dev.javelin.io.RequestCounters;
-import dev.javelin.io.RequestCounts;
 import dev.javelin.format.exceptions.ColumnNotFoundException;
 import dev.javelin.format.schema.LanceField;
+import dev.javelin.io.RequestCounters;
+import dev.javelin.io.RequestCounts;
 import dev.javelin.table.Fragment;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -422,7 +421,7 @@ public final class ScanBuilder {
   private ParallelScanReader withSession(ParallelScanReader r) {
     SessionState state = SessionState.of(dataset);
     r.dataFiles(state.dataFiles());
-    if (!(dataset.store() instanceof LocalObjectStore)) {
+    if (dataset.store().remote()) {
       r.lookAhead(state.pools().io());
     }
     return r;

@@ -22,6 +22,9 @@ import java.util.List;
 public final class LanceFileConcat {
   private LanceFileConcat() {}
 
+  /** What a concatenation wrote: its rows and the file's size in bytes. */
+  public record Result(long rows, long fileSize) {}
+
   /**
    * Checks that {@code sources} can be concatenated, without writing anything.
    *
@@ -32,12 +35,12 @@ public final class LanceFileConcat {
   }
 
   /**
-   * Writes the concatenation of {@code sources} to {@code output} and returns its row count. On
-   * failure the partial output is removed.
+   * Writes the concatenation of {@code sources} to {@code output}. On failure the partial output
+   * is removed.
    *
    * @throws UnsupportedFormatException if the sources cannot be concatenated (nothing is written)
    */
-  public static long concat(List<InputFile> sources, OutputFile output) throws IOException {
+  public static Result concat(List<InputFile> sources, OutputFile output) throws IOException {
     List<FileMetadata> metas = metadata(sources);
     FileMetadata first = metas.get(0);
     int columns = first.columns().size();
@@ -72,7 +75,7 @@ public final class LanceFileConcat {
       out.forEach(b -> cols.add(b.build()));
       FileDescriptor fd = FileDescriptor.newBuilder().setSchema(first.schema().toProto()).setLength(rows).build();
       w.finish(cols, fd.toByteArray(), first.version());
-      return rows;
+      return new Result(rows, w.length());
     } catch (IOException | RuntimeException e) {
       w.abort();
       throw e;

@@ -276,6 +276,15 @@ public final class LanceFileWriter implements AutoCloseable {
     }
   }
 
+  /**
+   * The file's size in bytes once {@link #close} finished it.
+   *
+   * @throws IllegalStateException before that
+   */
+  public long fileSize() {
+    return container.length();
+  }
+
   /** Stops writing and removes the partial file. Safe to call more than once. */
   public void abort() {
     closed = true;

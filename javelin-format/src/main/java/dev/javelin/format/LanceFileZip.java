@@ -44,8 +44,9 @@ public final class LanceFileZip {
    * @param version the file version (every source's)
    * @param fieldColumnIndices (field id, column index) pairs, pre-order, −1 for a field with no
    *     column of its own, as {@link LanceFileWriter#fieldColumnIndices()} gives them
+   * @param fileSize the written file's size in bytes
    */
-  public record Result(long rows, LanceFileVersion version, List<int[]> fieldColumnIndices) {}
+  public record Result(long rows, LanceFileVersion version, List<int[]> fieldColumnIndices, long fileSize) {}
 
   /**
    * Checks that the picks can be zipped, without writing anything.
@@ -81,7 +82,7 @@ public final class LanceFileZip {
       LanceSchema schema = new LanceSchema(p.fields, Map.of());
       FileDescriptor fd = FileDescriptor.newBuilder().setSchema(schema.toProto()).setLength(p.rows).build();
       w.finish(columns, fd.toByteArray(), p.version);
-      return new Result(p.rows, p.version, p.fieldColumns);
+      return new Result(p.rows, p.version, p.fieldColumns, w.length());
     } catch (IOException | RuntimeException e) {
       w.abort();
       throw e;

@@ -112,7 +112,9 @@ class LanceFileConcatTest {
     Path out = dir.resolve("out.lance");
     List<InputFile> in = List.of(LocalInputFile.open(a), LocalInputFile.open(b), LocalInputFile.open(c));
     try {
-      assertThat(LanceFileConcat.concat(in, new LocalOutputFile(out))).isEqualTo(1950);
+      LanceFileConcat.Result r = LanceFileConcat.concat(in, new LocalOutputFile(out));
+      assertThat(r.rows()).isEqualTo(1950);
+      assertThat(r.fileSize()).isEqualTo(Files.size(out));
     } finally {
       for (InputFile f : in) {
         f.close();

@@ -234,6 +234,11 @@ public final class LocalObjectStore implements ObjectStore {
   }
 
   @Override
+  public boolean remote() {
+    return false;
+  }
+
+  @Override
   public boolean exists(String key) throws IOException {
     return Files.isRegularFile(path(key));
   }

@@ -79,6 +79,14 @@ public interface ObjectStore extends AutoCloseable {
   void putIfAbsent(String key, byte[] data) throws IOException;
 
   /**
+   * Whether a request costs a network round trip (true by default; false for local files): readers
+   * then batch and overlap their reads and fetch ahead, which would only cost memory locally.
+   */
+  default boolean remote() {
+    return true;
+  }
+
+  /**
    * Whether {@link #putIfAbsent} is atomic on this store (true by default). A store that cannot
    * create an object only if it is absent (an S3-compatible server without {@code If-None-Match},
    * declared with {@code aws_conditional_put=disabled}) is never committed to: with several

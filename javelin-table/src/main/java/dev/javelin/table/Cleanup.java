@@ -47,6 +47,9 @@ import java.util.UUID;
  * midway leaves unreferenced files (removed by a later cleanup), never a version with missing files.
  */
 public final class Cleanup {
+  // S3's DeleteObjects takes up to 1,000 keys a request.
+  private static final int DELETE_BATCH = 1000;
+
   private static final String DATA = "data/";
   private static final String DELETIONS = "_deletions/";
   private static final String INDICES = "_indices/";
@@ -183,11 +186,12 @@ public final class Cleanup {
     ObjectStore store = table.store();
     long bytes = 0;
     // Manifests first: see the class comment.
+    deleteBatch(store, new ArrayList<>(oldManifests.keySet()));
     for (String key : oldManifests.keySet()) {
-      delete(store, key);
       ObjectInfo o = manifestFiles.get(key);
       bytes += o == null ? 0 : o.size();
     }
+    List<String> doomed = new ArrayList<>();
 
     Instant graceLimit = now.minus(policy.gracePeriod());
     long data = 0;
@@ -233,7 +237,7 @@ public final class Cleanup {
         keptBytes += o.size();
         continue;
       }
-      delete(store, key);
+      doomed.add(key);
       bytes += o.size();
       if (ref == referenced.indices) {
         indices.add(id);
@@ -246,6 +250,7 @@ public final class Cleanup {
         txns++;
       }
     }
+    deleteBatch(store, doomed);
     // What killed writers staged but never published: no version can reference it.
     long temporary = 0;
     for (ObjectInfo o : listTemporary()) {
@@ -372,6 +377,22 @@ public final class Cleanup {
       return table.store().listTemporary("");
     } catch (IOException e) {
       throw new UncheckedIOException("Could not list the temporary files of " + table.location(), e);
+    }
+  }
+
+  // Deletes in batches (a remote store deletes a batch with one request), reporting progress by batch.
+  private void deleteBatch(ObjectStore store, List<String> keys) {
+    for (int from = 0; from < keys.size(); from += DELETE_BATCH) {
+      List<String> batch = keys.subList(from, Math.min(keys.size(), from + DELETE_BATCH));
+      try {
+        store.deleteAll(batch);
+      } catch (IOException e) {
+        throw new UncheckedIOException("Cleanup could not delete " + table.location() + "/" + batch.get(0)
+            + (batch.size() > 1 ? " (and " + (batch.size() - 1) + " more files in the same request)" : ""), e);
+      }
+      if (deleting != null) {
+        deleting.advance(batch.size());
+      }
     }
   }
 

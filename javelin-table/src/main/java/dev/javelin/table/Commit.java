@@ -23,6 +23,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
+import java.util.TreeMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -172,7 +173,7 @@ public final class Commit {
           .jitter(1)
           .onGiveUp((attempts, last) -> TableErrors.retriesExhausted(table.location(), attempts, last.getCause()))
           .onInterrupt(e -> new CommitFailedException("Interrupted while retrying a commit: " + table.location(), e))
-          .run(attempt -> attempt(checkedUpTo));
+          .run(attempt -> attempt(checkedUpTo, attempt));
     }
   }
 
@@ -187,40 +188,73 @@ public final class Commit {
 
   // One attempt: checks what was committed since the last checked version, builds the next
   // manifest on the newest one and creates it. Once it is created, and if the store fails
-  // creating it (the commit may have landed), the written files are kept.
-  private Manifest attempt(long[] checkedUpTo) {
-    ObjectStore store = table.store();
-    NavigableMap<Long, String> versions = table.listVersions();
-    Manifest latest = null;
-    ManifestNaming naming = newNaming;
-    if (!versions.isEmpty()) {
-      if (createOnly) {
-        throw TableErrors.exists(table.location());
+  // creating it (the commit may have landed), the written files are kept. The first attempt
+  // starts from the newest manifest this table knows, when that is the version the transaction
+  // read or the one after it (this writer's own previous commit, say): it just tries to create
+  // the next version, with no listing and no reading, as Lance commits. Only if another writer
+  // took that version does it list what was committed.
+  private Manifest attempt(long[] checkedUpTo, int attempt) {
+    Table.Known known = attempt == 1 && !createOnly ? table.known() : null;
+    ManifestNaming knownNaming = known == null ? null
+        : ManifestNaming.of(known.key().substring(known.key().lastIndexOf('/') + 1));
+    boolean guess = knownNaming != null && known.manifest().version() >= checkedUpTo[0]
+        && known.manifest().version() - checkedUpTo[0] <= 1;
+    while (true) {
+      NavigableMap<Long, String> versions;
+      if (guess) {
+        versions = new TreeMap<>(Long::compareUnsigned);
+        versions.put(known.manifest().version(), known.key());
+      } else {
+        versions = table.listVersions();
       }
-      Map.Entry<Long, String> last = versions.lastEntry();
-      latest = readNewest(last.getValue());
-      naming = ManifestNaming.of(last.getValue().substring(Table.VERSIONS.length()));
-      if (latest != null) {
-        long unknown = FeatureFlags.unwritable(latest.writerFeatureFlags());
-        if (unknown != 0) {
-          throw TableErrors.cannotWrite(table.location(), latest.version(), unknown);
+      Manifest latest = null;
+      ManifestNaming naming = newNaming;
+      if (!versions.isEmpty()) {
+        if (createOnly) {
+          throw TableErrors.exists(table.location());
         }
-        StableRowIds.checkSupported(txn, latest, table.location());
-        if (enableStableRowIds && !StableRowIds.enabled(latest)) {
-          throw TableErrors.cannotEnableStableRowIds(table.location(), latest.version());
+        Map.Entry<Long, String> last = versions.lastEntry();
+        latest = readNewest(last.getValue());
+        naming = ManifestNaming.of(last.getValue().substring(Table.VERSIONS.length()));
+        if (latest != null) {
+          checkWritable(latest);
         }
+        checkedUpTo[0] = checkConcurrent(versions, checkedUpTo[0], last.getKey(), latest);
       }
-      checkedUpTo[0] = checkConcurrent(versions, checkedUpTo[0], last.getKey(), latest);
+      // A clone starts at its source's version number, as Lance's does.
+      long newVersion = !versions.isEmpty() ? versions.lastKey() + 1
+          : txn.kind() == OperationKind.CLONE ? txn.readVersion() : 1;
+      try {
+        return create(latest, newVersion, naming);
+      } catch (ManifestTaken e) {
+        if (!guess) {
+          throw e;
+        }
+        LOG.debug("Version {} of {} was taken; listing what was committed", newVersion, table.location());
+        guess = false;
+      }
     }
-    // A clone starts at its source's version number, as Lance's does.
-    long newVersion = !versions.isEmpty() ? versions.lastKey() + 1
-        : txn.kind() == OperationKind.CLONE ? txn.readVersion() : 1;
+  }
+
+  private void checkWritable(Manifest latest) {
+    long unknown = FeatureFlags.unwritable(latest.writerFeatureFlags());
+    if (unknown != 0) {
+      throw TableErrors.cannotWrite(table.location(), latest.version(), unknown);
+    }
+    StableRowIds.checkSupported(txn, latest, table.location());
+    if (enableStableRowIds && !StableRowIds.enabled(latest)) {
+      throw TableErrors.cannotEnableStableRowIds(table.location(), latest.version());
+    }
+  }
+
+  // Builds version newVersion on latest and creates its manifest if absent.
+  private Manifest create(Manifest latest, long newVersion, ManifestNaming naming) {
     Manifest next = ManifestBuilder.build(txn, latest, newVersion, newFormat, Instant.now(), table.location(),
         enableStableRowIds);
     String key = naming.key(newVersion);
     byte[] bytes = ManifestFiles.encode(next);
     try {
-      store.putIfAbsent(key, bytes);
+      table.store().putIfAbsent(key, bytes);
     } catch (ObjectExistsException e) {
       throw new ManifestTaken(e);
     } catch (IOException | RuntimeException e) {
@@ -228,6 +262,7 @@ public final class Commit {
       throw TableErrors.stateUnknown(table.location(), key, e);
     }
     written.commit();
+    table.remember(key, next, txn);
     writeHint(newVersion);
     return next;
   }
@@ -282,6 +317,10 @@ public final class Commit {
   // so a Restore can replace a newest version whose manifest is unreadable: that is how a
   // dataset with a damaged newest manifest is recovered. Returns null in that case.
   private Manifest readNewest(String key) {
+    Table.Known known = table.known();
+    if (known != null && known.key().equals(key)) {
+      return known.manifest();
+    }
     try {
       return table.read(key);
     } catch (CorruptManifestException e) {
@@ -294,7 +333,12 @@ public final class Commit {
   }
 
   // A hint for other readers (Lance reads it as a starting point). Never needed for correctness.
+  // Not written to a remote store, where it would cost every commit a round trip: lance-core
+  // writes none there either, and every reader finds the newest version by listing.
   private void writeHint(long version) {
+    if (table.store().remote()) {
+      return;
+    }
     try {
       table.store().put(Table.HINT, Json.write(Json.object().put("version", version)).getBytes(StandardCharsets.UTF_8));
     } catch (IOException | RuntimeException e) {

@@ -35,6 +35,15 @@ public final class Table {
   // The main branch's table and this table's branch name; null for the main branch itself.
   private final Table main;
   private final String branch;
+  // The newest manifest this table has read or committed: a commit's first guess at the newest
+  // version, so that committing on the version just read needs no listing (as Lance commits).
+  private volatile Known known;
+
+  /**
+   * A manifest, the key it was read from or created at, and the transaction that made it when
+   * this table committed it (else null: read when asked for).
+   */
+  record Known(String key, Manifest manifest, Transaction transaction) {}
 
   private Table(ObjectStore store, Table main, String branch) {
     this.store = store;
@@ -175,7 +184,9 @@ public final class Table {
   /** Reads a manifest file without checking its flags (conflict checks need every version). */
   public Manifest read(String key) {
     try {
-      return ManifestFiles.decode(store.read(key), store.location() + "/" + key);
+      Manifest m = ManifestFiles.decode(store.read(key), store.location() + "/" + key);
+      remember(key, m, null);
+      return m;
     } catch (NoSuchFileException e) {
       throw new VersionNotFoundException("Manifest disappeared while reading (cleaned up?): "
           + store.location() + "/" + key);
@@ -191,6 +202,10 @@ public final class Table {
   public Optional<Transaction> transaction(Manifest m) {
     if (m.inlineTransaction().isPresent()) {
       return m.inlineTransaction();
+    }
+    Known k = known;
+    if (k != null && k.manifest() == m && k.transaction() != null) {
+      return Optional.of(k.transaction());
     }
     if (m.transactionFile().isEmpty()) {
       return Optional.empty();
@@ -245,6 +260,20 @@ public final class Table {
       }
     }
     return at(store);
+  }
+
+  // Keeps the manifest if it is the newest seen. Manifests are never rewritten in place (each is
+  // created once, if absent), so a key's manifest stays what it was.
+  void remember(String key, Manifest m, Transaction transaction) {
+    Known k = known;
+    if (k == null || Long.compareUnsigned(m.version(), k.manifest().version()) >= 0) {
+      known = new Known(key, m, transaction);
+    }
+  }
+
+  /** The newest manifest read or committed through this table, or null. */
+  Known known() {
+    return known;
   }
 
   /** Starts a commit of a transaction; configure it, then call {@link Commit#commit()}. */

@@ -83,7 +83,7 @@ class CleanupLeftoversTest extends TableTestBase {
     String newest = table.listVersions().get(3L);
     byte[] bytes = local.read(newest);
     bytes[bytes.length - 20] ^= (byte) 0xFF; // inside the Manifest message
-    local.put(newest, bytes);
+    replaceObject(newest, bytes);
     assertThatThrownBy(table::latest).isInstanceOf(CorruptManifestException.class);
 
     // Cleanup cannot tell the damaged version's files from garbage, so it removes nothing.
@@ -115,7 +115,7 @@ class CleanupLeftoversTest extends TableTestBase {
     String newest = table.listVersions().get(1L);
     byte[] bytes = local.read(newest);
     bytes[bytes.length - 20] ^= (byte) 0xFF;
-    local.put(newest, bytes);
+    replaceObject(newest, bytes);
     Fragment more = fragment(3);
     assertThatThrownBy(() -> table.newCommit(Transaction.append(1, List.of(more))).commit())
         .isInstanceOf(CorruptManifestException.class);

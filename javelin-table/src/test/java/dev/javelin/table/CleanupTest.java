@@ -262,7 +262,7 @@ class CleanupTest extends TableTestBase {
     local.put("_indices/" + uuid + "/page_data.lance", "x".getBytes(StandardCharsets.UTF_8));
     local.put("_indices/" + UUID.randomUUID() + "/old.idx", "x".getBytes(StandardCharsets.UTF_8));
     Thread.sleep(20);
-    local.put(ManifestNaming.V2.key(2), ManifestFiles.encode(
+    replaceObject(ManifestNaming.V2.key(2), ManifestFiles.encode(
         new Manifest(v2.proto(), List.of(index), v2.inlineTransaction().orElseThrow())));
     append(2, fragment(1)); // carries the index
     overwrite(3, fragment(1)); // drops it

@@ -70,7 +70,7 @@ class CommitTest extends TableTestBase {
     Manifest m = create(fragment(10));
     // Version 2 written by someone who recorded no transaction at all.
     Manifest bare = new Manifest(m.proto().toBuilder().setVersion(2).clearTransactionFile().build(), List.of(), null);
-    local.put(ManifestNaming.V2.key(2), ManifestFiles.encode(bare));
+    replaceObject(ManifestNaming.V2.key(2), ManifestFiles.encode(bare));
     Fragment mine = fragment(1);
     assertThatThrownBy(() -> append(1, mine)).isInstanceOf(CommitConflictException.class)
         .hasMessage("Version 2 has no transaction to check this commit against: " + local.location());
@@ -86,7 +86,7 @@ class CommitTest extends TableTestBase {
     local.put("_transactions/" + overwrite.fileName(), overwrite.proto().toByteArray());
     Manifest v2 = new Manifest(m.proto().toBuilder().setVersion(2).setTransactionFile(overwrite.fileName()).build(),
         List.of(), null);
-    local.put(ManifestNaming.V2.key(2), ManifestFiles.encode(v2));
+    replaceObject(ManifestNaming.V2.key(2), ManifestFiles.encode(v2));
     assertThatThrownBy(() -> append(1, fragment(1))).isInstanceOf(CommitConflictException.class)
         .hasMessageContaining("conflicts with the Overwrite committed as version 2");
   }

@@ -67,7 +67,7 @@ class ManifestFilesTest extends TableTestBase {
     assertThat(back.inlineTransaction()).isEqualTo(created.inlineTransaction());
 
     // And they survive a commit built on top of it.
-    local.put(ManifestNaming.V2.key(1), ManifestFiles.encode(withExtras));
+    replaceObject(ManifestNaming.V2.key(1), ManifestFiles.encode(withExtras));
     Manifest next = append(1, fragment(5));
     Manifest reread = table.load(next.version());
     assertThat(reread.proto().getUnknownFields().hasField(99)).isTrue();

@@ -12,8 +12,9 @@ import org.junit.jupiter.api.Test;
 class TableTest extends TableTestBase {
   @Test
   void versionsAreFoundByListingNotByTheHint() throws Exception {
-    create(fragment(10));
-    append(1, fragment(20));
+    Table onDisk = Table.at(local);
+    onDisk.newCommit(Transaction.overwrite(0, SCHEMA, List.of(fragment(10)))).commit();
+    onDisk.newCommit(Transaction.append(1, List.of(fragment(20)))).commit();
     assertThat(new String(local.read(Table.HINT), StandardCharsets.UTF_8)).isEqualTo("{\"version\":2}");
     // A stale or broken hint changes nothing.
     local.put(Table.HINT, "{\"version\":1}".getBytes(StandardCharsets.UTF_8));
@@ -21,6 +22,15 @@ class TableTest extends TableTestBase {
     local.put(Table.HINT, "garbage".getBytes(StandardCharsets.UTF_8));
     assertThat(table.latest().version()).isEqualTo(2);
     assertThat(table.listVersions().keySet()).containsExactly(1L, 2L);
+  }
+
+  @Test
+  void noHintIsWrittenToARemoteStore() throws Exception {
+    // Every commit would pay a round trip for it; lance-core writes none to object stores either.
+    create(fragment(10));
+    append(1, fragment(20));
+    assertThat(local.exists(Table.HINT)).isFalse();
+    assertThat(table.latest().version()).isEqualTo(2);
   }
 
   @Test
@@ -101,7 +111,7 @@ class TableTest extends TableTestBase {
   }
 
   private void rewriteVersion1(Manifest m, dev.javelin.table.proto.TableProtos.Manifest proto) throws Exception {
-    local.put(ManifestNaming.V2.key(1),
+    replaceObject(ManifestNaming.V2.key(1),
         ManifestFiles.encode(new Manifest(proto, m.indices(), m.inlineTransaction().get())));
   }
 }

@@ -36,6 +36,15 @@ public abstract class TableTestBase {
     table = Table.at(store);
   }
 
+  /**
+   * Replaces a stored object behind the table's back (a manifest damaged or written by another
+   * program), and opens the table again so that it does not commit on the manifest it remembers.
+   */
+  protected void replaceObject(String key, byte[] bytes) throws Exception {
+    local.put(key, bytes);
+    table = Table.at(store);
+  }
+
   /** A fragment whose data file exists (as a placeholder object) so cleanup can be observed. */
   protected Fragment fragment(long rows) throws Exception {
     String path = UUID.randomUUID() + ".lance";

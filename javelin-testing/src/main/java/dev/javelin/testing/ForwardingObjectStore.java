@@ -14,7 +14,7 @@ import java.util.Objects;
 /**
  * An ObjectStore that hands every operation to another store, for a test to override the one it
  * watches or breaks. It is not a {@link LocalObjectStore}, so code that special-cases local
- * stores (memory-mapped reads) sees a store of another kind.
+ * stores (memory-mapped reads) sees a store of another kind, and {@link #remote} is true.
  *
  * <p>{@link #read}, {@link #open(String, long)} and {@link #deleteAll} are left to the
  * interface's defaults, which go through this store's {@link #open} and {@link #delete}: a
@@ -43,6 +43,15 @@ public class ForwardingObjectStore implements ObjectStore {
   @Override
   public String location() {
     return delegate.location();
+  }
+
+  /**
+   * True whatever the delegate is: this store stands for one of another kind (see above), so the
+   * code paths for remote stores run over local files.
+   */
+  @Override
+  public boolean remote() {
+    return true;
   }
 
   @Override

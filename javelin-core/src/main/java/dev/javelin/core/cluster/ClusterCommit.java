@@ -49,14 +49,14 @@ final class ClusterCommit {
    */
   ClusterResult commit(Manifest read, List<Fragment> sources, List<Fragment> written, List<String> dataFiles,
       long rows, String entryUuid, String rowMapPath, RowMapSummary summary) {
-    Table table = Table.at(dataset.store());
+    Table table = dataset.table();
     // The data files and the row map: deleted unless the rewrite commits.
     try (PendingFiles keys = new PendingFiles(dataset.store())) {
       keys.addAll(dataFiles);
       keys.add(rowMapPath);
       List<Fragment> news = new ArrayList<>();
       if (!written.isEmpty()) {
-        Manifest reserved = table.newCommit(Transaction.reserveFragments(table.latest().version(), written.size()))
+        Manifest reserved = table.newCommit(Transaction.reserveFragments(dataset.version(), written.size()))
             .commit();
         long next = reserved.maxFragmentId().getAsLong() - written.size() + 1;
         for (Fragment f : written) {
@@ -103,7 +103,7 @@ final class ClusterCommit {
                 .rebase(new StablePartitionFold(table, dataset.allocator())).commit();
           });
       keys.commit();
-      Dataset at = Dataset.open(dataset.store(), dataset.allocator()).checkout(done.version());
+      Dataset at = dataset.at(done);
       return new ClusterResult(at, Clustering.ids(sources), Clustering.ids(news), rows);
     }
   }

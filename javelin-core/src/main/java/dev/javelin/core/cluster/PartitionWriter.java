@@ -5,7 +5,6 @@ import dev.javelin.format.LanceFileVersion;
 import dev.javelin.format.LanceFileWriter;
 import dev.javelin.format.WriteOptions;
 import dev.javelin.format.schema.LanceSchema;
-import dev.javelin.io.ObjectInfo;
 import dev.javelin.io.ObjectStore;
 import dev.javelin.io.PendingFiles;
 import dev.javelin.table.DataFile;
@@ -216,13 +215,7 @@ final class PartitionWriter implements AutoCloseable {
 
   private void finish(Slot s) throws IOException {
     s.writer.close();
-    String key = "data/" + s.name;
-    long size = 0;
-    for (ObjectInfo o : store.list(key)) {
-      if (o.key().equals(key)) {
-        size = o.size();
-      }
-    }
+    long size = s.writer.fileSize();
     s.file = DataFile.of(s.name, s.writer.fieldColumnIndices(), version, size);
     s.writer = null;
   }

@@ -3,7 +3,6 @@ package dev.javelin.core.compaction;
 import dev.javelin.format.LanceFileConcat;
 import dev.javelin.format.exceptions.UnsupportedFormatException;
 import dev.javelin.io.InputFile;
-import dev.javelin.io.ObjectInfo;
 import dev.javelin.io.ObjectStore;
 import dev.javelin.table.DataFile;
 import dev.javelin.table.Fragment;
@@ -11,6 +10,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.ExecutorService;
 
 /**
  * A fragment rewrite by binary copy: the fragments' i-th data files are concatenated page by page
@@ -51,8 +51,8 @@ final class BinaryCopier {
    *
    * @throws UnsupportedFormatException if a file's encoding cannot be concatenated
    */
-  static List<Fragment> copy(ObjectStore store, List<Fragment> fragments, long targetRows, NewKeys written)
-      throws IOException {
+  static List<Fragment> copy(ObjectStore store, List<Fragment> fragments, long targetRows, NewKeys written,
+      ExecutorService io) throws IOException {
     List<List<Fragment>> runs = new ArrayList<>();
     List<Fragment> run = new ArrayList<>();
     long rows = 0;
@@ -68,37 +68,31 @@ final class BinaryCopier {
     runs.add(run);
     List<Fragment> out = new ArrayList<>();
     for (List<Fragment> r : runs) {
-      out.add(copyRun(store, r, written));
+      out.add(copyRun(store, r, written, io));
     }
     return out;
   }
 
-  private static Fragment copyRun(ObjectStore store, List<Fragment> run, NewKeys written) throws IOException {
+  private static Fragment copyRun(ObjectStore store, List<Fragment> run, NewKeys written, ExecutorService io)
+      throws IOException {
     List<DataFile> files = new ArrayList<>();
     long rows = 0;
     for (int slot = 0; slot < run.get(0).files().size(); slot++) {
-      List<InputFile> in = new ArrayList<>();
+      List<DataFile> sources = new ArrayList<>();
+      for (Fragment f : run) {
+        sources.add(f.files().get(slot));
+      }
+      List<InputFile> in = SourceFiles.open(store, sources, io);
       try {
-        for (Fragment f : run) {
-          DataFile d = f.files().get(slot);
-          in.add(d.store(store).open(d.key(store)));
-        }
         String name = UUID.randomUUID() + ".lance";
         String key = "data/" + name;
         written.add(key);
-        rows = LanceFileConcat.concat(in, store.newOutputFile(key));
-        long size = 0;
-        for (ObjectInfo o : store.list(key)) {
-          if (o.key().equals(key)) {
-            size = o.size();
-          }
-        }
+        LanceFileConcat.Result r = LanceFileConcat.concat(in, store.newOutputFile(key));
+        rows = r.rows();
         files.add(DataFile.fromProto(run.get(0).files().get(slot).proto().toBuilder().setPath(name)
-            .setFileSizeBytes(size).clearBaseId().build())); // written to this dataset's own base
+            .setFileSizeBytes(r.fileSize()).clearBaseId().build())); // written to this dataset's own base
       } finally {
-        for (InputFile f : in) {
-          f.close();
-        }
+        SourceFiles.close(in, null);
       }
     }
     Fragment f = Fragment.of(files.get(0), rows);

@@ -2,6 +2,7 @@ package dev.javelin.core.compaction;
 
 import dev.javelin.core.Dataset;
 import dev.javelin.core.exceptions.CompactionException;
+import dev.javelin.core.internal.SessionState;
 import dev.javelin.format.LanceFileReader;
 import dev.javelin.format.LanceFileZip;
 import dev.javelin.format.ReadOptions;
@@ -9,7 +10,6 @@ import dev.javelin.format.exceptions.UnsupportedFormatException;
 import dev.javelin.format.schema.LanceField;
 import dev.javelin.format.schema.LanceSchema;
 import dev.javelin.io.InputFile;
-import dev.javelin.io.ObjectInfo;
 import dev.javelin.table.DataFile;
 import dev.javelin.table.Fragment;
 import dev.javelin.table.Manifest;
@@ -129,11 +129,8 @@ final class ColumnRepacker {
     for (int c : columns) {
       picks.add(new LanceFileZip.Pick(order.indexOf(fc.holders.get(c).get(0)), c));
     }
-    List<InputFile> in = new ArrayList<>();
+    List<InputFile> in = SourceFiles.open(at.store(), order, SessionState.of(at).pools().io());
     try {
-      for (DataFile d : order) {
-        in.add(d.store(at.store()).open(d.key(at.store())));
-      }
       String name = UUID.randomUUID() + ".lance";
       String key = "data/" + name;
       files.track(key);
@@ -143,21 +140,14 @@ final class ColumnRepacker {
             + r.rows() + " rows but fragment " + fc.fragment.id() + " has " + fc.fragment.physicalRows() + ": "
             + at.location());
       }
-      long size = 0;
-      for (ObjectInfo o : at.store().list(key)) {
-        if (o.key().equals(key)) {
-          size = o.size();
-        }
-      }
+      long size = r.fileSize();
       List<int[]> fields = new ArrayList<>();
       for (int[] p : r.fieldColumnIndices()) {
         fields.add(new int[] {live.contains(p[0]) ? p[0] : DataFile.TOMBSTONE, p[1]});
       }
       return DataFile.of(name, fields, r.version(), size);
     } finally {
-      for (InputFile f : in) {
-        f.close();
-      }
+      SourceFiles.close(in, null);
     }
   }
 
@@ -166,12 +156,15 @@ final class ColumnRepacker {
     Map<DataFile, List<Integer>> bySource = sources(at, fc, columns);
     List<LanceFileReader> readers = new ArrayList<>();
     List<ArrowReader> streams = new ArrayList<>();
+    List<InputFile> in = SourceFiles.open(at.store(), new ArrayList<>(bySource.keySet()),
+        SessionState.of(at).pools().io());
     try {
       Map<Integer, LanceField> shape = new LinkedHashMap<>();
       Map<Integer, int[]> where = new LinkedHashMap<>(); // column -> {stream, position}
+      int source = 0;
       for (Map.Entry<DataFile, List<Integer>> e : bySource.entrySet()) {
-        LanceFileReader r = LanceFileReader.open(e.getKey().store(at.store()).open(e.getKey().key(at.store())),
-            at.allocator());
+        LanceFileReader r = LanceFileReader.open(in.get(source), at.allocator());
+        in.set(source++, null); // the reader owns it now
         readers.add(r);
         if (r.numRows() != fc.fragment.physicalRows()) {
           throw new CompactionException("Data file " + e.getKey().path() + " has " + r.numRows() + " rows but fragment "
@@ -228,6 +221,8 @@ final class ColumnRepacker {
       for (LanceFileReader r : readers) {
         r.close();
       }
+      in.removeIf(f -> f == null);
+      SourceFiles.close(in, null);
     }
   }
 }

@@ -159,7 +159,7 @@ public final class Compaction {
           }
         }
       }
-      Table table = Table.at(dataset.store());
+      Table table = dataset.table();
       if (!rewrites.isEmpty()) {
         last = commitRewrites(dataset, table, rewrites, deferIndexRemap, rewriteFiles);
         for (CompactionTaskResult r : rewrites) {
@@ -186,7 +186,7 @@ public final class Compaction {
         last = table.newCommit(txn).cleanupOnFailure(repackFiles.keys()).commit();
       }
     }
-    Dataset at = last == null ? dataset : Dataset.open(dataset.store(), dataset.allocator()).checkout(last.version());
+    Dataset at = last == null ? dataset : dataset.at(last);
     return new CompactionSummary(at, removed, added, repacked, files);
   }
 
@@ -210,7 +210,7 @@ public final class Compaction {
     long nextId = 0;
     Manifest latest = read;
     if (count > 0) {
-      latest = table.newCommit(Transaction.reserveFragments(table.latest().version(), count)).commit();
+      latest = table.newCommit(Transaction.reserveFragments(dataset.version(), count)).commit();
       nextId = latest.maxFragmentId().getAsLong() - count + 1;
     }
     for (CompactionTaskResult r : rewrites) {

@@ -2,6 +2,7 @@ package dev.javelin.core.compaction;
 
 import dev.javelin.core.Dataset;
 import dev.javelin.core.exceptions.CompactionException;
+import dev.javelin.core.internal.SessionState;
 import dev.javelin.format.exceptions.UnsupportedFormatException;
 import dev.javelin.table.DataFile;
 import dev.javelin.table.FeatureFlags;
@@ -49,7 +50,8 @@ final class FragmentRewriter {
         NewFiles copies = new NewFiles(at.store(), m.fileVersion());
         try {
           List<Fragment> copied = new ArrayList<>();
-          for (Fragment f : BinaryCopier.copy(at.store(), fragments, o.targetRowsPerFragment(), copies::track)) {
+          for (Fragment f : BinaryCopier.copy(at.store(), fragments, o.targetRowsPerFragment(), copies::track,
+              SessionState.of(at).pools().io())) {
             copied.add(lineage == null ? f : lineage.next(f));
           }
           return new CompactionTaskResult(TaskKind.REWRITE_FRAGMENTS, task.readVersion(), task.fragmentIds(), copied,

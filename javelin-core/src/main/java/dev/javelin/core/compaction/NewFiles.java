@@ -4,7 +4,6 @@ import dev.javelin.format.LanceFileVersion;
 import dev.javelin.format.LanceFileWriter;
 import dev.javelin.format.WriteOptions;
 import dev.javelin.format.schema.LanceSchema;
-import dev.javelin.io.ObjectInfo;
 import dev.javelin.io.ObjectStore;
 import dev.javelin.io.PendingFiles;
 import dev.javelin.table.DataFile;
@@ -53,13 +52,7 @@ final class NewFiles {
   DataFile finish(Writer w, Set<Integer> live) throws IOException {
     w.writer.close();
     open.remove(w.writer);
-    String key = "data/" + w.name;
-    long size = 0;
-    for (ObjectInfo o : store.list(key)) {
-      if (o.key().equals(key)) {
-        size = o.size();
-      }
-    }
+    long size = w.writer.fileSize();
     List<int[]> fields = new ArrayList<>();
     for (int[] fc : w.writer.fieldColumnIndices()) {
       fields.add(new int[] {live.contains(fc[0]) ? fc[0] : DataFile.TOMBSTONE, fc[1]});

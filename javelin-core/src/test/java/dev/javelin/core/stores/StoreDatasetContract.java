@@ -220,10 +220,51 @@ public abstract class StoreDatasetContract {
     // Every column of every row was read: at least the 2000 ids' 16,000 bytes came over the wire.
     assertThat(full.requests().bytes(Kind.GET)).isGreaterThanOrEqualTo(2000 * 8);
     assertThat(full.describe()).contains("requests: GET " + full.requests().count(Kind.GET) + " (");
-    // The same lookup again: the index and the files' metadata are cached by the session.
+    // The same lookup again: the index and the files' metadata are cached by the session, so it
+    // asks for no listing or size, and for no more than the first lookup did.
     QueryAnalysis<ScanPlan> again = ds.newScan().columns("id").filter("id = 1234").analyze();
     assertThat(again.rows()).isEqualTo(1);
-    assertThat(again.requests().total()).isLessThan(lookup.requests().total());
+    assertThat(again.requests().total()).isLessThanOrEqualTo(lookup.requests().total());
+    assertThat(again.requests().count(Kind.LIST) + again.requests().count(Kind.HEAD)).isZero();
+  }
+
+  @Test
+  void commitsOnTheVersionReadWithoutListingOrAskingForSizes() throws Exception {
+    String uri = uri("committed");
+    create(uri, 0, 2000, 500);
+    Dataset ds = open(uri);
+    Dataset other = open(uri);
+    RequestCounts before = ds.store().requests().snapshot();
+    try (VectorSchemaRoot more = MixedBatches.batch(allocator(), 2000, 500)) {
+      ds = ds.append(List.of(more), params(500));
+    }
+    RequestCounts append = ds.store().requests().snapshot().minus(before);
+    CompactionSummary compacted = ds.compact().targetRowsPerFragment(10_000).commit();
+    RequestCounts compact = ds.store().requests().snapshot().minus(before).minus(append);
+    assertThat(compacted.dataset().manifest().fragments()).hasSize(1);
+    assertThat(compacted.dataset().countRows()).isEqualTo(2500);
+    if (countsRequests()) {
+      // An append on the version just read: its data file, its transaction and its manifest; the
+      // new version is simply created, nothing is listed, no object's size is asked for.
+      assertThat(append.count(Kind.LIST)).isZero();
+      assertThat(append.count(Kind.HEAD)).isZero();
+      assertThat(append.count(Kind.GET)).isZero();
+      // A compaction reads its sources with the sizes the manifest records and commits twice (the
+      // fragment ids, then the rewrite) with no listing either.
+      assertThat(compact.count(Kind.LIST)).isZero();
+      assertThat(compact.count(Kind.HEAD)).isZero();
+    }
+    // A writer still on the first version finds its version taken, lists, and commits after both.
+    try (VectorSchemaRoot more = MixedBatches.batch(allocator(), 2500, 100)) {
+      other = other.append(List.of(more), params(500));
+    }
+    assertThat(other.version()).isEqualTo(compacted.dataset().version() + 1);
+    Dataset reopened = open(uri);
+    assertThat(reopened.version()).isEqualTo(other.version());
+    List<Long> ids = ids(reopened, null);
+    assertThat(ids).hasSize(2600).doesNotHaveDuplicates();
+    assertThat(ids(reopened, "id >= 1999 AND id <= 2000 OR id >= 2599")).containsExactlyInAnyOrder(1999L, 2000L,
+        2599L);
   }
 
   @Test

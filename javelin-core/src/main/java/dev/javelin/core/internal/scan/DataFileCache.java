@@ -6,11 +6,13 @@ import dev.javelin.core.internal.SessionState;
 import dev.javelin.format.LanceFileReader;
 import dev.javelin.format.internal.container.FileMetadata;
 import dev.javelin.format.internal.encoding.PageCache;
+import dev.javelin.io.ByteArrayInputFile;
 import dev.javelin.io.InputFile;
 import dev.javelin.io.LocalObjectStore;
 import dev.javelin.io.MappedInputFile;
 import dev.javelin.io.ObjectStore;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
@@ -111,6 +113,13 @@ public final class DataFileCache implements AutoCloseable {
       String id = store.location() + "#" + key;
       long length = file.length();
       long modified = knownLength > 0 ? 0 : file.lastModified();
+      if (length <= file.blockSize() && store.remote()) {
+        // A file no larger than a block is fetched whole: the same round trip as its tail, and
+        // its pages are then read from memory instead of with another request each.
+        InputFile whole = new ByteArrayInputFile(bytes(file.read(0, (int) length)), file.location());
+        file.close();
+        file = whole;
+      }
       if (modified < 0) {
         // A store that cannot date its files cannot tell a replaced file: nothing is kept.
         return LanceFileReader.open(file, FileMetadata.read(file), null, allocator);
@@ -125,6 +134,15 @@ public final class DataFileCache implements AutoCloseable {
       file.close();
       throw ex;
     }
+  }
+
+  private static byte[] bytes(ByteBuffer b) {
+    if (b.hasArray() && b.arrayOffset() == 0 && b.position() == 0 && b.remaining() == b.array().length) {
+      return b.array();
+    }
+    byte[] out = new byte[b.remaining()];
+    b.duplicate().get(out);
+    return out;
   }
 
   // A local file is mapped once and read from memory: a take of a few rows makes many small reads.

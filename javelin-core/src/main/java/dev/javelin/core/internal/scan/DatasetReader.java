@@ -1,11 +1,11 @@
 package dev.javelin.core.internal.scan;
 
+import dev.javelin.common.Tasks;
 import dev.javelin.core.internal.overlay.OverlayApplier;
 import dev.javelin.format.Gather;
 import dev.javelin.format.LanceFileReader;
 import dev.javelin.format.ReadOptions;
 import dev.javelin.format.schema.LanceField;
-import dev.javelin.io.LocalObjectStore;
 import dev.javelin.io.ObjectStore;
 import dev.javelin.table.Fragment;
 import dev.javelin.table.deletion.Deletes;
@@ -16,6 +16,7 @@ import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.ExecutorService;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
@@ -354,7 +355,7 @@ public final class DatasetReader extends ArrowReader {
   }
 
   private void openFragment(Fragment fragment) throws IOException {
-    adopt(Opened.open(store, location, fragment, fields, metas, stableRowIds, dataFiles, allocator), 0,
+    adopt(Opened.open(store, location, fragment, fields, metas, stableRowIds, dataFiles, null, allocator), 0,
         fragment.physicalRows(), true);
   }
 
@@ -421,19 +422,32 @@ public final class DatasetReader extends ArrowReader {
       }
     }
 
+    /**
+     * Opens the fragment's files; with {@code io} (a remote store's scans) all at once on it, so
+     * that a fragment of many files costs one round trip, not one per file.
+     */
     static Opened open(ObjectStore store, String location, Fragment fragment, List<LanceField> fields,
-        List<Meta> metas, boolean stableRowIds, DataFileCache dataFiles, BufferAllocator allocator)
-        throws IOException {
+        List<Meta> metas, boolean stableRowIds, DataFileCache dataFiles, ExecutorService io,
+        BufferAllocator allocator) throws IOException {
       Opened o = new Opened(store, location, fragment, fields, metas, stableRowIds);
       try {
         o.deleted = Deletes.deletedRows(store, fragment, allocator);
         o.loadSequences();
         o.parts = FragmentFiles.plan(fragment, fields, location);
-        for (FragmentFiles.Part p : o.parts) {
-          LanceFileReader r = dataFiles != null && !(store instanceof LocalObjectStore)
-              ? FragmentFiles.openCached(dataFiles, store, p, allocator)
-              : FragmentFiles.open(store, p, allocator);
-          o.files.add(r);
+        boolean cached = dataFiles != null && store.remote();
+        Tasks.Work<FragmentFiles.Part, LanceFileReader, IOException> openPart = p -> cached
+            ? FragmentFiles.openCached(dataFiles, store, p, allocator)
+            : FragmentFiles.open(store, p, allocator);
+        if (io != null && o.parts.size() > 1) {
+          o.files.addAll(Tasks.foreach(o.parts).executeWith(io).callerRuns().run(openPart, LanceFileReader::close));
+        } else {
+          for (FragmentFiles.Part p : o.parts) {
+            o.files.add(openPart.apply(p));
+          }
+        }
+        for (int i = 0; i < o.parts.size(); i++) {
+          LanceFileReader r = o.files.get(i);
+          FragmentFiles.Part p = o.parts.get(i);
           if (r.numRows() != fragment.physicalRows()) {
             throw TableErrors.corrupt(location, "Data file " + p.file.path() + " has "
                 + r.numRows() + " rows but the manifest gives fragment " + fragment.id() + " "

@@ -180,7 +180,7 @@ public final class ParallelScanReader extends ArrowReader {
       }
       if (opened == null) {
         opened = DatasetReader.Opened.open(store, location, fragment, fields, metas, stableRowIds, dataFiles,
-            allocator);
+            lookAhead, allocator);
       }
       return opened;
     }

@@ -10,7 +10,6 @@ import dev.javelin.format.FloatVectorReader;
 import dev.javelin.format.Gather;
 import dev.javelin.format.LanceFileReader;
 import dev.javelin.format.schema.LanceField;
-import dev.javelin.io.LocalObjectStore;
 import dev.javelin.table.Fragment;
 import dev.javelin.table.Overlay;
 import dev.javelin.table.deletion.Deletes;
@@ -300,7 +299,7 @@ public final class Take {
         wanted.add(frag);
       }
     }
-    if (wanted.size() <= 1 || ds.store() instanceof LocalObjectStore) {
+    if (wanted.size() <= 1 || !ds.store().remote()) {
       for (int frag : wanted) {
         sources[frag] = takeFromFragment(ds, fragments.get(frag), fields, rowsOf[frag], opened, allocator);
       }

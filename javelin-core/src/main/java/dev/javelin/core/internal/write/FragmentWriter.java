@@ -8,7 +8,6 @@ import dev.javelin.format.LanceFileVersion;
 import dev.javelin.format.LanceFileWriter;
 import dev.javelin.format.WriteOptions;
 import dev.javelin.format.schema.LanceSchema;
-import dev.javelin.io.ObjectInfo;
 import dev.javelin.io.ObjectStore;
 import dev.javelin.io.PendingFiles;
 import dev.javelin.table.DataFile;
@@ -140,13 +139,7 @@ public final class FragmentWriter {
 
   private Fragment close(LanceFileWriter w, String name) throws IOException {
     w.close();
-    String key = "data/" + name;
-    long size = 0;
-    for (ObjectInfo o : store.list(key)) {
-      if (o.key().equals(key)) {
-        size = o.size();
-      }
-    }
+    long size = w.fileSize();
     return Fragment.of(DataFile.of(name, w.fieldColumnIndices(), version, size), w.numRows());
   }
 

@@ -24,6 +24,7 @@ public final class ContainerWriter implements BufferSink {
   private final OutputFile output;
   private final PositionOutputStream out;
   private byte[] scratch = new byte[1 << 16];
+  private long length = -1;
 
   public ContainerWriter(OutputFile output) throws IOException {
     this.output = output;
@@ -102,7 +103,21 @@ public final class ContainerWriter implements BufferSink {
     }
     out.write(gboTable.array());
     out.write(Footer.encode(columnMetadataStart, cmo, gbo, 1 + extraBuffers.size(), columns.size(), version));
+    length = out.position();
     out.close();
+  }
+
+  /**
+   * The finished file's size in bytes (what a listing would give), so that a writer records it
+   * without asking the store.
+   *
+   * @throws IllegalStateException before {@link #finish}
+   */
+  public long length() {
+    if (length < 0) {
+      throw new IllegalStateException("Not finished: " + output.location());
+    }
+    return length;
   }
 
   /** Closes and removes the partial file. */
