@@ -265,7 +265,7 @@ public final class VectorIndexBenchmark {
         lr / (QUERIES * 10), median(lms), median(lcpu));
   }
 
-  private static long[] javelinIds(Dataset ds, float[] q, int nprobes, int refine) {
+  static long[] javelinIds(Dataset ds, float[] q, int nprobes, int refine) {
     // Exactly nprobes partitions, as lance-core's setNprobes (minimum = maximum).
     return ds.nearest("v", q).k(10).nprobes(nprobes).maximumNprobes(nprobes).refineFactor(refine).neighbors().rowIds();
   }
@@ -283,7 +283,7 @@ public final class VectorIndexBenchmark {
         .getOperatingSystemMXBean()).getProcessCpuTime();
   }
 
-  private static List<Long> lanceIds(org.lance.Dataset lance, float[] q, int nprobes, int refine) throws Exception {
+  static List<Long> lanceIds(org.lance.Dataset lance, float[] q, int nprobes, int refine) throws Exception {
     Query.Builder qb = new Query.Builder().setColumn("v").setKey(q).setK(10).setNprobes(nprobes);
     if (refine > 0) {
       qb.setRefineFactor(refine);

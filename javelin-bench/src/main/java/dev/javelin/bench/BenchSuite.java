@@ -1,0 +1,68 @@
+package dev.javelin.bench;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.TreeMap;
+import org.openjdk.jmh.infra.BenchmarkParams;
+import org.openjdk.jmh.results.BenchmarkResult;
+import org.openjdk.jmh.results.IterationResult;
+import org.openjdk.jmh.results.Result;
+import org.openjdk.jmh.results.RunResult;
+import org.openjdk.jmh.runner.Runner;
+import org.openjdk.jmh.runner.options.CommandLineOptions;
+import org.openjdk.jmh.runner.options.OptionsBuilder;
+
+/**
+ * Runs JMH benchmarks (any JMH command-line arguments) at the thread budget of this JVM (see
+ * {@link ThreadBudget}) with {@link CpuTimeProfiler}, and appends every measured iteration's wall
+ * and CPU time to a samples file that {@link BenchReport} turns into tables.
+ *
+ * <p>Usage: {@code BenchSuite SAMPLES_FILE [JMH arguments...]}
+ */
+public final class BenchSuite {
+  private BenchSuite() {}
+
+  public static void main(String[] args) throws Exception {
+    Path out = Path.of(args[0]);
+    int threads = ThreadBudget.threads();
+    CommandLineOptions cli = new CommandLineOptions(java.util.Arrays.copyOfRange(args, 1, args.length));
+    Collection<RunResult> results = new Runner(new OptionsBuilder().parent(cli)
+        .addProfiler(CpuTimeProfiler.class).build()).run();
+    List<Sample> samples = new ArrayList<>();
+    for (RunResult run : results) {
+      samples.add(sample(threads, run));
+    }
+    Sample.append(out, samples);
+    System.out.println("samples of " + samples.size() + " benchmarks at " + threads + " threads appended to " + out);
+  }
+
+  static Sample sample(int threads, RunResult run) {
+    BenchmarkParams p = run.getParams();
+    TreeMap<String, String> params = new TreeMap<>();
+    for (String key : p.getParamsKeys()) {
+      params.put(key, p.getParam(key));
+    }
+    String impl = params.remove("impl");
+    List<Double> wall = new ArrayList<>();
+    List<Double> cpu = new ArrayList<>();
+    for (BenchmarkResult fork : run.getBenchmarkResults()) {
+      for (IterationResult it : fork.getIterationResults()) {
+        wall.add(it.getPrimaryResult().getScore());
+        Result c = it.getSecondaryResults().get(CpuTimeProfiler.LABEL);
+        cpu.add(c == null ? Double.NaN : c.getScore());
+      }
+    }
+    return new Sample(threads, p.getBenchmark(), params, impl == null ? "javelin" : impl,
+        run.getPrimaryResult().getScoreUnit(), wall.stream().mapToDouble(Double::doubleValue).toArray(),
+        cpu.stream().mapToDouble(Double::doubleValue).toArray());
+  }
+
+  static void ensureParent(Path out) throws java.io.IOException {
+    if (out.getParent() != null) {
+      Files.createDirectories(out.getParent());
+    }
+  }
+}
