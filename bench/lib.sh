@@ -9,9 +9,15 @@ bench_build() {
   root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
   dir="${BENCH_DIR:-$root/bench-data}"
   mkdir -p "$dir"
+  # bench/report builds once and hands the classpath to the bench/run it starts.
+  if [ -n "${BENCH_CLASSPATH:-}" ]; then
+    cp="$BENCH_CLASSPATH"
+    return
+  fi
   (cd "$root" && mvn -B -q -Dstyle.color=never -DskipTests package dependency:build-classpath -pl javelin-bench -am \
     -Dmdep.outputFile="$dir/classpath.txt" -Dmdep.includeScope=runtime >/dev/null)
   cp="$root/javelin-bench/target/classes:$(cat "$dir/classpath.txt")"
+  export BENCH_CLASSPATH="$cp"
 }
 
 bench_budget() {

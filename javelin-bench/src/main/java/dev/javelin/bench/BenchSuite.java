@@ -18,7 +18,8 @@ import org.openjdk.jmh.runner.options.OptionsBuilder;
 /**
  * Runs JMH benchmarks (any JMH command-line arguments) at the thread budget of this JVM (see
  * {@link ThreadBudget}) with {@link CpuTimeProfiler}, and appends every measured iteration's wall
- * and CPU time to a samples file that {@link BenchReport} turns into tables.
+ * and CPU time to a samples file that {@link BenchReport} turns into tables. Any benchmark error (a
+ * failed {@link EqualWork} check in a set-up) ends the run with an exception.
  *
  * <p>Usage: {@code BenchSuite SAMPLES_FILE [JMH arguments...]}
  */
@@ -29,7 +30,8 @@ public final class BenchSuite {
     Path out = Path.of(args[0]);
     int threads = ThreadBudget.threads();
     CommandLineOptions cli = new CommandLineOptions(java.util.Arrays.copyOfRange(args, 1, args.length));
-    Collection<RunResult> results = new Runner(new OptionsBuilder().parent(cli)
+    // A failed equal-work check must stop the run (non-zero exit), not leave a row out of the tables.
+    Collection<RunResult> results = new Runner(new OptionsBuilder().parent(cli).shouldFailOnError(true)
         .addProfiler(CpuTimeProfiler.class).build()).run();
     List<Sample> samples = new ArrayList<>();
     for (RunResult run : results) {

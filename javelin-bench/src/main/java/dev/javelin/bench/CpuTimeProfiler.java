@@ -12,6 +12,7 @@ import org.openjdk.jmh.results.AggregationPolicy;
 import org.openjdk.jmh.results.IterationResult;
 import org.openjdk.jmh.results.Result;
 import org.openjdk.jmh.results.ScalarResult;
+import org.openjdk.jmh.runner.options.TimeValue;
 
 /**
  * A JMH profiler that reports the process's CPU time per operation (all threads: lance-core's native
@@ -53,7 +54,10 @@ public final class CpuTimeProfiler implements InternalProfiler {
     long cpu = processCpuNanos() - start - UNTIMED.get();
     long ops = Math.max(1, result.getMetadata().getMeasuredOps());
     double perOp = (double) cpu / ops / benchmarkParams.getTimeUnit().toNanos(1);
-    return List.of(new ScalarResult(LABEL, perOp, result.getScoreUnit(), AggregationPolicy.AVG));
+    // The unit from the parameters, not the result: after a failed set-up the result is empty, and
+    // throwing here would hide the set-up's own error.
+    String unit = TimeValue.tuToString(benchmarkParams.getTimeUnit()) + "/op";
+    return List.of(new ScalarResult(LABEL, perOp, unit, AggregationPolicy.AVG));
   }
 
   @Override

@@ -94,13 +94,7 @@ public class IndexBenchmark {
     ThreadBudget.threads();
     allocator = new RootAllocator();
     rows = BenchData.rows();
-    Path dir = BenchData.dir().resolve("index-" + writer + "-" + rows);
-    if (!Files.exists(dir)) {
-      Path tmp = dir.resolveSibling(dir.getFileName() + ".tmp");
-      DatasetBenchData.deleteTree(tmp);
-      create(tmp);
-      Files.move(tmp, dir);
-    }
+    Path dir = dataset(allocator, writer, rows);
     javelin = Dataset.open(dir, allocator);
     lanceSession = org.lance.Session.create();
     lance = org.lance.Dataset.open(allocator, dir.toString(), new ReadOptions.Builder().setSession(lanceSession).build());
@@ -180,8 +174,22 @@ public class IndexBenchmark {
     }
   }
 
-  // The data in FRAGMENTS fragments and a BTree on v, both by the writer.
-  private void create(Path path) throws Exception {
+  /**
+   * The dataset (written once under the bench directory and reused): {@code rows} rows in
+   * {@value #FRAGMENTS} fragments and a BTree on v, both by {@code writer}.
+   */
+  static Path dataset(BufferAllocator allocator, String writer, long rows) throws Exception {
+    Path dir = BenchData.dir().resolve("index-" + writer + "-" + rows);
+    if (!Files.exists(dir)) {
+      Path tmp = dir.resolveSibling(dir.getFileName() + ".tmp");
+      DatasetBenchData.deleteTree(tmp);
+      create(allocator, writer, rows, tmp);
+      Files.move(tmp, dir);
+    }
+    return dir;
+  }
+
+  private static void create(BufferAllocator allocator, String writer, long rows, Path path) throws Exception {
     List<VectorSchemaRoot> batches = new ArrayList<>();
     try {
       for (long first = 0; first < rows; first += BenchData.BATCH) {

@@ -78,6 +78,7 @@ public final class VectorIndexBenchmark {
 
   /** Runs both data sets and prints the report (also written to bench-data/vector-index-benchmark.txt). */
   public static void main(String[] args) throws Exception {
+    ThreadBudget.threads(); // both sides with one budget: run it with bench/main or bench/run
     Path dir = Files.createTempDirectory(BenchData.dir(), "vector-");
     VectorIndexBenchmark b = new VectorIndexBenchmark(dir);
     StringBuilder report = new StringBuilder();

@@ -93,15 +93,7 @@ public class VectorQueryBenchmark {
     allocator = new RootAllocator();
     data = VectorIndexBenchmark.data(true);
     int rows = VectorIndexBenchmark.ROWS;
-    int dim = VectorIndexBenchmark.DIM;
-    Path dir = BenchData.dir().resolve("vector-" + writer + "-" + rows + "x" + dim + "-ivf"
-        + VectorIndexBenchmark.PARTITIONS);
-    if (!Files.exists(dir)) {
-      Path tmp = dir.resolveSibling(dir.getFileName() + ".tmp");
-      DatasetBenchData.deleteTree(tmp);
-      create(tmp);
-      Files.move(tmp, dir);
-    }
+    Path dir = dataset(allocator, writer, data);
     javelin = Dataset.open(dir, allocator);
     lanceSession = org.lance.Session.create();
     lance = org.lance.Dataset.open(allocator, dir.toString(), new ReadOptions.Builder().setSession(lanceSession).build());
@@ -162,7 +154,23 @@ public class VectorQueryBenchmark {
     }
   }
 
-  private void create(Path path) throws Exception {
+  /**
+   * The dataset (written once under the bench directory and reused): {@code data} (the clustered
+   * vectors) in one fragment with an IVF_PQ index, both by {@code writer}.
+   */
+  static Path dataset(BufferAllocator allocator, String writer, float[] data) throws Exception {
+    Path dir = BenchData.dir().resolve("vector-" + writer + "-" + VectorIndexBenchmark.ROWS + "x"
+        + VectorIndexBenchmark.DIM + "-ivf" + VectorIndexBenchmark.PARTITIONS);
+    if (!Files.exists(dir)) {
+      Path tmp = dir.resolveSibling(dir.getFileName() + ".tmp");
+      DatasetBenchData.deleteTree(tmp);
+      create(allocator, writer, data, tmp);
+      Files.move(tmp, dir);
+    }
+    return dir;
+  }
+
+  private static void create(BufferAllocator allocator, String writer, float[] data, Path path) throws Exception {
     int rows = VectorIndexBenchmark.ROWS;
     int dim = VectorIndexBenchmark.DIM;
     Schema schema = new Schema(List.of(new Field("v", FieldType.nullable(new ArrowType.FixedSizeList(dim)),
