@@ -126,7 +126,10 @@ public final class BenchReport {
   }
 
   static String ratio(double[] a, double[] b) {
-    if (a.length < 2 || b.length < 2 || Double.isNaN(RatioInterval.mean(a)) || Double.isNaN(RatioInterval.mean(b))) {
+    if (a.length == 0 || b.length == 0 || Double.isNaN(RatioInterval.mean(a)) || Double.isNaN(RatioInterval.mean(b))) {
+      return "n/a";
+    }
+    if (a.length < 2 || b.length < 2) {
       return "n/a (fewer than 2 samples a side)";
     }
     return RatioInterval.of(a, b, RatioInterval.CONFIDENCE).describe();

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.TreeMap;
+import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.infra.BenchmarkParams;
 import org.openjdk.jmh.results.BenchmarkResult;
 import org.openjdk.jmh.results.IterationResult;
@@ -35,13 +36,18 @@ public final class BenchSuite {
         .addProfiler(CpuTimeProfiler.class).build()).run();
     List<Sample> samples = new ArrayList<>();
     for (RunResult run : results) {
-      samples.add(sample(threads, run));
+      samples.addAll(samples(threads, run));
     }
     Sample.append(out, samples);
     System.out.println("samples of " + samples.size() + " benchmarks at " + threads + " threads appended to " + out);
   }
 
-  static Sample sample(int threads, RunResult run) {
+  /**
+   * The run's samples: mean time per operation (and CPU) per iteration; in sample-time mode also
+   * each iteration's median and 99th percentile latency, as rows {@code benchmark:p50} and
+   * {@code benchmark:p99}.
+   */
+  static List<Sample> samples(int threads, RunResult run) {
     BenchmarkParams p = run.getParams();
     TreeMap<String, String> params = new TreeMap<>();
     for (String key : p.getParamsKeys()) {
@@ -50,16 +56,32 @@ public final class BenchSuite {
     String impl = params.remove("impl");
     List<Double> wall = new ArrayList<>();
     List<Double> cpu = new ArrayList<>();
+    List<Double> p50 = new ArrayList<>();
+    List<Double> p99 = new ArrayList<>();
     for (BenchmarkResult fork : run.getBenchmarkResults()) {
       for (IterationResult it : fork.getIterationResults()) {
         wall.add(it.getPrimaryResult().getScore());
         Result c = it.getSecondaryResults().get(CpuTimeProfiler.LABEL);
         cpu.add(c == null ? Double.NaN : c.getScore());
+        p50.add(it.getPrimaryResult().getStatistics().getPercentile(50));
+        p99.add(it.getPrimaryResult().getStatistics().getPercentile(99));
       }
     }
-    return new Sample(threads, p.getBenchmark(), params, impl == null ? "javelin" : impl,
-        run.getPrimaryResult().getScoreUnit(), wall.stream().mapToDouble(Double::doubleValue).toArray(),
-        cpu.stream().mapToDouble(Double::doubleValue).toArray());
+    String side = impl == null ? "javelin" : impl;
+    String unit = run.getPrimaryResult().getScoreUnit();
+    List<Sample> out = new ArrayList<>();
+    out.add(new Sample(threads, p.getBenchmark(), params, side, unit, array(wall), array(cpu)));
+    if (p.getMode() == Mode.SampleTime) {
+      double[] none = new double[wall.size()];
+      java.util.Arrays.fill(none, Double.NaN);
+      out.add(new Sample(threads, p.getBenchmark() + ":p50", params, side, unit, array(p50), none));
+      out.add(new Sample(threads, p.getBenchmark() + ":p99", params, side, unit, array(p99), none));
+    }
+    return out;
+  }
+
+  private static double[] array(List<Double> x) {
+    return x.stream().mapToDouble(Double::doubleValue).toArray();
   }
 
   static void ensureParent(Path out) throws java.io.IOException {

@@ -101,9 +101,9 @@ public class IndexBenchmark {
     String op = params.getBenchmark().replaceAll("^.*\\.", "");
     Random check = new Random(SEED);
     for (int i = 0; i < 20; i++) {
-      String filter = filter(op, check);
-      Digest j = (Digest) javelinQuery(filter, null);
-      EqualWork.check(op + " (" + filter + ")", j, lanceQuery(filter, null));
+      String filter = filter(op, check, rows);
+      Digest j = (Digest) javelinQuery(javelin, filter, null);
+      EqualWork.check(op + " (" + filter + ")", j, lanceQuery(lance, filter, null));
       long want = op.equals("btreeEquality") ? 1 : op.equals("floorAbsentKey") ? 0 : -1;
       if (want >= 0) {
         EqualWork.check(op + " (" + filter + ", rows expected)", j.rows(), want);
@@ -119,7 +119,8 @@ public class IndexBenchmark {
     allocator.close();
   }
 
-  private String filter(String op, Random r) {
+  /** A query of kind {@code op} with its key or range start drawn from {@code r}. */
+  static String filter(String op, Random r, long rows) {
     return switch (op) {
       case "btreeEquality" -> "v = " + v((long) (r.nextDouble() * rows));
       case "btreeRange" -> {
@@ -134,24 +135,25 @@ public class IndexBenchmark {
 
   @Benchmark
   public Object btreeEquality(Blackhole bh) throws Exception {
-    return query(filter("btreeEquality", random), bh);
+    return query(filter("btreeEquality", random, rows), bh);
   }
 
   @Benchmark
   public Object btreeRange(Blackhole bh) throws Exception {
-    return query(filter("btreeRange", random), bh);
+    return query(filter("btreeRange", random, rows), bh);
   }
 
   @Benchmark
   public Object floorAbsentKey(Blackhole bh) throws Exception {
-    return query(filter("floorAbsentKey", random), bh);
+    return query(filter("floorAbsentKey", random, rows), bh);
   }
 
   private Object query(String filter, Blackhole bh) throws Exception {
-    return impl.equals("javelin") ? javelinQuery(filter, bh) : lanceQuery(filter, bh);
+    return impl.equals("javelin") ? javelinQuery(javelin, filter, bh) : lanceQuery(lance, filter, bh);
   }
 
-  private Object javelinQuery(String filter, Blackhole bh) throws Exception {
+  /** With a blackhole every buffer goes to it and the row count comes back; without, the digest. */
+  static Object javelinQuery(Dataset javelin, String filter, Blackhole bh) throws Exception {
     ArrowReader r = javelin.newScan().columns("id", "v").filter(filter).useIndex(true).build();
     if (bh == null) {
       return Digest.of(r, true);
@@ -161,7 +163,7 @@ public class IndexBenchmark {
     }
   }
 
-  private Object lanceQuery(String filter, Blackhole bh) throws Exception {
+  static Object lanceQuery(org.lance.Dataset lance, String filter, Blackhole bh) throws Exception {
     try (LanceScanner s = lance.newScan(ThreadBudget.lanceScan().columns(List.of("id", "v")).filter(filter)
         .useScalarIndex(true).build())) {
       ArrowReader r = s.scanBatches();
