@@ -9,13 +9,19 @@ import dev.javelin.core.compaction.CompactionScope;
 import dev.javelin.format.LanceFileVersion;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.ipc.ArrowReader;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.Field;
 import org.lance.ipc.LanceScanner;
 import org.lance.schema.SqlExpressions;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -33,15 +39,16 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * Compaction of a backfilled dataset into one fragment, Javelin against lance-core doing the same
- * operation: {@code rows()} rows of id, score, name ({@link DatasetBenchData}) in 4 fragments, then
- * {@value #BACKFILLS} int64 columns added one at a time (each fragment has 1 + {@value #BACKFILLS}
- * data files), written by either side ({@code writer}); every invocation compacts a fresh copy
- * (copying and opening untimed). {@code mode}: {@code reencode} (both sides decode and re-encode,
- * lance-core's {@code REENCODE}) or {@code binarycopy} (both copy encoded pages: Javelin's and
- * lance-core's {@code FORCE_BINARY_COPY}; when lance-core refuses it here, its row runs
- * {@code TRY_BINARY_COPY}, which re-encodes, and the report notes the fallback). Both sides use the
- * thread budget's threads ({@link ThreadBudget}).
+ * Compaction of 4 fragments into one, Javelin against lance-core doing the same operation, on
+ * {@code rows()} rows of id, score, name ({@link DatasetBenchData}) and {@value #BACKFILLS} int64
+ * columns, written by either side ({@code writer}); every invocation compacts a fresh copy (copying
+ * and opening untimed). {@code mode}: {@code reencode} (both sides decode and re-encode, lance-core's
+ * {@code REENCODE}) of the backfilled dataset (the int64 columns added one at a time: 1 +
+ * {@value #BACKFILLS} data files per fragment), or {@code binarycopy} (both copy encoded pages,
+ * Javelin's and lance-core's {@code FORCE_BINARY_COPY}) of the same rows written with every column
+ * at once (one data file per fragment: lance-core 7.0.0 refuses to binary-copy fragments of several
+ * files). Should lance-core refuse anyway, its row runs {@code TRY_BINARY_COPY}, which re-encodes,
+ * and the report notes the fallback. Both sides use the thread budget's threads ({@link ThreadBudget}).
  *
  * <p>The set-up compacts a copy with each side and compares, before and after: fragments, data files
  * per fragment, rows and a checksum over every column (each outcome read by the side that wrote it);
@@ -81,7 +88,10 @@ public class CompactionBenchmark {
     threads = ThreadBudget.threads();
     allocator = new RootAllocator();
     rows = BenchData.rows();
-    source = backfilled(allocator, writer, rows);
+    // lance-core 7.0.0 copies pages only from fragments of one data file ("binary copy is not
+    // supported" on the backfilled ones, where it falls back to re-encoding), so binary copy is
+    // compared on the same rows written with every column at once.
+    source = mode.equals("reencode") ? backfilled(allocator, writer, rows) : oneFilePerFragment(allocator, writer, rows);
     lanceMode = mode.equals("reencode") ? org.lance.compaction.CompactionMode.REENCODE
         : org.lance.compaction.CompactionMode.FORCE_BINARY_COPY;
     Shape before = shape("javelin", source);
@@ -235,6 +245,54 @@ public class CompactionBenchmark {
     }
     Files.move(tmp, path);
     return path;
+  }
+
+  /** The same rows with every column written at once: one data file per fragment, by {@code writer}. */
+  static Path oneFilePerFragment(BufferAllocator allocator, String writer, long rows) throws Exception {
+    Path path = BenchData.dir().resolve("compaction-onefile-" + writer + "-" + rows);
+    if (Files.exists(path)) {
+      return path;
+    }
+    Path tmp = path.resolveSibling(path.getFileName() + ".tmp");
+    DatasetBenchData.deleteTree(tmp);
+    int perFragment = (int) ((rows + FRAGMENTS - 1) / FRAGMENTS);
+    List<VectorSchemaRoot> batches = allColumns(allocator, rows);
+    try {
+      if (writer.equals("javelin")) {
+        Dataset.create(tmp, batches, WriteParams.builder().fileVersion(LanceFileVersion.V2_1)
+            .maxRowsPerFile(perFragment).build(), allocator);
+      } else {
+        try (ArrowReader reader = DatasetBenchData.readerOf(allocator, batches.get(0).getSchema(), batches)) {
+          org.lance.Dataset.write().allocator(allocator).reader(reader).uri(tmp.toString())
+              .mode(org.lance.WriteParams.WriteMode.CREATE).maxRowsPerFile(perFragment).dataStorageVersion("2.1")
+              .execute().close();
+        }
+      }
+    } finally {
+      batches.forEach(VectorSchemaRoot::close);
+    }
+    Files.move(tmp, path);
+    return path;
+  }
+
+  /** The backfilled dataset's rows with every column: id, score, name, c0 ... c6 (the caller closes them). */
+  static List<VectorSchemaRoot> allColumns(BufferAllocator allocator, long rows) {
+    List<VectorSchemaRoot> out = new ArrayList<>();
+    for (VectorSchemaRoot base : DatasetBenchData.batches(allocator, 0, rows)) {
+      List<FieldVector> vectors = new ArrayList<>(base.getFieldVectors());
+      BigIntVector id = (BigIntVector) base.getVector("id");
+      for (int k = 0; k < BACKFILLS; k++) {
+        BigIntVector c = new BigIntVector(Field.nullable(column(k), new ArrowType.Int(64, true)), allocator);
+        c.allocateNew(base.getRowCount());
+        for (int i = 0; i < base.getRowCount(); i++) {
+          c.set(i, id.get(i) * (k + 3));
+        }
+        c.setValueCount(base.getRowCount());
+        vectors.add(c);
+      }
+      out.add(new VectorSchemaRoot(vectors));
+    }
+    return out;
   }
 
   static String column(int k) {

@@ -8,16 +8,11 @@ import dev.javelin.format.LanceFileVersion;
 import dev.javelin.table.Fragment;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
-import org.apache.arrow.vector.BigIntVector;
-import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.arrow.vector.types.pojo.ArrowType;
-import org.apache.arrow.vector.types.pojo.Field;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -65,7 +60,7 @@ public class RepackBenchmark {
     allocator = new RootAllocator();
     rows = BenchData.rows();
     source = CompactionBenchmark.backfilled(allocator, "javelin", rows);
-    batches = allColumns(allocator, rows);
+    batches = CompactionBenchmark.allColumns(allocator, rows);
     Path dir = Files.createTempDirectory(BenchData.dir(), "check-");
     try {
       DatasetBenchData.copyTree(source, dir.resolve("repacked"));
@@ -145,26 +140,5 @@ public class RepackBenchmark {
     int perFragment = (int) ((rows + CompactionBenchmark.FRAGMENTS - 1) / CompactionBenchmark.FRAGMENTS);
     return Dataset.create(path, batches, WriteParams.builder().fileVersion(LanceFileVersion.V2_1)
         .maxRowsPerFile(perFragment).build(), allocator);
-  }
-
-  // The backfilled dataset's rows with every column: id, score, name, c0 ... c6.
-  private static List<VectorSchemaRoot> allColumns(BufferAllocator allocator, long rows) {
-    List<VectorSchemaRoot> out = new ArrayList<>();
-    for (VectorSchemaRoot base : DatasetBenchData.batches(allocator, 0, rows)) {
-      List<FieldVector> vectors = new ArrayList<>(base.getFieldVectors());
-      BigIntVector id = (BigIntVector) base.getVector("id");
-      for (int k = 0; k < CompactionBenchmark.BACKFILLS; k++) {
-        BigIntVector c = new BigIntVector(Field.nullable(CompactionBenchmark.column(k), new ArrowType.Int(64, true)),
-            allocator);
-        c.allocateNew(base.getRowCount());
-        for (int i = 0; i < base.getRowCount(); i++) {
-          c.set(i, id.get(i) * (k + 3));
-        }
-        c.setValueCount(base.getRowCount());
-        vectors.add(c);
-      }
-      out.add(new VectorSchemaRoot(vectors));
-    }
-    return out;
   }
 }

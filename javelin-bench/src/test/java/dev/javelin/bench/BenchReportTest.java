@@ -32,6 +32,13 @@ class BenchReportTest {
   }
 
   @Test
+  void aDamagedSamplesLineIsNamed() {
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> Sample.parse("2\tdev.x.Y.z\timpl=lance"))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("Not a samples line")
+        .hasMessageContaining("dev.x.Y.z");
+  }
+
+  @Test
   void tablesPairTheSidesAndSayNoDifference() {
     List<Sample> samples = List.of(
         sample(2, "fullScan", "javelin", new double[] {10.0, 10.1, 9.9, 10.0}, new double[] {15, 15.2, 14.8, 15}),
