@@ -31,8 +31,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * Writes the benchmark data set (held in memory beforehand) to a new file, by Javelin and by
  * lance-core, with the same thread budget ({@link ThreadBudget}; Javelin's column-encoding threads
  * default to it). The set-up writes once with each side and reads both files back (with Javelin's
- * reader): rows and a checksum over every column must equal the input's, or the trial fails. Also
- * records each file's size.
+ * reader): rows and a checksum over every column must equal the input's, or the trial fails; the
+ * two files' sizes go to the report's notes.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.SingleShotTime)
@@ -103,7 +103,6 @@ public class FileWriteBenchmark {
   public long writeFile() throws Exception {
     Path file = out.resolve(write());
     long size = Files.size(file);
-    Files.writeString(BenchData.dir().resolve("size-" + impl + "-" + version + ".txt"), Long.toString(size));
     Files.delete(file);
     return size;
   }
