@@ -39,6 +39,7 @@ public final class CommitThroughput {
   private CommitThroughput() {}
 
   public static void main(String[] args) throws Exception {
+    ThreadBudget.threads(); // both sides with one budget: run it with bench/main or bench/run
     int writers = args.length > 0 ? Integer.parseInt(args[0]) : 4;
     int commits = args.length > 1 ? Integer.parseInt(args[1]) : 50;
     int rows = args.length > 2 ? Integer.parseInt(args[2]) : 100;

@@ -1,330 +1,305 @@
 package dev.javelin.bench;
 
+import dev.javelin.bench.S3Benchmark.Digest;
 import dev.javelin.core.Dataset;
 import dev.javelin.core.WriteParams;
 import dev.javelin.core.compaction.CompactionMode;
 import dev.javelin.core.compaction.CompactionOptions;
 import dev.javelin.core.compaction.CompactionScope;
 import dev.javelin.format.LanceFileVersion;
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
-import java.lang.management.ManagementFactory;
-import java.lang.management.MemoryPoolMXBean;
-import java.lang.management.MemoryType;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
-import java.util.Locale;
-import java.util.Random;
-import java.util.function.LongUnaryOperator;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.BigIntVector;
-import org.apache.arrow.vector.Float8Vector;
-import org.apache.arrow.vector.VarCharVector;
+import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowReader;
-import org.apache.arrow.vector.types.FloatingPointPrecision;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
-import org.apache.arrow.vector.types.pojo.Schema;
+import org.lance.ipc.LanceScanner;
+import org.lance.schema.SqlExpressions;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * Compaction of a backfilled dataset: {@code rows} rows (default 1M) of id, name, score in
- * fragments of 250,000 rows, then 7 int64 columns added one at a time, so every fragment has 8
- * data files. Javelin runs with its defaults (tasks on as many threads as processors, as
- * lance-core). Times (medians, each run on a fresh copy, the operations in turns; copying is not
- * timed):
- * <ul>
- *   <li>Javelin column repack to one file per fragment, re-encoding and by binary copy (zip);
- *   <li>lance-core 7.0.0's {@code compact} rewriting all fragments (target above the row count);
- *   <li>Javelin's own fragment rewrite of the same, re-encoding and by binary copy;
- *   <li>full scan and take of 1,000 random rows after the repack, against the same rows written
- *       with one file per fragment;
- *   <li>peak heap of a repack in a child JVM with {@code -Xmx256m}.
- * </ul>
- * Usage: {@code CompactionBenchmark [rows] [runs]}; data under {@link BenchData#dir()}.
+ * Compaction of 4 fragments into one, Javelin against lance-core doing the same operation, on
+ * {@code rows()} rows of id, score, name ({@link DatasetBenchData}) and {@value #BACKFILLS} int64
+ * columns, written by either side ({@code writer}); every invocation compacts a fresh copy (copying
+ * and opening untimed). {@code mode}: {@code reencode} (both sides decode and re-encode, lance-core's
+ * {@code REENCODE}) of the backfilled dataset (the int64 columns added one at a time: 1 +
+ * {@value #BACKFILLS} data files per fragment), or {@code binarycopy} (both copy encoded pages,
+ * Javelin's and lance-core's {@code FORCE_BINARY_COPY}) of the same rows written with every column
+ * at once (one data file per fragment: lance-core 7.0.0 refuses to binary-copy fragments of several
+ * files). Should lance-core refuse anyway, its row runs {@code TRY_BINARY_COPY}, which re-encodes,
+ * and the report notes the fallback. Both sides use the thread budget's threads ({@link ThreadBudget}).
+ *
+ * <p>The set-up compacts a copy with each side and compares, before and after: fragments, data files
+ * per fragment, rows and a checksum over every column (each outcome read by the side that wrote it);
+ * the trial fails on any difference, or if the rows changed. Javelin's column repack, which has no
+ * lance-core counterpart, is measured against the one-shot write in {@link RepackBenchmark}.
  */
-public final class CompactionBenchmark {
-  static final int PER_FRAGMENT = 250_000;
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.SingleShotTime)
+@OutputTimeUnit(TimeUnit.MILLISECONDS)
+// Single shots: Javelin's compaction kept getting faster over its first ~20 runs in one JVM as the
+// JIT compiled the encoders; lance-core's native code does not need that.
+@Warmup(iterations = 12)
+@Measurement(iterations = 8)
+@Fork(value = 1, jvmArgsAppend = {"--add-opens=java.base/java.nio=ALL-UNNAMED", "-Xmx4g"})
+public class CompactionBenchmark {
+  static final int FRAGMENTS = 4;
   static final int BACKFILLS = 7;
-  static final int WARMUP = 3;
-  /**
-   * Untimed turns of the five operations before the timed ones. Javelin's repack kept getting
-   * faster over its first runs in one JVM as the JIT compiled the encoders (1,265, 265, 261, 204
-   * ... about 150 ms from the 20th run), lance-core's native compaction does not; three turns
-   * timed the JIT as much as the repack.
-   */
-  static final int OPS_WARMUP = Integer.getInteger("javelin.bench.compaction.warmup", 10);
 
-  private CompactionBenchmark() {}
+  @Param({"javelin", "lance"})
+  public String impl;
 
-  public static void main(String[] args) throws Exception {
-    if (args.length > 0 && args[0].equals("heap")) {
-      heapProbe(Path.of(args[1]));
-      return;
-    }
-    int rows = args.length > 0 ? Integer.parseInt(args[0]) : 1_000_000;
-    int runs = args.length > 1 ? Integer.parseInt(args[1]) : 3;
-    Path root = BenchData.dir().resolve("compaction-" + rows);
-    Path backfilled = root.resolve("backfilled");
-    Path single = root.resolve("single");
-    try (BufferAllocator allocator = new RootAllocator()) {
-      if (!Files.exists(backfilled.resolve("_versions"))) {
-        DatasetBenchData.deleteTree(root);
-        createBackfilled(backfilled, rows, allocator);
-        createSingle(single, rows, allocator);
+  /** Who wrote (and backfilled) the dataset both sides compact. */
+  @Param({"javelin", "lance"})
+  public String writer;
+
+  @Param({"reencode", "binarycopy"})
+  public String mode;
+
+  BufferAllocator allocator;
+  Path source;
+  long rows;
+  int threads;
+  org.lance.compaction.CompactionMode lanceMode;
+
+  @Setup(Level.Trial)
+  public void setup() throws Exception {
+    threads = ThreadBudget.threads();
+    allocator = new RootAllocator();
+    rows = BenchData.rows();
+    // lance-core 7.0.0 copies pages only from fragments of one data file ("binary copy is not
+    // supported" on the backfilled ones, where it falls back to re-encoding), so binary copy is
+    // compared on the same rows written with every column at once.
+    source = mode.equals("reencode") ? backfilled(allocator, writer, rows) : oneFilePerFragment(allocator, writer, rows);
+    lanceMode = mode.equals("reencode") ? org.lance.compaction.CompactionMode.REENCODE
+        : org.lance.compaction.CompactionMode.FORCE_BINARY_COPY;
+    Shape before = shape("javelin", source);
+    Shape javelin = compactCopy("javelin");
+    Shape lance;
+    try {
+      lance = compactCopy("lance");
+    } catch (RuntimeException e) {
+      if (lanceMode != org.lance.compaction.CompactionMode.FORCE_BINARY_COPY) {
+        throw e;
       }
-      Dataset b = Dataset.open(backfilled, allocator);
-      System.out.printf(Locale.ROOT, "dataset: %,d rows, %d fragments, %d files per fragment%n", b.countRows(),
-          b.manifest().fragments().size(), b.manifest().fragments().get(0).files().size());
-      CompactionOptions repack = CompactionOptions.builder().scope(CompactionScope.REPACK_COLUMNS)
-          .maxDataFilesPerFragment(1).build();
-      CompactionOptions rewrite = CompactionOptions.builder().scope(CompactionScope.REWRITE_FRAGMENTS)
-          .targetRowsPerFragment(rows * 2L).build();
-      Path work = root.resolve("work");
-      double[] t = timedInTurns(backfilled, work, runs, List.of(
-          p -> Dataset.open(p, allocator).compact(repack),
-          p -> Dataset.open(p, allocator).compact(repack.toBuilder().mode(CompactionMode.FORCE_BINARY_COPY).build()),
-          p -> {
-            try (org.lance.Dataset l = org.lance.Dataset.open(p.toString(), allocator)) {
-              l.compact(org.lance.compaction.CompactionOptions.builder().withTargetRowsPerFragment(rows * 2L).build());
-            }
-          },
-          p -> Dataset.open(p, allocator).compact(rewrite),
-          p -> Dataset.open(p, allocator).compact(rewrite.toBuilder().mode(CompactionMode.FORCE_BINARY_COPY).build())));
-      double tRepack = t[0];
-      double tRepackCopy = t[1];
-      double tLance = t[2];
-      double tRewrite = t[3];
-      double tCopy = t[4];
-      System.out.printf(Locale.ROOT, "%-46s %10s %8s%n", "operation", "median ms", "vs lance");
-      row("javelin repack (re-encode, 8 -> 1 file)", tRepack, tLance);
-      row("javelin repack (binary copy, 8 -> 1 file)", tRepackCopy, tLance);
-      row("lance-core compact (full rewrite)", tLance, tLance);
-      row("javelin fragment rewrite (re-encode)", tRewrite, tLance);
-      row("javelin fragment rewrite (binary copy)", tCopy, tLance);
-
-      // Reads after a repack, against one file per fragment from the start.
-      DatasetBenchData.deleteTree(work);
-      DatasetBenchData.copyTree(backfilled, work);
-      Dataset repacked = Dataset.open(work, allocator).compact(repack);
-      Dataset one = Dataset.open(single, allocator);
-      long[] offsets = new Random(7).longs(1000, 0, rows).sorted().toArray();
-      // Both warmed up first, so JIT and page cache favour neither.
-      for (int i = 0; i < WARMUP * 2; i++) {
-        scan(repacked);
-        scan(one);
-        repacked.take(offsets).close();
-        one.take(offsets).close();
-      }
-      // Measured alternately (A, B, A, B...): a change of load then hits both the same way. (The
-      // two datasets' files are byte for byte the same here, so only noise can part them.)
-      double[] scans = alternate(runs * 6, () -> scan(repacked), () -> scan(one));
-      double[] takes = alternate(runs * 12, () -> repacked.take(offsets).close(), () -> one.take(offsets).close());
-      double scanRepacked = scans[0];
-      double scanSingle = scans[1];
-      double takeRepacked = takes[0];
-      double takeSingle = takes[1];
-      System.out.printf(Locale.ROOT, "%-46s %10s %8s%n", "read", "median ms", "ratio");
-      row("scan, repacked (1 file per fragment)", scanRepacked, scanSingle);
-      row("scan, written with 1 file per fragment", scanSingle, scanSingle);
-      row("take 1,000 rows, repacked", takeRepacked, takeSingle);
-      row("take 1,000 rows, written with 1 file", takeSingle, takeSingle);
-      DatasetBenchData.deleteTree(work);
+      Notes.add("compaction, data by " + writer + ": lance-core refused FORCE_BINARY_COPY (" + e.getMessage()
+          .lines().findFirst().orElse("") + "); its binarycopy row runs TRY_BINARY_COPY, which re-encodes");
+      lanceMode = org.lance.compaction.CompactionMode.TRY_BINARY_COPY;
+      lance = compactCopy("lance");
     }
-    heapChild(backfilled, root.resolve("heap"));
+    EqualWork.check("compaction (" + mode + ", data by " + writer + ")", javelin, lance);
+    EqualWork.check("compaction keeps the rows", javelin.digest(), before.digest());
+    EqualWork.check("compaction makes one fragment", javelin.filesPerFragment().size(), 1);
   }
 
-  private interface Op {
-    void run(Path p) throws Exception;
+  /** A dataset's layout and contents: data files per fragment, rows and checksum. */
+  record Shape(List<Integer> filesPerFragment, Digest digest) {}
+
+  // Reads the layout from the manifest (Javelin's reader for both) and the rows with the side's own reader.
+  Shape shape(String side, Path path) throws Exception {
+    Dataset ds = Dataset.open(path, allocator);
+    List<Integer> files = ds.manifest().fragments().stream().map(f -> f.files().size()).toList();
+    if (side.equals("javelin")) {
+      return new Shape(files, Digest.of(ds.newScan().build(), true));
+    }
+    try (org.lance.Dataset l = org.lance.Dataset.open(path.toString(), allocator);
+        LanceScanner s = l.newScan(ThreadBudget.lanceScan().build())) {
+      return new Shape(files, Digest.of(s.scanBatches(), true));
+    }
   }
 
-  private interface Read {
-    void run() throws Exception;
-  }
-
-  private static void row(String name, double ms, double base) {
-    System.out.printf(Locale.ROOT, "%-46s %10.0f %8.2fx%n", name, ms, ms / base);
-  }
-
-  // Medians of each op, run in turns (op 1, op 2, ..., op 1, ...) on fresh copies, so a change of
-  // load or a JIT still compiling hits them all alike; the first rounds warm the JIT up.
-  private static double[] timedInTurns(Path source, Path work, int runs, List<Op> ops) throws Exception {
-    double[][] t = new double[ops.size()][runs];
-    for (int i = -OPS_WARMUP; i < runs; i++) {
-      for (int k = 0; k < ops.size(); k++) {
-        DatasetBenchData.deleteTree(work);
-        DatasetBenchData.copyTree(source, work);
-        long start = System.nanoTime();
-        ops.get(k).run(work);
-        if (i >= 0) {
-          t[k][i] = (System.nanoTime() - start) / 1e6;
+  private Shape compactCopy(String side) throws Exception {
+    Path dir = Files.createTempDirectory(BenchData.dir(), "check-");
+    try {
+      Path copy = dir.resolve("ds");
+      DatasetBenchData.copyTree(source, copy);
+      if (side.equals("javelin")) {
+        javelinCompact(Dataset.open(copy, allocator));
+      } else {
+        try (org.lance.Dataset l = org.lance.Dataset.open(copy.toString(), allocator)) {
+          lanceCompact(l);
         }
       }
+      return shape(side, copy);
+    } finally {
+      DatasetBenchData.deleteTree(dir);
     }
-    DatasetBenchData.deleteTree(work);
-    double[] out = new double[ops.size()];
-    for (int k = 0; k < out.length; k++) {
-      out[k] = medianOf(t[k]);
+  }
+
+  @TearDown(Level.Trial)
+  public void tearDown() {
+    allocator.close();
+  }
+
+  /** A fresh copy of the source dataset, opened by the side under test. */
+  @State(Scope.Thread)
+  public static class Copy {
+    Path root;
+    Dataset javelin;
+    org.lance.Dataset lance;
+
+    @Setup(Level.Invocation)
+    public void setup(CompactionBenchmark b) throws Exception {
+      CpuTimeProfiler.untimed(() -> {
+        root = Files.createTempDirectory(BenchData.dir(), "compact-");
+        Path path = root.resolve("ds");
+        DatasetBenchData.copyTree(b.source, path);
+        if (b.impl.equals("javelin")) {
+          javelin = Dataset.open(path, b.allocator);
+        } else {
+          lance = org.lance.Dataset.open(path.toString(), b.allocator);
+        }
+        return null;
+      });
+    }
+
+    @TearDown(Level.Invocation)
+    public void remove() throws Exception {
+      CpuTimeProfiler.untimed(() -> {
+        if (lance != null) {
+          lance.close();
+          lance = null;
+        }
+        javelin = null;
+        DatasetBenchData.deleteTree(root);
+        return null;
+      });
+    }
+  }
+
+  @Benchmark
+  public Object compactIntoOneFragment(Copy c) throws Exception {
+    if (impl.equals("javelin")) {
+      return javelinCompact(c.javelin);
+    }
+    lanceCompact(c.lance);
+    return c.lance;
+  }
+
+  private Dataset javelinCompact(Dataset ds) {
+    return ds.compact(CompactionOptions.builder().scope(CompactionScope.REWRITE_FRAGMENTS)
+        .targetRowsPerFragment(rows * 2).numThreads(threads)
+        .mode(mode.equals("reencode") ? CompactionMode.REENCODE : CompactionMode.FORCE_BINARY_COPY).build());
+  }
+
+  private void lanceCompact(org.lance.Dataset ds) {
+    ds.compact(org.lance.compaction.CompactionOptions.builder().withTargetRowsPerFragment(rows * 2)
+        .withNumThreads(threads).withCompactionMode(lanceMode).build());
+  }
+
+  // ---- the data
+
+  /**
+   * The backfilled dataset (written once under the bench directory and reused): {@code rows} rows in
+   * {@value #FRAGMENTS} fragments, then {@value #BACKFILLS} columns {@code c<k> = id * (k + 3)} added
+   * one at a time, all by {@code writer}.
+   */
+  static Path backfilled(BufferAllocator allocator, String writer, long rows) throws Exception {
+    Path path = BenchData.dir().resolve("compaction-" + writer + "-" + rows);
+    if (Files.exists(path)) {
+      return path;
+    }
+    Path tmp = path.resolveSibling(path.getFileName() + ".tmp");
+    DatasetBenchData.deleteTree(tmp);
+    int perFragment = (int) ((rows + FRAGMENTS - 1) / FRAGMENTS);
+    List<VectorSchemaRoot> batches = DatasetBenchData.batches(allocator, 0, rows);
+    try {
+      if (writer.equals("javelin")) {
+        Dataset ds = Dataset.create(tmp, batches, WriteParams.builder().fileVersion(LanceFileVersion.V2_1)
+            .maxRowsPerFile(perFragment).build(), allocator);
+        for (int k = 0; k < BACKFILLS; k++) {
+          ds = ds.addColumns(Map.of(column(k), expression(k)));
+        }
+      } else {
+        DatasetBenchData.lanceWrite(allocator, tmp, batches, org.lance.WriteParams.WriteMode.CREATE, perFragment);
+        try (org.lance.Dataset l = org.lance.Dataset.open(tmp.toString(), allocator)) {
+          for (int k = 0; k < BACKFILLS; k++) {
+            l.addColumns(new SqlExpressions.Builder().withExpression(column(k), expression(k)).build(),
+                Optional.empty());
+          }
+        }
+      }
+    } finally {
+      batches.forEach(VectorSchemaRoot::close);
+    }
+    Files.move(tmp, path);
+    return path;
+  }
+
+  /** The same rows with every column written at once: one data file per fragment, by {@code writer}. */
+  static Path oneFilePerFragment(BufferAllocator allocator, String writer, long rows) throws Exception {
+    Path path = BenchData.dir().resolve("compaction-onefile-" + writer + "-" + rows);
+    if (Files.exists(path)) {
+      return path;
+    }
+    Path tmp = path.resolveSibling(path.getFileName() + ".tmp");
+    DatasetBenchData.deleteTree(tmp);
+    int perFragment = (int) ((rows + FRAGMENTS - 1) / FRAGMENTS);
+    List<VectorSchemaRoot> batches = allColumns(allocator, rows);
+    try {
+      if (writer.equals("javelin")) {
+        Dataset.create(tmp, batches, WriteParams.builder().fileVersion(LanceFileVersion.V2_1)
+            .maxRowsPerFile(perFragment).build(), allocator);
+      } else {
+        try (ArrowReader reader = DatasetBenchData.readerOf(allocator, batches.get(0).getSchema(), batches)) {
+          org.lance.Dataset.write().allocator(allocator).reader(reader).uri(tmp.toString())
+              .mode(org.lance.WriteParams.WriteMode.CREATE).maxRowsPerFile(perFragment).dataStorageVersion("2.1")
+              .execute().close();
+        }
+      }
+    } finally {
+      batches.forEach(VectorSchemaRoot::close);
+    }
+    Files.move(tmp, path);
+    return path;
+  }
+
+  /** The backfilled dataset's rows with every column: id, score, name, c0 ... c6 (the caller closes them). */
+  static List<VectorSchemaRoot> allColumns(BufferAllocator allocator, long rows) {
+    List<VectorSchemaRoot> out = new ArrayList<>();
+    for (VectorSchemaRoot base : DatasetBenchData.batches(allocator, 0, rows)) {
+      List<FieldVector> vectors = new ArrayList<>(base.getFieldVectors());
+      BigIntVector id = (BigIntVector) base.getVector("id");
+      for (int k = 0; k < BACKFILLS; k++) {
+        BigIntVector c = new BigIntVector(Field.nullable(column(k), new ArrowType.Int(64, true)), allocator);
+        c.allocateNew(base.getRowCount());
+        for (int i = 0; i < base.getRowCount(); i++) {
+          c.set(i, id.get(i) * (k + 3));
+        }
+        c.setValueCount(base.getRowCount());
+        vectors.add(c);
+      }
+      out.add(new VectorSchemaRoot(vectors));
     }
     return out;
   }
-
-  // Medians of a and b, run in turns.
-  private static double[] alternate(int runs, Read a, Read b) throws Exception {
-    double[] ta = new double[runs];
-    double[] tb = new double[runs];
-    for (int i = 0; i < runs; i++) {
-      long start = System.nanoTime();
-      a.run();
-      ta[i] = (System.nanoTime() - start) / 1e6;
-      start = System.nanoTime();
-      b.run();
-      tb[i] = (System.nanoTime() - start) / 1e6;
-    }
-    return new double[] {medianOf(ta), medianOf(tb)};
-  }
-
-  private static double medianOf(double[] t) {
-    Arrays.sort(t);
-    return t[t.length / 2];
-  }
-
-  private static void scan(Dataset ds) throws Exception {
-    long n = 0;
-    try (ArrowReader r = ds.newScan().build()) {
-      while (r.loadNextBatch()) {
-        n += r.getVectorSchemaRoot().getRowCount();
-      }
-    }
-    if (n != ds.countRows()) {
-      throw new IllegalStateException("scan read " + n + " rows");
-    }
-  }
-
-  // ---- data
-
-  static final Schema BASE = new Schema(List.of(Field.nullable("id", new ArrowType.Int(64, true)),
-      Field.nullable("name", ArrowType.Utf8.INSTANCE),
-      Field.nullable("score", new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE))));
 
   static String column(int k) {
     return "c" + k;
   }
 
-  static long value(int k, long id) {
-    return id * (k + 3) ^ (id >>> 3);
-  }
-
-  private static VectorSchemaRoot base(BufferAllocator a, long start, int n, boolean withColumns) {
-    List<Field> fields = new ArrayList<>(BASE.getFields());
-    if (withColumns) {
-      for (int k = 0; k < BACKFILLS; k++) {
-        fields.add(Field.nullable(column(k), new ArrowType.Int(64, true)));
-      }
-    }
-    VectorSchemaRoot root = VectorSchemaRoot.create(new Schema(fields), a);
-    root.allocateNew();
-    BigIntVector id = (BigIntVector) root.getVector("id");
-    VarCharVector name = (VarCharVector) root.getVector("name");
-    Float8Vector score = (Float8Vector) root.getVector("score");
-    for (int i = 0; i < n; i++) {
-      long r = start + i;
-      id.setSafe(i, r);
-      name.setSafe(i, ("user-" + (r * 7919 % 1_000_003)).getBytes(StandardCharsets.UTF_8));
-      score.setSafe(i, (r % 1000) * 0.25);
-      if (withColumns) {
-        for (int k = 0; k < BACKFILLS; k++) {
-          ((BigIntVector) root.getVector(column(k))).setSafe(i, value(k, r));
-        }
-      }
-    }
-    root.setRowCount(n);
-    return root;
-  }
-
-  // One create of all rows (in batches of 65,536) so both datasets get fragments of 250,000 rows.
-  private static Dataset write(Path path, int rows, boolean withColumns, BufferAllocator a) {
-    WriteParams params = WriteParams.builder().fileVersion(LanceFileVersion.V2_1).maxRowsPerFile(PER_FRAGMENT).build();
-    List<VectorSchemaRoot> batches = new ArrayList<>();
-    try {
-      for (int s = 0; s < rows; s += 65_536) {
-        batches.add(base(a, s, Math.min(65_536, rows - s), withColumns));
-      }
-      return Dataset.create(path, batches, params, a);
-    } finally {
-      batches.forEach(VectorSchemaRoot::close);
-    }
-  }
-
-  private static void createSingle(Path path, int rows, BufferAllocator a) {
-    write(path, rows, true, a);
-  }
-
-  private static void createBackfilled(Path path, int rows, BufferAllocator a) {
-    Dataset ds = write(path, rows, false, a);
-    for (int k = 0; k < BACKFILLS; k++) {
-      int kk = k;
-      Schema s = new Schema(List.of(Field.nullable(column(k), new ArrowType.Int(64, true))));
-      LongUnaryOperator f = id -> value(kk, id);
-      ds = ds.addColumns(s, List.of("id"), in -> {
-        VectorSchemaRoot out = VectorSchemaRoot.create(s, a);
-        out.allocateNew();
-        BigIntVector id = (BigIntVector) in.getVector("id");
-        BigIntVector v = (BigIntVector) out.getVector(0);
-        for (int i = 0; i < in.getRowCount(); i++) {
-          v.setSafe(i, f.applyAsLong(id.get(i)));
-        }
-        out.setRowCount(in.getRowCount());
-        return out;
-      });
-    }
-  }
-
-  // ---- peak heap of a repack under -Xmx256m, in a child JVM
-
-  private static void heapChild(Path source, Path work) throws Exception {
-    DatasetBenchData.deleteTree(work);
-    DatasetBenchData.copyTree(source, work);
-    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    Process p = new ProcessBuilder(java, "-Xmx256m", "--add-opens=java.base/java.nio=ALL-UNNAMED", "-cp",
-        System.getProperty("java.class.path"), CompactionBenchmark.class.getName(), "heap", work.toString())
-        .redirectErrorStream(true).start();
-    try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
-      String line;
-      while ((line = r.readLine()) != null) {
-        if (!line.startsWith("SLF4J")) {
-          System.out.println(line);
-        }
-      }
-    }
-    System.out.println("child JVM (-Xmx256m) exit code " + p.waitFor());
-    DatasetBenchData.deleteTree(work);
-  }
-
-  private static void heapProbe(Path work) throws Exception {
-    for (MemoryPoolMXBean b : ManagementFactory.getMemoryPoolMXBeans()) {
-      b.resetPeakUsage();
-    }
-    try (RootAllocator a = new RootAllocator()) {
-      long start = System.nanoTime();
-      Dataset after = Dataset.open(work, a).compact(CompactionOptions.builder().scope(CompactionScope.REPACK_COLUMNS)
-          .maxDataFilesPerFragment(1).build());
-      double ms = (System.nanoTime() - start) / 1e6;
-      long heap = 0;
-      for (MemoryPoolMXBean b : ManagementFactory.getMemoryPoolMXBeans()) {
-        if (b.getType() == MemoryType.HEAP) {
-          heap += b.getPeakUsage().getUsed();
-        }
-      }
-      System.out.printf(Locale.ROOT, "repack under -Xmx256m: %.0f ms, %d files per fragment after, peak heap "
-          + "(sum of pool peaks) %.1f MiB, peak Arrow off-heap %.1f MiB%n", ms,
-          after.manifest().fragments().get(0).files().size(), heap / 1048576.0,
-          a.getPeakMemoryAllocation() / 1048576.0);
-    }
+  static String expression(int k) {
+    return "id * " + (k + 3);
   }
 }

@@ -29,13 +29,16 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * Writes the benchmark data set (held in memory beforehand) to a new file, by Javelin and by
- * lance-core. Also records each file's size, which the ratio table reports.
+ * lance-core, with the same thread budget ({@link ThreadBudget}; Javelin's column-encoding threads
+ * default to it). The set-up writes once with each side and reads both files back (with Javelin's
+ * reader): rows and a checksum over every column must equal the input's, or the trial fails; the
+ * two files' sizes go to the report's notes.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.SingleShotTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
-@Warmup(iterations = 2)
-@Measurement(iterations = 4)
+@Warmup(iterations = 3)
+@Measurement(iterations = 6)
 @Fork(value = 1, jvmArgsAppend = {"--add-opens=java.base/java.nio=ALL-UNNAMED", "-Xmx4g"})
 public class FileWriteBenchmark {
   @Param({"javelin", "lance"})
@@ -59,6 +62,29 @@ public class FileWriteBenchmark {
       batches.add(root);
     }
     out = Files.createTempDirectory(BenchData.dir(), "write-");
+    ThreadBudget.threads();
+    S3Benchmark.Digest input = S3Benchmark.Digest.of(batches);
+    String javelin = impl;
+    try {
+      impl = "javelin";
+      Path j = out.resolve(write());
+      impl = "lance";
+      Path l = out.resolve(write());
+      EqualWork.check("write " + version, readBack(j), readBack(l));
+      EqualWork.check("write " + version + " (against the input)", readBack(j), input);
+      Notes.add(String.format(java.util.Locale.ROOT, "file size, %,d rows, format %s: Javelin %.1f MB, lance-core"
+          + " %.1f MB", BenchData.rows(), version, Files.size(j) / 1e6, Files.size(l) / 1e6));
+      Files.delete(j);
+      Files.delete(l);
+    } finally {
+      impl = javelin;
+    }
+  }
+
+  private S3Benchmark.Digest readBack(Path file) throws Exception {
+    try (dev.javelin.format.LanceFileReader r = dev.javelin.format.LanceFileReader.open(file, allocator)) {
+      return S3Benchmark.Digest.of(r.read(dev.javelin.format.ReadOptions.builder().build()), true);
+    }
   }
 
   @TearDown(Level.Trial)
@@ -74,7 +100,15 @@ public class FileWriteBenchmark {
   }
 
   @Benchmark
-  public long write() throws Exception {
+  public long writeFile() throws Exception {
+    Path file = out.resolve(write());
+    long size = Files.size(file);
+    Files.delete(file);
+    return size;
+  }
+
+  // Writes the batches to a new file; returns its name.
+  private String write() throws Exception {
     Path file = out.resolve(impl + "-" + version + "-" + (run++) + ".lance");
     if (impl.equals("javelin")) {
       try (LanceFileWriter w = LanceFileWriter.create(file, BenchData.schema(),
@@ -91,9 +125,6 @@ public class FileWriteBenchmark {
         }
       }
     }
-    long size = Files.size(file);
-    Files.writeString(BenchData.dir().resolve("size-" + impl + "-" + version + ".txt"), Long.toString(size));
-    Files.delete(file);
-    return size;
+    return file.getFileName().toString();
   }
 }

@@ -78,6 +78,7 @@ public final class VectorIndexBenchmark {
 
   /** Runs both data sets and prints the report (also written to bench-data/vector-index-benchmark.txt). */
   public static void main(String[] args) throws Exception {
+    ThreadBudget.threads(); // both sides with one budget: run it with bench/main or bench/run
     Path dir = Files.createTempDirectory(BenchData.dir(), "vector-");
     VectorIndexBenchmark b = new VectorIndexBenchmark(dir);
     StringBuilder report = new StringBuilder();
@@ -265,7 +266,7 @@ public final class VectorIndexBenchmark {
         lr / (QUERIES * 10), median(lms), median(lcpu));
   }
 
-  private static long[] javelinIds(Dataset ds, float[] q, int nprobes, int refine) {
+  static long[] javelinIds(Dataset ds, float[] q, int nprobes, int refine) {
     // Exactly nprobes partitions, as lance-core's setNprobes (minimum = maximum).
     return ds.nearest("v", q).k(10).nprobes(nprobes).maximumNprobes(nprobes).refineFactor(refine).neighbors().rowIds();
   }
@@ -283,7 +284,7 @@ public final class VectorIndexBenchmark {
         .getOperatingSystemMXBean()).getProcessCpuTime();
   }
 
-  private static List<Long> lanceIds(org.lance.Dataset lance, float[] q, int nprobes, int refine) throws Exception {
+  static List<Long> lanceIds(org.lance.Dataset lance, float[] q, int nprobes, int refine) throws Exception {
     Query.Builder qb = new Query.Builder().setColumn("v").setKey(q).setK(10).setNprobes(nprobes);
     if (refine > 0) {
       qb.setRefineFactor(refine);
