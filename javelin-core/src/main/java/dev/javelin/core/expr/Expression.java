@@ -20,8 +20,12 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * integers, decimals and exponents (floats), {@code 'strings'} ({@code ''} escapes a quote; {@code "double quotes"} also make a
  * string, as in Lance),
  * {@code TRUE}, {@code FALSE}, {@code NULL}, {@code DATE 'YYYY-MM-DD'},
- * {@code TIMESTAMP 'YYYY-MM-DD HH:MM:SS[.f]'} (UTC). Columns: names, {@code a.b.c} for struct
- * fields, {@code `quoted`} names (backticks only, as in Lance). Keywords are case-insensitive.
+ * {@code TIMESTAMP 'YYYY-MM-DD HH:MM:SS[.f]'} (UTC), arrays {@code [a, b]}. Columns: names,
+ * {@code a.b.c} or {@code a['b']} for struct fields, {@code `quoted`} names (backticks only, as in
+ * Lance), {@code list[i]} for list elements. Also {@code IS [NOT] TRUE/FALSE}, {@code [NOT] ILIKE},
+ * {@code ||}, {@code CAST(x AS type)}, {@code x::type}, {@code TRY_CAST}, {@code CASE},
+ * {@code EXTRACT(part FROM x)} and the functions of {@code docs/filters.md} (string, regexp, math,
+ * date/time, list, COALESCE, NULLIF). Keywords are case-insensitive.
  *
  * <p>Expressions nest at most {@link #MAX_DEPTH} levels: each pair of parentheses, each NOT and
  * sign, and each comparison, predicate or arithmetic operator opens one level for what it holds
