@@ -26,26 +26,34 @@ final class ListFunctions {
   }
 
   /**
-   * array_has_any / array_has_all(list, needles): whether any (all) of the needles is in the list;
-   * here NULL equals NULL, and a NULL list holds nothing. NULL only for a NULL needle list.
+   * array_has_any / array_has_all(list, needles): whether any (all) of the needles is in the list,
+   * where NULL equals NULL. With no needles: FALSE (any) or TRUE (all) whatever the list, as in
+   * Lance; otherwise NULL for a NULL list or needle list.
    */
   static Values hasAnyOrAll(Values list, Values needles, int n, boolean all) {
     Values out = new Values(Kind.BOOL, n);
-    out.nulls = needles.nulls;
+    boolean[] nulls = new boolean[n];
     boolean[] r = new boolean[n];
     for (int i = 0; i < n; i++) {
       if (needles.isNull(i)) {
+        nulls[i] = true;
+        continue;
+      }
+      if (needles.offsets[i] == needles.offsets[i + 1]) {
+        r[i] = all;
+        continue;
+      }
+      if (list.isNull(i)) {
+        nulls[i] = true;
         continue;
       }
       boolean result = all;
       for (int j = needles.offsets[i]; j < needles.offsets[i + 1]; j++) {
         boolean found = false;
-        if (!list.isNull(i)) {
-          for (int k = list.offsets[i]; k < list.offsets[i + 1] && !found; k++) {
-            boolean kn = list.items.isNull(k);
-            boolean jn = needles.items.isNull(j);
-            found = kn || jn ? kn && jn : Values.same(list.items, k, needles.items, j);
-          }
+        for (int k = list.offsets[i]; k < list.offsets[i + 1] && !found; k++) {
+          boolean kn = list.items.isNull(k);
+          boolean jn = needles.items.isNull(j);
+          found = kn || jn ? kn && jn : Values.same(list.items, k, needles.items, j);
         }
         if (found != all) {
           result = found;
@@ -55,6 +63,7 @@ final class ListFunctions {
       r[i] = result;
     }
     out.bools = r;
+    out.nulls = nulls;
     return out;
   }
 
