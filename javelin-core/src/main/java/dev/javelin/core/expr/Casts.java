@@ -50,6 +50,9 @@ final class Casts {
     Kind to = kindOf(type);
     // A timestamp column's integer value is in its own unit, as Arrow casts it.
     long unit = arg instanceof Eval.Column c && c.type instanceof ArrowType.Timestamp t ? nanosPer(t.getUnit()) : 1;
+    // A float32 column is written with a float's shortest digits (0.1, not 0.10000000149011612).
+    boolean float32 = arg instanceof Eval.Column c && c.type instanceof ArrowType.FloatingPoint fp
+        && fp.getPrecision() != org.apache.arrow.vector.types.FloatingPointPrecision.DOUBLE;
     String name = (lenient ? "TRY_CAST AS " : "CAST AS ") + type;
     return new Call(to, name, List.of(arg), (a, n, call) -> {
       Values x = a[0];
@@ -102,8 +105,10 @@ final class Casts {
               b.add("");
             } else if (x.kind == Kind.STRING) {
               b.add(x.strings.bytes(), x.strings.start(i), x.strings.length(i));
+            } else if (x.kind == Kind.LONG) {
+              b.add(x.longs[i]);
             } else {
-              b.add(toText(x, i));
+              b.add(float32 ? floatText((float) x.doubles[i]) : toText(x, i));
             }
           }
           out.strings = b.build();
@@ -319,6 +324,16 @@ final class Casts {
    * 1e16, else as {@code 1e300} / {@code 2.5e-7}; {@code NaN}, {@code inf}, {@code -inf}.
    */
   static String doubleText(double d) {
+    return floatText(d, Double.toString(d));
+  }
+
+  /** A float32 value as Arrow writes it (see {@link #doubleText}). */
+  static String floatText(float f) {
+    return floatText(f, Float.toString(f));
+  }
+
+  // `digits` is Java's shortest text for d at its own precision.
+  private static String floatText(double d, String digits) {
     if (Double.isNaN(d)) {
       return "NaN";
     }
@@ -328,15 +343,15 @@ final class Casts {
     if (d == 0) {
       return 1 / d < 0 ? "-0.0" : "0.0";
     }
-    BigDecimal b = new BigDecimal(Double.toString(d)).stripTrailingZeros();
+    BigDecimal b = new BigDecimal(digits).stripTrailingZeros();
     double a = Math.abs(d);
     if (a >= 1e-5 && a < 1e16) {
       String p = b.toPlainString();
       return p.indexOf('.') < 0 ? p + ".0" : p;
     }
-    String digits = b.unscaledValue().abs().toString();
-    int exp = digits.length() - 1 - b.scale();
-    String mantissa = digits.length() == 1 ? digits : digits.charAt(0) + "." + digits.substring(1);
+    String unscaled = b.unscaledValue().abs().toString();
+    int exp = unscaled.length() - 1 - b.scale();
+    String mantissa = unscaled.length() == 1 ? unscaled : unscaled.charAt(0) + "." + unscaled.substring(1);
     return (d < 0 ? "-" : "") + mantissa + "e" + exp;
   }
 

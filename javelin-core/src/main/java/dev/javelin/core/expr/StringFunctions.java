@@ -1,6 +1,5 @@
 package dev.javelin.core.expr;
 
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Locale;
 import java.util.regex.Matcher;
@@ -296,9 +295,5 @@ final class StringFunctions {
     out.offsets = offsets;
     out.items = items;
     return out;
-  }
-
-  static byte[] utf8(String s) {
-    return s.getBytes(StandardCharsets.UTF_8);
   }
 }

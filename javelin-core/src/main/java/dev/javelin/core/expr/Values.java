@@ -297,6 +297,32 @@ final class Values {
       offsets[++row] = size;
     }
 
+    /** Appends the next row: v's decimal digits, without going through a String. */
+    void add(long v) {
+      if (v == Long.MIN_VALUE) {
+        add(Long.toString(v));
+        return;
+      }
+      int len = v < 0 ? 2 : 1;
+      for (long a = Math.abs(v); a >= 10; a /= 10) {
+        len++;
+      }
+      if (size + len > bytes.length) {
+        bytes = Arrays.copyOf(bytes, Math.max(bytes.length * 2, size + len));
+      }
+      int end = size + len;
+      long a = Math.abs(v);
+      for (int k = end - 1; k >= size + (v < 0 ? 1 : 0); k--) {
+        bytes[k] = (byte) ('0' + a % 10);
+        a /= 10;
+      }
+      if (v < 0) {
+        bytes[size] = '-';
+      }
+      size = end;
+      offsets[++row] = size;
+    }
+
     void add(String s) {
       byte[] b = s.getBytes(StandardCharsets.UTF_8);
       add(b, 0, b.length);

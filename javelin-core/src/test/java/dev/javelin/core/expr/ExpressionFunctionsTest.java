@@ -11,7 +11,12 @@ import java.util.ArrayList;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.Float4Vector;
 import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.FloatingPointPrecision;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.Schema;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -386,6 +391,26 @@ class ExpressionFunctionsTest {
     assertThatThrownBy(() -> Expression.parse("tags").bindValue(FunctionRows.SCHEMA))
         .isInstanceOf(ExpressionTypeException.class)
         .hasMessage("Expression 'tags' gives values of type List which expressions cannot compute");
+  }
+
+  @Test
+  void float32ValuesAreWrittenWithFloatDigits() {
+    Schema schema = new Schema(List.of(Field.nullable("f", new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE))));
+    try (VectorSchemaRoot floats = VectorSchemaRoot.create(schema, allocator)) {
+      Float4Vector f = (Float4Vector) floats.getVector("f");
+      float[] values = {0.1f, -2.5f, 3f, 1e-7f, Float.NaN};
+      for (int i = 0; i < values.length; i++) {
+        f.setSafe(i, values[i]);
+      }
+      floats.setRowCount(values.length);
+      try (FieldVector v = Expression.parse("CAST(f AS STRING)").bindValue(schema).evaluate(floats, "v", allocator)) {
+        List<String> out = new ArrayList<>();
+        for (int i = 0; i < v.getValueCount(); i++) {
+          out.add(v.getObject(i).toString());
+        }
+        assertThat(out).containsExactly("0.1", "-2.5", "3.0", "1e-7", "NaN");
+      }
+    }
   }
 
   @Test
