@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
@@ -55,6 +56,28 @@ final class Binder {
     if (node instanceof Node.IsNull n) {
       return new Eval.IsNull(bind(n.arg()), n.negated());
     }
+    if (node instanceof Node.IsBool ib) {
+      return Conditionals.isBool(condition(ib.arg(), bind(ib.arg())), ib.value(), ib.negated(), source);
+    }
+    if (node instanceof Node.Call call) {
+      return fold(Functions.bind(this, call));
+    }
+    if (node instanceof Node.Cast cast) {
+      Eval arg = bind(cast.arg());
+      if (!Casts.allowed(arg.kind, cast.type())) {
+        throw typeError("cannot cast " + describe(cast.arg(), arg) + " to " + cast.type());
+      }
+      return fold(Casts.of(arg, cast.type(), cast.lenient(), source));
+    }
+    if (node instanceof Node.Case c) {
+      return caseWhen(c);
+    }
+    if (node instanceof Node.Array a) {
+      return array(a);
+    }
+    if (node instanceof Node.Index ix) {
+      return index(ix);
+    }
     if (node instanceof Node.Logic l) {
       List<Eval> parts = new ArrayList<>(l.parts().size());
       for (Node p : l.parts()) {
@@ -81,10 +104,140 @@ final class Binder {
     if (arg.kind == Kind.NULL) {
       return new Eval.Literal(Kind.BOOL, null);
     }
+    String op = like.caseless() ? "ILIKE" : "LIKE";
     if (arg.kind != Kind.STRING) {
-      throw typeError("cannot apply LIKE to " + describe(like.arg(), arg) + ": it needs a string");
+      throw typeError("cannot apply " + op + " to " + describe(like.arg(), arg) + ": it needs a string");
     }
-    return new Eval.LikeEval(arg, new Like(like.pattern()), like.negated());
+    Like pattern = new Like(like.caseless() ? like.pattern().toLowerCase(Locale.ROOT) : like.pattern());
+    return new Eval.LikeEval(arg, pattern, like.negated(), like.caseless());
+  }
+
+  /** The source text of the expression being bound. */
+  String source() {
+    return source;
+  }
+
+  // A call whose arguments are all constants is computed once, here: constant casts that fail,
+  // fail when the filter is bound, as in Lance.
+  private static final VectorSchemaRoot ONE_ROW = new VectorSchemaRoot(List.of(), List.of(), 1);
+
+  private static Eval fold(Eval e) {
+    if (!(e instanceof Call c) || e.kind == Kind.LIST || e.kind == Kind.OTHER) {
+      return e;
+    }
+    for (Eval a : c.args) {
+      if (!(a instanceof Eval.Literal)) {
+        return e;
+      }
+    }
+    Values v = c.eval(ONE_ROW);
+    return new Eval.Literal(e.kind, v.get(0));
+  }
+
+  private Eval caseWhen(Node.Case c) {
+    List<Node> valueNodes = new ArrayList<>(c.thens());
+    List<Eval> values = new ArrayList<>();
+    for (Node t : c.thens()) {
+      values.add(bind(t));
+    }
+    Eval otherwise = c.otherwise() == null ? new Eval.Literal(Kind.NULL, null) : bind(c.otherwise());
+    valueNodes.add(c.otherwise() == null ? c : c.otherwise());
+    values.add(otherwise);
+    Kind kind = common(valueNodes, values, "CASE");
+    Eval operand = c.operand() == null ? null : bind(c.operand());
+    List<Eval> pairs = new ArrayList<>();
+    for (int k = 0; k < c.whens().size(); k++) {
+      Node w = c.whens().get(k);
+      Eval cond = operand == null ? condition(w, bind(w)) : compare("=", c.operand(), operand, w, bind(w));
+      pairs.add(cond);
+      pairs.add(convert(values.get(k), kind));
+    }
+    return Conditionals.caseWhen(kind, pairs, convert(otherwise, kind), source);
+  }
+
+  private Eval array(Node.Array a) {
+    List<Eval> items = new ArrayList<>();
+    for (Node item : a.items()) {
+      items.add(bind(item));
+    }
+    Kind elem = items.isEmpty() ? Kind.NULL : common(a.items(), items, "an array");
+    if (elem == Kind.LIST) {
+      throw typeError("cannot hold lists in a list: " + text(a));
+    }
+    List<Eval> converted = convertAll(items, elem);
+    return new Call(Kind.LIST, elem, "array", converted, (v, n, call) -> ListFunctions.array(elem, v, n), source);
+  }
+
+  // list[k], or struct['field'] (the same as struct.field).
+  private Eval index(Node.Index ix) {
+    Eval list = bind(ix.arg());
+    if (ix.index() instanceof Node.Literal lit && lit.value() instanceof String field
+        && ix.arg() instanceof Node.Column col && list instanceof Eval.Column c && c.type instanceof ArrowType.Struct) {
+      List<String> path = new ArrayList<>(col.path());
+      path.add(field);
+      return column(new Node.Column(List.copyOf(path), ix.start(), ix.end()));
+    }
+    Eval index = bind(ix.index());
+    if (list.kind != Kind.LIST) {
+      throw typeError("cannot index " + describe(ix.arg(), list) + ": only lists have elements and structs fields");
+    }
+    if (index.kind == Kind.NULL) {
+      index = new Eval.Literal(Kind.LONG, null);
+    }
+    if (index.kind != Kind.LONG) {
+      throw typeError("cannot index a list with " + describe(ix.index(), index) + ": it needs an integer");
+    }
+    return new Call(list.elem, "element", List.of(list, index), (v, n, call) -> ListFunctions.element(v[0], v[1], n),
+        source);
+  }
+
+  /**
+   * The kind values of several branches share (CASE, COALESCE, arrays): integers with floats are
+   * floats, dates with timestamps timestamps, anything with a string a string; NULLs take the
+   * others' kind.
+   */
+  Kind common(List<Node> nodes, List<Eval> evals, String what) {
+    Kind k = Kind.NULL;
+    for (int i = 0; i < evals.size(); i++) {
+      Kind e = evals.get(i).kind;
+      if (e == Kind.OTHER || (e == Kind.LIST && evals.size() > 1)) {
+        throw typeError("cannot use " + describe(nodes.get(i), evals.get(i)) + " in " + what);
+      }
+      if (k == Kind.NULL || k == e || e == Kind.NULL) {
+        k = e == Kind.NULL ? k : e;
+      } else if (k.numeric() && e.numeric()) {
+        k = Kind.DOUBLE;
+      } else if (temporal(k) && temporal(e)) {
+        k = Kind.TIMESTAMP;
+      } else if (k == Kind.STRING || e == Kind.STRING) {
+        k = Kind.STRING;
+      } else {
+        throw typeError("cannot mix " + k.display + " and " + describe(nodes.get(i), evals.get(i)) + " in " + what);
+      }
+    }
+    return k;
+  }
+
+  /** e as a value of kind `to` (one {@link #common} chose for it). */
+  Eval convert(Eval e, Kind to) {
+    if (e.kind == to || to == Kind.NULL) {
+      return e;
+    }
+    if (e.kind == Kind.NULL) {
+      return new Eval.Literal(to, null);
+    }
+    if (to == Kind.STRING) {
+      return fold(Casts.of(e, "STRING", false, source));
+    }
+    return widen(e, to);
+  }
+
+  List<Eval> convertAll(List<Eval> evals, Kind to) {
+    List<Eval> out = new ArrayList<>(evals.size());
+    for (Eval e : evals) {
+      out.add(convert(e, to));
+    }
+    return out;
   }
 
   /**
@@ -167,9 +320,29 @@ final class Binder {
       case "/":
       case "%":
         return arithmetic(b);
+      case "||":
+        return concat(b);
       default:
         return compare(b.op(), b.left(), b.right());
     }
+  }
+
+  // a || b: strings joined, NULL if either is; other values are written as CAST writes them.
+  private Eval concat(Node.Binary b) {
+    Eval l = bind(b.left());
+    Eval r = bind(b.right());
+    for (Node n : List.of(b.left(), b.right())) {
+      Eval e = n == b.left() ? l : r;
+      if (e.kind == Kind.LIST || e.kind == Kind.OTHER) {
+        throw typeError("cannot apply || to " + describe(n, e));
+      }
+    }
+    if (l.kind != Kind.STRING && r.kind != Kind.STRING && l.kind != Kind.NULL && r.kind != Kind.NULL) {
+      throw typeError("cannot apply || to " + describe(b.left(), l) + " and " + describe(b.right(), r)
+          + ": it joins strings");
+    }
+    List<Eval> args = List.of(convert(l, Kind.STRING), convert(r, Kind.STRING));
+    return fold(new Call(Kind.STRING, "||", args, (v, n, call) -> StringFunctions.concat(v, n, false), source));
   }
 
   private Eval arithmetic(Node.Binary b) {
@@ -188,7 +361,7 @@ final class Binder {
     return l;
   }
 
-  private Eval arithmetic(Node.Binary b, Eval l, Eval r) {
+  Eval arithmetic(Node.Binary b, Eval l, Eval r) {
     if (l.kind == Kind.NULL && r.kind == Kind.NULL) {
       return new Eval.Literal(Kind.LONG, null);
     }
@@ -208,9 +381,9 @@ final class Binder {
     return compare(op, left, bind(left), right, bind(right));
   }
 
-  private Eval compare(String op, Node left, Eval l, Node right, Eval r) {
+  Eval compare(String op, Node left, Eval l, Node right, Eval r) {
     if (l.kind == Kind.NULL || r.kind == Kind.NULL) {
-      if (l.kind == Kind.OTHER || r.kind == Kind.OTHER) {
+      if (l.kind == Kind.OTHER || r.kind == Kind.OTHER || l.kind == Kind.LIST || r.kind == Kind.LIST) {
         throw typeError("cannot compare " + describe(left, l) + " with " + describe(right, r));
       }
       // Comparing with NULL is never true or false.
@@ -228,7 +401,7 @@ final class Binder {
     } else if (temporal(r.kind) && l.kind == Kind.STRING && l instanceof Eval.Literal lit) {
       l = temporalLiteral(r.kind, lit, left);
     }
-    if (l.kind != r.kind || l.kind == Kind.OTHER) {
+    if (l.kind != r.kind || l.kind == Kind.OTHER || l.kind == Kind.LIST) {
       throw typeError("cannot compare " + describe(left, l) + " with " + describe(right, r));
     }
     return new Eval.Compare(Eval.opCode(op), l, r);
@@ -251,19 +424,29 @@ final class Binder {
     }
   }
 
-  private static Eval widen(Eval e, Kind to) {
+  static Eval widen(Eval e, Kind to) {
     if (e.kind == to) {
       return e;
     }
-    if (e instanceof Eval.Literal lit) {
+    if (e.kind == Kind.NULL) {
+      return new Eval.Literal(to, null);
+    }
+    if (e instanceof Eval.Literal lit && to == Kind.DOUBLE) {
       return new Eval.Literal(to, lit.value == null ? null : ((Number) lit.value).doubleValue());
     }
     return new Eval.Widen(to, e);
   }
 
-  private Eval condition(Node node, Eval e) {
+  /**
+   * e where a condition must stand. As in Lance, regexp_match there means "it matches" (its list
+   * of groups is not NULL).
+   */
+  Eval condition(Node node, Eval e) {
     if (e.kind == Kind.NULL) {
       return new Eval.Literal(Kind.BOOL, null);
+    }
+    if (e instanceof Call c && c.name.equals("regexp_match")) {
+      return new Eval.IsNull(e, true);
     }
     if (e.kind != Kind.BOOL) {
       throw typeError("needs a condition but " + describe(node, e) + " is not one");
@@ -284,7 +467,20 @@ final class Binder {
       candidates = f.getType() instanceof ArrowType.Struct ? f.getChildren() : List.of();
     }
     columns.add(path.get(0));
-    return new Eval.Column(kindOf(f.getType()), List.copyOf(path), f.getType());
+    Kind kind = kindOf(f.getType());
+    Kind elem = null;
+    if (kind == Kind.OTHER && isList(f.getType()) && f.getChildren().size() == 1) {
+      Kind k = kindOf(f.getChildren().get(0).getType());
+      if (k != Kind.OTHER) {
+        kind = Kind.LIST;
+        elem = k;
+      }
+    }
+    return new Eval.Column(kind, elem, List.copyOf(path), f.getType());
+  }
+
+  private static boolean isList(ArrowType t) {
+    return t instanceof ArrowType.List || t instanceof ArrowType.LargeList || t instanceof ArrowType.FixedSizeList;
   }
 
   // The schema's top-level fields by exact name and by lower-case name, built on first use, so
@@ -343,7 +539,8 @@ final class Binder {
   }
 
   String describe(Node n, Eval e) {
-    String type = e.kind == Kind.OTHER ? ((Eval.Column) e).type.toString() : e.kind.display;
+    String type = e instanceof Eval.Column c && (e.kind == Kind.OTHER || e.kind == Kind.LIST) ? c.type.toString()
+        : e.kind == Kind.LIST ? "list of " + e.elem.display : e.kind.display;
     return text(n) + " (" + type + ")";
   }
 

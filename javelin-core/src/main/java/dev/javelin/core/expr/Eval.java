@@ -28,15 +28,25 @@ import org.apache.arrow.vector.UInt8Vector;
 import org.apache.arrow.vector.ValueVector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.complex.FixedSizeListVector;
+import org.apache.arrow.vector.complex.LargeListVector;
+import org.apache.arrow.vector.complex.ListVector;
 import org.apache.arrow.vector.complex.StructVector;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 
 /** A bound expression node: computes a {@link Values} column from a batch. */
 abstract class Eval {
   final Kind kind;
+  /** For a LIST, its elements' kind; null otherwise. */
+  final Kind elem;
 
   Eval(Kind kind) {
+    this(kind, null);
+  }
+
+  Eval(Kind kind, Kind elem) {
     this.kind = kind;
+    this.elem = elem;
   }
 
   abstract Values eval(VectorSchemaRoot batch);
@@ -64,8 +74,8 @@ abstract class Eval {
     final ArrowType type;
     final String dotted;
 
-    Column(Kind kind, List<String> path, ArrowType type) {
-      super(kind);
+    Column(Kind kind, Kind elem, List<String> path, ArrowType type) {
+      super(kind, elem);
       this.path = path;
       this.type = type;
       this.dotted = String.join(".", path);
@@ -91,8 +101,38 @@ abstract class Eval {
         }
         v = (FieldVector) s.getChild(path.get(k));
       }
-      Values out = read(v, n, only);
+      Values out = read(v, kind, n, only);
       out.nulls = Values.orNulls(out.nulls, parentNulls);
+      return out;
+    }
+
+    // A list's offsets, and its elements read as one column (rows of `only` are not used: every
+    // element is read).
+    private Values readList(FieldVector v, int n) {
+      Values out = new Values(Kind.LIST, n);
+      out.nulls = nullsOf(v, n);
+      int[] offs = new int[n + 1];
+      FieldVector child;
+      if (v instanceof FixedSizeListVector f) {
+        int size = f.getListSize();
+        for (int i = 0; i <= n; i++) {
+          offs[i] = i * size;
+        }
+        child = f.getDataVector();
+      } else if (v instanceof LargeListVector l) {
+        for (int i = 0; i <= n; i++) {
+          offs[i] = Math.toIntExact(l.getOffsetBuffer().getLong((long) i * 8));
+        }
+        child = l.getDataVector();
+      } else {
+        ListVector l = (ListVector) v;
+        for (int i = 0; i <= n; i++) {
+          offs[i] = l.getOffsetBuffer().getInt((long) i * 4);
+        }
+        child = l.getDataVector();
+      }
+      out.offsets = offs;
+      out.items = read(child, elem, offs[n], null);
       return out;
     }
 
@@ -107,7 +147,10 @@ abstract class Eval {
       return nulls;
     }
 
-    private Values read(FieldVector v, int n, boolean[] only) {
+    private Values read(FieldVector v, Kind kind, int n, boolean[] only) {
+      if (kind == Kind.LIST) {
+        return readList(v, n);
+      }
       Values out = new Values(kind, n);
       out.nulls = nullsOf(v, n);
       switch (kind) {
@@ -171,7 +214,7 @@ abstract class Eval {
           out[i] = Math.floorDiv(d.getLong((long) i * 8), 86_400_000L);
         }
       } else if (v instanceof TimeStampVector) {
-        long scale = switch (((ArrowType.Timestamp) type).getUnit()) {
+        long scale = switch (((ArrowType.Timestamp) v.getField().getType()).getUnit()) {
           case SECOND -> 1_000_000_000L;
           case MILLISECOND -> 1_000_000L;
           case MICROSECOND -> 1_000L;
@@ -364,11 +407,8 @@ abstract class Eval {
           double[] x = a.doubles;
           double[] y = b.doubles;
           for (int i = 0; i < n; i++) {
-            // NaN sorts above every number and equals itself, as in Arrow's total order.
-            double p = x[i];
-            double q = y[i];
-            int c = p < q ? -1 : p > q ? 1 : p == q ? 0 : Double.compare(p, q);
-            r[i] = test(op, c);
+            // Arrow's total order: NaN above every number and equal to itself, -0.0 below 0.0.
+            r[i] = test(op, Double.compare(x[i], y[i]));
           }
         }
         case BOOL -> {
@@ -404,9 +444,10 @@ abstract class Eval {
       if (left.kind == Kind.DOUBLE) {
         double[] x = a.doubles;
         double q = ((Number) c).doubleValue();
-        if (!Double.isNaN(q)) {
+        if (!Double.isNaN(q) && q != 0) {
           // Against a number, NaN (above every number) behaves like +infinity: plain
-          // comparisons would get it wrong only for NaN rows, so those are fixed after.
+          // comparisons would get it wrong only for NaN rows, so those are fixed after. (Zero is
+          // left to the total order below, where -0.0 < 0.0.)
           switch (op) {
             case EQ -> { for (int i = 0; i < n; i++) { r[i] = x[i] == q; } }
             case NE -> { for (int i = 0; i < n; i++) { r[i] = x[i] != q; } }
@@ -418,9 +459,7 @@ abstract class Eval {
           return out;
         }
         for (int i = 0; i < n; i++) {
-          double p = x[i];
-          int cmp = p < q ? -1 : p > q ? 1 : p == q ? 0 : Double.compare(p, q);
-          r[i] = test(op, cmp);
+          r[i] = test(op, Double.compare(x[i], q));
         }
         return out;
       }
@@ -591,9 +630,9 @@ abstract class Eval {
       this.hasFalse = f;
     }
 
-    // Equal doubles (as comparisons see them: -0.0 = 0.0, NaN = NaN) give equal keys.
+    // Equal doubles (as comparisons see them, in total order: NaN = NaN, -0.0 != 0.0) give equal keys.
     private static long doubleKey(double d) {
-      return d == 0.0 ? 0L : Double.doubleToLongBits(d);
+      return Double.doubleToLongBits(d);
     }
 
     @Override
@@ -695,11 +734,15 @@ abstract class Eval {
     final Like like;
     final boolean negated;
 
-    LikeEval(Eval arg, Like like, boolean negated) {
+    /** ILIKE: rows are lower-cased (the pattern already is) before matching. */
+    final boolean caseless;
+
+    LikeEval(Eval arg, Like like, boolean negated, boolean caseless) {
       super(Kind.BOOL);
       this.arg = arg;
       this.like = like;
       this.negated = negated;
+      this.caseless = caseless;
     }
 
     @Override
@@ -713,6 +756,37 @@ abstract class Eval {
       Values out = new Values(Kind.BOOL, a.n);
       out.nulls = a.nulls;
       out.bools = new boolean[a.n];
+      if (caseless) {
+        byte[] scratch = new byte[64];
+        byte[] bytes = a.strings.bytes();
+        for (int i = 0; i < a.n; i++) {
+          if (a.isNull(i) || (only != null && !only[i])) {
+            continue;
+          }
+          int from = a.strings.start(i);
+          int len = a.strings.length(i);
+          boolean ascii = true;
+          for (int k = from; k < from + len && ascii; k++) {
+            ascii = bytes[k] >= 0;
+          }
+          byte[] text;
+          if (ascii) {
+            if (scratch.length < len) {
+              scratch = new byte[Math.max(len, scratch.length * 2)];
+            }
+            for (int k = 0; k < len; k++) {
+              byte c = bytes[from + k];
+              scratch[k] = c >= 'A' && c <= 'Z' ? (byte) (c + 32) : c;
+            }
+            text = scratch;
+          } else {
+            text = a.strings.string(i).toLowerCase(java.util.Locale.ROOT).getBytes(StandardCharsets.UTF_8);
+            len = text.length;
+          }
+          out.bools[i] = like.matches(text, len) != negated;
+        }
+        return out;
+      }
       for (int i = 0; i < a.n; i++) {
         if (!a.isNull(i) && (only == null || only[i])) {
           out.bools[i] = like.matches(a.strings, i) != negated;

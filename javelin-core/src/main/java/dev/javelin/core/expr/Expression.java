@@ -20,8 +20,12 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * integers, decimals and exponents (floats), {@code 'strings'} ({@code ''} escapes a quote; {@code "double quotes"} also make a
  * string, as in Lance),
  * {@code TRUE}, {@code FALSE}, {@code NULL}, {@code DATE 'YYYY-MM-DD'},
- * {@code TIMESTAMP 'YYYY-MM-DD HH:MM:SS[.f]'} (UTC). Columns: names, {@code a.b.c} for struct
- * fields, {@code `quoted`} names (backticks only, as in Lance). Keywords are case-insensitive.
+ * {@code TIMESTAMP 'YYYY-MM-DD HH:MM:SS[.f]'} (UTC), arrays {@code [a, b]}. Columns: names,
+ * {@code a.b.c} or {@code a['b']} for struct fields, {@code `quoted`} names (backticks only, as in
+ * Lance), {@code list[i]} for list elements. Also {@code IS [NOT] TRUE/FALSE}, {@code [NOT] ILIKE},
+ * {@code ||}, {@code CAST(x AS type)}, {@code x::type}, {@code TRY_CAST}, {@code CASE},
+ * {@code EXTRACT(part FROM x)} and the functions of {@code docs/filters.md} (string, regexp, math,
+ * date/time, list, COALESCE, NULLIF). Keywords are case-insensitive.
  *
  * <p>Expressions nest at most {@link #MAX_DEPTH} levels: each pair of parentheses, each NOT and
  * sign, and each comparison, predicate or arithmetic operator opens one level for what it holds
@@ -101,6 +105,28 @@ public final class Expression {
       collect(b.high(), out);
     } else if (n instanceof Node.Like l) {
       collect(l.arg(), out);
+    } else if (n instanceof Node.IsBool b) {
+      collect(b.arg(), out);
+    } else if (n instanceof Node.Call c) {
+      c.args().forEach(x -> collect(x, out));
+    } else if (n instanceof Node.Cast c) {
+      collect(c.arg(), out);
+    } else if (n instanceof Node.Case c) {
+      if (c.operand() != null) {
+        collect(c.operand(), out);
+      }
+      for (int k = 0; k < c.whens().size(); k++) {
+        collect(c.whens().get(k), out);
+        collect(c.thens().get(k), out);
+      }
+      if (c.otherwise() != null) {
+        collect(c.otherwise(), out);
+      }
+    } else if (n instanceof Node.Array a) {
+      a.items().forEach(x -> collect(x, out));
+    } else if (n instanceof Node.Index i) {
+      collect(i.arg(), out);
+      collect(i.index(), out);
     }
   }
 
@@ -121,8 +147,12 @@ public final class Expression {
     if (e.kind == Kind.NULL) {
       e = new Eval.Literal(Kind.BOOL, null);
     }
+    if (e.kind == Kind.LIST && e instanceof Call c && c.name.equals("regexp_match")) {
+      e = b.condition(root, e);
+    }
     if (e.kind != Kind.BOOL) {
-      String type = e.kind == Kind.OTHER ? ((Eval.Column) e).type.toString() : e.kind.display;
+      String type = e instanceof Eval.Column c && (e.kind == Kind.OTHER || e.kind == Kind.LIST) ? c.type.toString()
+          : e.kind == Kind.LIST ? "list of " + e.elem.display : e.kind.display;
       throw b.typeError("is not a condition: it gives " + type + " values");
     }
     return new BoundExpression(sql, e, b.columns);
@@ -143,8 +173,9 @@ public final class Expression {
   public BoundExpression bindValue(Schema schema) {
     Binder b = new Binder(sql, "Expression", schema);
     Eval e = b.bind(root);
-    if (e.kind == Kind.OTHER) {
-      throw b.typeError("gives values of type " + ((Eval.Column) e).type + " which expressions cannot compute");
+    if (e.kind == Kind.OTHER || e.kind == Kind.LIST) {
+      String type = e instanceof Eval.Column c ? c.type.toString() : "list of " + e.elem.display;
+      throw b.typeError("gives values of type " + type + " which expressions cannot compute");
     }
     return new BoundExpression(sql, e, b.columns);
   }

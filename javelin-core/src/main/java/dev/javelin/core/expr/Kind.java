@@ -9,6 +9,8 @@ enum Kind {
   DATE("date"),
   TIMESTAMP("timestamp"),
   NULL("null"),
+  /** A list of one of the kinds above (its element kind is on the {@link Eval}). */
+  LIST("list"),
   /** A column of a type only IS [NOT] NULL can look at (lists, binary, structs...). */
   OTHER("other");
 

@@ -33,5 +33,31 @@ sealed interface Node {
 
   record Between(Node arg, Node low, Node high, boolean negated, int start, int end) implements Node {}
 
-  record Like(Node arg, String pattern, boolean negated, int start, int end) implements Node {}
+  /** [NOT] LIKE or, with {@code caseless}, [NOT] ILIKE. */
+  record Like(Node arg, String pattern, boolean negated, boolean caseless, int start, int end) implements Node {}
+
+  /** {@code arg IS [NOT] TRUE} or {@code IS [NOT] FALSE}: never NULL. */
+  record IsBool(Node arg, boolean value, boolean negated, int start, int end) implements Node {}
+
+  /** A function call {@code name(args)}; the name as written. */
+  record Call(String name, List<Node> args, int start, int end) implements Node {}
+
+  /**
+   * {@code CAST(arg AS type)}, {@code TRY_CAST(...)} (NULL where the value does not convert) or
+   * {@code arg::type}; {@code type} is the type name as written, upper-cased, spaces collapsed.
+   */
+  record Cast(Node arg, String type, boolean lenient, int start, int end) implements Node {}
+
+  /**
+   * {@code CASE [operand] WHEN w THEN t ... [ELSE e] END}; with an operand each w is compared
+   * with it, otherwise each w is a condition. {@code otherwise} is null without ELSE.
+   */
+  record Case(Node operand, List<Node> whens, List<Node> thens, Node otherwise, int start, int end)
+      implements Node {}
+
+  /** An array literal {@code [a, b, ...]}. */
+  record Array(List<Node> items, int start, int end) implements Node {}
+
+  /** {@code arg[index]}: a list element (1-based, negative from the end) or a struct field by name. */
+  record Index(Node arg, Node index, int start, int end) implements Node {}
 }

@@ -110,10 +110,11 @@ final class Parser {
         tokens.add(new Token(c == '`' ? T.QIDENT : T.STRING, sb.toString(), s, i));
       } else {
         String two = i + 1 < n ? src.substring(i, i + 2) : "";
-        if (two.equals("<=") || two.equals(">=") || two.equals("<>") || two.equals("!=") || two.equals("==")) {
+        if (two.equals("<=") || two.equals(">=") || two.equals("<>") || two.equals("!=") || two.equals("==")
+            || two.equals("::") || two.equals("||")) {
           tokens.add(new Token(T.SYMBOL, two.equals("==") ? "=" : two.equals("<>") ? "!=" : two, i, i + 2));
           i += 2;
-        } else if ("=<>+-*/%(),.".indexOf(c) >= 0) {
+        } else if ("=<>+-*/%(),.[]".indexOf(c) >= 0) {
           tokens.add(new Token(T.SYMBOL, String.valueOf(c), i, i + 1));
           i++;
         } else {
@@ -179,12 +180,14 @@ final class Parser {
     Token t0 = peek();
     if (symbol("(")) {
       left = expr(OR, deeper(level, t0));
-      expectSymbol(")");
+      Token close = expectSymbol(")");
       height = depth + 1;
+      left = postfix(left, level, height, t0.start, close.end);
     } else {
-      left = primary();
-      height = 0;
+      left = primary(level);
+      left = postfix(left, level, depth, left.start(), left.end());
     }
+    height = depth;
     for (int k = signs.size() - 1; k >= 0; k--) {
       left = sign(signs.get(k), left);
       height++;
@@ -200,7 +203,9 @@ final class Parser {
     while (true) {
       Token t = peek();
       int prec = infixPrecedence(t);
-      if (prec < floor || prec >= ceiling || (prec == PREDICATE && predicate)) {
+      // Predicates do not chain, except IS [NOT] NULL/TRUE/FALSE after one: (a = b) IS TRUE.
+      boolean chained = prec == PREDICATE && predicate && !(t.type == T.IDENT && t.text.equalsIgnoreCase("IS"));
+      if (prec < floor || prec >= ceiling || chained) {
         if (!inNot) {
           break;
         }
@@ -263,7 +268,7 @@ final class Parser {
       if (COMPARISONS.contains(t.text)) {
         return PREDICATE;
       }
-      if (t.text.equals("+") || t.text.equals("-")) {
+      if (t.text.equals("+") || t.text.equals("-") || t.text.equals("||")) {
         return ADDITIVE;
       }
       if (t.text.equals("*") || t.text.equals("/") || t.text.equals("%")) {
@@ -279,7 +284,7 @@ final class Parser {
         return OR;
       case "AND":
         return AND;
-      case "IS": case "IN": case "BETWEEN": case "LIKE": case "NOT":
+      case "IS": case "IN": case "BETWEEN": case "LIKE": case "ILIKE": case "NOT":
         return PREDICATE;
       default:
         return -1;
@@ -293,11 +298,14 @@ final class Parser {
     depth = 0;
     if (t.text.equalsIgnoreCase("IS")) {
       boolean negated = keyword("NOT");
-      Token nul = peek();
-      if (!keyword("NULL")) {
-        throw error(nul, "expected NULL but found " + describe(nul));
+      Token what = peek();
+      if (keyword("NULL")) {
+        return new Node.IsNull(left, negated, left.start(), what.end);
       }
-      return new Node.IsNull(left, negated, left.start(), nul.end);
+      if (keyword("TRUE") || keyword("FALSE")) {
+        return new Node.IsBool(left, what.text.equalsIgnoreCase("TRUE"), negated, left.start(), what.end);
+      }
+      throw error(what, "expected NULL, TRUE or FALSE but found " + describe(what));
     }
     boolean negated = t.text.equalsIgnoreCase("NOT");
     Token kind = negated ? next() : t;
@@ -326,17 +334,21 @@ final class Parser {
       depth = Math.max(tallest, depth);
       return new Node.Between(left, low, high, negated, left.start(), high.end());
     }
-    if (kind.type == T.IDENT && kind.text.equalsIgnoreCase("LIKE")) {
+    if (kind.type == T.IDENT && (kind.text.equalsIgnoreCase("LIKE") || kind.text.equalsIgnoreCase("ILIKE"))) {
+      String op = kind.text.toUpperCase(Locale.ROOT);
       Token pat = next();
       if (pat.type != T.STRING) {
-        throw error(pat, "LIKE needs a string pattern but found " + describe(pat));
+        throw error(pat, op + " needs a string pattern but found " + describe(pat));
       }
-      return new Node.Like(left, pat.text, negated, left.start(), pat.end);
+      return new Node.Like(left, pat.text, negated, op.equals("ILIKE"), left.start(), pat.end);
     }
-    throw error(kind, "expected IN, BETWEEN or LIKE after NOT but found " + describe(kind));
+    throw error(kind, "expected IN, BETWEEN, LIKE or ILIKE after NOT but found " + describe(kind));
   }
 
-  private Node primary() {
+  // A value: a literal, column, function call, CAST, CASE or array literal. Sets depth to its
+  // height (0 for a leaf; one more than the tallest expression it holds).
+  private Node primary(int level) {
+    depth = 0;
     Token t = next();
     switch (t.type) {
       case NUMBER:
@@ -344,6 +356,11 @@ final class Parser {
       case STRING:
         return new Node.Literal(t.text, Kind.STRING, t.start, t.end);
       case SYMBOL:
+        if (t.text.equals("[")) {
+          List<Node> items = new ArrayList<>();
+          Token close = list(items, "]", level, t);
+          return new Node.Array(List.copyOf(items), t.start, close.end);
+        }
         throw error(t, "expected a value but found " + describe(t));
       case EOF:
         throw error(t, "expected a value but found the end");
@@ -364,12 +381,190 @@ final class Parser {
               return temporal(k, next(), t.start);
             }
             return column(t);
-          case "AND": case "OR": case "NOT": case "IN": case "IS": case "BETWEEN": case "LIKE":
+          case "AND": case "OR": case "NOT": case "IN": case "IS": case "BETWEEN": case "LIKE": case "ILIKE":
+          case "WHEN": case "THEN": case "ELSE": case "END":
             throw error(t, "expected a value but found " + describe(t));
+          case "CASE":
+            return caseWhen(t, level);
+          case "CAST":
+          case "TRY_CAST":
+            if (peek().type == T.SYMBOL && peek().text.equals("(")) {
+              return cast(t, k.equals("TRY_CAST"), level);
+            }
+            return column(t);
+          case "EXTRACT":
+            if (peek().type == T.SYMBOL && peek().text.equals("(")) {
+              return extract(t, level);
+            }
+            return column(t);
           default:
+            if (peek().type == T.SYMBOL && peek().text.equals("(")) {
+              if (!Functions.NAMES.contains(t.text.toLowerCase(Locale.ROOT))) {
+                throw error(t, "unknown function '" + t.text + "'");
+              }
+              next();
+              List<Node> args = new ArrayList<>();
+              Token close;
+              if (peek().type == T.SYMBOL && peek().text.equals(")")) {
+                close = next();
+              } else {
+                close = list(args, ")", level, t);
+              }
+              return new Node.Call(t.text, List.copyOf(args), t.start, close.end);
+            }
             return column(t);
         }
     }
+  }
+
+  // Comma-separated expressions up to `close` (the opening bracket is already read; `[]` may be
+  // empty). Each opens one level below `level`; sets depth to the tallest item's height plus one.
+  private Token list(List<Node> items, String close, int level, Token opener) {
+    int inner = deeper(level, opener);
+    int tallest = 0;
+    if (!close.equals(")") && peek().type == T.SYMBOL && peek().text.equals(close)) {
+      depth = 1;
+      return next();
+    }
+    do {
+      items.add(expr(OR, inner));
+      tallest = Math.max(tallest, depth);
+    } while (symbol(","));
+    Token end = expectSymbol(close);
+    depth = tallest + 1;
+    return end;
+  }
+
+  // After a value: element access `[i]`, struct field `['name']` and casts `::type`, any number,
+  // left to right. `height` is the value's; leaves depth at the result's.
+  private Node postfix(Node left, int level, int height, int start, int end) {
+    while (peek().type == T.SYMBOL && (peek().text.equals("[") || peek().text.equals("::"))) {
+      Token t = next();
+      if (t.text.equals("[")) {
+        Node index = expr(OR, deeper(level, t));
+        int inner = depth;
+        Token close = expectSymbol("]");
+        left = new Node.Index(left, index, start, close.end);
+        height = fit(level, Math.max(height, inner) + 1, t);
+      } else {
+        Token[] span = new Token[1];
+        String type = typeName(span);
+        left = new Node.Cast(left, type, false, start, span[0].end);
+        height = fit(level, height + 1, t);
+      }
+    }
+    depth = height;
+    return left;
+  }
+
+  /** The types CAST accepts (as Lance's SQL does), canonical spelling to what the user may write. */
+  static final List<String> TYPES = List.of("BOOLEAN", "TINYINT", "SMALLINT", "INT", "BIGINT",
+      "TINYINT UNSIGNED", "SMALLINT UNSIGNED", "INT UNSIGNED", "BIGINT UNSIGNED", "FLOAT", "DOUBLE", "STRING",
+      "DATE", "TIMESTAMP", "DATETIME");
+
+  // A type name after AS or ::, canonical and upper-case: TIMESTAMP(p) / DATETIME(p) keep their
+  // precision (0, 3, 6 or 9). span[0] is set to the last token.
+  private String typeName(Token[] span) {
+    Token t = next();
+    if (t.type != T.IDENT) {
+      throw error(t, "expected a type name but found " + describe(t));
+    }
+    String name = t.text.toUpperCase(Locale.ROOT);
+    name = switch (name) {
+      case "BOOL" -> "BOOLEAN";
+      case "INTEGER" -> "INT";
+      case "REAL" -> "FLOAT";
+      case "VARCHAR", "TEXT" -> "STRING";
+      default -> name;
+    };
+    span[0] = t;
+    if (peek().type == T.IDENT && peek().text.equalsIgnoreCase("UNSIGNED") && name.endsWith("INT")) {
+      span[0] = next();
+      name = name + " UNSIGNED";
+    }
+    if (!TYPES.contains(name)) {
+      throw error(t, "unknown type '" + t.text + "' (known: " + String.join(", ", TYPES) + ")");
+    }
+    if ((name.equals("TIMESTAMP") || name.equals("DATETIME")) && symbol("(")) {
+      Token p = next();
+      if (p.type != T.NUMBER || !List.of("0", "3", "6", "9").contains(p.text)) {
+        throw error(p, "a timestamp's precision is 0, 3, 6 or 9, not " + describe(p));
+      }
+      span[0] = expectSymbol(")");
+      return "TIMESTAMP(" + p.text + ")";
+    }
+    return name.equals("DATETIME") ? "TIMESTAMP" : name;
+  }
+
+  // CAST(x AS type) or TRY_CAST(x AS type); the keyword is read.
+  private Node cast(Token keyword, boolean lenient, int level) {
+    expectSymbol("(");
+    Node arg = expr(OR, deeper(level, keyword));
+    int height = depth + 1;
+    Token as = peek();
+    if (!keyword("AS")) {
+      throw error(as, "expected AS in " + keyword.text.toUpperCase(Locale.ROOT) + " but found " + describe(as));
+    }
+    String type = typeName(new Token[1]);
+    Token close = expectSymbol(")");
+    depth = height;
+    return new Node.Cast(arg, type, lenient, keyword.start, close.end);
+  }
+
+  // EXTRACT(field FROM x), the same as date_part('field', x); the keyword is read.
+  private Node extract(Token keyword, int level) {
+    expectSymbol("(");
+    Token field = next();
+    if (field.type != T.IDENT && field.type != T.STRING) {
+      throw error(field, "expected a date part (year, month, day, hour...) but found " + describe(field));
+    }
+    Token from = peek();
+    if (!keyword("FROM")) {
+      throw error(from, "expected FROM in EXTRACT but found " + describe(from));
+    }
+    Node arg = expr(OR, deeper(level, keyword));
+    int height = depth + 1;
+    Token close = expectSymbol(")");
+    depth = height;
+    Node part = new Node.Literal(field.text.toLowerCase(Locale.ROOT), Kind.STRING, field.start, field.end);
+    return new Node.Call("date_part", List.of(part, arg), keyword.start, close.end);
+  }
+
+  // CASE [operand] WHEN w THEN t ... [ELSE e] END; the keyword is read.
+  private Node caseWhen(Token keyword, int level) {
+    int inner = deeper(level, keyword);
+    int tallest = 0;
+    Node operand = null;
+    if (!(peek().type == T.IDENT && peek().text.equalsIgnoreCase("WHEN"))) {
+      operand = expr(OR, inner);
+      tallest = depth;
+    }
+    List<Node> whens = new ArrayList<>();
+    List<Node> thens = new ArrayList<>();
+    while (keyword("WHEN")) {
+      whens.add(expr(OR, inner));
+      tallest = Math.max(tallest, depth);
+      Token then = peek();
+      if (!keyword("THEN")) {
+        throw error(then, "expected THEN but found " + describe(then));
+      }
+      thens.add(expr(OR, inner));
+      tallest = Math.max(tallest, depth);
+    }
+    if (whens.isEmpty()) {
+      throw error(peek(), "expected WHEN but found " + describe(peek()));
+    }
+    Node otherwise = null;
+    if (keyword("ELSE")) {
+      otherwise = expr(OR, inner);
+      tallest = Math.max(tallest, depth);
+    }
+    Token end = peek();
+    if (!keyword("END")) {
+      throw error(end, "expected WHEN, ELSE or END but found " + describe(end));
+    }
+    depth = tallest + 1;
+    return new Node.Case(operand, List.copyOf(whens), List.copyOf(thens), otherwise, keyword.start, end.end);
   }
 
   private Node column(Token first) {

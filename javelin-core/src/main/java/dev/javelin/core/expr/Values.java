@@ -9,7 +9,8 @@ import org.apache.arrow.memory.ArrowBuf;
  * One computed column of a batch, held in plain Java arrays so operators run as tight typed loops.
  * Exactly one of the payload arrays is set, chosen by {@link #kind}: {@code longs} for LONG, DATE
  * (epoch days) and TIMESTAMP (epoch nanoseconds), {@code doubles} for DOUBLE, {@code bools} for
- * BOOL, {@code strings} for STRING. {@code nulls} is null when no row is null.
+ * BOOL, {@code strings} for STRING, {@code offsets} and {@code items} for LIST (row i's elements
+ * are items {@code [offsets[i], offsets[i + 1])}). {@code nulls} is null when no row is null.
  */
 final class Values {
   final Kind kind;
@@ -19,6 +20,8 @@ final class Values {
   double[] doubles;
   boolean[] bools;
   Strings strings;
+  int[] offsets;
+  Values items;
 
   Values(Kind kind, int n) {
     this.kind = kind;
@@ -27,6 +30,93 @@ final class Values {
 
   boolean isNull(int i) {
     return nulls != null && nulls[i];
+  }
+
+  /** A mask with every row null. */
+  static boolean[] allNull(int n) {
+    boolean[] out = new boolean[n];
+    Arrays.fill(out, true);
+    return out;
+  }
+
+  /**
+   * A column of this one's kind whose row i is row {@code rows[i]} of this, or NULL where
+   * {@code rows[i]} is -1 (a scalar kind).
+   */
+  Values gather(int[] rows) {
+    int m = rows.length;
+    Values out = new Values(kind, m);
+    boolean[] nl = new boolean[m];
+    boolean any = false;
+    for (int i = 0; i < m; i++) {
+      if (rows[i] < 0 || isNull(rows[i])) {
+        nl[i] = true;
+        any = true;
+      }
+    }
+    out.nulls = any ? nl : null;
+    switch (kind) {
+      case LONG, DATE, TIMESTAMP -> {
+        out.longs = new long[m];
+        for (int i = 0; i < m; i++) {
+          out.longs[i] = nl[i] ? 0 : longs[rows[i]];
+        }
+      }
+      case DOUBLE -> {
+        out.doubles = new double[m];
+        for (int i = 0; i < m; i++) {
+          out.doubles[i] = nl[i] ? 0 : doubles[rows[i]];
+        }
+      }
+      case BOOL -> {
+        out.bools = new boolean[m];
+        for (int i = 0; i < m; i++) {
+          out.bools[i] = !nl[i] && bools[rows[i]];
+        }
+      }
+      case STRING -> {
+        StringsBuilder b = new StringsBuilder(m);
+        for (int i = 0; i < m; i++) {
+          if (nl[i]) {
+            b.add(strings.bytes(), 0, 0);
+          } else {
+            b.add(strings.bytes(), strings.start(rows[i]), strings.length(rows[i]));
+          }
+        }
+        out.strings = b.build();
+      }
+      default -> out.nulls = allNull(m);
+    }
+    return out;
+  }
+
+  /** Whether row i of a equals row j of b (both non-null; numbers of either kind compare by value, floats in total order). */
+  static boolean same(Values a, int i, Values b, int j) {
+    if (a.kind == Kind.DOUBLE || b.kind == Kind.DOUBLE) {
+      double x = a.kind == Kind.DOUBLE ? a.doubles[i] : a.longs[i];
+      double y = b.kind == Kind.DOUBLE ? b.doubles[j] : b.longs[j];
+      return Double.compare(x, y) == 0;
+    }
+    return switch (a.kind) {
+      case LONG, DATE, TIMESTAMP -> a.longs[i] == b.longs[j];
+      case BOOL -> a.bools[i] == b.bools[j];
+      case STRING -> a.strings.length(i) == b.strings.length(j) && Strings.compare(a.strings, i, b.strings, j) == 0;
+      default -> false;
+    };
+  }
+
+  /** The value of row i boxed (Long, Double, Boolean, String), or null: for the rare per-row paths. */
+  Object get(int i) {
+    if (isNull(i)) {
+      return null;
+    }
+    return switch (kind) {
+      case LONG, DATE, TIMESTAMP -> longs[i];
+      case DOUBLE -> doubles[i];
+      case BOOL -> bools[i];
+      case STRING -> strings.string(i);
+      default -> throw new IllegalStateException("no scalar value of kind " + kind);
+    };
   }
 
   /** Union of two null masks; null when neither has nulls. */
@@ -124,6 +214,18 @@ final class Values {
       this.constant = null;
     }
 
+    /** Rows built elsewhere: row i is {@code bytes[offsets[i], offsets[i + 1])}. */
+    Strings(int[] offsets, byte[] bytes) {
+      this.offsets = offsets;
+      this.bytes = bytes;
+      this.constant = null;
+    }
+
+    /** Row i decoded. */
+    String string(int i) {
+      return new String(bytes, start(i), length(i), StandardCharsets.UTF_8);
+    }
+
     Strings(String constant) {
       this.offsets = null;
       this.constant = constant.getBytes(StandardCharsets.UTF_8);
@@ -167,6 +269,67 @@ final class Values {
       int la = a.length(i);
       int lb = b.length(j);
       return Arrays.compareUnsigned(a.bytes, sa, sa + la, b.bytes, sb, sb + lb);
+    }
+  }
+
+  /** Builds string rows one after another. */
+  static final class StringsBuilder {
+    private final int[] offsets;
+    private byte[] bytes = new byte[64];
+    private int size;
+    private int row;
+
+    StringsBuilder(int n) {
+      offsets = new int[n + 1];
+    }
+
+    /** Appends the next row (empty for a null row). */
+    void add(byte[] b, int from, int len) {
+      if (size + len > bytes.length) {
+        long want = Math.max((long) bytes.length * 2, (long) size + len);
+        if (want > Integer.MAX_VALUE - 16) {
+          throw new IllegalStateException("A batch holds more than 2 GiB of string data");
+        }
+        bytes = Arrays.copyOf(bytes, (int) want);
+      }
+      System.arraycopy(b, from, bytes, size, len);
+      size += len;
+      offsets[++row] = size;
+    }
+
+    /** Appends the next row: v's decimal digits, without going through a String. */
+    void add(long v) {
+      if (v == Long.MIN_VALUE) {
+        add(Long.toString(v));
+        return;
+      }
+      int len = v < 0 ? 2 : 1;
+      for (long a = Math.abs(v); a >= 10; a /= 10) {
+        len++;
+      }
+      if (size + len > bytes.length) {
+        bytes = Arrays.copyOf(bytes, Math.max(bytes.length * 2, size + len));
+      }
+      int end = size + len;
+      long a = Math.abs(v);
+      for (int k = end - 1; k >= size + (v < 0 ? 1 : 0); k--) {
+        bytes[k] = (byte) ('0' + a % 10);
+        a /= 10;
+      }
+      if (v < 0) {
+        bytes[size] = '-';
+      }
+      size = end;
+      offsets[++row] = size;
+    }
+
+    void add(String s) {
+      byte[] b = s.getBytes(StandardCharsets.UTF_8);
+      add(b, 0, b.length);
+    }
+
+    Strings build() {
+      return new Strings(offsets, bytes);
     }
   }
 }
