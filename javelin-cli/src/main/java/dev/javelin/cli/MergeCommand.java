@@ -31,7 +31,8 @@ import picocli.CommandLine.Option;
     footer = {"", FilterHelp.TEXT, "", "Examples:",
         "  javelin merge people --input changes.parquet --on id",
         "  javelin merge people --input new.csv --on id --when-matched nothing",
-        "  javelin merge people --input day.jsonl --on id --update-if 'source.ts > target.ts'",
+        "  javelin merge people --input day.jsonl --on id \\",
+        "      --update-if 'source.ts > target.ts'",
         "  javelin merge people --input all.parquet --on id --when-not-matched-by-source delete"})
 final class MergeCommand extends DatasetChange {
   @Option(names = {"-i", "--input"}, required = true, paramLabel = "IN",
