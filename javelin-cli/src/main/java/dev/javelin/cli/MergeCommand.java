@@ -33,7 +33,8 @@ import picocli.CommandLine.Option;
         "  javelin merge people --input new.csv --on id --when-matched nothing",
         "  javelin merge people --input day.jsonl --on id \\",
         "      --update-if 'source.ts > target.ts'",
-        "  javelin merge people --input all.parquet --on id --when-not-matched-by-source delete"})
+        "  javelin merge people --input all.parquet --on id \\",
+        "      --when-not-matched-by-source delete"})
 final class MergeCommand extends DatasetChange {
   @Option(names = {"-i", "--input"}, required = true, paramLabel = "IN",
       description = "Parquet, JSON Lines, Arrow IPC (file or stream) or CSV with a header.")
