@@ -18,7 +18,7 @@ import picocli.CommandLine.Option;
 /** {@code javelin merge}: an upsert (Lance's merge insert) of an input's rows by key columns. */
 @Command(
     name = "merge",
-    header = "Upsert rows from Parquet, JSON Lines, Arrow IPC or CSV by key columns.",
+    header = "Upsert rows from a file by key columns (merge insert).",
     description = {
       "Rows of the input are matched to the dataset's rows by the --on columns (a NULL",
       "key matches nothing); each key may appear once in the input. By default a",
