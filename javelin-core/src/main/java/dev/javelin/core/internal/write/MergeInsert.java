@@ -299,7 +299,7 @@ public final class MergeInsert {
           int m = 0;
           BitSet unmatched = lookUpOnly ? null : new BitSet(n);
           for (int i = 0; i < n; i++) {
-            int s = src.find(MergeSource.key(keyVectors, i));
+            int s = src.find(keyVectors, i);
             if (s >= 0) {
               if (spec.matched() == Matched.FAIL) {
                 throw new MergeInsertException("Source row with key " + MergeSource.describe(keyVectors, i)

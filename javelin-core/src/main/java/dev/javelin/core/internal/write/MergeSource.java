@@ -11,6 +11,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.BaseIntVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.ValueVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -35,12 +36,17 @@ public final class MergeSource implements AutoCloseable {
   private int[] firstRow = new int[16];
   private final int[] keyColumns;
   private final Map<Object, Integer> keys = new HashMap<>();
+  // A single integer key column is also kept in a primitive map, so the target's keys are looked
+  // up without boxing (the lookup runs once per target row).
+  private final LongIntMap longKeys;
   private int rows;
 
   private MergeSource(BufferAllocator allocator, Schema schema, int[] keyColumns) {
     this.allocator = allocator;
     this.schema = schema;
     this.keyColumns = keyColumns;
+    this.longKeys = keyColumns.length == 1 && schema.getFields().get(keyColumns[0]).getType() instanceof ArrowType.Int
+        ? new LongIntMap() : null;
   }
 
   /**
@@ -138,6 +144,9 @@ public final class MergeSource implements AutoCloseable {
         continue; // a NULL key matches nothing, as in SQL
       }
       Integer before = keys.putIfAbsent(key, rows + i);
+      if (before == null && longKeys != null) {
+        longKeys.put(((BaseIntVector) keyVectors.get(0)).getValueAsLong(i), rows + i);
+      }
       if (before != null) {
         throw new MergeInsertException("The source has two rows with key " + describe(keyVectors, i)
             + " (rows " + before + " and " + (rows + i) + "); each key may appear once in a merge insert's source: "
@@ -204,6 +213,18 @@ public final class MergeSource implements AutoCloseable {
       parts.add(v.getField().getName() + "=" + shown);
     }
     return parts.size() == 1 ? parts.get(0) : "(" + String.join(", ", parts) + ")";
+  }
+
+  /**
+   * The source row whose key is the key of row {@code i} of {@code keyVectors} (a batch of the
+   * target, see {@link #keyVectors}), or -1 (also for a NULL key).
+   */
+  public int find(List<FieldVector> keyVectors, int i) {
+    if (longKeys != null) {
+      BaseIntVector v = (BaseIntVector) keyVectors.get(0);
+      return v.isNull(i) ? -1 : longKeys.get(v.getValueAsLong(i));
+    }
+    return find(key(keyVectors, i));
   }
 
   /** The source row with this key, or -1. */
@@ -284,6 +305,63 @@ public final class MergeSource implements AutoCloseable {
         vectors.forEach(v -> v.setValueCount(n));
         out.setRowCount(n);
         sink.write(out);
+      }
+    }
+  }
+
+  /** An open-addressing map from long to a non-negative int (-1: absent). */
+  private static final class LongIntMap {
+    private long[] keys = new long[1024];
+    private int[] values = new int[1024];
+    private boolean[] used = new boolean[1024];
+    private int size;
+
+    void put(long key, int value) {
+      if ((size + 1) * 2 > keys.length) {
+        grow();
+      }
+      int mask = keys.length - 1;
+      int at = slot(key) & mask;
+      while (used[at] && keys[at] != key) {
+        at = (at + 1) & mask;
+      }
+      if (!used[at]) {
+        used[at] = true;
+        size++;
+      }
+      keys[at] = key;
+      values[at] = value;
+    }
+
+    int get(long key) {
+      int mask = keys.length - 1;
+      int at = slot(key) & mask;
+      while (used[at]) {
+        if (keys[at] == key) {
+          return values[at];
+        }
+        at = (at + 1) & mask;
+      }
+      return -1;
+    }
+
+    private static int slot(long key) {
+      long h = key * 0x9E3779B97F4A7C15L;
+      return (int) (h ^ (h >>> 32));
+    }
+
+    private void grow() {
+      long[] oldKeys = keys;
+      int[] oldValues = values;
+      boolean[] oldUsed = used;
+      keys = new long[oldKeys.length * 2];
+      values = new int[oldKeys.length * 2];
+      used = new boolean[oldKeys.length * 2];
+      size = 0;
+      for (int i = 0; i < oldKeys.length; i++) {
+        if (oldUsed[i]) {
+          put(oldKeys[i], oldValues[i]);
+        }
       }
     }
   }
