@@ -42,7 +42,7 @@ import picocli.CommandLine.Spec;
         "details of a command."},
     subcommands = {
         CreateCommand.class, AppendCommand.class, OverwriteCommand.class, ScanCommand.class, TakeCommand.class,
-        CountCommand.class, DeleteCommand.class, UpdateCommand.class, AddColumnsCommand.class, DropColumnsCommand.class,
+        CountCommand.class, DeleteCommand.class, UpdateCommand.class, MergeCommand.class, AddColumnsCommand.class, DropColumnsCommand.class,
         AlterColumnsCommand.class, DescribeCommand.class, VersionsCommand.class, TagCommand.class, RestoreCommand.class,
         CleanupCommand.class, BranchCommand.class, CloneCommand.class, CompactCommand.class, ClusterCommand.class, LayoutCommand.class, IndexCommand.class,
         SearchCommand.class, FileCommand.class, DemoCommand.class})

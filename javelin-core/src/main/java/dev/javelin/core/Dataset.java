@@ -304,6 +304,17 @@ public final class Dataset {
     return new Dataset(table, write(table, version(), schema(), data, params, version, session), allocator, session);
   }
 
+  /**
+   * Starts a merge insert (upsert) of the reader's rows into this version, keyed by columns given
+   * with {@link MergeInsertBuilder#on}: matched rows updated, deleted, kept or refused, unmatched
+   * source rows inserted or dropped, unmatched target rows kept or deleted, in one commit (an
+   * Update, as lance-core's {@code mergeInsert}). The reader is consumed by
+   * {@link MergeInsertBuilder#commit()}, not closed.
+   */
+  public MergeInsertBuilder mergeInsert(ArrowReader source) {
+    return new MergeInsertBuilder(this, source);
+  }
+
   /** Replaces the schema and all rows with the reader's batches (consumed, not closed). */
   public Dataset overwrite(ArrowReader data, WriteParams params) {
     return overwrite(Batches.of(data), params);

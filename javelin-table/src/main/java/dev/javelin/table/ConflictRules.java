@@ -93,7 +93,37 @@ public final class ConflictRules {
     CONFLICTS.put(DATA_REPLACEMENT, EnumSet.of(OVERWRITE, RESTORE, UPDATE_MEM_WAL_STATE, UNKNOWN));
   }
 
+  /**
+   * A merge insert commits an Update (as Lance's does) marked by this transaction property, whose
+   * value lists the ids of the fragments holding a row it matched or changed (its "read set").
+   * Its rules are stricter than an update's, because its matches depend on rows it did not change.
+   */
+  public static final String MERGE_INSERT_READ = "javelin.merge_insert.read_fragments";
+
+  // A merge insert (rows: mine, marked Update; columns: committed). It decided, per source key,
+  // whether a target row had it: any commit that may have added a row with one of its keys
+  // (Append, Update, Merge, a data-changing DataReplacement, Overwrite, Restore) makes that match
+  // stale, and the merge is re-run on the newest version. Changes of fragments it read: a Rewrite
+  // (compaction, clustering) moved the rows it matched, a repack changed the files of fragments
+  // it rewrites: conflict. A Delete of them is a rebase, which fails if it deleted a row the
+  // merge matched. Everything else (indices, config, schema-only changes) is compatible.
+  private static final Set<OperationKind> MERGE_INSERT_CONFLICTS = EnumSet.of(APPEND, UPDATE, MERGE, OVERWRITE,
+      RESTORE, UPDATE_MEM_WAL_STATE, UNKNOWN);
+
   private ConflictRules() {}
+
+  /** Marks an Update as a merge insert that read (matched or changed rows of) these fragments. */
+  public static Transaction markMergeInsert(Transaction update, Set<Long> readFragments) {
+    StringBuilder ids = new StringBuilder();
+    readFragments.stream().sorted().forEach(id -> ids.append(ids.length() == 0 ? "" : ",").append(id));
+    return Transaction.fromProto(update.proto().toBuilder().putTransactionProperties(MERGE_INSERT_READ,
+        ids.toString()).build());
+  }
+
+  /** Whether a transaction is a merge insert's (see {@link #MERGE_INSERT_READ}). */
+  public static boolean isMergeInsert(Transaction t) {
+    return t.kind() == UPDATE && t.proto().containsTransactionProperties(MERGE_INSERT_READ);
+  }
 
   public static Resolution check(Transaction mine, Transaction committed) {
     Set<OperationKind> conflicts = CONFLICTS.get(mine.kind());
@@ -102,6 +132,9 @@ public final class ConflictRules {
     }
     if (conflicts.contains(committed.kind())) {
       return Resolution.CONFLICT;
+    }
+    if (isMergeInsert(mine)) {
+      return checkMergeInsert(mine, committed);
     }
     if (mine.kind() == DELETE) {
       return checkDelete(mine, committed);
@@ -292,6 +325,37 @@ public final class ConflictRules {
           }
         }
         return Resolution.COMPATIBLE;
+      default:
+        return Resolution.COMPATIBLE;
+    }
+  }
+
+  private static Resolution checkMergeInsert(Transaction mine, Transaction committed) {
+    if (MERGE_INSERT_CONFLICTS.contains(committed.kind())) {
+      return Resolution.CONFLICT;
+    }
+    Set<Long> read = new HashSet<>();
+    String listed = mine.proto().getTransactionPropertiesOrThrow(MERGE_INSERT_READ);
+    for (String id : listed.isEmpty() ? new String[0] : listed.split(",")) {
+      read.add(Long.parseLong(id));
+    }
+    TransactionProtos.Transaction theirs = committed.proto();
+    switch (committed.kind()) {
+      case DELETE: {
+        var d = theirs.getDelete();
+        boolean overlap = d.getUpdatedFragmentsList().stream().anyMatch(f -> read.contains(f.getId()))
+            || d.getDeletedFragmentIdsList().stream().anyMatch(read::contains);
+        return overlap ? Resolution.REBASE : Resolution.COMPATIBLE;
+      }
+      case REWRITE:
+        return rewrittenIds(committed).stream().anyMatch(read::contains) ? Resolution.CONFLICT
+            : Resolution.COMPATIBLE;
+      case DATA_REPLACEMENT:
+        if (committed.dataChange()) {
+          return Resolution.CONFLICT; // may have changed keys anywhere
+        }
+        return theirs.getDataReplacement().getReplacementsList().stream()
+            .anyMatch(r -> read.contains(r.getFragmentId())) ? Resolution.CONFLICT : Resolution.COMPATIBLE;
       default:
         return Resolution.COMPATIBLE;
     }

@@ -82,7 +82,7 @@ public final class Updater {
   }
 
   // An overwrite or restore replaced the data the update was asked about: Lance does not retry.
-  private static boolean retryable(Table table, CommitConflictException e) {
+  static boolean retryable(Table table, CommitConflictException e) {
     try {
       OperationKind kind = table.transaction(table.load(e.conflictingVersion())).map(Transaction::kind)
           .orElse(OperationKind.UNKNOWN);

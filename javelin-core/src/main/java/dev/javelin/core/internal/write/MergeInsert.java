@@ -1,0 +1,467 @@
+package dev.javelin.core.internal.write;
+
+import dev.javelin.common.Tasks;
+import dev.javelin.core.Dataset;
+import dev.javelin.core.IndexInfo;
+import dev.javelin.core.MergeInsertPlan;
+import dev.javelin.core.MergeInsertResult;
+import dev.javelin.core.ScanBuilder;
+import dev.javelin.core.WriteParams;
+import dev.javelin.core.exceptions.MergeInsertException;
+import dev.javelin.core.expr.BoundExpression;
+import dev.javelin.core.expr.Expression;
+import dev.javelin.index.IndexType;
+import dev.javelin.table.ConflictRules;
+import dev.javelin.table.Fragment;
+import dev.javelin.table.Manifest;
+import dev.javelin.table.Transaction;
+import dev.javelin.table.deletion.DeletionMerge;
+import dev.javelin.table.deletion.Deletes;
+import dev.javelin.table.exceptions.CommitConflictException;
+import dev.javelin.table.proto.TransactionProtos;
+import dev.javelin.table.rowids.RowLineage;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.BitSet;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.UInt8Vector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.complex.StructVector;
+import org.apache.arrow.vector.ipc.ArrowReader;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.FieldType;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.roaringbitmap.RoaringBitmap;
+
+/**
+ * Lance's merge insert (upsert): source rows are matched to target rows by key columns, and
+ * per clause matched target rows are replaced by their source row, deleted, left, or make the
+ * merge fail; unmatched source rows are inserted or dropped; target rows no source row matched
+ * are kept or deleted (optionally only where a condition holds). Committed as one Update in
+ * {@code REWRITE_ROWS} mode, as lance-core commits it: replaced rows are written with the
+ * inserted ones to new fragments and deleted where they were, so indices stay correct as after
+ * any update, and with stable row ids a replaced row keeps its id and created-at version.
+ *
+ * <p>The source is read once into memory ({@link MergeSource}: its rows off-heap, its key set on
+ * the heap); the target is streamed past the key set, reading only the key columns (and the
+ * columns a condition uses), through a BTree index on the key when one exists. A merge that
+ * loses a race against a commit that may have made its matches stale is run again on the newest
+ * version ({@link ConflictRules#MERGE_INSERT_READ}), up to a number of attempts and a timeout.
+ */
+public final class MergeInsert {
+  /** What happens to a target row whose key a source row has. */
+  public enum Matched { UPDATE_ALL, DELETE, DO_NOTHING, FAIL }
+
+  /** What happens to a source row whose key no target row has. */
+  public enum NotMatched { INSERT_ALL, DO_NOTHING }
+
+  /** What happens to a target row whose key no source row has. */
+  public enum BySource { KEEP, DELETE }
+
+  /**
+   * A merge insert's clauses.
+   *
+   * @param on the key columns
+   * @param matchedIf with {@link Matched#UPDATE_ALL}, the condition (over {@code target.x} and
+   *     {@code source.x}) a matched pair must meet to be updated, or null
+   * @param bySourceIf with {@link BySource#DELETE}, the condition (over the target's columns) an
+   *     unmatched target row must meet to be deleted, or null
+   * @param useIndex whether a BTree index on the key may be used to find matches
+   */
+  public record Spec(List<String> on, Matched matched, String matchedIf, NotMatched notMatched, BySource bySource,
+      String bySourceIf, boolean useIndex, int conflictRetries, Duration retryTimeout) {}
+
+  private static final String TARGET = "target";
+  private static final String SOURCE = "source";
+  private static final String ROW_ADDR = "_rowaddr";
+  private static final String ROW_ID = "_rowid";
+  private static final String CREATED_AT = "_row_created_at_version";
+
+  private MergeInsert() {}
+
+  /**
+   * Runs the merge: reads the source, then tries on {@code ds} and, after a lost race, on the
+   * newest version.
+   */
+  public static MergeInsertResult run(Dataset ds, ArrowReader source, Spec spec) {
+    check(ds, spec);
+    long deadline = System.nanoTime() + spec.retryTimeout().toNanos();
+    try (MergeSource src = MergeSource.read(source, ds.schema(), spec.on(), ds.allocator(), ds.location())) {
+      Dataset[] at = {ds};
+      int[] attempts = {0};
+      Counts counts = Tasks.retry().maxAttempts(spec.conflictRetries() + 1).retryOn(CommitConflictException.class)
+          .retryIf(e -> System.nanoTime() < deadline && Updater.retryable(at[0].table(), (CommitConflictException) e))
+          .run(n -> {
+            attempts[0] = n;
+            if (n > 1) {
+              at[0] = at[0].checkoutLatest();
+            }
+            return once(at[0], src, spec);
+          });
+      return new MergeInsertResult(counts.dataset, counts.inserted, counts.updated, counts.deleted, attempts[0],
+          counts.plan);
+    }
+  }
+
+  /** Checks the clauses against the dataset before anything is read. */
+  private static void check(Dataset ds, Spec spec) {
+    Schema target = ds.schema().toArrow();
+    MergeSource.keyColumns(target, spec.on(), ds.location());
+    if (spec.matchedIf() != null) {
+      bindMatched(spec.matchedIf(), target, target);
+    }
+    if (spec.bySourceIf() != null) {
+      Expression.parse(spec.bySourceIf()).bindFilter(target);
+    }
+  }
+
+  /**
+   * How the merge would find its matches in version {@code at}, without reading the source.
+   */
+  public static MergeInsertPlan plan(Dataset at, Spec spec) {
+    Schema target = at.schema().toArrow();
+    MergeSource.keyColumns(target, spec.on(), at.location());
+    List<Long> live = new ArrayList<>();
+    at.manifest().fragments().forEach(f -> live.add(f.id()));
+    String note = null;
+    IndexInfo index = null;
+    if (!spec.useIndex()) {
+      note = "indices turned off";
+    } else if (spec.on().size() != 1) {
+      note = "the key has " + spec.on().size() + " columns";
+    } else if (spec.bySource() == BySource.DELETE) {
+      note = "when not matched by source delete reads every row";
+    } else if (!indexableKey(target.findField(spec.on().get(0)).getType())) {
+      note = "the key's type has no index lookup";
+    } else {
+      for (IndexInfo i : at.indices()) {
+        if (i.type() == IndexType.BTREE && i.fields().equals(spec.on())
+            && live.stream().anyMatch(id -> i.fragments().contains(id) || i.throughRowMaps().contains(id))) {
+          index = i;
+          break;
+        }
+      }
+      if (index == null) {
+        note = "no BTree index on " + spec.on().get(0);
+      }
+    }
+    List<Long> indexed = new ArrayList<>();
+    List<Long> scanned = new ArrayList<>();
+    for (long id : live) {
+      if (index != null && (index.fragments().contains(id) || index.throughRowMaps().contains(id))) {
+        indexed.add(id);
+      } else {
+        scanned.add(id);
+      }
+    }
+    return new MergeInsertPlan(spec.on(), clause(spec.matched(), spec.matchedIf()), notMatched(spec.notMatched()),
+        bySource(spec.bySource(), spec.bySourceIf()), index == null ? null : index.name(), indexed, scanned, note);
+  }
+
+  private static boolean indexableKey(ArrowType t) {
+    return (t instanceof ArrowType.Int i && i.getIsSigned()) || t instanceof ArrowType.Utf8
+        || t instanceof ArrowType.LargeUtf8;
+  }
+
+  private static String clause(Matched m, String cond) {
+    return switch (m) {
+      case UPDATE_ALL -> cond == null ? "update all" : "update all if " + cond;
+      case DELETE -> "delete";
+      case DO_NOTHING -> "do nothing";
+      case FAIL -> "fail";
+    };
+  }
+
+  private static String notMatched(NotMatched m) {
+    return m == NotMatched.INSERT_ALL ? "insert all" : "do nothing";
+  }
+
+  private static String bySource(BySource b, String cond) {
+    return b == BySource.KEEP ? "keep" : cond == null ? "delete" : "delete if " + cond;
+  }
+
+  // The update condition is bound against a view of both sides: a struct column "target" with the
+  // target's columns and one "source" with the source's, so target.x and source.x are field
+  // references of the existing language.
+  private static BoundExpression bindMatched(String cond, Schema targetColumns, Schema sourceColumns) {
+    Schema both = new Schema(List.of(
+        new Field(TARGET, FieldType.notNullable(ArrowType.Struct.INSTANCE), targetColumns.getFields()),
+        new Field(SOURCE, FieldType.notNullable(ArrowType.Struct.INSTANCE), sourceColumns.getFields())));
+    return Expression.parse(cond).bindFilter(both);
+  }
+
+  /** The target columns an update condition names ({@code target.x}, {@code target.`x`}). */
+  private static List<String> targetColumnsOf(String cond, Schema target) {
+    String text = cond.toLowerCase(Locale.ROOT).replace(" ", "");
+    List<String> out = new ArrayList<>();
+    for (Field f : target.getFields()) {
+      String name = f.getName().toLowerCase(Locale.ROOT);
+      if (text.contains(TARGET + "." + name) || text.contains(TARGET + ".`" + name + "`")) {
+        out.add(f.getName());
+      }
+    }
+    return out;
+  }
+
+  /** What one attempt did. */
+  private record Counts(Dataset dataset, long inserted, long updated, long deleted, MergeInsertPlan plan) {}
+
+  /** A growable list of ints. */
+  private static final class Ints {
+    int[] a = new int[64];
+    int n;
+
+    void add(int x) {
+      if (n == a.length) {
+        a = Arrays.copyOf(a, n * 2);
+      }
+      a[n++] = x;
+    }
+  }
+
+  // One attempt on version `at`: find the matches, write the new rows, commit.
+  private static Counts once(Dataset at, MergeSource src, Spec spec) {
+    Manifest read = at.manifest();
+    Schema target = at.schema().toArrow();
+    MergeInsertPlan plan = plan(at, spec);
+    BufferAllocator allocator = src.allocator();
+    boolean stableIds = UpdateReads.stableRowIds(read);
+    boolean updates = spec.matched() == Matched.UPDATE_ALL;
+
+    Set<String> cols = new HashSet<>(src.keyNames());
+    BoundExpression matchedIf = null;
+    Schema condTarget = null;
+    if (spec.matchedIf() != null) {
+      List<String> named = targetColumnsOf(spec.matchedIf(), target);
+      cols.addAll(named);
+      List<Field> fs = new ArrayList<>();
+      named.forEach(n -> fs.add(target.findField(n)));
+      condTarget = new Schema(fs);
+      matchedIf = bindMatched(spec.matchedIf(), condTarget, target);
+    }
+    BoundExpression bySourceIf = null;
+    if (spec.bySourceIf() != null) {
+      bySourceIf = Expression.parse(spec.bySourceIf()).bindFilter(target);
+      cols.addAll(bySourceIf.columns());
+    }
+    List<String> readCols = new ArrayList<>();
+    target.getFields().forEach(f -> {
+      if (cols.contains(f.getName())) {
+        readCols.add(f.getName());
+      }
+    });
+
+    // Per fragment, the rows this merge replaces or deletes, and those it matched.
+    Map<Long, RoaringBitmap> changed = new TreeMap<>();
+    Map<Long, RoaringBitmap> matchedRows = new HashMap<>();
+    BitSet matchedSource = new BitSet(src.rows());
+    Ints updateSource = new Ints();
+    RowLineage lineage = stableIds && updates ? new RowLineage() : null;
+    long deleted = 0;
+
+    boolean lookUpOnly = spec.bySource() == BySource.KEEP;
+    if (!(lookUpOnly && src.keyCount() == 0)) {
+      ScanBuilder scan = at.newScan().columns(readCols).withRowAddress();
+      if (lineage != null) {
+        scan.withRowId().withRowCreatedAtVersion();
+      }
+      if (plan.index() != null) {
+        scan.filter(inList(src, spec.on().get(0), target));
+      }
+      try (ArrowReader r = scan.build()) {
+        VectorSchemaRoot root = r.getVectorSchemaRoot();
+        List<FieldVector> keyVectors = src.keyVectors(root);
+        int[] tRows = new int[0];
+        int[] sRows = new int[0];
+        while (r.loadNextBatch()) {
+          int n = root.getRowCount();
+          if (n == 0) {
+            continue;
+          }
+          if (tRows.length < n) {
+            tRows = new int[n];
+            sRows = new int[n];
+          }
+          UInt8Vector addr = (UInt8Vector) root.getVector(ROW_ADDR);
+          int m = 0;
+          BitSet unmatched = lookUpOnly ? null : new BitSet(n);
+          for (int i = 0; i < n; i++) {
+            int s = src.find(keyVectors, i);
+            if (s >= 0) {
+              if (spec.matched() == Matched.FAIL) {
+                throw new MergeInsertException("Source row with key " + MergeSource.describe(keyVectors, i)
+                    + " matched a row of the dataset, and the merge insert was set to fail when a row matches: "
+                    + at.location());
+              }
+              matchedSource.set(s);
+              long a = addr.get(i);
+              matchedRows.computeIfAbsent(a >>> 32, k -> new RoaringBitmap()).add((int) a);
+              tRows[m] = i;
+              sRows[m] = s;
+              m++;
+            } else if (unmatched != null) {
+              unmatched.set(i);
+            }
+          }
+          if (m > 0 && spec.matched() != Matched.DO_NOTHING) {
+            int[] keep = null;
+            if (matchedIf != null) {
+              try (VectorSchemaRoot both = pairs(root, condTarget, tRows, sRows, m, src)) {
+                keep = matchedIf.select(both);
+              }
+            }
+            int count = keep == null ? m : keep.length;
+            for (int j = 0; j < count; j++) {
+              int p = keep == null ? j : keep[j];
+              long a = addr.get(tRows[p]);
+              changed.computeIfAbsent(a >>> 32, k -> new RoaringBitmap()).add((int) a);
+              if (updates) {
+                updateSource.add(sRows[p]);
+                if (lineage != null) {
+                  lineage.add(((UInt8Vector) root.getVector(ROW_ID)).get(tRows[p]),
+                      ((UInt8Vector) root.getVector(CREATED_AT)).get(tRows[p]), RowLineage.NONE);
+                }
+              } else {
+                deleted++;
+              }
+            }
+          }
+          if (unmatched != null && !unmatched.isEmpty()) {
+            BitSet del = unmatched;
+            if (bySourceIf != null) {
+              del = new BitSet(n);
+              for (int i : bySourceIf.select(root)) {
+                del.set(i);
+              }
+              del.and(unmatched);
+            }
+            for (int i = del.nextSetBit(0); i >= 0; i = del.nextSetBit(i + 1)) {
+              long a = addr.get(i);
+              changed.computeIfAbsent(a >>> 32, k -> new RoaringBitmap()).add((int) a);
+              deleted++;
+            }
+          }
+        }
+      } catch (IOException e) {
+        throw new UncheckedIOException("Merge insert failed: " + at.location(), e);
+      }
+    }
+
+    Ints inserts = new Ints();
+    if (spec.notMatched() == NotMatched.INSERT_ALL) {
+      for (int s = matchedSource.nextClearBit(0); s < src.rows(); s = matchedSource.nextClearBit(s + 1)) {
+        inserts.add(s);
+      }
+    }
+    if (updateSource.n == 0 && inserts.n == 0 && changed.isEmpty()) {
+      return new Counts(at, 0, 0, 0, plan);
+    }
+    try (UpdateFiles files = new UpdateFiles(at)) {
+      List<Fragment> added = new ArrayList<>();
+      if (updateSource.n > 0) {
+        FragmentWriter w = files.writer(at.schema(), WriteParams.defaults());
+        src.write(updateSource.a, updateSource.n, w::write);
+        for (Fragment f : w.finish()) {
+          added.add(lineage == null ? f : lineage.next(f));
+        }
+      }
+      if (inserts.n > 0) {
+        // Separate fragments: the commit gives their rows new ids.
+        FragmentWriter w = files.writer(at.schema(), WriteParams.defaults());
+        src.write(inserts.a, inserts.n, w::write);
+        added.addAll(w.finish());
+      }
+      Map<Long, Fragment> byId = new HashMap<>();
+      read.fragments().forEach(f -> byId.put(f.id(), f));
+      List<Fragment> updated = new ArrayList<>();
+      List<Long> removed = new ArrayList<>();
+      for (Map.Entry<Long, RoaringBitmap> e : changed.entrySet()) {
+        Fragment f = byId.get(e.getKey());
+        DeletionMerge.merge(at.store(), f, Deletes.deletedRows(at.store(), f, allocator), e.getValue(),
+            read.version(), files.pending(), allocator).ifPresentOrElse(updated::add, () -> removed.add(f.id()));
+      }
+      Set<Long> readSet = new TreeSet<>(changed.keySet());
+      readSet.addAll(matchedRows.keySet());
+      Transaction txn = ConflictRules.markMergeInsert(Transaction.update(read.version(), updated, removed, added,
+          List.of(), List.of(), TransactionProtos.Transaction.UpdateMode.REWRITE_ROWS), readSet);
+      Dataset committed = files.commit(txn, 0, new MergeInsertRebase(at.table(), changed, matchedRows,
+          new MergeMoved(at.table(), changed, allocator), allocator)).dataset();
+      return new Counts(committed, inserts.n, updateSource.n, deleted, plan);
+    } catch (IOException e) {
+      throw new UncheckedIOException("Merge insert failed: " + at.location(), e);
+    }
+  }
+
+  // The matched pairs of a batch as a batch of two struct columns, "target" (the columns the
+  // condition names, from the scan) and "source" (every column, from the source).
+  private static VectorSchemaRoot pairs(VectorSchemaRoot scan, Schema condTarget, int[] tRows, int[] sRows, int m,
+      MergeSource src) {
+    BufferAllocator allocator = src.allocator();
+    StructVector t = (StructVector) new Field(TARGET, FieldType.notNullable(ArrowType.Struct.INSTANCE),
+        condTarget.getFields()).createVector(allocator);
+    StructVector s = (StructVector) new Field(SOURCE, FieldType.notNullable(ArrowType.Struct.INSTANCE),
+        src.schema().getFields()).createVector(allocator);
+    try {
+      t.setInitialCapacity(m);
+      s.setInitialCapacity(m);
+      t.allocateNew();
+      s.allocateNew();
+      for (Field f : condTarget.getFields()) {
+        FieldVector to = (FieldVector) t.getChild(f.getName());
+        FieldVector from = scan.getVector(f.getName());
+        for (int j = 0; j < m; j++) {
+          to.copyFromSafe(tRows[j], j, from);
+        }
+        to.setValueCount(m);
+      }
+      List<FieldVector> srcChildren = new ArrayList<>();
+      src.schema().getFields().forEach(f -> srcChildren.add((FieldVector) s.getChild(f.getName())));
+      for (int j = 0; j < m; j++) {
+        src.copyRow(sRows[j], srcChildren, j);
+        t.setIndexDefined(j);
+        s.setIndexDefined(j);
+      }
+      srcChildren.forEach(v -> v.setValueCount(m));
+      t.setValueCount(m);
+      s.setValueCount(m);
+      return new VectorSchemaRoot(List.of(t.getField(), s.getField()), List.of(t, s), m);
+    } catch (RuntimeException e) {
+      t.close();
+      s.close();
+      throw e;
+    }
+  }
+
+  // "key IN (...)" over the source's keys, so that a BTree index on the key answers the lookup.
+  private static String inList(MergeSource src, String column, Schema target) {
+    boolean text = !(target.findField(column).getType() instanceof ArrowType.Int);
+    StringBuilder b = new StringBuilder(src.keyCount() * 8 + 32);
+    b.append('`').append(column.replace("`", "``")).append("` IN (");
+    boolean first = true;
+    for (Object k : src.keys()) {
+      if (!first) {
+        b.append(',');
+      }
+      first = false;
+      if (text) {
+        b.append('\'').append(k.toString().replace("'", "''")).append('\'');
+      } else {
+        b.append(k);
+      }
+    }
+    return b.append(')').toString();
+  }
+}
