@@ -63,6 +63,25 @@ public final class IndexBuild {
     return create(ds, table, column, new IvfPqKind(params), name, replace, progress, allocator);
   }
 
+  /**
+   * Builds a zone map over {@code column} with zones of {@code rowsPerZone} rows (0: Lance's
+   * default, 8,192) and commits it.
+   */
+  public static Manifest createZoneMap(Dataset ds, Table table, String column, long rowsPerZone, String name,
+      boolean replace, ProgressListener progress, BufferAllocator allocator) {
+    return create(ds, table, column, new ZoneMapKind(rowsPerZone), name, replace, progress, allocator);
+  }
+
+  /**
+   * Builds a bloom filter index over {@code column}, zones of {@code items} rows each with a filter
+   * for that many values at false positive rate {@code probability} (0: Lance's defaults, 8,192
+   * and 0.00057), and commits it.
+   */
+  public static Manifest createBloomFilter(Dataset ds, Table table, String column, long items, double probability,
+      String name, boolean replace, ProgressListener progress, BufferAllocator allocator) {
+    return create(ds, table, column, new BloomFilterKind(items, probability), name, replace, progress, allocator);
+  }
+
   static Manifest create(Dataset ds, Table table, String column, IndexKind kind, String name, boolean replace,
       ProgressListener progress, BufferAllocator allocator) {
     LanceField field = kind.field(ds, column);

@@ -47,35 +47,53 @@ public final class BitmapIndex implements ScalarIndex {
    * @throws IOException if its file cannot be read or is not a bitmap index
    */
   public static BitmapIndex open(ObjectStore store, String directory, BufferAllocator allocator) throws IOException {
+    NavigableMap<Object, Roaring64NavigableMap> byValue = new TreeMap<>(ScalarValues.ORDER);
+    Roaring64NavigableMap nulls = new Roaring64NavigableMap();
+    ArrowType type = scan(store, directory, allocator, (keys, i, rows) -> {
+      Object key = ScalarValues.read(keys, i);
+      if (key == null) {
+        nulls.or(rows);
+      } else {
+        byValue.merge(key, rows, (a, b) -> {
+          a.or(b);
+          return a;
+        });
+      }
+    });
+    return new BitmapIndex(type, byValue, nulls);
+  }
+
+  /** Receives one row of a bitmap index's file: its value ({@code keys[i]}) and the rows holding it. */
+  public interface EntryConsumer {
+    void accept(FieldVector keys, int i, Roaring64NavigableMap rows) throws IOException;
+  }
+
+  /**
+   * Hands every row of the bitmap index in {@code directory} of {@code store} to {@code consumer}
+   * (the vectors are valid during the call only).
+   *
+   * @return the indexed values' type
+   * @throws IOException if its file cannot be read or is not a bitmap index
+   */
+  public static ArrowType scan(ObjectStore store, String directory, BufferAllocator allocator,
+      EntryConsumer consumer) throws IOException {
     String path = directory + "/" + FILE_NAME;
     try (LanceFileReader r = LanceFileReader.open(store.open(path), allocator)) {
       if (r.schema().getFields().size() != 2 || !r.schema().getFields().get(1).getName().equals("bitmaps")) {
         throw new IOException("Not a bitmap index (columns " + r.schema().getFields() + "): " + path);
       }
-      ArrowType type = r.schema().getFields().get(0).getType();
-      NavigableMap<Object, Roaring64NavigableMap> byValue = new TreeMap<>(ScalarValues.ORDER);
-      Roaring64NavigableMap nulls = new Roaring64NavigableMap();
       try (ArrowReader in = r.read(ReadOptions.builder().batchSize(1024).build())) {
         while (in.loadNextBatch()) {
           VectorSchemaRoot batch = in.getVectorSchemaRoot();
           FieldVector keys = batch.getVector(0);
           VarBinaryVector bitmaps = (VarBinaryVector) batch.getVector(1);
           for (int i = 0; i < batch.getRowCount(); i++) {
-            Roaring64NavigableMap rows = bitmaps.isNull(i) ? new Roaring64NavigableMap()
-                : RowIdTreeMaps.read(bitmaps.get(i));
-            Object key = ScalarValues.read(keys, i);
-            if (key == null) {
-              nulls.or(rows);
-            } else {
-              byValue.merge(key, rows, (a, b) -> {
-                a.or(b);
-                return a;
-              });
-            }
+            consumer.accept(keys, i, bitmaps.isNull(i) ? new Roaring64NavigableMap()
+                : RowIdTreeMaps.read(bitmaps.get(i)));
           }
         }
       }
-      return new BitmapIndex(type, byValue, nulls);
+      return r.schema().getFields().get(0).getType();
     } catch (IllegalArgumentException e) {
       throw new IOException("Cannot read bitmap index " + path + ": " + e.getMessage(), e);
     }
@@ -86,7 +104,7 @@ public final class BitmapIndex implements ScalarIndex {
     return IndexType.BITMAP;
   }
 
-  /** The indexed values' type. */
+  @Override
   public ArrowType valueType() {
     return valueType;
   }

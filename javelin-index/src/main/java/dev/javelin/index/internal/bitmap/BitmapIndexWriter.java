@@ -17,7 +17,10 @@ import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.FieldType;
 import org.apache.arrow.vector.types.pojo.Schema;
+import java.util.function.LongPredicate;
 import org.roaringbitmap.RoaringBitmap;
+import org.roaringbitmap.longlong.LongIterator;
+import org.roaringbitmap.longlong.Roaring64NavigableMap;
 
 /**
  * Collects (value, row address) pairs and writes a bitmap index's file: one row per distinct value
@@ -52,6 +55,40 @@ public final class BitmapIndexWriter implements AutoCloseable {
 
   /** Adds the row at {@code address} holding {@code values[i]} (null or not). */
   public void add(FieldVector values, int i, long address) {
+    set(values, i).computeIfAbsent((int) (address >>> 32), k -> new RoaringBitmap()).add((int) address);
+    rows++;
+  }
+
+  /** Adds {@code n} rows: their values and row addresses. */
+  public void add(FieldVector values, long[] addresses, int n) {
+    for (int i = 0; i < n; i++) {
+      add(values, i, addresses[i]);
+    }
+  }
+
+  /**
+   * Adds the rows of {@code rows} that {@code keep} accepts as holding {@code values[i]}.
+   *
+   * @return how many it did not accept
+   */
+  public long addAll(FieldVector values, int i, Roaring64NavigableMap rows, LongPredicate keep) {
+    TreeMap<Integer, RoaringBitmap> set = set(values, i);
+    long dropped = 0;
+    LongIterator it = rows.getLongIterator();
+    while (it.hasNext()) {
+      long address = it.next();
+      if (keep.test(address)) {
+        set.computeIfAbsent((int) (address >>> 32), k -> new RoaringBitmap()).add((int) address);
+        this.rows++;
+      } else {
+        dropped++;
+      }
+    }
+    return dropped;
+  }
+
+  // The row set of the value values[i], made empty on first sight.
+  private TreeMap<Integer, RoaringBitmap> set(FieldVector values, int i) {
     Object key = ScalarValues.read(values, i);
     TreeMap<Integer, RoaringBitmap> set;
     if (key == null) {
@@ -68,8 +105,7 @@ public final class BitmapIndexWriter implements AutoCloseable {
       }
       set = slot.rows();
     }
-    set.computeIfAbsent((int) (address >>> 32), k -> new RoaringBitmap()).add((int) address);
-    rows++;
+    return set;
   }
 
   /** Rows added. */

@@ -100,6 +100,11 @@ public final class BloomFilterIndex implements ScalarIndex {
     return IndexType.BLOOM_FILTER;
   }
 
+  @Override
+  public ArrowType valueType() {
+    return valueType;
+  }
+
   public long items() {
     return items;
   }

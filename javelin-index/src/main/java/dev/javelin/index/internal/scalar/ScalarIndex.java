@@ -2,6 +2,7 @@ package dev.javelin.index.internal.scalar;
 
 import dev.javelin.index.IndexType;
 import dev.javelin.index.internal.btree.ScalarQuery;
+import org.apache.arrow.vector.types.pojo.ArrowType;
 
 /**
  * An opened bitmap, zone map or bloom filter index, held in memory (no Arrow buffers), so it can
@@ -10,6 +11,9 @@ import dev.javelin.index.internal.btree.ScalarQuery;
 public interface ScalarIndex {
   /** The kind of index. */
   IndexType type();
+
+  /** The type of the indexed values (a bloom filter's is the column type it was opened with). */
+  ArrowType valueType();
 
   /** Whether {@link #search} narrows the rows for this query (a bloom filter cannot for ranges). */
   boolean answers(ScalarQuery query);

@@ -116,6 +116,7 @@ public final class ZoneMapIndex implements ScalarIndex {
     return IndexType.ZONEMAP;
   }
 
+  @Override
   public ArrowType valueType() {
     return valueType;
   }
