@@ -9,6 +9,7 @@ import dev.javelin.core.exceptions.IndexExistsException;
 import dev.javelin.format.schema.LanceField;
 import dev.javelin.index.IndexType;
 import dev.javelin.index.IvfPqParams;
+import dev.javelin.index.internal.zonemap.ZoneMapIndex;
 import dev.javelin.io.PendingFiles;
 import dev.javelin.table.Fragment;
 import dev.javelin.table.IndexMetadata;
@@ -70,6 +71,26 @@ public final class IndexBuild {
   public static Manifest createZoneMap(Dataset ds, Table table, String column, long rowsPerZone, String name,
       boolean replace, ProgressListener progress, BufferAllocator allocator) {
     return create(ds, table, column, new ZoneMapKind(rowsPerZone), name, replace, progress, allocator);
+  }
+
+  /**
+   * The rows per zone of the zone map named {@code name} ({@link ZoneMapIndex#DEFAULT_ROWS_PER_ZONE}
+   * when its file does not say).
+   *
+   * @throws IllegalArgumentException if there is no zone map of that name
+   */
+  public static long zoneMapRowsPerZone(Dataset ds, String name) {
+    for (IndexMetadata i : ds.manifest().indices()) {
+      if (i.name().equals(name) && IndexType.fromDetailsTypeUrl(i.details().typeUrl()) == IndexType.ZONEMAP) {
+        try {
+          return ZoneMapIndex.open(ds.manifest().basePaths().indexStore(ds.store(), i), directory(i.uuid()),
+              ds.allocator()).rowsPerZone();
+        } catch (IOException e) {
+          throw new UncheckedIOException("Reading zone map '" + name + "' failed: " + ds.location(), e);
+        }
+      }
+    }
+    throw new IllegalArgumentException("No zone map named '" + name + "': " + ds.location());
   }
 
   /**
