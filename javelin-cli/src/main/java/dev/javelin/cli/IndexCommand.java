@@ -57,7 +57,7 @@ final class IndexCommand implements Callable<Integer> {
           "  javelin index create people --column name --name by_name --replace",
           "  javelin index create events --column country --type bitmap",
           "  javelin index create events --column ts --type zonemap --rows-per-zone 4096",
-          "  javelin index create events --column user_id --type bloomfilter --items 8192 --probability 0.001"})
+          "  javelin index create events --column user --type bloomfilter --items 4096"})
   static final class Create extends BaseCommand {
     @Parameters(index = "0", paramLabel = "URI", description = "The dataset: a directory or file: URI.")
     String uri;

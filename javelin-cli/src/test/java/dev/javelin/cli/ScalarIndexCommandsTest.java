@@ -49,4 +49,39 @@ class ScalarIndexCommandsTest extends CliTestBase {
     assertThat(eq.err).contains("index: c_idx (bitmap on c) answers c = 'c2'\n",
         "index: t_idx (zonemap on t) answers t < 20\n", "rows from index: 5\n");
   }
+
+  @Test
+  void clusteringBuildsAZoneMapOnItsKeySoScansSkipZones() throws Exception {
+    StringBuilder csv = new StringBuilder("t,c\n");
+    for (int i = 0; i < 400; i++) {
+      csv.append(i * 37 % 400).append(",c").append(i % 4).append('\n');
+    }
+    text("rows.csv", csv.toString());
+    String ds = path("ds");
+    assertThat(run("create", ds, "--input", path("rows.csv"), "--max-rows-per-file", "100").code).isZero();
+    Result before = run("scan", ds, "--filter", "t < 20", "--format", "csv", "--explain");
+    assertThat(before.err).contains("index: none (no scalar index on a column of the filter)\n");
+
+    Result c = run("cluster", ds, "--by", "t", "--target-rows-per-fragment", "100", "--rows-per-zone", "10");
+    assertThat(c.code).as(c.toString()).isZero();
+    assertThat(c.err).endsWith("Zone maps on the keys: t_zonemap: version 4\n");
+    assertThat(run("index", "list", ds).out).startsWith("name       type     columns  fragments\n"
+        + "t_zonemap  ZONEMAP  t        4 of 4\n");
+    Result after = run("scan", ds, "--filter", "t < 20", "--columns", "t", "--format", "csv", "--explain");
+    assertThat(after.out.lines().skip(1).map(Integer::parseInt).sorted().toList())
+        .isEqualTo(java.util.stream.IntStream.range(0, 20).boxed().toList());
+    // Each new fragment holds its rows in their old order: the zones of the three fragments above
+    // t = 99 are skipped.
+    assertThat(after.err).contains("index: t_zonemap (zonemap on t) answers t < 20\n", "  zones skipped: 30 of 40\n",
+        "rows skipped: 300, bytes skipped: about ");
+
+    // Clustering again refreshes the same zone map; --no-zone-maps leaves it as it is.
+    Result again = run("cluster", ds, "--by", "t", "--target-rows-per-fragment", "200", "--rows-per-zone", "10");
+    assertThat(again.err).endsWith("Zone maps on the keys: t_zonemap: version 7\n");
+    Result none = run("cluster", ds, "--by", "t", "--no-zone-maps");
+    assertThat(none.err).doesNotContain("Zone maps");
+    Result both = run("cluster", ds, "--by", "t", "--no-zone-maps", "--rows-per-zone", "5");
+    assertThat(both.code).isEqualTo(ExitCodes.INVALID_INPUT);
+    assertThat(both.err).isEqualTo("javelin: --rows-per-zone and --no-zone-maps exclude each other\n");
+  }
 }

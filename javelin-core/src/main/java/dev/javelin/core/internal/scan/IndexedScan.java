@@ -181,6 +181,9 @@ public final class IndexedScan {
       for (LanceField f : ds.schema().fields()) {
         if (f.id() == m.fields().get(0)) {
           IndexCoverage c = IndexCoverage.of(ds, m);
+          if (c.covered(live).isEmpty()) {
+            continue; // answers for no live fragment: nothing to open
+          }
           long[] size = {c.covered(live).size(), type.isExact() ? 1 : 0, -c.translated(live).size()};
           long[] best = sizes.get(f.name());
           if (best == null || Arrays.compare(size, best) > 0) {
