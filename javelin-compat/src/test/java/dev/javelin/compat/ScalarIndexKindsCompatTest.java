@@ -258,4 +258,21 @@ class ScalarIndexKindsCompatTest {
       checkLance(lance, 3700, "Javelin's " + kind + " after an append");
     }
   }
+
+  @org.junit.jupiter.api.Test
+  void lanceCoreUsesTheZoneMapAClusteringBuilt() throws Exception {
+    Path path = dir.resolve("ds");
+    Dataset ds = write(null, path, 0, 3000).delete("id % 10 = 3");
+    dev.javelin.core.cluster.ClusterResult r = ds.cluster().by("s").targetRowsPerFragment(1000).commit();
+    assertThat(r.zoneMaps()).containsExactly("s_zonemap");
+    ds = r.dataset();
+    assertThat(ds.explain("s = 'k7'").indices()).extracting(ScanPlan.IndexUse::type)
+        .containsExactly(IndexType.ZONEMAP);
+    checkJavelin(ds, 3000, IndexType.ZONEMAP, "after clustering");
+    try (org.lance.Dataset lance = org.lance.Dataset.open(path.toString(), allocator)) {
+      assertThat(lance.getIndexes()).extracting(org.lance.index.Index::indexType)
+          .contains(org.lance.index.IndexType.ZONEMAP);
+      checkLance(lance, 3000, "Javelin's clustering zone map");
+    }
+  }
 }
