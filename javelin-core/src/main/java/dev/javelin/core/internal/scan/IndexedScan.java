@@ -13,6 +13,7 @@ import dev.javelin.index.internal.btree.BTreeIndex;
 import dev.javelin.index.internal.btree.ScalarQuery;
 import dev.javelin.index.internal.scalar.ScalarIndex;
 import dev.javelin.index.internal.scalar.ScalarSearch;
+import dev.javelin.index.internal.scalar.ScalarValues;
 import dev.javelin.table.DataFile;
 import dev.javelin.table.FeatureFlags;
 import dev.javelin.table.Fragment;
@@ -179,7 +180,9 @@ public final class IndexedScan {
         continue;
       }
       for (LanceField f : ds.schema().fields()) {
-        if (f.id() == m.fields().get(0)) {
+        // A bitmap, zone map or bloom filter over a type Javelin cannot compare is left to scans.
+        if (f.id() == m.fields().get(0)
+            && (type == IndexType.BTREE || ScalarValues.supports(f.toArrow().getType()))) {
           IndexCoverage c = IndexCoverage.of(ds, m);
           if (c.covered(live).isEmpty()) {
             continue; // answers for no live fragment: nothing to open
