@@ -52,6 +52,14 @@ final class ClusterCommand extends BaseCommand {
       description = "The fragments to rewrite (default: all), comma-separated ids.")
   List<Long> fragments;
 
+  @Option(names = "--rows-per-zone", paramLabel = "N",
+      description = "Rows per zone of the zone maps built on the key columns (default: "
+          + ClusterBuilder.DEFAULT_ROWS_PER_ZONE + ").")
+  Long rowsPerZone;
+
+  @Option(names = "--no-zone-maps", description = "Build no zone maps on the key columns after clustering.")
+  boolean noZoneMaps;
+
   @Override
   public Integer call() {
     DatasetArgs args = dataset(uri);
@@ -71,6 +79,17 @@ final class ClusterCommand extends BaseCommand {
       if (fragments != null) {
         b.fragments(fragments);
       }
+      if (noZoneMaps && rowsPerZone != null) {
+        throw new InvalidInputException("--rows-per-zone and --no-zone-maps exclude each other");
+      }
+      if (noZoneMaps) {
+        b.noZoneMaps();
+      } else if (rowsPerZone != null) {
+        if (rowsPerZone < 1) {
+          throw new InvalidInputException("--rows-per-zone must be at least 1, got " + rowsPerZone);
+        }
+        b.zoneMapRowsPerZone(rowsPerZone);
+      }
       ClusterResult r;
       try {
         r = b.commit();
@@ -80,11 +99,15 @@ final class ClusterCommand extends BaseCommand {
       Dataset next = r.dataset();
       // A clustering commits twice (ReserveFragments, then the Rewrite): say so, or the version
       // number seems to skip one.
-      long committed = next.version() - ds.version();
-      String reserved = committed == 2 ? " (" + (next.version() - 1) + " reserved the new fragment ids)" : "";
+      long clustered = r.clusteredVersion();
+      long committed = clustered - ds.version();
+      String reserved = committed == 2 ? " (" + (clustered - 1) + " reserved the new fragment ids)" : "";
       err().println("Clustered fragments " + r.sourceIds() + " by " + String.join(",", by) + " into "
-          + r.destinationIds() + " (" + Formats.count(r.rowsMoved(), "row") + " moved): version " + next.version()
+          + r.destinationIds() + " (" + Formats.count(r.rowsMoved(), "row") + " moved): version " + clustered
           + reserved);
+      if (!r.zoneMaps().isEmpty()) {
+        err().println("Zone maps on the keys: " + String.join(", ", r.zoneMaps()) + ": version " + next.version());
+      }
       List<String> through = new ArrayList<>();
       for (IndexInfo i : next.indices()) {
         if (!i.throughRowMaps().isEmpty()) {

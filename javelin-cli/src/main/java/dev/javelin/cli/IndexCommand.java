@@ -54,7 +54,10 @@ final class IndexCommand implements Callable<Integer> {
   /** {@code javelin index create}. */
   @Command(name = "create", header = "Build an index over a column from every row and commit it.",
       footer = {"", "Examples:", "  javelin index create people --column id --type btree",
-          "  javelin index create people --column name --name by_name --replace"})
+          "  javelin index create people --column name --name by_name --replace",
+          "  javelin index create events --column country --type bitmap",
+          "  javelin index create events --column ts --type zonemap --rows-per-zone 4096",
+          "  javelin index create events --column user --type bloomfilter --items 4096"})
   static final class Create extends BaseCommand {
     @Parameters(index = "0", paramLabel = "URI", description = "The dataset: a directory or file: URI.")
     String uri;
@@ -63,8 +66,21 @@ final class IndexCommand implements Callable<Integer> {
     String column;
 
     @Option(names = "--type", paramLabel = "TYPE", defaultValue = "btree",
-        description = "btree (scalar columns) or ivf_pq (fixed_size_list<float32> vectors); default: ${DEFAULT-VALUE}.")
+        description = "btree, bitmap (low-cardinality columns), zonemap, bloomfilter (scalar columns) or ivf_pq "
+            + "(fixed_size_list<float32> vectors); default: ${DEFAULT-VALUE}.")
     String type;
+
+    @Option(names = "--rows-per-zone", paramLabel = "N",
+        description = "zonemap: rows per zone (default: 8192; zones also end at each fragment's end).")
+    Long rowsPerZone;
+
+    @Option(names = "--items", paramLabel = "N",
+        description = "bloomfilter: rows per zone, the values each zone's filter is sized for (default: 8192).")
+    Long items;
+
+    @Option(names = "--probability", paramLabel = "P",
+        description = "bloomfilter: the filters' false positive rate, in (0, 1) (default: 0.00057).")
+    Double probability;
 
     @Option(names = "--partitions", paramLabel = "N", description = "ivf_pq: IVF partitions (default: sqrt(rows)).")
     Integer partitions;
@@ -85,21 +101,52 @@ final class IndexCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-      String kind = type.toLowerCase(Locale.ROOT);
-      if (!kind.equals("btree") && !kind.equals("ivf_pq")) {
-        throw new InvalidInputException("Unsupported index type '" + type + "': use btree or ivf_pq");
+      String kind = type.toLowerCase(Locale.ROOT).replace("_", "");
+      if (!List.of("btree", "bitmap", "zonemap", "bloomfilter", "ivfpq").contains(kind)) {
+        throw new InvalidInputException("Unsupported index type '" + type
+            + "': use btree, bitmap, zonemap, bloomfilter or ivf_pq");
       }
-      if (kind.equals("btree") && (partitions != null || subVectors != null)) {
+      kind = kind.equals("ivfpq") ? "ivf_pq" : kind;
+      if (!kind.equals("ivf_pq") && (partitions != null || subVectors != null)) {
         throw new InvalidInputException("--partitions and --sub-vectors apply to --type ivf_pq only");
+      }
+      if (!kind.equals("zonemap") && rowsPerZone != null) {
+        throw new InvalidInputException("--rows-per-zone applies to --type zonemap only");
+      }
+      if (!kind.equals("bloomfilter") && (items != null || probability != null)) {
+        throw new InvalidInputException("--items and --probability apply to --type bloomfilter only");
+      }
+      if (rowsPerZone != null && rowsPerZone <= 0) {
+        throw new InvalidInputException("--rows-per-zone must be positive: " + rowsPerZone);
+      }
+      if (items != null && items <= 0) {
+        throw new InvalidInputException("--items must be positive: " + items);
+      }
+      if (probability != null && !(probability > 0 && probability < 1)) {
+        throw new InvalidInputException("--probability must be between 0 and 1: " + probability);
       }
       try (BufferAllocator allocator = new RootAllocator()) {
         Dataset ds = dataset(uri).open(allocator);
         Columns.check(ds, List.of(column));
         IndexBuilder build = ds.createIndex(column).progress(progress());
-        if (kind.equals("btree")) {
-          build.btree();
-        } else {
-          build.ivfPq(vectorParams(this, ds));
+        switch (kind) {
+          case "btree" -> build.btree();
+          case "bitmap" -> build.bitmap();
+          case "zonemap" -> {
+            if (rowsPerZone == null) {
+              build.zonemap();
+            } else {
+              build.zonemap(rowsPerZone);
+            }
+          }
+          case "bloomfilter" -> {
+            if (items == null && probability == null) {
+              build.bloomFilter();
+            } else {
+              build.bloomFilter(items == null ? 8192 : items, probability == null ? 0.00057 : probability);
+            }
+          }
+          default -> build.ivfPq(vectorParams(this, ds));
         }
         if (name != null) {
           build.name(name);

@@ -21,7 +21,7 @@ class ClusterCommandsTest extends CliTestBase {
   @Test
   void clusterDescribeExplainSettle() throws Exception {
     String ds = create();
-    Result c = run("cluster", ds, "--by", "name", "--target-rows-per-fragment", "4");
+    Result c = run("cluster", ds, "--by", "name", "--target-rows-per-fragment", "4", "--no-zone-maps");
     assertThat(c.code).as(c.toString()).isZero();
     assertThat(c.err).isEqualTo("Clustered fragments [0, 1, 2] by name into [3, 4, 5] (12 rows moved): version 4 "
         + "(3 reserved the new fragment ids)\n"
@@ -83,13 +83,13 @@ class ClusterCommandsTest extends CliTestBase {
   @Test
   void curvesAndSomeFragments() throws Exception {
     String ds = create();
-    Result c = run("cluster", ds, "--by", "name,id", "--curve", "hilbert", "--fragments", "1,2");
+    Result c = run("cluster", ds, "--by", "name,id", "--curve", "hilbert", "--fragments", "1,2", "--no-zone-maps");
     assertThat(c.code).as(c.toString()).isZero();
     assertThat(c.err).startsWith("Clustered fragments [1, 2] by name,id into [3] (8 rows moved): version 4 "
         + "(3 reserved the new fragment ids)\n");
     Result d = run("describe", ds);
     assertThat(d.out).contains("  id_idx  BTREE  id  2 of 2 (1 through row maps)  direct [0]  through row maps [3]\n");
-    Result z = run("cluster", ds, "--by", "id", "--curve", "ZORDER", "--fragments", "0,3",
+    Result z = run("cluster", ds, "--by", "id", "--curve", "ZORDER", "--no-zone-maps", "--fragments", "0,3",
         "--target-rows-per-fragment", "6");
     assertThat(z.err).startsWith("Clustered fragments [0, 3] by id into [4, 5] (12 rows moved): version 6 "
         + "(5 reserved the new fragment ids)\n");

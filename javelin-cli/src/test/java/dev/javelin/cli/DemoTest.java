@@ -49,6 +49,7 @@ class DemoTest extends CliTestBase {
         case 14 -> inOrder.add("$ javelin cluster " + ds + " --by score --target-rows-per-fragment 100\n"
             + "Clustered fragments [0, 1, 2] by score into [3, 4, 5] (300 rows moved): version 11 "
             + "(10 reserved the new fragment ids)\n"
+            + "Zone maps on the keys: score_zonemap: version 12\n"
             + "Answering through row maps: id_idx ('javelin index settle' remaps them)\n");
         case 15 -> inOrder.add("$ javelin scan " + ds + " --filter 'id BETWEEN 40 AND 44' --columns id,name,score "
             + "--explain\nfilter: id BETWEEN 40 AND 44\nindex: id_idx (btree on id) answers id BETWEEN 40 AND 44\n"
@@ -58,7 +59,7 @@ class DemoTest extends CliTestBase {
       }
     }
     inOrder.add("$ javelin index settle " + ds + "\n"
-        + "Settled indices: remapped id_idx; dropped 1 transition, no row map left: version 12\n");
+        + "Settled indices: remapped id_idx; dropped 1 transition, no row map left: version 13\n");
     inOrder.add("\nThe files are in " + dir + ". Try:\n");
     int at = 0;
     for (String part : inOrder) {

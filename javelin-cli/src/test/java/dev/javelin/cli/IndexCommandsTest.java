@@ -76,7 +76,7 @@ class IndexCommandsTest extends CliTestBase {
     assertThat(opt.err).isEqualTo("Optimized indices: version 4\n");
     assertThat(run("index", "optimize", ds).err).isEqualTo("Indices are up to date: version 4\n");
     assertThat(run("scan", ds, "--filter", "name = 'n1'", "--explain").err)
-        .contains("index: none (no BTree index on a column of the filter)\n", "fragments scanned: 4 [0, 1, 2, 3]\n");
+        .contains("index: none (no scalar index on a column of the filter)\n", "fragments scanned: 4 [0, 1, 2, 3]\n");
     assertThat(run("scan", ds, "--filter", "id >= 9", "--explain", "--format", "csv").err)
         .contains("fragments from index: 4 [0, 1, 2, 3], rows from index: 3\nfragments scanned: 0 []\n");
 
@@ -88,9 +88,16 @@ class IndexCommandsTest extends CliTestBase {
   @Test
   void errorsNameTheThingThatIsWrong() throws Exception {
     String ds = create();
-    Result type = run("index", "create", ds, "--column", "id", "--type", "bitmap");
+    Result type = run("index", "create", ds, "--column", "id", "--type", "hash");
     assertThat(type.code).isEqualTo(ExitCodes.INVALID_INPUT);
-    assertThat(type.err).isEqualTo("javelin: Unsupported index type 'bitmap': use btree or ivf_pq\n");
+    assertThat(type.err).isEqualTo("javelin: Unsupported index type 'hash': use btree, bitmap, zonemap, bloomfilter "
+        + "or ivf_pq\n");
+    Result zone = run("index", "create", ds, "--column", "id", "--type", "bitmap", "--rows-per-zone", "8");
+    assertThat(zone.code).isEqualTo(ExitCodes.INVALID_INPUT);
+    assertThat(zone.err).isEqualTo("javelin: --rows-per-zone applies to --type zonemap only\n");
+    Result fpp = run("index", "create", ds, "--column", "id", "--type", "bloomfilter", "--probability", "1.5");
+    assertThat(fpp.code).isEqualTo(ExitCodes.INVALID_INPUT);
+    assertThat(fpp.err).isEqualTo("javelin: --probability must be between 0 and 1: 1.5\n");
     Result col = run("index", "create", ds, "--column", "nope");
     assertThat(col.err).startsWith("javelin: No column 'nope' in ");
     Result missing = run("index", "describe", ds, "x");

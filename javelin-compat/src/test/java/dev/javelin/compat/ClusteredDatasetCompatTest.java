@@ -59,7 +59,9 @@ class ClusteredDatasetCompatTest {
       data.forEach(VectorSchemaRoot::close);
     }
     ds = ds.createIndex("id", IndexType.BTREE).delete("id % 13 = 0");
-    ClusterResult r = ds.cluster().by("s").fragments(List.of(0L, 1L, 2L, 3L)).targetRowsPerFragment(300).commit();
+    // No zone map on the key: the table below is about the stable partition entry alone.
+    ClusterResult r = ds.cluster().by("s").noZoneMaps().fragments(List.of(0L, 1L, 2L, 3L)).targetRowsPerFragment(300)
+        .commit();
     ScanPlan plan = r.dataset().explain("id < 40");
     assertThat(plan.indices()).singleElement().satisfies(u ->
         assertThat(u.throughRowMaps()).containsExactlyElementsOf(r.destinationIds()));

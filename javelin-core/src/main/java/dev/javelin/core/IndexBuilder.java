@@ -1,7 +1,9 @@
 package dev.javelin.core;
 
 import dev.javelin.common.ProgressListener;
+import dev.javelin.core.internal.index.IndexBuild;
 import dev.javelin.index.IndexType;
+import dev.javelin.table.Manifest;
 import dev.javelin.index.IvfPqParams;
 import java.util.Objects;
 
@@ -12,6 +14,8 @@ import java.util.Objects;
  * <pre>{@code
  * dataset.createIndex("id").btree().name("id_idx").replace().commit();
  * dataset.createIndex("embedding").ivfPq(IvfPqParams.of(256, 16, DistanceType.L2)).commit();
+ * dataset.createIndex("category").bitmap().commit();
+ * dataset.createIndex("ts").zonemap(4096).commit();
  * }</pre>
  */
 public final class IndexBuilder {
@@ -19,6 +23,9 @@ public final class IndexBuilder {
   private final String column;
   private IndexType type;
   private IvfPqParams params;
+  private long rowsPerZone;
+  private long bloomItems;
+  private double bloomProbability;
   private String name;
   private boolean replace;
   private ProgressListener progress = ProgressListener.NONE;
@@ -31,6 +38,64 @@ public final class IndexBuilder {
   /** A BTree scalar index: equality, range and IN filters. */
   public IndexBuilder btree() {
     return type(IndexType.BTREE);
+  }
+
+  /**
+   * A bitmap index: the rows of each distinct value, for low-cardinality columns. Answers
+   * equality, IN, ranges and IS NULL exactly.
+   */
+  public IndexBuilder bitmap() {
+    return type(IndexType.BITMAP);
+  }
+
+  /**
+   * A zone map with Lance's default zone size (8,192 rows): min, max and null count per zone, so
+   * scans skip the zones a comparison, BETWEEN, IN or IS NULL filter cannot match.
+   */
+  public IndexBuilder zonemap() {
+    return type(IndexType.ZONEMAP);
+  }
+
+  /**
+   * A zone map with zones of {@code rowsPerZone} rows (zones also end at each fragment's end).
+   *
+   * @throws IllegalArgumentException if {@code rowsPerZone} is not positive
+   */
+  public IndexBuilder zonemap(long rowsPerZone) {
+    if (rowsPerZone <= 0) {
+      throw new IllegalArgumentException("rows per zone must be positive: " + rowsPerZone);
+    }
+    type(IndexType.ZONEMAP);
+    this.rowsPerZone = rowsPerZone;
+    return this;
+  }
+
+  /**
+   * A bloom filter index with Lance's defaults (zones of 8,192 rows, false positive rate 0.00057):
+   * scans skip the zones an equality, IN or IS NULL filter cannot match.
+   */
+  public IndexBuilder bloomFilter() {
+    return type(IndexType.BLOOM_FILTER);
+  }
+
+  /**
+   * A bloom filter index over zones of {@code items} rows, each filter sized for that many values
+   * at false positive rate {@code probability}.
+   *
+   * @throws IllegalArgumentException if {@code items} is not positive or {@code probability} not in (0, 1)
+   */
+  public IndexBuilder bloomFilter(long items, double probability) {
+    if (items <= 0) {
+      throw new IllegalArgumentException("bloom filter items per zone must be positive: " + items);
+    }
+    if (!(probability > 0 && probability < 1)) {
+      throw new IllegalArgumentException("bloom filter false positive probability must be in (0, 1): "
+          + probability);
+    }
+    type(IndexType.BLOOM_FILTER);
+    this.bloomItems = items;
+    this.bloomProbability = probability;
+    return this;
   }
 
   /** An IVF_PQ vector index with Lance's default parameters for the column's size and width. */
@@ -49,6 +114,9 @@ public final class IndexBuilder {
   public IndexBuilder type(IndexType type) {
     this.type = Objects.requireNonNull(type, "type");
     this.params = null;
+    this.rowsPerZone = 0;
+    this.bloomItems = 0;
+    this.bloomProbability = 0;
     return this;
   }
 
@@ -83,9 +151,19 @@ public final class IndexBuilder {
   public CreateIndexResult commit() {
     if (type == null) {
       throw new IllegalStateException("Choose the kind of index on '" + column
-          + "': btree(), vector(), ivfPq(params) or type(...)");
+          + "': btree(), bitmap(), zonemap(), bloomFilter(), vector(), ivfPq(params) or type(...)");
     }
-    Dataset after = dataset.buildIndex(column, type, params, name, replace, progress);
+    Dataset after;
+    if (rowsPerZone > 0 || bloomItems > 0) {
+      Manifest m = rowsPerZone > 0
+          ? IndexBuild.createZoneMap(dataset, dataset.table(), column, rowsPerZone, name, replace, progress,
+              dataset.allocator())
+          : IndexBuild.createBloomFilter(dataset, dataset.table(), column, bloomItems, bloomProbability, name,
+              replace, progress, dataset.allocator());
+      after = dataset.checkout(m.version());
+    } else {
+      after = dataset.buildIndex(column, type, params, name, replace, progress);
+    }
     String built = name == null ? column + "_idx" : name;
     IndexInfo info = after.indices().stream().filter(i -> i.name().equals(built)).findFirst()
         .orElseThrow(() -> new IllegalStateException("The index just built is missing: " + built));

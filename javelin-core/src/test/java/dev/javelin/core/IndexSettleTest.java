@@ -56,7 +56,7 @@ class IndexSettleTest {
     Dataset ds = IndexTranslationTest.indexed(data.create(4000, 1000, false).delete("x >= 400 AND x < 420"));
     List<List<Long>> before = IndexTranslationTest.FILTERS.stream().map(f -> IndexTranslationTest.ids(ds, f, false))
         .toList();
-    ClusterResult r = ds.cluster().by("a").targetRowsPerFragment(1500).commit();
+    ClusterResult r = ds.cluster().noZoneMaps().by("a").targetRowsPerFragment(1500).commit();
 
     IndexSettleResult s = r.dataset().settleIndices();
     Dataset after = s.dataset();
@@ -91,8 +91,8 @@ class IndexSettleTest {
   @Test
   void chainedClusteringsWithDeletesBetweenSettleInOneCommit() {
     Dataset ds = IndexTranslationTest.indexed(data.create(3000, 1000, false).delete("x < 50"));
-    ClusterResult first = ds.cluster().by("a").targetRowsPerFragment(1200).commit();
-    ClusterResult second = first.dataset().delete("x > 950").cluster().by("x", "a").curve(Curve.ZORDER)
+    ClusterResult first = ds.cluster().noZoneMaps().by("a").targetRowsPerFragment(1200).commit();
+    ClusterResult second = first.dataset().delete("x > 950").cluster().noZoneMaps().by("x", "a").curve(Curve.ZORDER)
         .targetRowsPerFragment(800).commit();
     Dataset grown = data.append(second.dataset().delete("a = 3"), 3000, 500);
     IndexSettleResult s = grown.settleIndices();
@@ -108,8 +108,8 @@ class IndexSettleTest {
   void aTransitionNoIndexCoveredWholeIsDroppedAndItsDestinationsStayScanned() {
     Dataset ds = IndexTranslationTest.indexed(data.create(3000, 1000, false));
     ds = data.append(ds, 3000, 1000); // fragment 3 unindexed
-    ClusterResult covered = ds.cluster().by("x").fragments(List.of(0L, 1L)).targetRowsPerFragment(700).commit();
-    ClusterResult partial = covered.dataset().cluster().by("x").fragments(List.of(2L, 3L))
+    ClusterResult covered = ds.cluster().noZoneMaps().by("x").fragments(List.of(0L, 1L)).targetRowsPerFragment(700).commit();
+    ClusterResult partial = covered.dataset().cluster().noZoneMaps().by("x").fragments(List.of(2L, 3L))
         .targetRowsPerFragment(700).commit();
     IndexSettleResult s = partial.dataset().settleIndices();
     assertThat(s.transitionsDropped()).isEqualTo(2);
@@ -127,7 +127,7 @@ class IndexSettleTest {
   void ivfPqFindsTheSameNeighboursAfterSettling() {
     Dataset ds = data.create(4000, 1000, false).createIndex("v",
         IvfPqParams.of(8, 4, DistanceType.L2).withIterations(10, 5), "v_idx");
-    Dataset clustered = ds.cluster().by("x").targetRowsPerFragment(1500).commit().dataset();
+    Dataset clustered = ds.cluster().noZoneMaps().by("x").targetRowsPerFragment(1500).commit().dataset();
     Dataset settled = clustered.settleIndices().dataset();
     assertThat(index(settled, "v_idx").throughRowMaps()).isEmpty();
     Dataset deleted = settled.delete("x < 300");
@@ -150,7 +150,7 @@ class IndexSettleTest {
   @Test
   void anIndexBuiltAfterClusteringIsLeftAlone() {
     Dataset ds = IndexTranslationTest.indexed(data.create(2000, 1000, false));
-    Dataset after = ds.cluster().by("a").targetRowsPerFragment(1000).commit().dataset()
+    Dataset after = ds.cluster().noZoneMaps().by("a").targetRowsPerFragment(1000).commit().dataset()
         .createIndex("x", IndexType.BTREE, "x_fresh");
     String fresh = index(after, "x_fresh").uuid();
     IndexSettleResult s = after.settleIndices();
@@ -171,7 +171,7 @@ class IndexSettleTest {
   @Test
   void aClusteringWithNoIndexDropsTheEntryOnly() {
     Dataset ds = data.create(2000, 1000, false);
-    Dataset clustered = ds.cluster().by("a").targetRowsPerFragment(1000).commit().dataset();
+    Dataset clustered = ds.cluster().noZoneMaps().by("a").targetRowsPerFragment(1000).commit().dataset();
     IndexSettleResult s = clustered.settleIndices();
     assertThat(s.remapped()).isEmpty();
     assertThat(s.transitionsDropped()).isEqualTo(1);
@@ -181,7 +181,7 @@ class IndexSettleTest {
   @Test
   void cleanupRemovesTheRowMapsOnceNoKeptVersionNamesTheEntry() throws IOException {
     Dataset ds = IndexTranslationTest.indexed(data.create(2000, 1000, false));
-    Dataset clustered = ds.cluster().by("a").targetRowsPerFragment(1000).commit().dataset();
+    Dataset clustered = ds.cluster().noZoneMaps().by("a").targetRowsPerFragment(1000).commit().dataset();
     StablePartitionTransition t = StablePartitionEntry.transitions(clustered.manifest(), clustered.store()).get(0);
     Dataset settled = clustered.settleIndices().dataset();
     // A kept version still names the entry: its row map stays and that version still answers.
@@ -202,12 +202,12 @@ class IndexSettleTest {
   @Test
   void aSettleReadingBeforeAConcurrentRewriteConflicts() {
     Dataset ds = IndexTranslationTest.indexed(data.create(3000, 1000, false));
-    Dataset clustered = ds.cluster().by("a").fragments(List.of(0L, 1L)).targetRowsPerFragment(1000).commit()
+    Dataset clustered = ds.cluster().noZoneMaps().by("a").fragments(List.of(0L, 1L)).targetRowsPerFragment(1000).commit()
         .dataset();
     IndexMetadata entry = StablePartitionEntry.find(clustered.manifest()).orElseThrow();
     // A settle that read `clustered` (dropping the entry), while another clustering lands first.
     Transaction settle = Transaction.createIndex(clustered.version(), List.of(), List.of(entry));
-    Dataset second = clustered.cluster().by("x").fragments(List.of(2L)).targetRowsPerFragment(1000).commit()
+    Dataset second = clustered.cluster().noZoneMaps().by("x").fragments(List.of(2L)).targetRowsPerFragment(1000).commit()
         .dataset();
     assertThatThrownBy(() -> clustered.table().newCommit(settle).commit())
         .isInstanceOf(CommitConflictException.class)
@@ -222,10 +222,10 @@ class IndexSettleTest {
   @Test
   void aConcurrentClusteringMakesSettlingStartAgainOnTheNewestVersion() {
     Dataset ds = IndexTranslationTest.indexed(data.create(3000, 1000, false));
-    ds.cluster().by("a").fragments(List.of(0L, 1L)).targetRowsPerFragment(1000).commit();
+    ds.cluster().noZoneMaps().by("a").fragments(List.of(0L, 1L)).targetRowsPerFragment(1000).commit();
     Dataset other = Dataset.open(dir, allocator);
     Dataset settling = Dataset.open(new InterleavingObjectStore(dir).before(Op.PUT_IF_ABSENT, "\\.manifest$", 1, () ->
-        other.checkoutLatest().cluster().by("x").fragments(List.of(2L)).targetRowsPerFragment(1000).commit()),
+        other.checkoutLatest().cluster().noZoneMaps().by("x").fragments(List.of(2L)).targetRowsPerFragment(1000).commit()),
         allocator);
     long before = settling.version();
     IndexSettleResult s = settling.settleIndices();
@@ -238,11 +238,11 @@ class IndexSettleTest {
   @Test
   void settlingGivesUpAfterThreeConflictsAndLeavesNoFileBehind() throws IOException {
     Dataset ds = IndexTranslationTest.indexed(data.create(6000, 1000, false));
-    ds.cluster().by("a").fragments(List.of(0L, 1L)).targetRowsPerFragment(1000).commit();
+    ds.cluster().noZoneMaps().by("a").fragments(List.of(0L, 1L)).targetRowsPerFragment(1000).commit();
     Dataset other = Dataset.open(dir, allocator);
     long[] next = {2};
     Dataset settling = Dataset.open(new InterleavingObjectStore(dir).before(Op.PUT_IF_ABSENT, "\\.manifest$", 3, () ->
-        other.checkoutLatest().cluster().by("x").fragments(List.of(next[0]++)).targetRowsPerFragment(1000)
+        other.checkoutLatest().cluster().noZoneMaps().by("x").fragments(List.of(next[0]++)).targetRowsPerFragment(1000)
             .commit()), allocator);
     List<String> indexFiles = new ArrayList<>();
     assertThatThrownBy(settling::settleIndices).isInstanceOf(CommitConflictException.class)
@@ -270,9 +270,9 @@ class IndexSettleTest {
         .details("/lance.index.pb.InvertedIndexDetails")
         .indexVersion(0).build();
     ds.table().newCommit(Transaction.createIndex(ds.version(), List.of(inverted), List.of())).commit();
-    ClusterResult first = ds.checkoutLatest().cluster().by("a").fragments(List.of(0L, 1L))
+    ClusterResult first = ds.checkoutLatest().cluster().noZoneMaps().by("a").fragments(List.of(0L, 1L))
         .targetRowsPerFragment(1000).commit();
-    ClusterResult second = first.dataset().cluster().by("x").fragments(List.of(2L)).targetRowsPerFragment(1000)
+    ClusterResult second = first.dataset().cluster().noZoneMaps().by("x").fragments(List.of(2L)).targetRowsPerFragment(1000)
         .commit();
     StablePartitionTransition kept = IndexCoverage.transitions(second.dataset()).get(0);
     IndexSettleResult s = second.dataset().settleIndices();
@@ -300,7 +300,7 @@ class IndexSettleTest {
   @Test
   void aConcurrentAppendCommitsUnderASettle() {
     Dataset ds = IndexTranslationTest.indexed(data.create(2000, 1000, false));
-    Dataset clustered = ds.cluster().by("a").targetRowsPerFragment(1000).commit().dataset();
+    Dataset clustered = ds.cluster().noZoneMaps().by("a").targetRowsPerFragment(1000).commit().dataset();
     IndexMetadata entry = StablePartitionEntry.find(clustered.manifest()).orElseThrow();
     Transaction settle = Transaction.createIndex(clustered.version(), List.of(), List.of(entry));
     Dataset grown = data.append(clustered, 2000, 300);

@@ -142,7 +142,7 @@ class IndexTranslationTest {
   void btreeQueriesAfterClusteringEqualScansAndExplainShowsTheDestinations() {
     Dataset ds = indexed(create(4000, 1000, false).delete("x >= 400 AND x < 420"));
     List<List<Long>> before = FILTERS.stream().map(f -> ids(ds, f, false)).toList();
-    ClusterResult r = ds.cluster().by("a").targetRowsPerFragment(1500).commit();
+    ClusterResult r = ds.cluster().noZoneMaps().by("a").targetRowsPerFragment(1500).commit();
     Dataset after = r.dataset();
     assertIndexedEqualsScan(after);
     assertThat(FILTERS.stream().map(f -> ids(after, f, true)).toList()).isEqualTo(before);
@@ -168,7 +168,7 @@ class IndexTranslationTest {
   @Test
   void deletesAfterClusteringAreHonoured() {
     Dataset ds = indexed(create(3000, 1000, false));
-    Dataset after = ds.cluster().by("x").targetRowsPerFragment(1000).commit().dataset();
+    Dataset after = ds.cluster().noZoneMaps().by("x").targetRowsPerFragment(1000).commit().dataset();
     Dataset deleted = after.delete("a < 10 OR x = 17");
     assertThat(ids(deleted, "x = 17", true)).isEmpty();
     assertIndexedEqualsScan(deleted);
@@ -178,7 +178,7 @@ class IndexTranslationTest {
   @Test
   void appendedFragmentsAfterClusteringAreScanned() {
     Dataset ds = indexed(create(3000, 1000, false));
-    Dataset after = ds.cluster().by("s").targetRowsPerFragment(1000).commit().dataset();
+    Dataset after = ds.cluster().noZoneMaps().by("s").targetRowsPerFragment(1000).commit().dataset();
     Dataset grown = append(after, 3000, 700);
     long added = live(grown).get(live(grown).size() - 1);
     ScanPlan plan = grown.explain("x < 100");
@@ -190,9 +190,9 @@ class IndexTranslationTest {
   @Test
   void aSecondClusteringChainsTheTranslation() {
     Dataset ds = indexed(create(3000, 1000, false).delete("x < 50"));
-    ClusterResult first = ds.cluster().by("a").targetRowsPerFragment(1200).commit();
+    ClusterResult first = ds.cluster().noZoneMaps().by("a").targetRowsPerFragment(1200).commit();
     Dataset middle = first.dataset().delete("x > 950");
-    ClusterResult second = middle.cluster().by("x", "a").curve(dev.javelin.core.cluster.Curve.ZORDER)
+    ClusterResult second = middle.cluster().noZoneMaps().by("x", "a").curve(dev.javelin.core.cluster.Curve.ZORDER)
         .targetRowsPerFragment(800).commit();
     Dataset after = second.dataset();
     assertThat(IndexCoverage.transitions(after)).hasSize(2);
@@ -207,9 +207,9 @@ class IndexTranslationTest {
     Dataset ds = indexed(create(3000, 1000, false)); // fragments 0, 1, 2 indexed
     ds = append(ds, 3000, 1000); // fragment 3 unindexed
     // 0 and 1: wholly covered, so their destinations are answered by the indices.
-    ClusterResult covered = ds.cluster().by("x").fragments(List.of(0L, 1L)).targetRowsPerFragment(700).commit();
+    ClusterResult covered = ds.cluster().noZoneMaps().by("x").fragments(List.of(0L, 1L)).targetRowsPerFragment(700).commit();
     // 2 and 3: partly covered, so their destinations are scanned.
-    ClusterResult partial = covered.dataset().cluster().by("x").fragments(List.of(2L, 3L))
+    ClusterResult partial = covered.dataset().cluster().noZoneMaps().by("x").fragments(List.of(2L, 3L))
         .targetRowsPerFragment(700).commit();
     Dataset after = partial.dataset();
     ScanPlan plan = after.explain("x = 17");
@@ -221,7 +221,7 @@ class IndexTranslationTest {
   @Test
   void anIndexBuiltAfterClusteringNeedsNoTranslationAndIsPreferred() {
     Dataset ds = indexed(create(3000, 1000, false));
-    Dataset after = ds.cluster().by("a").targetRowsPerFragment(1000).commit().dataset();
+    Dataset after = ds.cluster().noZoneMaps().by("a").targetRowsPerFragment(1000).commit().dataset();
     Dataset rebuilt = after.createIndex("x", IndexType.BTREE, "x_fresh");
     ScanPlan plan = rebuilt.explain("x = 17");
     assertThat(plan.indices()).singleElement().satisfies(u -> {
@@ -242,7 +242,7 @@ class IndexTranslationTest {
   @Test
   void stableRowIdDatasetsStayCorrect() {
     Dataset ds = indexed(create(3000, 1000, true));
-    Dataset after = ds.cluster().by("a").targetRowsPerFragment(1000).commit().dataset();
+    Dataset after = ds.cluster().noZoneMaps().by("a").targetRowsPerFragment(1000).commit().dataset();
     assertIndexedEqualsScan(after);
     assertThat(after.explain("x = 17").note()).contains("stable row ids");
   }
@@ -260,7 +260,7 @@ class IndexTranslationTest {
       }
       queries.add(q);
     }
-    Dataset after = ds.cluster().by("x").targetRowsPerFragment(1500).commit().dataset();
+    Dataset after = ds.cluster().noZoneMaps().by("x").targetRowsPerFragment(1500).commit().dataset();
     Dataset deleted = after.delete("x < 300");
     for (float[] q : queries) {
       Neighbors b = ds.nearest("v", q).k(10).nprobes(3).neighbors();
@@ -297,7 +297,7 @@ class IndexTranslationTest {
   @Test
   void translationReadsEachRowMapChunkOnce() throws IOException {
     Dataset ds = create(3 * 65536, 3 * 65536, false).createIndex("x", IndexType.BTREE, "x_idx");
-    ClusterResult r = ds.cluster().by("a").targetRowsPerFragment(70000).commit();
+    ClusterResult r = ds.cluster().noZoneMaps().by("a").targetRowsPerFragment(70000).commit();
     Dataset after = r.dataset();
     StablePartitionTransition t = StablePartitionEntry.transitions(after.manifest(), after.store()).get(0);
     try (RowMapCache.Lease lease = RowMapCache.acquire(after.store(), t.rowMapPath())) {

@@ -6,11 +6,32 @@ public enum IndexType {
   BTREE,
   /** A vector index ({@code VectorIndexDetails}); Javelin builds and searches IVF_PQ. */
   VECTOR,
-  /** Any other index (bitmap, inverted, system indices, ...): listed only. */
+  /**
+   * A bitmap scalar index ({@code /lance.table.BitmapIndexDetails}): one row set per distinct
+   * value, for low-cardinality columns; answers equality, IN, ranges and IS NULL exactly.
+   */
+  BITMAP,
+  /**
+   * A zone map ({@code /lance.table.ZoneMapIndexDetails}): min, max and null count per zone of
+   * rows; prunes zones for comparisons, BETWEEN, IN and IS NULL (the rows kept are checked again).
+   */
+  ZONEMAP,
+  /**
+   * A bloom filter per zone of rows ({@code /lance.index.pb.BloomFilterIndexDetails}); prunes
+   * zones for equality, IN and IS NULL (the rows kept are checked again).
+   */
+  BLOOM_FILTER,
+  /** Any other index (label list, n-gram, inverted, system indices, ...): listed only. */
   OTHER;
 
   /** The {@code index_details} type URL Lance writes for a BTree. */
   public static final String BTREE_DETAILS_TYPE_URL = "/lance.table.BTreeIndexDetails";
+  /** The {@code index_details} type URL Lance writes for a bitmap index. */
+  public static final String BITMAP_DETAILS_TYPE_URL = "/lance.table.BitmapIndexDetails";
+  /** The {@code index_details} type URL Lance writes for a zone map. */
+  public static final String ZONEMAP_DETAILS_TYPE_URL = "/lance.table.ZoneMapIndexDetails";
+  /** The {@code index_details} type URL Lance writes for a bloom filter index. */
+  public static final String BLOOM_FILTER_DETAILS_TYPE_URL = "/lance.index.pb.BloomFilterIndexDetails";
 
   /** The kind an {@code index_details} type URL names. */
   public static IndexType fromDetailsTypeUrl(String typeUrl) {
@@ -20,6 +41,28 @@ public enum IndexType {
     if (typeUrl.endsWith(".VectorIndexDetails")) {
       return VECTOR;
     }
+    if (typeUrl.endsWith(".BitmapIndexDetails")) {
+      return BITMAP;
+    }
+    if (typeUrl.endsWith(".ZoneMapIndexDetails")) {
+      return ZONEMAP;
+    }
+    if (typeUrl.endsWith(".BloomFilterIndexDetails")) {
+      return BLOOM_FILTER;
+    }
     return OTHER;
+  }
+
+  /** Whether the kind is a scalar index a filtered scan can use. */
+  public boolean isScalar() {
+    return this == BTREE || this == BITMAP || this == ZONEMAP || this == BLOOM_FILTER;
+  }
+
+  /**
+   * Whether the rows the kind finds are exactly the matching ones (BTree, bitmap), rather than
+   * whole zones that may hold them (zone map, bloom filter).
+   */
+  public boolean isExact() {
+    return this == BTREE || this == BITMAP;
   }
 }

@@ -2,7 +2,12 @@ package dev.javelin.core.cluster;
 
 import dev.javelin.common.ProgressListener;
 import dev.javelin.core.Dataset;
+import dev.javelin.core.IndexInfo;
 import dev.javelin.core.exceptions.ClusterException;
+import dev.javelin.core.internal.index.IndexBuild;
+import dev.javelin.index.IndexType;
+import dev.javelin.index.internal.scalar.ScalarValues;
+import dev.javelin.table.Manifest;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -22,6 +27,13 @@ import java.util.Objects;
  * rows in source order (a stable partition). With stable row ids every row keeps its id and row
  * versions. The rewrite commits on the version the dataset is at (a ReserveFragments for the new
  * ids, then a Rewrite); a failure deletes every file it wrote.
+ *
+ * <p>Then, unless {@link #noZoneMaps()} was asked for, each key column of a type a zone map holds
+ * gets a fresh zone map (a ZONEMAP index, one CreateIndex commit per column; not on datasets with
+ * stable row ids): an existing zone map
+ * on the column is rebuilt under its name, otherwise one named {@code <column>_zonemap} is built.
+ * Scans then skip the zones a filter on the key cannot match without any other index, which is
+ * what clustering is for.
  */
 public final class ClusterBuilder {
   /** Default destination size: Lance's default most rows per file. */
@@ -39,6 +51,11 @@ public final class ClusterBuilder {
   private Runnable beforeCommit;
   private PartitionWriter lastWriter;
   private ProgressListener progress = ProgressListener.NONE;
+  private long rowsPerZone = DEFAULT_ROWS_PER_ZONE;
+  private boolean rowsPerZoneGiven;
+
+  /** Default rows per zone of the zone maps built after clustering (Lance's default). */
+  public static final long DEFAULT_ROWS_PER_ZONE = 8192;
 
   /** Use {@link Dataset#cluster()}. */
   public ClusterBuilder(Dataset dataset) {
@@ -116,6 +133,25 @@ public final class ClusterBuilder {
     return this;
   }
 
+  /**
+   * Rows per zone of the zone maps built on the key columns after clustering (default: an existing
+   * zone map's, else {@value #DEFAULT_ROWS_PER_ZONE}).
+   */
+  public ClusterBuilder zoneMapRowsPerZone(long rows) {
+    if (rows < 1) {
+      throw new IllegalArgumentException("rows per zone must be at least 1: " + rows);
+    }
+    this.rowsPerZone = rows;
+    this.rowsPerZoneGiven = true;
+    return this;
+  }
+
+  /** Builds no zone maps on the key columns after clustering. */
+  public ClusterBuilder noZoneMaps() {
+    this.rowsPerZone = 0;
+    return this;
+  }
+
   /** Where the row map labels go (the reordered commit's row map writer); none by default. */
   ClusterBuilder labels(LabelSink sink) {
     this.labels = sink;
@@ -149,11 +185,44 @@ public final class ClusterBuilder {
     Curve c = curve != null ? curve : keys.size() == 1 ? Curve.RANGE : Curve.ZORDER;
     Clustering run = new Clustering(dataset, keys, c, targetRowsPerFragment, fragmentIds, batchSize, labels)
         .beforeCommit(beforeCommit).progress(progress);
+    ClusterResult clustered;
     try {
-      return run.execute();
+      clustered = run.execute();
     } finally {
       lastWriter = run.writer();
     }
+    return rowsPerZone == 0 ? clustered : withZoneMaps(clustered);
+  }
+
+  // Builds or rebuilds a zone map on each key column a zone map can hold.
+  private ClusterResult withZoneMaps(ClusterResult clustered) {
+    Dataset ds = clustered.dataset();
+    List<String> built = new ArrayList<>();
+    if (ds.hasStableRowIds()) {
+      return clustered; // zone maps name rows by address, which such datasets' indices do not
+    }
+    for (String key : keys) {
+      if (!ScalarValues.supports(ds.fields(List.of(key)).get(0).toArrow().getType())) {
+        continue;
+      }
+      IndexInfo existing = null;
+      boolean taken = false;
+      for (IndexInfo i : ds.indices()) {
+        if (i.type() == IndexType.ZONEMAP && i.fields().equals(List.of(key)) && existing == null) {
+          existing = i;
+        }
+        taken |= i.name().equals(key + "_zonemap");
+      }
+      if (existing == null && taken) {
+        continue; // the default name is another kind of index's: leave it alone
+      }
+      String name = existing == null ? key + "_zonemap" : existing.name();
+      long size = existing == null || rowsPerZoneGiven ? rowsPerZone : IndexBuild.zoneMapRowsPerZone(ds, name);
+      Manifest m = IndexBuild.createZoneMap(ds, ds.table(), key, size, name, true, progress, ds.allocator());
+      ds = ds.checkout(m.version());
+      built.add(name);
+    }
+    return clustered.withZoneMaps(ds, built);
   }
 
   /** The last commit's partition writer (tests read its buffering peak). */

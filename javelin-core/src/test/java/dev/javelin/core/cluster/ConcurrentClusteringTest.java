@@ -78,7 +78,7 @@ class ConcurrentClusteringTest {
     Dataset ds = ClusterData.deleteSome(ClusterData.create(dir, allocator, 1200, 300, false));
     Map<Long, Map<String, Object>> before = byKey(ds, "id");
     AtomicReference<Dataset> deleted = new AtomicReference<>();
-    ClusterResult r = ds.cluster().by("x").targetRowsPerFragment(400)
+    ClusterResult r = ds.cluster().noZoneMaps().by("x").targetRowsPerFragment(400)
         .beforeCommit(once(() -> deleted.set(Dataset.open(dir, allocator).delete("x < 100 OR a = 3")))).commit();
 
     Dataset after = r.dataset();
@@ -102,7 +102,7 @@ class ConcurrentClusteringTest {
         doomed.add(id);
       }
     });
-    ClusterResult r = ds.cluster().by("y").targetRowsPerFragment(500)
+    ClusterResult r = ds.cluster().noZoneMaps().by("y").targetRowsPerFragment(500)
         .beforeCommit(once(() -> Dataset.open(dir, allocator).delete("x < 100 OR a = 3"))).commit();
 
     Dataset after = r.dataset();
@@ -122,7 +122,7 @@ class ConcurrentClusteringTest {
   void anUpdateCommittedWhileClusteringKeepsOnlyTheNewValues() {
     Dataset ds = ClusterData.create(dir, allocator, 900, 300, false);
     Map<Long, Map<String, Object>> before = byKey(ds, "id");
-    ClusterResult r = ds.cluster().by("a").targetRowsPerFragment(300)
+    ClusterResult r = ds.cluster().noZoneMaps().by("a").targetRowsPerFragment(300)
         .beforeCommit(once(() -> Dataset.open(dir, allocator).update("x < 50", Map.of("x", "x + 1000")))).commit();
 
     Map<Long, Map<String, Object>> want = new HashMap<>();
@@ -148,8 +148,8 @@ class ConcurrentClusteringTest {
     Dataset ds = ClusterData.create(dir, allocator, 1200, 300, false); // fragments 0..3
     Map<Long, Map<String, Object>> before = byKey(ds, "id");
     AtomicReference<ClusterResult> other = new AtomicReference<>();
-    ClusterResult r = ds.cluster().by("x").fragments(List.of(0L, 1L)).targetRowsPerFragment(300)
-        .beforeCommit(once(() -> other.set(Dataset.open(dir, allocator).cluster().by("y")
+    ClusterResult r = ds.cluster().noZoneMaps().by("x").fragments(List.of(0L, 1L)).targetRowsPerFragment(300)
+        .beforeCommit(once(() -> other.set(Dataset.open(dir, allocator).cluster().noZoneMaps().by("y")
             .fragments(List.of(2L, 3L)).targetRowsPerFragment(200).commit()))).commit();
 
     Manifest m = r.dataset().manifest();
@@ -175,8 +175,8 @@ class ConcurrentClusteringTest {
     Dataset ds = ClusterData.create(dir, allocator, 1200, 300, false);
     Map<Long, Map<String, Object>> before = byKey(ds, "id");
     AtomicReference<ClusterResult> other = new AtomicReference<>();
-    ClusterBuilder loser = ds.cluster().by("x").fragments(List.of(0L, 1L)).targetRowsPerFragment(300)
-        .beforeCommit(once(() -> other.set(Dataset.open(dir, allocator).cluster().by("y")
+    ClusterBuilder loser = ds.cluster().noZoneMaps().by("x").fragments(List.of(0L, 1L)).targetRowsPerFragment(300)
+        .beforeCommit(once(() -> other.set(Dataset.open(dir, allocator).cluster().noZoneMaps().by("y")
             .fragments(List.of(1L, 2L)).targetRowsPerFragment(200).commit())));
     assertThatThrownBy(loser::commit).isInstanceOf(CommitConflictException.class)
         .hasMessageMatching("This Rewrite \\(read version " + ds.version() + "\\) conflicts with the Rewrite committed "
@@ -233,7 +233,7 @@ class ConcurrentClusteringTest {
         });
         var cluster = pool.submit(() -> {
           start.await();
-          return ds.cluster().by(by).targetRowsPerFragment(350).commit().version();
+          return ds.cluster().noZoneMaps().by(by).targetRowsPerFragment(350).commit().version();
         });
         long d = delete.get();
         long c = cluster.get();
@@ -253,7 +253,7 @@ class ConcurrentClusteringTest {
     Dataset ds = ClusterData.deleteSome(ClusterData.create(dir, allocator, 1200, 300, true));
     Map<Long, Map<String, Object>> before = byKey(ds, "_rowid");
     Dataset stale = Dataset.open(dir, allocator);
-    ClusterResult r = ds.cluster().by("x").targetRowsPerFragment(300).commit();
+    ClusterResult r = ds.cluster().noZoneMaps().by("x").targetRowsPerFragment(300).commit();
     long matching = stale.countRows("x < 100 OR a = 3");
     var deleted = stale.deleteWhere("x < 100 OR a = 3"); // scanned the version before the clustering
     Dataset after = deleted.dataset();
@@ -270,9 +270,9 @@ class ConcurrentClusteringTest {
     Map<Long, Map<String, Object>> before = byKey(ds, "id");
     AtomicReference<ClusterResult> other = new AtomicReference<>();
     AtomicReference<Dataset> deleted = new AtomicReference<>();
-    ClusterResult r = ds.cluster().by("x").fragments(List.of(0L, 1L)).targetRowsPerFragment(300)
+    ClusterResult r = ds.cluster().noZoneMaps().by("x").fragments(List.of(0L, 1L)).targetRowsPerFragment(300)
         .beforeCommit(once(() -> {
-          other.set(Dataset.open(dir, allocator).cluster().by("y").fragments(List.of(2L, 3L))
+          other.set(Dataset.open(dir, allocator).cluster().noZoneMaps().by("y").fragments(List.of(2L, 3L))
               .targetRowsPerFragment(200).commit());
           // Touches this clustering's sources and the other one's destinations.
           deleted.set(Dataset.open(dir, allocator).delete("x < 100 OR a = 3"));
@@ -296,7 +296,7 @@ class ConcurrentClusteringTest {
   void aDestinationWhoseEveryRowWasDeletedConcurrentlyStaysReadable() {
     Dataset ds = ClusterData.create(dir, allocator, 1200, 300, false);
     Map<Long, Map<String, Object>> before = byKey(ds, "id");
-    ClusterResult r = ds.cluster().by("x").targetRowsPerFragment(100)
+    ClusterResult r = ds.cluster().noZoneMaps().by("x").targetRowsPerFragment(100)
         .beforeCommit(once(() -> Dataset.open(dir, allocator).delete("x < 250"))).commit();
 
     Dataset now = Dataset.open(dir, allocator);

@@ -169,7 +169,9 @@ public abstract class StoreDatasetContract {
     assertThat(ds.countRows()).isEqualTo(3600);
     ds = ds.settleIndices().dataset();
     assertThat(ids(ds, "id = 1234")).containsExactly(1234L);
-    assertThat(ds.indices()).extracting(IndexInfo::type).containsExactly(IndexType.BTREE);
+    // The clustering built a zone map on its key.
+    assertThat(ds.indices()).extracting(IndexInfo::type).containsExactlyInAnyOrder(IndexType.BTREE, IndexType.ZONEMAP);
+    assertThat(ds.explain("x < 3").indices()).extracting(ScanPlan.IndexUse::type).containsExactly(IndexType.ZONEMAP);
 
     ds.tags().create("clustered", ds.version());
     Dataset branch = ds.createBranch("exp").delete("id < 1000");

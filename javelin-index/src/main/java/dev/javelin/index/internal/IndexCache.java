@@ -1,13 +1,19 @@
 package dev.javelin.index.internal;
 
 import dev.javelin.common.LeasedCache;
+import dev.javelin.index.IndexType;
+import dev.javelin.index.internal.bitmap.BitmapIndex;
+import dev.javelin.index.internal.bloom.BloomFilterIndex;
 import dev.javelin.index.internal.btree.BTreeIndex;
+import dev.javelin.index.internal.scalar.ScalarIndex;
+import dev.javelin.index.internal.zonemap.ZoneMapIndex;
 import dev.javelin.io.ObjectStore;
 import java.io.IOException;
 import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.types.pojo.ArrowType;
 
 /**
- * Open BTree indices shared by the queries of a session, like Lance's session index cache: the
+ * Open scalar indices (BTree, bitmap, zone map, bloom filter) shared by the queries of a session, like Lance's session index cache: the
  * first query of an index opens it (reads its lookup file), later ones reuse its lookup, open data
  * file and decoded pages. An index's files never change once written (a new index gets a new
  * uuid), so entries never go stale. Bounded: an index evicted beyond {@link #capacity()} is
@@ -19,6 +25,8 @@ public final class IndexCache implements AutoCloseable {
   private final BufferAllocator allocator;
   // Each cached index keeps one hold of its own (the opener's), dropped when the cache closes it.
   private final LeasedCache<String, BTreeIndex> open;
+  // Bitmaps, zone maps and bloom filters: read whole into the heap, nothing to free.
+  private final LeasedCache<String, ScalarIndex> scalar;
 
   /**
    * @param allocator where the indices' memory comes from (closed by the caller after this cache)
@@ -27,6 +35,7 @@ public final class IndexCache implements AutoCloseable {
     this.capacity = capacity;
     this.allocator = allocator;
     this.open = LeasedCache.<String, BTreeIndex>builder().maximumSize(capacity).build();
+    this.scalar = LeasedCache.<String, ScalarIndex>builder().maximumSize(capacity).build();
   }
 
   public int capacity() {
@@ -49,19 +58,44 @@ public final class IndexCache implements AutoCloseable {
     }
   }
 
+  /**
+   * The bitmap, zone map or bloom filter index with this uuid in the dataset at {@code store},
+   * read now or earlier.
+   *
+   * @param columnType the indexed column's type (a bloom filter hashes values by it)
+   * @throws IOException if its file cannot be read
+   * @throws IllegalArgumentException if {@code type} is not one of those kinds
+   */
+  public ScalarIndex openScalar(ObjectStore store, String uuid, IndexType type, ArrowType columnType)
+      throws IOException {
+    String dir = BTreeIndex.directory(uuid);
+    try (LeasedCache.Lease<ScalarIndex> lease = scalar.lease(store.location() + "#" + uuid, k -> {
+      switch (type) {
+        case BITMAP: return BitmapIndex.open(store, dir, allocator);
+        case ZONEMAP: return ZoneMapIndex.open(store, dir, allocator);
+        case BLOOM_FILTER: return BloomFilterIndex.open(store, dir, columnType, allocator);
+        default: throw new IllegalArgumentException("Not a bitmap, zone map or bloom filter index: " + type);
+      }
+    })) {
+      return lease.value();
+    }
+  }
+
   /** The number of indices cached. */
   public long size() {
-    return open.size();
+    return open.size() + scalar.size();
   }
 
   /** Closes every cached index (each freed once its current users close it). */
   public void clear() {
     open.invalidateAll();
+    scalar.invalidateAll();
   }
 
   /** Closes every cached index as {@link #clear()} does, and refuses later opens. */
   @Override
   public void close() {
     open.close();
+    scalar.close();
   }
 }

@@ -9,6 +9,7 @@ import dev.javelin.core.exceptions.IndexExistsException;
 import dev.javelin.format.schema.LanceField;
 import dev.javelin.index.IndexType;
 import dev.javelin.index.IvfPqParams;
+import dev.javelin.index.internal.zonemap.ZoneMapIndex;
 import dev.javelin.io.PendingFiles;
 import dev.javelin.table.Fragment;
 import dev.javelin.table.IndexMetadata;
@@ -61,6 +62,45 @@ public final class IndexBuild {
   public static Manifest createVector(Dataset ds, Table table, String column, IvfPqParams params, String name,
       boolean replace, ProgressListener progress, BufferAllocator allocator) {
     return create(ds, table, column, new IvfPqKind(params), name, replace, progress, allocator);
+  }
+
+  /**
+   * Builds a zone map over {@code column} with zones of {@code rowsPerZone} rows (0: Lance's
+   * default, 8,192) and commits it.
+   */
+  public static Manifest createZoneMap(Dataset ds, Table table, String column, long rowsPerZone, String name,
+      boolean replace, ProgressListener progress, BufferAllocator allocator) {
+    return create(ds, table, column, new ZoneMapKind(rowsPerZone), name, replace, progress, allocator);
+  }
+
+  /**
+   * The rows per zone of the zone map named {@code name} ({@link ZoneMapIndex#DEFAULT_ROWS_PER_ZONE}
+   * when its file does not say).
+   *
+   * @throws IllegalArgumentException if there is no zone map of that name
+   */
+  public static long zoneMapRowsPerZone(Dataset ds, String name) {
+    for (IndexMetadata i : ds.manifest().indices()) {
+      if (i.name().equals(name) && IndexType.fromDetailsTypeUrl(i.details().typeUrl()) == IndexType.ZONEMAP) {
+        try {
+          return ZoneMapIndex.open(ds.manifest().basePaths().indexStore(ds.store(), i), directory(i.uuid()),
+              ds.allocator()).rowsPerZone();
+        } catch (IOException e) {
+          throw new UncheckedIOException("Reading zone map '" + name + "' failed: " + ds.location(), e);
+        }
+      }
+    }
+    throw new IllegalArgumentException("No zone map named '" + name + "': " + ds.location());
+  }
+
+  /**
+   * Builds a bloom filter index over {@code column}, zones of {@code items} rows each with a filter
+   * for that many values at false positive rate {@code probability} (0: Lance's defaults, 8,192
+   * and 0.00057), and commits it.
+   */
+  public static Manifest createBloomFilter(Dataset ds, Table table, String column, long items, double probability,
+      String name, boolean replace, ProgressListener progress, BufferAllocator allocator) {
+    return create(ds, table, column, new BloomFilterKind(items, probability), name, replace, progress, allocator);
   }
 
   static Manifest create(Dataset ds, Table table, String column, IndexKind kind, String name, boolean replace,

@@ -12,7 +12,7 @@ import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
 
 /**
- * The part of building an index that depends on its kind (BTree, IVF_PQ, ...): which columns it
+ * The part of building an index that depends on its kind (BTree, bitmap, zone map, bloom filter, IVF_PQ): which columns it
  * takes, the builder the rows go to, the files it writes and the details its entry records.
  * {@link IndexBuild} does everything else (the name rules, the scan with the ids indices store,
  * the entry, the commit and the cleanup of written files), so a new kind is one class of this
@@ -26,6 +26,12 @@ interface IndexKind {
         return new BTreeKind();
       case VECTOR:
         return new IvfPqKind(null);
+      case BITMAP:
+        return new BitmapKind();
+      case ZONEMAP:
+        return new ZoneMapKind(0);
+      case BLOOM_FILTER:
+        return new BloomFilterKind(0, 0);
       default:
         return null;
     }

@@ -11,6 +11,10 @@ import dev.javelin.format.schema.LanceField;
 import dev.javelin.index.IndexType;
 import dev.javelin.index.internal.btree.BTreeIndex;
 import dev.javelin.index.internal.btree.ScalarQuery;
+import dev.javelin.index.internal.scalar.ScalarIndex;
+import dev.javelin.index.internal.scalar.ScalarSearch;
+import dev.javelin.index.internal.scalar.ScalarValues;
+import dev.javelin.table.DataFile;
 import dev.javelin.table.FeatureFlags;
 import dev.javelin.table.Fragment;
 import dev.javelin.table.IndexMetadata;
@@ -34,10 +38,12 @@ import org.roaringbitmap.longlong.LongIterator;
 import org.roaringbitmap.longlong.Roaring64NavigableMap;
 
 /**
- * Plans a filtered scan over BTree indices: the filter's AND/OR of column-vs-literal parts that
- * indices answer gives, for the fragments every used index covers, a superset of the matching
- * rows; only those (live) rows are read, and the caller applies the whole filter to them again, so
- * results equal a full scan. Other fragments are read in full.
+ * Plans a filtered scan over scalar indices (BTree, bitmap, zone map, bloom filter): the filter's
+ * AND/OR of column-vs-literal parts that indices answer gives, for the fragments every used index
+ * covers, a superset of the matching rows (exactly the matching rows of a BTree or bitmap, the
+ * rows of every zone a zone map or bloom filter cannot rule out); only those (live) rows are read,
+ * and the caller applies the whole filter to them again, so results equal a full scan. Other
+ * fragments are read in full.
  */
 public final class IndexedScan {
   private final ScanPlan plan;
@@ -80,11 +86,11 @@ public final class IndexedScan {
       return none(filter.sql(), all, "indices of datasets with stable row ids hold row ids, not addresses");
     }
     Map<String, IndexCoverage> coverage = new HashMap<>();
-    Map<String, IndexMetadata> byColumn = btrees(ds, coverage);
+    Map<String, IndexMetadata> byColumn = scalarIndices(ds, coverage);
     if (filter.columns().stream().noneMatch(byColumn::containsKey)) {
-      return none(filter.sql(), all, "no BTree index on a column of the filter");
+      return none(filter.sql(), all, "no scalar index on a column of the filter");
     }
-    Map<String, BTreeIndex> opened = new HashMap<>();
+    Map<String, ColumnIndex> opened = new HashMap<>();
     try {
       Planner p = new Planner(ds, byColumn, coverage, opened, allocator);
       Q tree = p.convert(filter.shape());
@@ -107,23 +113,44 @@ public final class IndexedScan {
       Roaring64NavigableMap found = p.search(tree);
       Map<Long, long[]> rows = split(ds, found, indexed, allocator);
       long total = 0;
-      for (long[] r : rows.values()) {
+      long rowsSkipped = 0;
+      double bytesSkipped = 0;
+      for (Fragment f : ds.manifest().fragments()) {
+        long[] r = rows.get(f.id());
+        if (r == null) {
+          continue;
+        }
         total += r.length;
+        long skipped = f.physicalRows() - r.length;
+        rowsSkipped += skipped;
+        if (f.physicalRows() > 0) {
+          bytesSkipped += (double) dataBytes(f) * skipped / f.physicalRows();
+        }
       }
       List<ScanPlan.IndexUse> uses = new ArrayList<>();
       for (var e : p.used.entrySet()) {
         IndexCoverage c = coverage.get(e.getKey());
         List<Long> translated = indexed.stream().filter(id -> !c.direct(id)).toList();
+        long[] zones = p.zones.getOrDefault(e.getKey(), new long[2]);
         uses.add(new ScanPlan.IndexUse(byColumn.get(e.getKey()).name(), e.getKey(), List.copyOf(e.getValue()),
-            translated));
+            translated, opened.get(e.getKey()).type(), zones[0], zones[1]));
       }
       return new IndexedScan(new ScanPlan(filter.sql(), List.copyOf(uses), List.copyOf(indexed),
-          List.copyOf(scanned), total, null), rows);
+          List.copyOf(scanned), total, null, rowsSkipped, Math.round(bytesSkipped)), rows);
     } catch (IOException e) {
       throw new UncheckedIOException("Searching the indices failed: " + ds.location(), e);
     } finally {
-      opened.values().forEach(BTreeIndex::close);
+      opened.values().forEach(ColumnIndex::close);
     }
+  }
+
+  // The bytes of a fragment's data files (0 where the manifest does not record a size).
+  private static long dataBytes(Fragment f) {
+    long bytes = 0;
+    for (DataFile d : f.files()) {
+      bytes += Math.max(0, d.fileSizeBytes());
+    }
+    return bytes;
   }
 
   /** A plan that reads every fragment in full. */
@@ -139,22 +166,28 @@ public final class IndexedScan {
     return new IndexedScan(new ScanPlan(sql, List.of(), List.of(), List.copyOf(all), 0, note), Map.of());
   }
 
-  // Top-level column name -> the BTree on it answering for the most live fragments (through
-  // transitions too); on a tie the one answering for more of them directly (an index rebuilt after
-  // a reorder needs no translation).
-  private static Map<String, IndexMetadata> btrees(Dataset ds, Map<String, IndexCoverage> coverage) {
+  // Top-level column name -> the scalar index on it answering for the most live fragments (through
+  // transitions too); on a tie an exact kind (BTree, bitmap) before a zone map or bloom filter,
+  // then the one answering for more of them directly (an index rebuilt after a reorder needs no
+  // translation).
+  private static Map<String, IndexMetadata> scalarIndices(Dataset ds, Map<String, IndexCoverage> coverage) {
     Map<String, IndexMetadata> out = new HashMap<>();
     Map<String, long[]> sizes = new HashMap<>();
     List<Fragment> live = ds.manifest().fragments();
     for (IndexMetadata m : ds.manifest().indices()) {
-      if (m.fields().size() != 1
-          || IndexType.fromDetailsTypeUrl(m.details().typeUrl()) != IndexType.BTREE) {
+      IndexType type = IndexType.fromDetailsTypeUrl(m.details().typeUrl());
+      if (m.fields().size() != 1 || !type.isScalar()) {
         continue;
       }
       for (LanceField f : ds.schema().fields()) {
-        if (f.id() == m.fields().get(0)) {
+        // A bitmap, zone map or bloom filter over a type Javelin cannot compare is left to scans.
+        if (f.id() == m.fields().get(0)
+            && (type == IndexType.BTREE || ScalarValues.supports(f.toArrow().getType()))) {
           IndexCoverage c = IndexCoverage.of(ds, m);
-          long[] size = {c.covered(live).size(), -c.translated(live).size()};
+          if (c.covered(live).isEmpty()) {
+            continue; // answers for no live fragment: nothing to open
+          }
+          long[] size = {c.covered(live).size(), type.isExact() ? 1 : 0, -c.translated(live).size()};
           long[] best = sizes.get(f.name());
           if (best == null || Arrays.compare(size, best) > 0) {
             out.put(f.name(), m);
@@ -229,6 +262,72 @@ public final class IndexedScan {
 
   private record Leaf(String column, ScalarQuery query) implements Q {}
 
+  /** The index of a column, whatever its kind. */
+  private interface ColumnIndex {
+    IndexType type();
+
+    /** The type of the values it holds. */
+    ArrowType valueType();
+
+    boolean answers(ScalarQuery q);
+
+    ScalarSearch search(ScalarQuery q) throws IOException;
+
+    void close();
+  }
+
+  private record BTreeColumn(BTreeIndex index) implements ColumnIndex {
+    @Override
+    public IndexType type() {
+      return IndexType.BTREE;
+    }
+
+    @Override
+    public ArrowType valueType() {
+      return index.valueField().getType();
+    }
+
+    @Override
+    public boolean answers(ScalarQuery q) {
+      return true;
+    }
+
+    @Override
+    public ScalarSearch search(ScalarQuery q) throws IOException {
+      return ScalarSearch.exact(index.search(q));
+    }
+
+    @Override
+    public void close() {
+      index.close();
+    }
+  }
+
+  private record OtherColumn(ScalarIndex index) implements ColumnIndex {
+    @Override
+    public IndexType type() {
+      return index.type();
+    }
+
+    @Override
+    public ArrowType valueType() {
+      return index.valueType();
+    }
+
+    @Override
+    public boolean answers(ScalarQuery q) {
+      return index.answers(q);
+    }
+
+    @Override
+    public ScalarSearch search(ScalarQuery q) {
+      return index.search(q);
+    }
+
+    @Override
+    public void close() {} // cached whole in the heap: nothing to free
+  }
+
   private record All(List<Q> parts) implements Q {}
 
   private record Any(List<Q> parts) implements Q {}
@@ -238,13 +337,15 @@ public final class IndexedScan {
     private final Map<String, IndexMetadata> byColumn;
     private final Map<String, IndexCoverage> coverage;
     private final Map<String, AddressTranslator> translators = new HashMap<>();
-    private final Map<String, BTreeIndex> opened;
+    private final Map<String, ColumnIndex> opened;
     private final BufferAllocator allocator;
     // Column -> the predicates its index answers, in filter order.
     final Map<String, List<String>> used = new LinkedHashMap<>();
+    // Column -> {zones checked, zones skipped}, summed over its predicates (zone kinds only).
+    final Map<String, long[]> zones = new HashMap<>();
 
     Planner(Dataset ds, Map<String, IndexMetadata> byColumn, Map<String, IndexCoverage> coverage,
-        Map<String, BTreeIndex> opened, BufferAllocator allocator) {
+        Map<String, ColumnIndex> opened, BufferAllocator allocator) {
       this.ds = ds;
       this.byColumn = byColumn;
       this.coverage = coverage;
@@ -277,13 +378,13 @@ public final class IndexedScan {
         return new Any(parts);
       }
       if (s instanceof FilterShape.Compare c && byColumn.containsKey(c.column())) {
-        BTreeIndex index = open(c.column());
         ArrowType columnType = ds.fields(List.of(c.column())).get(0).toArrow().getType();
-        if (!index.valueField().getType().equals(columnType)) {
+        ColumnIndex index = open(c.column(), columnType);
+        if (!index.valueType().equals(columnType)) {
           return null;
         }
         ScalarQuery q = query(c.op(), c.values(), columnType);
-        if (q != null) {
+        if (q != null && index.answers(q)) {
           used.computeIfAbsent(c.column(), k -> new ArrayList<>()).add(c.sql());
           return new Leaf(c.column(), q);
         }
@@ -291,12 +392,19 @@ public final class IndexedScan {
       return null;
     }
 
-    private BTreeIndex open(String column) throws IOException {
-      BTreeIndex i = opened.get(column);
+    private ColumnIndex open(String column, ArrowType columnType) throws IOException {
+      ColumnIndex i = opened.get(column);
       if (i == null) {
         IndexMetadata m = byColumn.get(column);
-        // Shared across queries: repeated queries reuse the lookup, data file and pages.
-        i = SessionState.of(ds).indices().open(ds.manifest().basePaths().indexStore(ds.store(), m), m.uuid());
+        IndexType type = IndexType.fromDetailsTypeUrl(m.details().typeUrl());
+        // Shared across queries: repeated queries reuse what the first one read.
+        var cache = SessionState.of(ds).indices();
+        var store = ds.manifest().basePaths().indexStore(ds.store(), m);
+        if (type == IndexType.BTREE) {
+          i = new BTreeColumn(cache.open(store, m.uuid()));
+        } else {
+          i = new OtherColumn(cache.openScalar(store, m.uuid(), type, columnType));
+        }
         opened.put(column, i);
       }
       return i;
@@ -308,7 +416,13 @@ public final class IndexedScan {
       if (q instanceof Leaf l) {
         AddressTranslator t = translators.computeIfAbsent(l.column(),
             c -> new AddressTranslator(SessionState.of(ds).rowMaps(), ds.store(), coverage.get(c).through()));
-        return t.translate(opened.get(l.column()).search(l.query()));
+        ScalarSearch found = opened.get(l.column()).search(l.query());
+        if (found.zones() > 0) {
+          long[] z = zones.computeIfAbsent(l.column(), k -> new long[2]);
+          z[0] += found.zones();
+          z[1] += found.zonesSkipped();
+        }
+        return t.translate(found.rows());
       }
       List<Q> parts = q instanceof All a ? a.parts() : ((Any) q).parts();
       Roaring64NavigableMap out = search(parts.get(0));

@@ -1,0 +1,116 @@
+package dev.javelin.core.internal.index;
+
+import com.google.protobuf.ByteString;
+import dev.javelin.core.Dataset;
+import dev.javelin.format.schema.LanceField;
+import dev.javelin.index.IndexType;
+import dev.javelin.index.internal.bloom.BloomFilterIndex;
+import dev.javelin.index.internal.bloom.BloomFilterWriter;
+import dev.javelin.io.ObjectStore;
+import dev.javelin.table.Fragment;
+import dev.javelin.table.IndexMetadata;
+import java.io.IOException;
+import java.util.List;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.FieldVector;
+
+/**
+ * Bloom filter indices ({@code bloomfilter.lance}): a bloom filter per zone of rows. Optimize
+ * rebuilds the zones of every fragment the entries still cover plus the fresh ones, with the
+ * entries' parameters.
+ */
+final class BloomFilterKind implements IndexKind {
+  private final long items;
+  private final double probability;
+
+  /**
+   * @param items values per zone (the filter's capacity), or 0 for Lance's default (8,192)
+   * @param probability the false positive rate, or 0 for Lance's default (0.00057)
+   */
+  BloomFilterKind(long items, double probability) {
+    if (items < 0) {
+      throw new IllegalArgumentException("bloom filter items per zone must be positive: " + items);
+    }
+    if (probability < 0 || probability >= 1) {
+      throw new IllegalArgumentException("bloom filter false positive probability must be in (0, 1): "
+          + probability);
+    }
+    this.items = items == 0 ? BloomFilterIndex.DEFAULT_ITEMS : items;
+    this.probability = probability == 0 ? BloomFilterIndex.DEFAULT_PROBABILITY : probability;
+  }
+
+  @Override
+  public LanceField field(Dataset ds, String column) {
+    LanceField f = ScalarColumns.field(ds, column, "bloom filter");
+    if (f.toArrow().getType() instanceof org.apache.arrow.vector.types.pojo.ArrowType.Bool) {
+      throw new IllegalArgumentException("A bloom filter index cannot be built on boolean column '" + column
+          + "' (use a bitmap): " + ds.location());
+    }
+    return f;
+  }
+
+  @Override
+  public List<String> fileNames() {
+    return List.of(BloomFilterIndex.FILE_NAME);
+  }
+
+  @Override
+  public IndexKind.Builder create(Dataset ds, LanceField field, BufferAllocator allocator) {
+    ScalarColumns.requireAddresses(ds, "bloom filter");
+    return new Builder(field, items, probability, true, allocator);
+  }
+
+  @Override
+  public Extension extend(Dataset ds, List<IndexMetadata> entries, LanceField field, List<Fragment> fresh,
+      BufferAllocator allocator) throws IOException {
+    ScalarColumns.requireAddresses(ds, "bloom filter");
+    ObjectStore from = ds.manifest().basePaths().indexStore(ds.store(), entries.get(0));
+    BloomFilterIndex old = BloomFilterIndex.open(from, IndexBuild.directory(entries.get(0).uuid()),
+        field.toArrow().getType(), allocator);
+    return new Extension(new Builder(field, old.items(), old.probability(), false, allocator),
+        ScalarColumns.rescanned(ds, entries, fresh));
+  }
+
+  private static final class Builder implements IndexKind.Builder {
+    private final BloomFilterWriter writer;
+    private final boolean created;
+
+    Builder(LanceField field, long items, double probability, boolean created, BufferAllocator allocator) {
+      this.writer = new BloomFilterWriter(field.toArrow().getType(), items, probability, allocator);
+      this.created = created;
+    }
+
+    @Override
+    public void add(FieldVector values, long[] ids, int n) {
+      writer.add(values, ids, n);
+    }
+
+    @Override
+    public List<IndexMetadata.IndexFile> write(ObjectStore store, String directory) throws IOException {
+      return List.of(new IndexMetadata.IndexFile(BloomFilterIndex.FILE_NAME, writer.write(store, directory)));
+    }
+
+    @Override
+    public void describe(IndexMetadata.Builder entry) {
+      if (created) {
+        entry.details(new IndexMetadata.Details(IndexType.BLOOM_FILTER_DETAILS_TYPE_URL, ByteString.EMPTY))
+            .indexVersion(0);
+      }
+    }
+
+    @Override
+    public long rowsAdded() {
+      return writer.rows();
+    }
+
+    @Override
+    public long rowsDropped() {
+      return 0;
+    }
+
+    @Override
+    public void close() {
+      writer.close();
+    }
+  }
+}
