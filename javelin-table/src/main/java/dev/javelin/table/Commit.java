@@ -6,7 +6,6 @@ import dev.javelin.format.LanceFileVersion;
 import dev.javelin.io.ObjectExistsException;
 import dev.javelin.io.ObjectStore;
 import dev.javelin.io.PendingFiles;
-import dev.javelin.io.UnsupportedStoreException;
 import dev.javelin.table.exceptions.CommitConflictException;
 import dev.javelin.table.exceptions.CommitFailedException;
 import dev.javelin.table.exceptions.CommitStateUnknownException;
@@ -160,9 +159,7 @@ public final class Commit {
   public Manifest commit() {
     try (written) {
       if (!table.store().supportsConditionalPut()) {
-        throw new UnsupportedStoreException("Cannot commit to " + table.location() + ": its store cannot create "
-            + "an object only if it is absent, so concurrent writers could overwrite each other's versions; "
-            + "Javelin does not write to such a store");
+        throw TableErrors.noConditionalPut("commit to", table.location(), "versions");
       }
       writeTransaction();
       long[] checkedUpTo = {txn.readVersion()};

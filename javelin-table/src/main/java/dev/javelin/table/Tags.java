@@ -89,9 +89,13 @@ public final class Tags {
    * @throws InvalidTagNameException if the name is not a valid tag name
    * @throws TagExistsException if the tag exists (use {@link #update} to move it)
    * @throws VersionNotFoundException if the dataset has no such version
+   * @throws dev.javelin.io.UnsupportedStoreException if the store cannot create an object only if it is absent
    */
   public TagInfo create(String name, long version) {
     checkName(name);
+    if (!store().supportsConditionalPut()) {
+      throw TableErrors.noConditionalPut("create tag '" + name + "' in", table.location(), "tags");
+    }
     String key = key(name);
     if (exists(key)) {
       throw TableErrors.tagExists(table.location(), name, read(name).version());

@@ -47,4 +47,26 @@ class S3StoreDatasetTest extends StoreDatasetContract {
       assertThat(session.store(uri, unsafe).list("")).isEmpty();
     }
   }
+
+  @Test
+  void aServerWithoutConditionalPutsGetsNoTagsEither() throws Exception {
+    Map<String, String> unsafe = new HashMap<>(options());
+    unsafe.put("aws_conditional_put", "disabled");
+    String uri = uri("unsafe-tags");
+    try (Session session = Session.builder().build();
+        VectorSchemaRoot batch = MixedBatches.batch(session.allocator(), 0, 10);
+        ArrowReader r = Readers.readerOf(session.allocator(), batch)) {
+      Dataset.create(uri, r, WriteParams.builder().storageOptions(options()).build(), session);
+      Dataset ds = Dataset.builder(uri).storageOptions(unsafe).session(session).load();
+      assertThat(ds.countRows()).isEqualTo(10);
+      assertThatThrownBy(() -> ds.tags().create("v1", 1))
+          .isInstanceOf(UnsupportedStoreException.class)
+          .hasMessage("Cannot create tag 'v1' in " + uri + ": its store cannot create an object only if it is "
+              + "absent, so concurrent writers could overwrite each other's tags; Javelin does not write to such "
+              + "a store");
+      assertThatThrownBy(() -> ds.createBranch("b")).isInstanceOf(UnsupportedStoreException.class);
+      assertThat(session.store(uri, options()).list("_refs/")).isEmpty();
+      assertThat(ds.tags().list()).isEmpty();
+    }
+  }
 }

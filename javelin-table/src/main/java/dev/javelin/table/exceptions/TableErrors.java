@@ -1,5 +1,6 @@
 package dev.javelin.table.exceptions;
 
+import dev.javelin.io.UnsupportedStoreException;
 import dev.javelin.table.Cleanup;
 import dev.javelin.table.Commit;
 import dev.javelin.table.FeatureFlags;
@@ -41,6 +42,16 @@ public final class TableErrors {
 
   public static TagNotFoundException noTag(String location, String tag) {
     return new TagNotFoundException("Dataset has no tag '" + tag + "': " + location);
+  }
+
+  /**
+   * A write that is safe only with a conditional put ({@code action}, e.g. "commit to"), refused on a
+   * store that cannot do one; {@code what} is what concurrent writers would overwrite.
+   */
+  public static UnsupportedStoreException noConditionalPut(String action, String location, String what) {
+    return new UnsupportedStoreException("Cannot " + action + " " + location + ": its store cannot create an "
+        + "object only if it is absent, so concurrent writers could overwrite each other's " + what
+        + "; Javelin does not write to such a store");
   }
 
   public static TagExistsException tagExists(String location, String tag, long version) {
