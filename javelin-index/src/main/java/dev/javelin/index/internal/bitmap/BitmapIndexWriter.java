@@ -123,8 +123,8 @@ public final class BitmapIndexWriter implements AutoCloseable {
     String path = directory + "/" + BitmapIndex.FILE_NAME;
     Schema schema = new Schema(List.of(keyField, new Field("bitmaps", FieldType.nullable(ArrowType.Binary.INSTANCE),
         null)));
-    try (VectorSchemaRoot batch = VectorSchemaRoot.create(schema, distinct.getAllocator());
-        LanceFileWriter w = LanceFileWriter.create(store.newOutputFile(path), schema, WriteOptions.defaults())) {
+    LanceFileWriter w = LanceFileWriter.create(store.newOutputFile(path), schema, WriteOptions.defaults());
+    try (w; VectorSchemaRoot batch = VectorSchemaRoot.create(schema, distinct.getAllocator())) {
       batch.allocateNew();
       FieldVector keys = batch.getVector(0);
       VarBinaryVector bitmaps = (VarBinaryVector) batch.getVector(1);
@@ -153,7 +153,7 @@ public final class BitmapIndexWriter implements AutoCloseable {
         w.write(batch);
       }
     }
-    return store.open(path).length();
+    return w.fileSize();
   }
 
   @Override

@@ -1,9 +1,8 @@
 package dev.javelin.index.internal.bloom;
 
-import dev.javelin.format.LanceFileWriter;
-import dev.javelin.format.WriteOptions;
 import dev.javelin.index.internal.scalar.ScalarValues;
 import dev.javelin.index.internal.scalar.ZoneCutter;
+import dev.javelin.index.internal.scalar.ZoneFiles;
 import dev.javelin.io.ObjectStore;
 import java.io.IOException;
 import java.util.List;
@@ -103,14 +102,7 @@ public final class BloomFilterWriter implements AutoCloseable {
   public long write(ObjectStore store, String directory) throws IOException {
     cutter.flush();
     out.setRowCount(zones);
-    String path = directory + "/" + BloomFilterIndex.FILE_NAME;
-    try (LanceFileWriter w = LanceFileWriter.create(store.newOutputFile(path), out.getSchema(),
-        WriteOptions.defaults())) {
-      if (zones > 0) {
-        w.write(out);
-      }
-    }
-    return store.open(path).length();
+    return ZoneFiles.write(store, directory + "/" + BloomFilterIndex.FILE_NAME, out);
   }
 
   @Override
