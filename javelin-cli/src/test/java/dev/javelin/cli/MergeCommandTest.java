@@ -72,7 +72,7 @@ class MergeCommandTest extends CliTestBase {
     text("c.csv", "id,name,score\n2,b,1.0\n");
     Result before = run("merge", ds, "--input", path("c.csv"), "--on", "id", "--explain");
     assertThat(before.code).as(before.toString()).isZero();
-    assertThat(before.out).contains("key lookup: full scan of the key columns (no BTree index on id)");
+    assertThat(before.out).contains("key lookup: full scan of the key columns (no BTree or bitmap index on id)");
     assertThat(run("index", "create", ds, "--column", "id", "--type", "btree").code).isZero();
     Result after = run("merge", ds, "--input", path("c.csv"), "--on", "id", "--explain");
     assertThat(after.out).isEqualTo("merge insert on: id\nwhen matched: update all\nwhen not matched: insert all\n"

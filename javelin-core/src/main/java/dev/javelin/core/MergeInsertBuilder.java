@@ -145,7 +145,7 @@ public final class MergeInsertBuilder {
     return this;
   }
 
-  /** Whether a BTree index on the key may find the matches (default true). */
+  /** Whether a BTree or bitmap index on the key may find the matches (default true). */
   public MergeInsertBuilder useIndex(boolean use) {
     this.useIndex = use;
     return this;

@@ -11,17 +11,20 @@ import java.util.List;
  *     {@code do nothing} or {@code fail}
  * @param whenNotMatched {@code insert all} or {@code do nothing}
  * @param whenNotMatchedBySource {@code keep}, {@code delete} or {@code delete if <condition>}
- * @param index the BTree index on the key that finds the matches in {@code indexedFragments}, or
- *     null when every fragment's key column is read in full
+ * @param index the index on the key (a BTree or a bitmap: kinds that find exactly the matching
+ *     rows) that finds the matches in {@code indexedFragments}, or null when every fragment's key
+ *     column is read in full
+ * @param indexKind that index's kind in lower case ({@code btree}, {@code bitmap}), or null
  * @param indexedFragments ids of the fragments whose matches come from the index
  * @param scannedFragments ids of the fragments whose key columns are read in full
  * @param note why no index is used, or null when one is
  */
 public record MergeInsertPlan(List<String> on, String whenMatched, String whenNotMatched,
-    String whenNotMatchedBySource, String index, List<Long> indexedFragments, List<Long> scannedFragments,
+    String whenNotMatchedBySource, String index, String indexKind, List<Long> indexedFragments,
+    List<Long> scannedFragments,
     String note) implements QueryPlan {
 
-  /** Whether a BTree index finds the matches (in some fragments at least). */
+  /** Whether an index finds the matches (in some fragments at least). */
   public boolean usesIndex() {
     return index != null;
   }
@@ -37,7 +40,7 @@ public record MergeInsertPlan(List<String> on, String whenMatched, String whenNo
       b.append("key lookup: full scan of the key columns").append(note == null ? "" : " (" + note + ")")
           .append('\n');
     } else {
-      b.append("key lookup: btree index ").append(index).append(" on ").append(on.get(0)).append(" for fragments ")
+      b.append("key lookup: ").append(indexKind).append(" index ").append(index).append(" on ").append(on.get(0)).append(" for fragments ")
           .append(indexedFragments).append('\n');
     }
     b.append("fragments scanned: ").append(scannedFragments.size()).append(' ').append(scannedFragments)

@@ -373,6 +373,21 @@ class MergeInsertTest {
     assertThat(rows(again.dataset())).containsEntry(300L, "1300/s300").containsEntry(5L, "1005/s5").hasSize(1001);
   }
 
+  @Test
+  void aBitmapOnTheKeyFindsTheMatchesToo() throws IOException {
+    Dataset ds = create(1000, false).createIndex("id").bitmap().name("id_bitmap").commit().dataset();
+    try (VectorSchemaRoot src = source(1); ArrowReader r = Readers.readerOf(allocator, src)) {
+      MergeInsertPlan plan = ds.mergeInsert(r).on("id").explain();
+      assertThat(plan.index()).isEqualTo("id_bitmap");
+      assertThat(plan.indexKind()).isEqualTo("bitmap");
+      assertThat(plan.describe()).contains("key lookup: bitmap index id_bitmap on id for fragments [0, 1, 2, 3]");
+    }
+    MergeInsertResult r = merge(ds, source(range(290, 310)), b -> b.whenMatchedUpdateAll());
+    assertThat(r.plan().usesIndex()).isTrue();
+    assertThat(r.rowsUpdated()).isEqualTo(20);
+    assertThat(rows(r.dataset())).isEqualTo(expected(1000, i -> i >= 290 && i < 310));
+  }
+
   // ---- concurrency: a merge that read an older version than the newest
 
   @Test

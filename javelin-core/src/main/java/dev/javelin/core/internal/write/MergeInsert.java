@@ -10,7 +10,6 @@ import dev.javelin.core.WriteParams;
 import dev.javelin.core.exceptions.MergeInsertException;
 import dev.javelin.core.expr.BoundExpression;
 import dev.javelin.core.expr.Expression;
-import dev.javelin.index.IndexType;
 import dev.javelin.table.ConflictRules;
 import dev.javelin.table.Fragment;
 import dev.javelin.table.Manifest;
@@ -79,7 +78,7 @@ public final class MergeInsert {
    *     {@code source.x}) a matched pair must meet to be updated, or null
    * @param bySourceIf with {@link BySource#DELETE}, the condition (over the target's columns) an
    *     unmatched target row must meet to be deleted, or null
-   * @param useIndex whether a BTree index on the key may be used to find matches
+   * @param useIndex whether a BTree or bitmap index on the key may be used to find matches
    */
   public record Spec(List<String> on, Matched matched, String matchedIf, NotMatched notMatched, BySource bySource,
       String bySourceIf, boolean useIndex, int conflictRetries, Duration retryTimeout) {}
@@ -148,14 +147,16 @@ public final class MergeInsert {
       note = "the key's type has no index lookup";
     } else {
       for (IndexInfo i : at.indices()) {
-        if (i.type() == IndexType.BTREE && i.fields().equals(spec.on())
+        // An index that finds exactly the matching rows; the scan's filter on the source keys then
+        // reads only those (zone maps and bloom filters would read whole zones for every key).
+        if (i.type().isExact() && i.fields().equals(spec.on())
             && live.stream().anyMatch(id -> i.fragments().contains(id) || i.throughRowMaps().contains(id))) {
           index = i;
           break;
         }
       }
       if (index == null) {
-        note = "no BTree index on " + spec.on().get(0);
+        note = "no BTree or bitmap index on " + spec.on().get(0);
       }
     }
     List<Long> indexed = new ArrayList<>();
@@ -168,7 +169,8 @@ public final class MergeInsert {
       }
     }
     return new MergeInsertPlan(spec.on(), clause(spec.matched(), spec.matchedIf()), notMatched(spec.notMatched()),
-        bySource(spec.bySource(), spec.bySourceIf()), index == null ? null : index.name(), indexed, scanned, note);
+        bySource(spec.bySource(), spec.bySourceIf()), index == null ? null : index.name(),
+        index == null ? null : index.type().name().toLowerCase(Locale.ROOT), indexed, scanned, note);
   }
 
   private static boolean indexableKey(ArrowType t) {
