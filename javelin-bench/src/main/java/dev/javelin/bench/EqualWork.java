@@ -4,7 +4,7 @@ import java.util.Objects;
 
 /**
  * The check every benchmark's set-up makes before timing anything: both sides, run once on the
- * same input, returned the same thing (a {@link S3Benchmark.Digest} of rows and a checksum over
+ * same input, returned the same thing (a {@link Digest} of rows and a checksum over
  * every column's values, compaction outcomes, recall). A mismatch fails the trial, so no table row
  * compares different work.
  */

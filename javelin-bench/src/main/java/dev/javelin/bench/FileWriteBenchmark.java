@@ -63,7 +63,7 @@ public class FileWriteBenchmark {
     }
     out = Files.createTempDirectory(BenchData.dir(), "write-");
     ThreadBudget.threads();
-    S3Benchmark.Digest input = S3Benchmark.Digest.of(batches);
+    Digest input = Digest.of(batches);
     String javelin = impl;
     try {
       impl = "javelin";
@@ -81,9 +81,9 @@ public class FileWriteBenchmark {
     }
   }
 
-  private S3Benchmark.Digest readBack(Path file) throws Exception {
+  private Digest readBack(Path file) throws Exception {
     try (dev.javelin.format.LanceFileReader r = dev.javelin.format.LanceFileReader.open(file, allocator)) {
-      return S3Benchmark.Digest.of(r.read(dev.javelin.format.ReadOptions.builder().build()), true);
+      return Digest.of(r.read(dev.javelin.format.ReadOptions.builder().build()), true);
     }
   }
 

@@ -1,6 +1,6 @@
 package dev.javelin.bench;
 
-import dev.javelin.bench.S3Benchmark.Digest;
+import dev.javelin.bench.Digest;
 import dev.javelin.core.Dataset;
 import dev.javelin.core.WriteParams;
 import dev.javelin.format.LanceFileVersion;

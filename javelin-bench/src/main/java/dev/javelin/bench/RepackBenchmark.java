@@ -89,7 +89,7 @@ public class RepackBenchmark {
 
   private CompactionBenchmark.Shape shape(Dataset ds) throws Exception {
     return new CompactionBenchmark.Shape(ds.manifest().fragments().stream().map(f -> f.files().size()).toList(),
-        S3Benchmark.Digest.of(ds.newScan().build(), true));
+        Digest.of(ds.newScan().build(), true));
   }
 
   @TearDown(Level.Trial)

@@ -2,7 +2,7 @@ package dev.javelin.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.javelin.bench.S3Benchmark.Digest;
+import dev.javelin.bench.Digest;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;

@@ -1,6 +1,5 @@
 package dev.javelin.core.internal.index;
 
-import com.google.protobuf.ByteString;
 import dev.javelin.core.Dataset;
 import dev.javelin.format.schema.LanceField;
 import dev.javelin.index.IndexType;
@@ -12,7 +11,6 @@ import dev.javelin.table.IndexMetadata;
 import java.io.IOException;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.vector.FieldVector;
 
 /**
  * Bloom filter indices ({@code bloomfilter.lance}): a bloom filter per zone of rows. Optimize
@@ -57,7 +55,7 @@ final class BloomFilterKind implements IndexKind {
   @Override
   public IndexKind.Builder create(Dataset ds, LanceField field, BufferAllocator allocator) {
     ScalarColumns.requireAddresses(ds, "bloom filter");
-    return new Builder(field, items, probability, true, allocator);
+    return builder(field, items, probability, true, allocator);
   }
 
   @Override
@@ -67,50 +65,14 @@ final class BloomFilterKind implements IndexKind {
     ObjectStore from = ds.manifest().basePaths().indexStore(ds.store(), entries.get(0));
     BloomFilterIndex old = BloomFilterIndex.open(from, IndexBuild.directory(entries.get(0).uuid()),
         field.toArrow().getType(), allocator);
-    return new Extension(new Builder(field, old.items(), old.probability(), false, allocator),
+    return new Extension(builder(field, old.items(), old.probability(), false, allocator),
         ScalarColumns.rescanned(ds, entries, fresh));
   }
 
-  private static final class Builder implements IndexKind.Builder {
-    private final BloomFilterWriter writer;
-    private final boolean created;
-
-    Builder(LanceField field, long items, double probability, boolean created, BufferAllocator allocator) {
-      this.writer = new BloomFilterWriter(field.toArrow().getType(), items, probability, allocator);
-      this.created = created;
-    }
-
-    @Override
-    public void add(FieldVector values, long[] ids, int n) {
-      writer.add(values, ids, n);
-    }
-
-    @Override
-    public List<IndexMetadata.IndexFile> write(ObjectStore store, String directory) throws IOException {
-      return List.of(new IndexMetadata.IndexFile(BloomFilterIndex.FILE_NAME, writer.write(store, directory)));
-    }
-
-    @Override
-    public void describe(IndexMetadata.Builder entry) {
-      if (created) {
-        entry.details(new IndexMetadata.Details(IndexType.BLOOM_FILTER_DETAILS_TYPE_URL, ByteString.EMPTY))
-            .indexVersion(0);
-      }
-    }
-
-    @Override
-    public long rowsAdded() {
-      return writer.rows();
-    }
-
-    @Override
-    public long rowsDropped() {
-      return 0;
-    }
-
-    @Override
-    public void close() {
-      writer.close();
-    }
+  // The builder of a new (created) or extended zoned index of this kind.
+  private static ZonedBuilder builder(LanceField field, long items, double probability,
+      boolean created, BufferAllocator allocator) {
+    return new ZonedBuilder(new BloomFilterWriter(field.toArrow().getType(), items, probability, allocator),
+        IndexType.BLOOM_FILTER_DETAILS_TYPE_URL, created);
   }
 }

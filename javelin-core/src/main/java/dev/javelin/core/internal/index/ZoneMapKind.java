@@ -1,6 +1,5 @@
 package dev.javelin.core.internal.index;
 
-import com.google.protobuf.ByteString;
 import dev.javelin.core.Dataset;
 import dev.javelin.format.schema.LanceField;
 import dev.javelin.index.IndexType;
@@ -12,7 +11,6 @@ import dev.javelin.table.IndexMetadata;
 import java.io.IOException;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.vector.FieldVector;
 
 /**
  * Zone maps ({@code zonemap.lance}): min, max and null count per zone of rows. Optimize rebuilds
@@ -43,7 +41,7 @@ final class ZoneMapKind implements IndexKind {
   @Override
   public IndexKind.Builder create(Dataset ds, LanceField field, BufferAllocator allocator) {
     ScalarColumns.requireAddresses(ds, "zone map");
-    return new Builder(field, rowsPerZone, true, allocator);
+    return builder(field, rowsPerZone, true, allocator);
   }
 
   @Override
@@ -52,48 +50,12 @@ final class ZoneMapKind implements IndexKind {
     ScalarColumns.requireAddresses(ds, "zone map");
     ObjectStore from = ds.manifest().basePaths().indexStore(ds.store(), entries.get(0));
     long size = ZoneMapIndex.open(from, IndexBuild.directory(entries.get(0).uuid()), allocator).rowsPerZone();
-    return new Extension(new Builder(field, size, false, allocator), ScalarColumns.rescanned(ds, entries, fresh));
+    return new Extension(builder(field, size, false, allocator), ScalarColumns.rescanned(ds, entries, fresh));
   }
 
-  private static final class Builder implements IndexKind.Builder {
-    private final ZoneMapWriter writer;
-    private final boolean created;
-
-    Builder(LanceField field, long rowsPerZone, boolean created, BufferAllocator allocator) {
-      this.writer = new ZoneMapWriter(field.toArrow().getType(), rowsPerZone, allocator);
-      this.created = created;
-    }
-
-    @Override
-    public void add(FieldVector values, long[] ids, int n) {
-      writer.add(values, ids, n);
-    }
-
-    @Override
-    public List<IndexMetadata.IndexFile> write(ObjectStore store, String directory) throws IOException {
-      return List.of(new IndexMetadata.IndexFile(ZoneMapIndex.FILE_NAME, writer.write(store, directory)));
-    }
-
-    @Override
-    public void describe(IndexMetadata.Builder entry) {
-      if (created) {
-        entry.details(new IndexMetadata.Details(IndexType.ZONEMAP_DETAILS_TYPE_URL, ByteString.EMPTY)).indexVersion(0);
-      }
-    }
-
-    @Override
-    public long rowsAdded() {
-      return writer.rows();
-    }
-
-    @Override
-    public long rowsDropped() {
-      return 0;
-    }
-
-    @Override
-    public void close() {
-      writer.close();
-    }
+  // The builder of a new (created) or extended zoned index of this kind.
+  private static ZonedBuilder builder(LanceField field, long rowsPerZone, boolean created, BufferAllocator allocator) {
+    return new ZonedBuilder(new ZoneMapWriter(field.toArrow().getType(), rowsPerZone, allocator),
+        IndexType.ZONEMAP_DETAILS_TYPE_URL, created);
   }
 }

@@ -3,6 +3,7 @@ package dev.javelin.index.internal.bloom;
 import dev.javelin.index.internal.scalar.ScalarValues;
 import dev.javelin.index.internal.scalar.ZoneCutter;
 import dev.javelin.index.internal.scalar.ZoneFiles;
+import dev.javelin.index.internal.scalar.ZonedIndexWriter;
 import dev.javelin.io.ObjectStore;
 import java.io.IOException;
 import java.util.List;
@@ -23,7 +24,7 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * rows cut at fragment ends, each with a filter sized for {@code items} values at false positive
  * rate {@code probability}, and whether it holds a null.
  */
-public final class BloomFilterWriter implements AutoCloseable {
+public final class BloomFilterWriter implements ZonedIndexWriter {
   private final ArrowType valueType;
   private final long items;
   private final double probability;
@@ -63,6 +64,7 @@ public final class BloomFilterWriter implements AutoCloseable {
   }
 
   /** Adds {@code n} rows: their values and row addresses, ascending. */
+  @Override
   public void add(FieldVector values, long[] addresses, int n) {
     for (int i = 0; i < n; i++) {
       cutter.place(addresses[i]);
@@ -79,6 +81,7 @@ public final class BloomFilterWriter implements AutoCloseable {
     }
   }
 
+  @Override
   public long rows() {
     return rows;
   }
@@ -99,10 +102,16 @@ public final class BloomFilterWriter implements AutoCloseable {
    *
    * @return the file's size in bytes
    */
+  @Override
   public long write(ObjectStore store, String directory) throws IOException {
     cutter.flush();
     out.setRowCount(zones);
     return ZoneFiles.write(store, directory + "/" + BloomFilterIndex.FILE_NAME, out);
+  }
+
+  @Override
+  public String fileName() {
+    return BloomFilterIndex.FILE_NAME;
   }
 
   @Override

@@ -3,6 +3,7 @@ package dev.javelin.index.internal.zonemap;
 import dev.javelin.index.internal.scalar.ScalarValues;
 import dev.javelin.index.internal.scalar.ZoneCutter;
 import dev.javelin.index.internal.scalar.ZoneFiles;
+import dev.javelin.index.internal.scalar.ZonedIndexWriter;
 import dev.javelin.io.ObjectStore;
 import java.io.IOException;
 import java.util.List;
@@ -23,7 +24,7 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * floats, so NaN is the max of a zone holding one), its null and NaN counts, and its fragment,
  * first row offset and span.
  */
-public final class ZoneMapWriter implements AutoCloseable {
+public final class ZoneMapWriter implements ZonedIndexWriter {
   private final long rowsPerZone;
   private final VectorSchemaRoot out;
   private final FieldVector min;
@@ -70,6 +71,7 @@ public final class ZoneMapWriter implements AutoCloseable {
   }
 
   /** Adds {@code n} rows: their values and row addresses, ascending. */
+  @Override
   public void add(FieldVector values, long[] addresses, int n) {
     for (int i = 0; i < n; i++) {
       cutter.place(addresses[i]);
@@ -94,6 +96,7 @@ public final class ZoneMapWriter implements AutoCloseable {
   }
 
   /** Rows added (not counting copied zones). */
+  @Override
   public long rows() {
     return rows;
   }
@@ -120,10 +123,16 @@ public final class ZoneMapWriter implements AutoCloseable {
    *
    * @return the file's size in bytes
    */
+  @Override
   public long write(ObjectStore store, String directory) throws IOException {
     cutter.flush();
     out.setRowCount(zones);
     return ZoneFiles.write(store, directory + "/" + ZoneMapIndex.FILE_NAME, out);
+  }
+
+  @Override
+  public String fileName() {
+    return ZoneMapIndex.FILE_NAME;
   }
 
   @Override
