@@ -17,7 +17,8 @@ import java.util.List;
  * encoded pages without decoding them (compaction's binary-copy mode). The sources must have the
  * same file version, schema and column encodings, and no column-level or extra global buffers
  * (which hold state pages share and cannot be concatenated); page buffers are copied as they are
- * and only their positions, and in 2.1 the pages' first rows, change.
+ * (each file's pages as one range where they lie together) and only their positions, and in 2.1
+ * the pages' first rows, change.
  */
 public final class LanceFileConcat {
   private LanceFileConcat() {}
@@ -54,13 +55,22 @@ public final class LanceFileConcat {
       for (int s = 0; s < sources.size(); s++) {
         InputFile in = sources.get(s);
         FileMetadata m = metas.get(s);
+        // A file's pages normally fill its start, before the schema and metadata: that range is
+        // copied as one (on an object store that copies between objects, without downloading it),
+        // and every page moves by the same amount. Otherwise each buffer is copied on its own.
+        long pagesEnd = pagesEnd(m);
+        long base = pagesEnd >= 0 ? w.copy(in, 0, pagesEnd) : -1;
         for (int c = 0; c < columns; c++) {
           for (ColumnMetadata.Page p : m.columns().get(c).getPagesList()) {
             ColumnMetadata.Page.Builder np = p.toBuilder().clearBufferOffsets();
             for (int b = 0; b < p.getBufferOffsetsCount(); b++) {
               long size = p.getBufferSizes(b);
-              ByteBuffer bytes = size == 0 ? ByteBuffer.allocate(0) : in.read(p.getBufferOffsets(b), Math.toIntExact(size));
-              np.addBufferOffsets(w.write(bytes));
+              if (base >= 0) {
+                np.addBufferOffsets(base + p.getBufferOffsets(b));
+              } else {
+                ByteBuffer bytes = size == 0 ? ByteBuffer.allocate(0) : in.read(p.getBufferOffsets(b), Math.toIntExact(size));
+                np.addBufferOffsets(w.write(bytes));
+              }
             }
             // 2.1 pages carry their first row; 2.0 pages carry 0 and are read in order.
             if (first.version() != LanceFileVersion.V2_0) {
@@ -80,6 +90,27 @@ public final class LanceFileConcat {
       w.abort();
       throw e;
     }
+  }
+
+  /**
+   * The end of the range at a file's start that holds all its page buffers, or -1 if a global
+   * buffer lies inside that range (then it is not only pages).
+   */
+  private static long pagesEnd(FileMetadata m) {
+    long end = 0;
+    for (ColumnMetadata c : m.columns()) {
+      for (ColumnMetadata.Page p : c.getPagesList()) {
+        for (int b = 0; b < p.getBufferOffsetsCount(); b++) {
+          end = Math.max(end, p.getBufferOffsets(b) + p.getBufferSizes(b));
+        }
+      }
+    }
+    for (int g = 0; g < m.numGlobalBuffers(); g++) {
+      if (m.globalBuffer(g)[0] < end) {
+        return -1;
+      }
+    }
+    return end;
   }
 
   private static List<FileMetadata> metadata(List<InputFile> sources) throws IOException {

@@ -87,6 +87,15 @@ public interface ObjectStore extends AutoCloseable {
   }
 
   /**
+   * Whether this store's output streams copy large ranges of its own objects without moving them
+   * over the network ({@link PositionOutputStream#copy}; false by default). A binary-copy
+   * compaction then reads only its sources' metadata.
+   */
+  default boolean copiesServerSide() {
+    return false;
+  }
+
+  /**
    * Whether {@link #putIfAbsent} is atomic on this store (true by default). A store that cannot
    * create an object only if it is absent (an S3-compatible server without {@code If-None-Match},
    * declared with {@code aws_conditional_put=disabled}) is never committed to: with several

@@ -27,7 +27,12 @@ public class RequestCounters {
     /** A delete request (one key or a batch). */
     DELETE,
     /** Starting, completing or aborting a multipart upload. */
-    MULTIPART
+    MULTIPART,
+    /**
+     * A copy the store makes between its own objects (S3's UploadPartCopy); its bytes are the
+     * range copied, which never crossed the network.
+     */
+    COPY
   }
 
   private final LongAdder[] counts = new LongAdder[Kind.values().length];

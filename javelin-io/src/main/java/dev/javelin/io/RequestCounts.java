@@ -35,9 +35,9 @@ public final class RequestCounts {
     return Arrays.stream(counts).sum();
   }
 
-  /** All payload bytes, read and written. */
+  /** All payload bytes read and written (not the bytes a store copied between its own objects). */
   public long totalBytes() {
-    return Arrays.stream(bytes).sum();
+    return Arrays.stream(bytes).sum() - bytes(Kind.COPY);
   }
 
   /** What was counted here and not yet in {@code earlier}. */

@@ -36,6 +36,7 @@ import software.amazon.awssdk.services.s3.model.DeleteObjectsRequest;
 import software.amazon.awssdk.services.s3.model.GetObjectRequest;
 import software.amazon.awssdk.services.s3.model.HeadObjectRequest;
 import software.amazon.awssdk.services.s3.model.PutObjectRequest;
+import software.amazon.awssdk.services.s3.model.UploadPartCopyRequest;
 import software.amazon.awssdk.services.s3.model.UploadPartRequest;
 
 /**
@@ -154,6 +155,8 @@ final class S3Clients implements AutoCloseable {
         long bytes = header(http, "x-amz-decoded-content-length")
             .or(() -> header(http, "Content-Length")).map(Long::parseLong).orElse(0L);
         counters.record(RequestCounters.Kind.PUT, bytes);
+      } else if (r instanceof UploadPartCopyRequest) {
+        counters.record(RequestCounters.Kind.COPY, rangeLength(((UploadPartCopyRequest) r).copySourceRange()));
       } else if (r instanceof HeadObjectRequest) {
         counters.record(RequestCounters.Kind.HEAD, 0);
       } else if (r instanceof DeleteObjectRequest || r instanceof DeleteObjectsRequest) {

@@ -23,9 +23,10 @@ import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
  * failures before the body starts.
  */
 final class S3InputFile implements InputFile {
-  private final S3Clients clients;
-  private final String bucket;
-  private final String key;
+  // Package-private: an output stream of the same clients copies from the object server-side.
+  final S3Clients clients;
+  final String bucket;
+  final String key;
   private final String location;
   private volatile HeadObjectResponse head;
   // The length the caller knew (a manifest's file size), or -1: then a HEAD asks.

@@ -238,6 +238,12 @@ public final class S3ObjectStore implements ObjectStore {
     }
   }
 
+  /** True: UploadPartCopy copies ranges of 5 MiB and more within S3. */
+  @Override
+  public boolean copiesServerSide() {
+    return true;
+  }
+
   @Override
   public OutputFile newOutputFile(String key) {
     return new S3OutputFile(clients, bucket, fullKey(key), where(key));

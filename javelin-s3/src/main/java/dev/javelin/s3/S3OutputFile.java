@@ -1,5 +1,6 @@
 package dev.javelin.s3;
 
+import dev.javelin.io.InputFile;
 import dev.javelin.io.OutputFile;
 import dev.javelin.io.PositionOutputStream;
 import java.io.ByteArrayInputStream;
@@ -74,7 +75,15 @@ final class S3OutputFile implements OutputFile {
     }
   }
 
+  /** One part's request: sends it and returns its ETag. */
+  private interface PartRequest {
+    String send(String uploadId, int partNumber);
+  }
+
   private final class Stream extends PositionOutputStream {
+    /** The most bytes one UploadPartCopy asks S3 to copy. */
+    private static final long COPY_PART = 256L << 20;
+
     private final long partSize = clients.config.partSize;
     private final Semaphore slots = new Semaphore(clients.config.uploadConcurrency);
     private final List<Future<CompletedPart>> parts = new ArrayList<>();
@@ -157,8 +166,68 @@ final class S3OutputFile implements OutputFile {
       }
     }
 
-    // Sends the full buffer as the next part, once a slot is free.
+    // Sends the buffer as the next part, once a slot is free.
     private void uploadPart() throws IOException {
+      byte[] data = buffer;
+      int size = filled;
+      buffer = new byte[(int) partSize];
+      filled = 0;
+      submitPart((id, number) -> {
+        // An answer cut short may still parse as a 200 without its ETag: send the part again.
+        for (int attempt = 1; ; attempt++) {
+          UploadPartResponse r = clients.client.uploadPart(p -> p.bucket(bucket).key(key).uploadId(id)
+              .partNumber(number).contentLength((long) size), body(data, size));
+          if (r.eTag() != null && !r.eTag().isBlank()) {
+            return r.eTag();
+          }
+          if (attempt >= clients.config.maxAttempts()) {
+            throw SdkClientException.create("S3 answered part " + number + " of " + location + " without an ETag");
+          }
+        }
+      });
+    }
+
+    /**
+     * Appends a range of another object of this store by UploadPartCopy where S3 allows it (parts
+     * of at least 5 MiB): the buffered bytes are topped up to 5 MiB from the range's start and sent,
+     * the range's middle is copied by S3 in parts of up to {@link #COPY_PART} bytes, and its last
+     * bytes (under 5 MiB) are read into the buffer. Anything smaller is read and written.
+     */
+    @Override
+    public synchronized void copy(InputFile source, long from, long length) throws IOException {
+      long topUp = Math.max(0, S3Config.MIN_PART_SIZE - filled);
+      if (!(source instanceof S3InputFile s) || s.clients != clients || length - topUp < S3Config.MIN_PART_SIZE) {
+        super.copy(source, from, length);
+        return;
+      }
+      checkOpen();
+      try {
+        checkParts();
+        super.copy(source, from, topUp);
+        uploadPart();
+        long at = from + topUp;
+        long end = from + length;
+        while (end - at >= S3Config.MIN_PART_SIZE) {
+          long n = Math.min(COPY_PART, end - at);
+          if (end - at - n > 0 && end - at - n < S3Config.MIN_PART_SIZE) {
+            n = end - at; // a part copied may be larger than 5 MiB: no small part is left to read
+          }
+          String range = "bytes=" + at + "-" + (at + n - 1);
+          submitPart((id, number) -> clients.client.uploadPartCopy(p -> p.sourceBucket(s.bucket).sourceKey(s.key)
+              .copySourceRange(range).destinationBucket(bucket).destinationKey(key).uploadId(id)
+              .partNumber(number)).copyPartResult().eTag());
+          at += n;
+          position += n;
+        }
+        super.copy(source, at, end - at);
+      } catch (IOException | RuntimeException e) {
+        abort(e);
+        throw e;
+      }
+    }
+
+    /** Sends one part (starting the multipart upload first if need be) on the upload executor. */
+    private void submitPart(PartRequest request) throws IOException {
       if (uploadId == null) {
         try {
           uploadId = clients.client.createMultipartUpload(r -> r.bucket(bucket).key(key)).uploadId();
@@ -173,25 +242,11 @@ final class S3OutputFile implements OutputFile {
         throw new InterruptedIOException("Interrupted while uploading " + location);
       }
       int number = parts.size() + 1;
-      byte[] data = buffer;
-      int size = filled;
       String id = uploadId;
-      buffer = new byte[(int) partSize];
-      filled = 0;
       try {
         parts.add(clients.uploads.submit(() -> {
           try {
-            // An answer cut short may still parse as a 200 without its ETag: send the part again.
-            for (int attempt = 1; ; attempt++) {
-              UploadPartResponse r = clients.client.uploadPart(p -> p.bucket(bucket).key(key).uploadId(id)
-                  .partNumber(number).contentLength((long) size), body(data, size));
-              if (r.eTag() != null && !r.eTag().isBlank()) {
-                return CompletedPart.builder().partNumber(number).eTag(r.eTag()).build();
-              }
-              if (attempt >= clients.config.maxAttempts()) {
-                throw SdkClientException.create("S3 answered part " + number + " of " + location + " without an ETag");
-              }
-            }
+            return CompletedPart.builder().partNumber(number).eTag(request.send(id, number)).build();
           } catch (RuntimeException | Error e) {
             failure = e;
             throw e;

@@ -3,6 +3,7 @@ package dev.javelin.s3;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.javelin.io.ByteArrayInputFile;
 import dev.javelin.io.InputFile;
 import dev.javelin.io.ObjectInfo;
 import dev.javelin.io.ObjectStore;
@@ -320,5 +321,53 @@ class S3ObjectStoreTest {
     store.close();
     store.close(); // twice is fine
     assertThatThrownBy(() -> store.exists("k")).isInstanceOf(RuntimeException.class);
+  }
+  @Test
+  void copiedRangesOfItsOwnObjectsAreCopiedByS3WhereS3Can() throws Exception {
+    StorageOptions options = StorageOptions.of(S3Fixtures.options(endpoint()));
+    byte[] source = random(3 * PART, 7);
+    byte[] head = random(PART / 5, 8);
+    byte[] tail = random(1000, 9);
+    try (ObjectStore store = ObjectStores.open("s3://" + bucket + "/copies", options)) {
+      store.put("source", source);
+      InputFile in = store.open("source");
+      // Written bytes, then a copy of 13 MiB: topped up to one 5 MiB part, 8 MiB copied by S3;
+      // a copy too small to be a part is read and written; a copy from another store likewise.
+      long from = 3L * PART - (13 << 20);
+      long before = store.requests().count(Kind.COPY);
+      OutputFile out = store.newOutputFile("copy");
+      try (PositionOutputStream s = out.create()) {
+        s.write(head);
+        s.copy(in, from, 13 << 20);
+        s.copy(in, 5, 3 << 20);
+        s.copy(new ByteArrayInputFile(source), 0, 6 << 20);
+        s.write(tail);
+        assertThat(s.position()).isEqualTo(head.length + (13 << 20) + (3 << 20) + (6 << 20) + tail.length);
+      }
+      assertThat(store.requests().count(Kind.COPY) - before).isEqualTo(1);
+      ByteBuffer expected = ByteBuffer.allocate(head.length + (22 << 20) + tail.length);
+      expected.put(head).put(source, (int) from, 13 << 20).put(source, 5, 3 << 20)
+          .put(source, 0, 6 << 20).put(tail);
+      assertThat(store.read("copy")).isEqualTo(expected.array());
+      assertThat(store.copiesServerSide()).isTrue();
+    }
+  }
+  @Test
+  void aCopyThatFailsAbortsTheUpload() throws Exception {
+    StorageOptions options = StorageOptions.of(S3Fixtures.options(endpoint()));
+    try (ObjectStore store = ObjectStores.open("s3://" + bucket + "/copy-fails", options)) {
+      store.put("source", random(3 * PART, 10));
+      InputFile in = store.open("source", 3L * PART);
+      store.delete("source");
+      OutputFile out = store.newOutputFile("copy");
+      assertThatThrownBy(() -> {
+        try (PositionOutputStream s = out.create()) {
+          s.write(random(PART, 11));
+          s.copy(in, 0, 3L * PART);
+        }
+      }).isInstanceOf(IOException.class).hasMessageContaining("copy-fails/copy");
+      assertThat(store.exists("copy")).isFalse();
+      assertThat(store.listTemporary("")).isEmpty();
+    }
   }
 }

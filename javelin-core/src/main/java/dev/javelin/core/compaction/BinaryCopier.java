@@ -82,7 +82,7 @@ final class BinaryCopier {
       for (Fragment f : run) {
         sources.add(f.files().get(slot));
       }
-      List<InputFile> in = SourceFiles.open(store, sources, io);
+      List<InputFile> in = SourceFiles.openForCopy(store, sources, io);
       try {
         String name = UUID.randomUUID() + ".lance";
         String key = "data/" + name;

@@ -23,6 +23,15 @@ final class SourceFiles {
 
   private SourceFiles() {}
 
+  /**
+   * The files a binary copy concatenates, in order; the caller closes them. On a store that copies
+   * between its own objects they are opened for ranged reads: only their metadata is read, the
+   * store copies their pages.
+   */
+  static List<InputFile> openForCopy(ObjectStore own, List<DataFile> files, ExecutorService io) throws IOException {
+    return own.copiesServerSide() ? openRanged(own, files) : open(own, files, io);
+  }
+
   /** The files, in order; the caller closes them. */
   static List<InputFile> open(ObjectStore own, List<DataFile> files, ExecutorService io) throws IOException {
     long total = 0;
@@ -36,6 +45,10 @@ final class SourceFiles {
           .run(d -> new ByteArrayInputFile(d.store(own).read(d.key(own)),
               d.store(own).location() + "/" + d.key(own)));
     }
+    return openRanged(own, files);
+  }
+
+  private static List<InputFile> openRanged(ObjectStore own, List<DataFile> files) throws IOException {
     List<InputFile> in = new ArrayList<>();
     try {
       for (DataFile d : files) {

@@ -3,6 +3,7 @@ package dev.javelin.format.internal.container;
 import dev.javelin.format.LanceFileVersion;
 import dev.javelin.format.internal.encoding.BufferSink;
 import dev.javelin.format.proto.File2Protos.ColumnMetadata;
+import dev.javelin.io.InputFile;
 import dev.javelin.io.OutputFile;
 import dev.javelin.io.PositionOutputStream;
 import java.io.IOException;
@@ -41,6 +42,18 @@ public final class ContainerWriter implements BufferSink {
   public long write(ByteBuffer buffer) throws IOException {
     long at = out.position();
     writeBytes(buffer);
+    pad();
+    return at;
+  }
+
+  /**
+   * Appends the bytes [position, position + length) of {@code source} as one buffer (padded like
+   * any other), through the stream's {@link PositionOutputStream#copy} (so a store may copy them
+   * without downloading them), and returns where they start.
+   */
+  public long copy(InputFile source, long position, long length) throws IOException {
+    long at = out.position();
+    out.copy(source, position, length);
     pad();
     return at;
   }
