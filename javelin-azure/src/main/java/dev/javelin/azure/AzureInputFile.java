@@ -31,9 +31,10 @@ final class AzureInputFile implements InputFile {
   private static final long BASE_DELAY_MS = 100;
   private static final long MAX_DELAY_MS = 5_000;
 
-  private final AzureObjectStore store;
+  // Package-private: an output stream of the same store copies from the blob server-side.
+  final AzureObjectStore store;
   private final String key;
-  private final BlockBlobClient client;
+  final BlockBlobClient client;
   private volatile Meta meta;
 
   private static final class Meta {

@@ -17,6 +17,9 @@ import com.azure.storage.blob.models.BlobRequestConditions;
 import com.azure.storage.blob.models.BlobStorageException;
 import com.azure.storage.blob.models.ListBlobsOptions;
 import com.azure.storage.blob.options.BlockBlobSimpleUploadOptions;
+import com.azure.storage.blob.sas.BlobSasPermission;
+import com.azure.storage.blob.sas.BlobServiceSasSignatureValues;
+import com.azure.storage.blob.specialized.BlockBlobClient;
 import com.azure.storage.common.StorageSharedKeyCredential;
 import dev.javelin.common.ThreadPools;
 import dev.javelin.io.InputFile;
@@ -29,6 +32,7 @@ import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.nio.file.NoSuchFileException;
 import java.time.Duration;
+import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -256,6 +260,29 @@ public final class AzureObjectStore implements ObjectStore {
   static boolean isTaken(BlobStorageException e) {
     return e.getStatusCode() == 409 && BlobErrorCode.BLOB_ALREADY_EXISTS.equals(e.getErrorCode())
         || e.getStatusCode() == 412;
+  }
+
+  /** True: Put Block From URL copies ranges of this store's blobs within the service. */
+  @Override
+  public boolean copiesServerSide() {
+    return true;
+  }
+
+  /**
+   * A URL the service can read {@code blob} by when it copies from it: with a read-only SAS for an
+   * hour when the store signs with the account key, the store's own SAS when it has one.
+   */
+  String copySourceUrl(BlockBlobClient blob) {
+    switch (shared.config.auth) {
+      case SHARED_KEY:
+        return blob.getBlobUrl() + "?" + blob.generateSas(new BlobServiceSasSignatureValues(
+            OffsetDateTime.now().plusHours(1), new BlobSasPermission().setReadPermission(true)));
+      case SAS:
+        String sas = shared.config.sasToken;
+        return blob.getBlobUrl() + "?" + (sas.startsWith("?") ? sas.substring(1) : sas);
+      default:
+        return blob.getBlobUrl();
+    }
   }
 
   @Override

@@ -2,11 +2,14 @@ package dev.javelin.azure;
 
 import com.azure.core.util.BinaryData;
 import com.azure.core.util.Context;
+import com.azure.storage.blob.models.BlobRange;
 import com.azure.storage.blob.models.BlobRequestConditions;
 import com.azure.storage.blob.models.BlobStorageException;
 import com.azure.storage.blob.options.BlockBlobCommitBlockListOptions;
+import com.azure.storage.blob.options.BlockBlobStageBlockFromUrlOptions;
 import com.azure.storage.blob.options.BlockBlobStageBlockOptions;
 import com.azure.storage.blob.specialized.BlockBlobClient;
+import dev.javelin.io.InputFile;
 import dev.javelin.io.ObjectExistsException;
 import dev.javelin.io.OutputFile;
 import dev.javelin.io.PositionOutputStream;
@@ -21,6 +24,7 @@ import java.util.UUID;
 import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.Semaphore;
+import java.util.function.Consumer;
 
 /**
  * A blob written as a stream: bytes are staged as blocks of the store's block size, at most
@@ -64,6 +68,10 @@ final class AzureOutputFile implements OutputFile {
   }
 
   private final class Stream extends PositionOutputStream {
+    /** Ranges at least this long are copied by the service rather than read and written. */
+    private static final long COPY_MIN = 1 << 20;
+    /** The most bytes one Put Block From URL copies. */
+    private static final long COPY_BLOCK = 100L << 20;
     private final int blockSize = store.shared().config.blockSize;
     private final Semaphore inFlight = new Semaphore(store.shared().config.uploadConcurrency);
     private final String idPrefix = UUID.randomUUID().toString().substring(0, 8) + "-";
@@ -139,6 +147,41 @@ final class AzureOutputFile implements OutputFile {
     }
 
     private void stage(byte[] data, int length) throws IOException {
+      BinaryData body = BinaryData.fromBytes(length == data.length ? data : Arrays.copyOf(data, length));
+      stage("upload a block of ", id -> client.stageBlockWithResponse(new BlockBlobStageBlockOptions(id, body), null,
+          Context.NONE));
+    }
+
+    /**
+     * Appends a range of a blob of this store by Put Block From URL, in blocks of up to
+     * {@link #COPY_BLOCK} bytes, after staging the bytes buffered so far; ranges under
+     * {@link #COPY_MIN} bytes, and other stores' files, are read and written.
+     */
+    @Override
+    public void copy(InputFile source, long from, long length) throws IOException {
+      String url = length >= COPY_MIN && source instanceof AzureInputFile a && a.store.shared() == store.shared()
+          ? store.copySourceUrl(a.client) : null;
+      if (url == null) {
+        super.copy(source, from, length);
+        return;
+      }
+      checkOpen();
+      if (filled > 0) {
+        stage(buffer, filled);
+        buffer = new byte[Math.min(blockSize, 64 << 10)];
+        filled = 0;
+      }
+      for (long at = from; at < from + length; ) {
+        BlobRange range = new BlobRange(at, Math.min(COPY_BLOCK, from + length - at));
+        stage("copy a block into ", id -> client.stageBlockFromUrlWithResponse(
+            new BlockBlobStageBlockFromUrlOptions(id, url).setSourceRange(range), null, Context.NONE));
+        at += range.getCount();
+        position += range.getCount();
+      }
+    }
+
+    /** Stages the next block on the store's executor, at most {@code uploadConcurrency} at once. */
+    private void stage(String what, Consumer<String> request) throws IOException {
       try {
         inFlight.acquire();
       } catch (InterruptedException e) {
@@ -149,17 +192,16 @@ final class AzureOutputFile implements OutputFile {
       String id = Base64.getEncoder().encodeToString(
           (idPrefix + String.format("%08d", blockIds.size())).getBytes(StandardCharsets.US_ASCII));
       blockIds.add(id);
-      BinaryData body = BinaryData.fromBytes(length == data.length ? data : Arrays.copyOf(data, length));
       try {
         uploads.add(store.shared().executor.submit(() -> {
           try {
             if (!aborted && failure == null) {
-              client.stageBlockWithResponse(new BlockBlobStageBlockOptions(id, body), null, Context.NONE);
+              request.accept(id);
             }
           } catch (BlobStorageException e) {
-            failure = store.failure(e, "upload a block of " + location(), key);
+            failure = store.failure(e, what + location(), key);
           } catch (RuntimeException e) {
-            failure = store.failure(e, "upload a block of " + location());
+            failure = store.failure(e, what + location());
           } finally {
             inFlight.release();
           }

@@ -18,6 +18,9 @@ import reactor.core.publisher.Mono;
  * by kind, from its method and {@code comp} parameter, with the payload bytes it sent or received.
  */
 final class CountingPolicy implements HttpPipelinePolicy {
+  private static final HttpHeaderName COPY_SOURCE = HttpHeaderName.fromString("x-ms-copy-source");
+  private static final HttpHeaderName SOURCE_RANGE = HttpHeaderName.fromString("x-ms-source-range");
+
   private final RequestCounters counters;
 
   CountingPolicy(RequestCounters counters) {
@@ -44,6 +47,11 @@ final class CountingPolicy implements HttpPipelinePolicy {
   }
 
   private void record(HttpRequest request, HttpResponse response) {
+    String copySource = request.getHeaders().getValue(COPY_SOURCE);
+    if (copySource != null && request.getHttpMethod() == HttpMethod.PUT) {
+      counters.record(Kind.COPY, rangeLength(request.getHeaders().getValue(SOURCE_RANGE)));
+      return;
+    }
     Kind kind = kindOf(request.getHttpMethod(), request.getUrl().getQuery());
     long bytes = kind == Kind.GET ? length(response.getHeaderValue(HttpHeaderName.CONTENT_LENGTH))
         : kind == Kind.PUT ? length(request.getHeaders().getValue(HttpHeaderName.CONTENT_LENGTH)) : 0;
@@ -78,6 +86,19 @@ final class CountingPolicy implements HttpPipelinePolicy {
       }
     }
     return null;
+  }
+
+  // "bytes=a-b" names b - a + 1 bytes
+  private static long rangeLength(String range) {
+    if (range == null || !range.startsWith("bytes=")) {
+      return 0;
+    }
+    String[] ends = range.substring(6).split("-", 2);
+    try {
+      return Long.parseLong(ends[1]) - Long.parseLong(ends[0]) + 1;
+    } catch (RuntimeException e) {
+      return 0;
+    }
   }
 
   private static long length(String header) {

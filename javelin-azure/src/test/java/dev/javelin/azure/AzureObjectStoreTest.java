@@ -10,6 +10,7 @@ import com.azure.storage.common.sas.AccountSasPermission;
 import com.azure.storage.common.sas.AccountSasResourceType;
 import com.azure.storage.common.sas.AccountSasService;
 import com.azure.storage.common.sas.AccountSasSignatureValues;
+import dev.javelin.io.ByteArrayInputFile;
 import dev.javelin.io.InputFile;
 import dev.javelin.io.ObjectExistsException;
 import dev.javelin.io.ObjectInfo;
@@ -395,6 +396,30 @@ class AzureObjectStoreTest {
       assertThat(store.requests().count(Kind.PUT)).isEqualTo(1);
       assertThat(child.requests()).isSameAs(store.requests());
       assertThat(store.list("tree/").get(0).key()).isEqualTo("tree/b1/k");
+    }
+  }
+  @Test
+  void copiedRangesOfItsOwnBlobsAreCopiedByTheService() throws Exception {
+    byte[] source = random(3 << 20, 12);
+    byte[] head = random(1000, 13);
+    try (AzureObjectStore store = open(Map.of())) {
+      store.put("source", source);
+      InputFile in = store.open("source", source.length);
+      // Written bytes, then a range of 2.5 MiB copied by the service; a short copy and a copy
+      // from another kind of file are read and written.
+      try (PositionOutputStream s = store.newOutputFile("copy").create()) {
+        s.write(head);
+        s.copy(in, 100, (5 << 20) / 2);
+        s.copy(in, 7, 1000);
+        s.copy(new ByteArrayInputFile(source), 0, 2 << 20);
+        assertThat(s.position()).isEqualTo(head.length + (5 << 20) / 2 + 1000 + (2 << 20));
+      }
+      ByteBuffer expected = ByteBuffer.allocate(head.length + (5 << 20) / 2 + 1000 + (2 << 20));
+      expected.put(head).put(source, 100, (5 << 20) / 2).put(source, 7, 1000).put(source, 0, 2 << 20);
+      assertThat(store.read("copy")).isEqualTo(expected.array());
+      assertThat(store.requests().count(Kind.COPY)).isEqualTo(1);
+      assertThat(store.requests().bytes(Kind.COPY)).isEqualTo((5 << 20) / 2);
+      assertThat(store.copiesServerSide()).isTrue();
     }
   }
 }

@@ -14,6 +14,7 @@ import dev.javelin.core.VectorSearchPlan;
 import dev.javelin.core.VersionInfo;
 import dev.javelin.core.WriteParams;
 import dev.javelin.core.cluster.ClusterResult;
+import dev.javelin.core.compaction.CompactionMode;
 import dev.javelin.core.compaction.CompactionSummary;
 import dev.javelin.index.DistanceType;
 import dev.javelin.index.IndexType;
@@ -29,6 +30,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.SplittableRandom;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.Float4Vector;
@@ -336,5 +338,59 @@ public abstract class StoreDatasetContract {
     if (countsRequests()) {
       assertThat(searched.requests().count(Kind.GET)).isPositive();
     }
+  }
+
+  @Test
+  void aBinaryCopyHasTheStoreCopyThePagesWhereItCan() throws Exception {
+    String uri = uri("binary-copy");
+    int rows = 1_500_000; // 12 MB of incompressible longs per fragment: more than two 5 MiB parts
+    WriteParams params = WriteParams.builder().storageOptions(options()).maxRowsPerFile(rows).build();
+    Dataset ds = null;
+    for (int f = 0; f < 2; f++) {
+      try (BigIntVector v = new BigIntVector("v", session.allocator())) {
+        SplittableRandom random = new SplittableRandom(f);
+        v.allocateNew(rows);
+        for (int i = 0; i < rows; i++) {
+          v.set(i, random.nextLong());
+        }
+        v.setValueCount(rows);
+        try (VectorSchemaRoot batch = VectorSchemaRoot.of(v);
+            ArrowReader r = Readers.readerOf(session.allocator(), batch)) {
+          ds = ds == null ? Dataset.create(uri, r, params, session) : ds.append(r, params);
+        }
+      }
+    }
+    long sum = sum(ds);
+    RequestCounts before = ds.store().requests().snapshot();
+    CompactionSummary compacted = ds.compact().mode(CompactionMode.FORCE_BINARY_COPY)
+        .targetRowsPerFragment(2L * rows).commit();
+    RequestCounts copy = ds.store().requests().snapshot().minus(before);
+
+    Dataset after = compacted.dataset();
+    assertThat(after.manifest().fragments()).hasSize(1);
+    assertThat(after.countRows()).isEqualTo(2L * rows);
+    assertThat(sum(after)).isEqualTo(sum);
+    if (countsRequests() && ds.store().copiesServerSide()) {
+      // The store copied each source's pages (S3: all but a first 5 MiB part); the client moved
+      // little more than the files' metadata.
+      assertThat(copy.count(Kind.COPY)).isEqualTo(2);
+      assertThat(copy.bytes(Kind.COPY)).isGreaterThan(2 * (12_000_000L - (5L << 20)) - (1 << 20));
+      assertThat(copy.bytes(Kind.GET)).isLessThan(2 * (5L << 20) + (1 << 20));
+      assertThat(copy.bytes(Kind.PUT)).isLessThan(2 * (5L << 20) + (1 << 20));
+    }
+    assertThat(sum(open(uri))).isEqualTo(sum);
+  }
+
+  private static long sum(Dataset ds) throws Exception {
+    long sum = 0;
+    try (ArrowReader r = ds.newScan().columns("v").build()) {
+      while (r.loadNextBatch()) {
+        BigIntVector v = (BigIntVector) r.getVectorSchemaRoot().getVector("v");
+        for (int i = 0; i < v.getValueCount(); i++) {
+          sum = sum * 31 + v.get(i);
+        }
+      }
+    }
+    return sum;
   }
 }
