@@ -1,14 +1,19 @@
 package dev.javelin.common;
 
+import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.Queue;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -27,6 +32,54 @@ import java.util.random.RandomGenerator;
  */
 public final class Tasks {
   private Tasks() {}
+
+  /**
+   * Waits for a task and returns its result. Its failure is rethrown as it was thrown (an
+   * {@link IOException}, an unchecked exception or an {@link Error}; anything else inside an
+   * IOException); an interrupted wait is an {@link InterruptedIOException} saying "Interrupted
+   * while {@code what}", with the thread's interrupt flag set again.
+   */
+  public static <T> T join(Future<T> task, String what) throws IOException {
+    try {
+      return task.get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new InterruptedIOException("Interrupted while " + what);
+    } catch (ExecutionException e) {
+      Throwable t = e.getCause();
+      if (t instanceof IOException io) {
+        throw io;
+      }
+      if (t instanceof RuntimeException re) {
+        throw re;
+      }
+      if (t instanceof Error err) {
+        throw err;
+      }
+      throw new IOException("Failed while " + what, t);
+    }
+  }
+
+  /**
+   * Waits for a task to end, however it ends (for a caller failing already, or whose failures are
+   * reported elsewhere); an interrupt is kept for after the wait.
+   */
+  public static void awaitQuietly(Future<?> task) {
+    boolean interrupted = false;
+    while (true) {
+      try {
+        task.get();
+        break;
+      } catch (InterruptedException e) {
+        interrupted = true;
+      } catch (ExecutionException | CancellationException e) {
+        break;
+      }
+    }
+    if (interrupted) {
+      Thread.currentThread().interrupt();
+    }
+  }
 
   /** A new retry loop: one attempt, no backoff, nothing retried, until configured otherwise. */
   public static Retry retry() {

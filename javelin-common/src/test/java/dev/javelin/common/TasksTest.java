@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.FileNotFoundException;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -12,6 +13,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Random;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CyclicBarrier;
@@ -559,5 +561,43 @@ class TasksTest {
     });
     assertThat(got).hasSize(200).startsWith(1, 2, 3).endsWith(200);
     assertThat(runs).hasSize(200).allSatisfy((k, v) -> assertThat(v).isEqualTo(1));
+  }
+  @Test
+  void joinRethrowsWhatTheTaskThrewAndWrapsTheRest() throws Exception {
+    assertThat(Tasks.join(CompletableFuture.completedFuture(7), "adding")).isEqualTo(7);
+    IOException io = new FileNotFoundException("gone");
+    assertThatThrownBy(() -> Tasks.join(CompletableFuture.failedFuture(io), "reading")).isSameAs(io);
+    IllegalStateException unchecked = new IllegalStateException("bad");
+    assertThatThrownBy(() -> Tasks.join(CompletableFuture.failedFuture(unchecked), "reading")).isSameAs(unchecked);
+    Exception checked = new Exception("odd");
+    assertThatThrownBy(() -> Tasks.join(CompletableFuture.failedFuture(checked), "reading"))
+        .isInstanceOf(IOException.class).hasMessage("Failed while reading").hasCause(checked);
+    Thread.currentThread().interrupt();
+    try {
+      assertThatThrownBy(() -> Tasks.join(new CompletableFuture<>(), "waiting for godot"))
+          .isInstanceOf(InterruptedIOException.class).hasMessage("Interrupted while waiting for godot");
+      assertThat(Thread.currentThread().isInterrupted()).isTrue();
+    } finally {
+      Thread.interrupted();
+    }
+  }
+
+  @Test
+  void awaitQuietlyWaitsOutAnInterruptAndKeepsIt() throws Exception {
+    CompletableFuture<Integer> task = new CompletableFuture<>();
+    Thread waiter = new Thread(() -> {
+      Tasks.awaitQuietly(task);
+      assertThat(Thread.currentThread().isInterrupted()).isTrue();
+    });
+    AtomicReference<Throwable> failure = new AtomicReference<>();
+    waiter.setUncaughtExceptionHandler((t, e) -> failure.set(e));
+    waiter.start();
+    waiter.interrupt();
+    Thread.sleep(50);
+    assertThat(waiter.isAlive()).isTrue();
+    task.completeExceptionally(new IOException("ignored"));
+    waiter.join(5_000);
+    assertThat(waiter.isAlive()).isFalse();
+    assertThat(failure.get()).isNull();
   }
 }

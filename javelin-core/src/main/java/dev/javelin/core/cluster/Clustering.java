@@ -3,6 +3,7 @@ package dev.javelin.core.cluster;
 import dev.javelin.common.Progress;
 import dev.javelin.common.ProgressListener;
 import dev.javelin.common.ProgressStage;
+import dev.javelin.common.Tasks;
 import dev.javelin.core.Dataset;
 import dev.javelin.io.PendingFiles;
 import dev.javelin.table.Fragment;
@@ -13,12 +14,9 @@ import dev.javelin.table.stablepartition.StablePartition;
 import dev.javelin.table.stablepartition.StablePartitionEntry;
 import dev.javelin.table.stablepartition.StablePartitionFold;
 import java.io.IOException;
-import java.io.InterruptedIOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CancellationException;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -115,7 +113,7 @@ final class Clustering {
             return afterKeys(m, sources, p1, data, firstBatch, side, allocator);
           } finally {
             // The reader is not shared: its first batch is loaded (or failed) before it closes.
-            awaitQuietly(firstBatch);
+            Tasks.awaitQuietly(firstBatch);
           }
         } finally {
           side.shutdown();
@@ -160,7 +158,7 @@ final class Clustering {
       }
     } catch (IOException | RuntimeException e) {
       abandoned = true;
-      awaitQuietly(walked); // the walk has stopped writing the row map: delete it
+      Tasks.awaitQuietly(walked); // the walk has stopped writing the row map: delete it
       PendingFiles.deleteAll(dataset.store(), List.of(rowMap.path()));
       throw e;
     }
@@ -182,42 +180,7 @@ final class Clustering {
 
   // The task's result; its exception as thrown (an interrupted wait as an InterruptedIOException).
   static <T> T join(Future<T> task, String location) throws IOException {
-    try {
-      return task.get();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new InterruptedIOException("Interrupted while clustering " + location);
-    } catch (ExecutionException e) {
-      Throwable t = e.getCause();
-      if (t instanceof IOException io) {
-        throw io;
-      }
-      if (t instanceof RuntimeException re) {
-        throw re;
-      }
-      if (t instanceof Error err) {
-        throw err;
-      }
-      throw new IllegalStateException(t);
-    }
-  }
-
-  // Waits for the task to end, ignoring its outcome (the caller is failing already).
-  private static void awaitQuietly(Future<?> task) {
-    boolean interrupted = false;
-    while (true) {
-      try {
-        task.get();
-        break;
-      } catch (InterruptedException e) {
-        interrupted = true;
-      } catch (ExecutionException | CancellationException e) {
-        break;
-      }
-    }
-    if (interrupted) {
-      Thread.currentThread().interrupt();
-    }
+    return Tasks.join(task, "clustering " + location);
   }
 
   static List<Long> ids(List<Fragment> fragments) {

@@ -1,5 +1,6 @@
 package dev.javelin.core.internal.write;
 
+import dev.javelin.common.Tasks;
 import dev.javelin.core.Dataset;
 import dev.javelin.core.ScanBuilder;
 import dev.javelin.core.expr.BoundExpression;
@@ -12,13 +13,9 @@ import dev.javelin.table.Fragment;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.io.UncheckedIOException;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Future;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.vector.UInt8Vector;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -41,39 +38,23 @@ public final class DeleteScan {
       return byScan(ds, where);
     }
     List<Fragment> fragments = ds.manifest().fragments();
-    List<Future<RoaringBitmap>> parts = new ArrayList<>();
-    ExecutorService pool = SessionState.of(ds).pools().cpu();
+    List<RoaringBitmap> found;
     try {
-      for (Fragment f : fragments) {
-        parts.add(pool.submit(() -> scan(ds, f, filter)));
-      }
-      Map<Long, RoaringBitmap> out = new HashMap<>();
-      for (int i = 0; i < fragments.size(); i++) {
-        RoaringBitmap b = parts.get(i).get();
-        if (!b.isEmpty()) {
-          out.put(fragments.get(i).id(), b);
-        }
-      }
-      return out;
-    } catch (ExecutionException e) {
-      Throwable cause = e.getCause();
-      if (cause instanceof RuntimeException re) {
-        throw re;
-      }
-      if (cause instanceof Error err) {
-        throw err;
-      }
-      throw new UncheckedIOException("Delete failed while finding rows: " + ds.location(),
-          cause instanceof IOException io ? io : new IOException(cause));
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
+      found = Tasks.foreach(fragments).executeWith(SessionState.of(ds).pools().cpu())
+          .run(f -> scan(ds, f, filter));
+    } catch (InterruptedIOException e) {
       throw new UncheckedIOException(new InterruptedIOException("Interrupted while finding rows to delete: "
           + ds.location()));
-    } finally {
-      for (Future<RoaringBitmap> p : parts) {
-        p.cancel(false);
+    } catch (IOException e) {
+      throw new UncheckedIOException("Delete failed while finding rows: " + ds.location(), e);
+    }
+    Map<Long, RoaringBitmap> out = new HashMap<>();
+    for (int i = 0; i < fragments.size(); i++) {
+      if (!found.get(i).isEmpty()) {
+        out.put(fragments.get(i).id(), found.get(i));
       }
     }
+    return out;
   }
 
   private static RoaringBitmap scan(Dataset ds, Fragment f, BoundExpression filter) throws IOException {

@@ -1,5 +1,6 @@
 package dev.javelin.core.internal.write;
 
+import dev.javelin.common.Tasks;
 import dev.javelin.common.ThreadPools;
 import dev.javelin.core.Session;
 import dev.javelin.core.WriteParams;
@@ -13,13 +14,11 @@ import dev.javelin.io.PendingFiles;
 import dev.javelin.table.DataFile;
 import dev.javelin.table.Fragment;
 import java.io.IOException;
-import java.io.InterruptedIOException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
 import java.util.UUID;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -144,25 +143,7 @@ public final class FragmentWriter {
   }
 
   private void collectOldest() throws IOException {
-    Future<Fragment> f = closing.removeFirst();
-    try {
-      fragments.add(f.get());
-    } catch (ExecutionException e) {
-      Throwable cause = e.getCause();
-      if (cause instanceof IOException io) {
-        throw io;
-      }
-      if (cause instanceof RuntimeException re) {
-        throw re;
-      }
-      if (cause instanceof Error err) {
-        throw err;
-      }
-      throw new IOException("Could not finish a data file in " + store.location(), cause);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new InterruptedIOException("Interrupted while finishing a data file in " + store.location());
-    }
+    fragments.add(Tasks.join(closing.removeFirst(), "finishing a data file in " + store.location()));
   }
 
   /**
@@ -201,15 +182,9 @@ public final class FragmentWriter {
       current = null;
     }
     // Let background closes end (a failed one has removed its own file) before deleting.
+    // A failure is reported by whoever called finish(); the file is deleted below either way.
     while (!closing.isEmpty()) {
-      try {
-        closing.removeFirst().get();
-      } catch (ExecutionException e) {
-        // Reported by whoever called finish(); the file is deleted below either way.
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        break;
-      }
+      Tasks.awaitQuietly(closing.removeFirst());
     }
     written.close();
   }
