@@ -109,6 +109,34 @@ class ParallelScanTest {
   }
 
   @Test
+  void filteredScansReadingTheOtherColumnsLateReturnTheSequentialRows() throws Exception {
+    // Columns in two data files per fragment (one added later, computed from id), one all-null
+    // column, deleted rows; filters that keep nothing, a few rows, runs of rows, or most rows, so
+    // that the rest is read late, skipped, or (once wide batches are the rule) read with the rest.
+    Dataset ds = create(LanceFileVersion.V2_1).deleteRows(new long[] {5, 6, 1L << 32 | 40, 2L << 32 | 2_499})
+        .addColumns(java.util.Map.of("twice", "id * 2"))
+        .addNullColumns(List.of(new org.apache.arrow.vector.types.pojo.Field("z",
+            org.apache.arrow.vector.types.pojo.FieldType.nullable(
+                new org.apache.arrow.vector.types.pojo.ArrowType.Int(32, true)), null)));
+    List<String> filters = List.of("id < 0", "id = 4321", "id % 997 = 3", "id BETWEEN 2400 AND 2700",
+        "twice % 4 = 0", "x > 0 OR id % 2 = 1", "id >= 6000 OR id % 500 = 1", "z IS NULL AND id < 100",
+        "s LIKE 's1%'", "st.a > 10 AND id % 7 = 0");
+    for (String filter : filters) {
+      List<java.util.function.Function<Integer, ScanBuilder>> scans = List.of(
+          t -> ds.newScan().filter(filter).batchSize(100).parallelism(t),
+          t -> ds.newScan().columns("s", "l", "twice").filter(filter).withRowId().batchSize(64).parallelism(t),
+          t -> ds.newScan().columns("st", "_rowaddr").filter(filter).parallelism(t),
+          t -> ds.newScan().columns("id", "z").filter(filter).offset(10).limit(500).batchSize(50).parallelism(t));
+      for (var scan : scans) {
+        List<List<List<Object>>> sequential = scan(scan.apply(1));
+        for (int threads : new int[] {2, 3}) {
+          assertThat(scan(scan.apply(threads))).as(filter).isEqualTo(sequential);
+        }
+      }
+    }
+  }
+
+  @Test
   void allNullColumnsAndLimitsStayRight() throws Exception {
     Dataset ds = create(LanceFileVersion.V2_1).addNullColumns(
         List.of(new org.apache.arrow.vector.types.pojo.Field("z",

@@ -55,6 +55,11 @@ public class ForwardingObjectStore implements ObjectStore {
   }
 
   @Override
+  public boolean copiesServerSide() {
+    return delegate.copiesServerSide();
+  }
+
+  @Override
   public List<ObjectInfo> list(String prefix) throws IOException {
     return delegate.list(prefix);
   }

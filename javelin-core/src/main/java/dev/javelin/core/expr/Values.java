@@ -221,6 +221,19 @@ final class Values {
       this.constant = null;
     }
 
+    /** Whether the rows lie back to back in {@link #bytes()}, which holds nothing else (not a constant). */
+    boolean contiguous() {
+      return offsets != null && offsets[0] == 0 && offsets[offsets.length - 1] == bytes.length;
+    }
+
+    /** The same rows over other bytes of the same length (a byte-for-byte transform of these). */
+    Strings withBytes(byte[] other) {
+      if (offsets == null || other.length != bytes.length) {
+        throw new IllegalArgumentException("Not a transform of these rows' bytes");
+      }
+      return new Strings(offsets, other);
+    }
+
     /** Row i decoded. */
     String string(int i) {
       return new String(bytes, start(i), length(i), StandardCharsets.UTF_8);

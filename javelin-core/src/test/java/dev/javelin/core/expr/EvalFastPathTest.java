@@ -6,6 +6,7 @@ import dev.javelin.core.exceptions.ExpressionException;
 import dev.javelin.testing.TestAllocator;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Locale;
 import java.util.Random;
 import java.util.TreeSet;
 import org.apache.arrow.memory.BufferAllocator;
@@ -135,5 +136,44 @@ class EvalFastPathTest {
   void integerDivisionByAConstantZeroStillFails() {
     org.assertj.core.api.Assertions.assertThatThrownBy(() -> select("l % 0 = 1"))
         .isInstanceOf(ExpressionException.class).hasMessage("Expression 'l % 0 = 1' divides by zero");
+  }
+  @Test
+  void caseMappingOfAnAllAsciiBatchIsJavasCaseMapping() {
+    // Every ASCII character (the letters and their neighbours '@', '[', '`', '{' among them) and
+    // nulls, in one batch with no other byte, so it is mapped in one pass over its bytes.
+    String[] rows = new String[300];
+    Random random = new Random(11);
+    for (int i = 0; i < rows.length; i++) {
+      if (i % 13 == 5) {
+        continue; // null
+      }
+      StringBuilder b = new StringBuilder();
+      for (int k = random.nextInt(12); k > 0; k--) {
+        b.append((char) random.nextInt(128));
+      }
+      rows[i] = b.toString();
+    }
+    Schema schema = new Schema(List.of(Field.nullable("t", ArrowType.Utf8.INSTANCE)));
+    try (VectorSchemaRoot ascii = VectorSchemaRoot.create(schema, allocator)) {
+      VarCharVector t = (VarCharVector) ascii.getVector("t");
+      t.allocateNew();
+      for (int i = 0; i < rows.length; i++) {
+        if (rows[i] != null) {
+          t.setSafe(i, rows[i].getBytes(StandardCharsets.UTF_8));
+        }
+      }
+      ascii.setRowCount(rows.length);
+      for (String f : new String[] {"lower", "upper"}) {
+        try (VarCharVector mapped = (VarCharVector) Expression.parse(f + "(t)").bindValue(schema)
+            .evaluate(ascii, "m", allocator)) {
+          for (int i = 0; i < rows.length; i++) {
+            String want = rows[i] == null ? null : f.equals("lower") ? rows[i].toLowerCase(Locale.ROOT)
+                : rows[i].toUpperCase(Locale.ROOT);
+            String got = mapped.isNull(i) ? null : new String(mapped.get(i), StandardCharsets.UTF_8);
+            assertThat(got).as("%s row %d", f, i).isEqualTo(want);
+          }
+        }
+      }
+    }
   }
 }

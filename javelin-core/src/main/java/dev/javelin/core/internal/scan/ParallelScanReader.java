@@ -21,6 +21,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.UInt8Vector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowReader;
 import org.apache.arrow.vector.types.pojo.Field;
@@ -62,6 +63,8 @@ public final class ParallelScanReader extends ArrowReader {
   // Applied by the workers to each decoded batch (see the filtering constructor); null: none.
   private final BoundExpression filter;
   private final int[] outputs;
+  // How a filtered scan of local files reads the columns the filter does not need (null: with the rest).
+  private final LateColumns late;
   private final int window;
   private final List<Unit> units = new ArrayList<>();
   private final List<Slot> slots = new ArrayList<>();
@@ -123,6 +126,9 @@ public final class ParallelScanReader extends ArrowReader {
       }
     }
     this.outputs = outputs.clone();
+    // Reading late costs a second decoder per batch that keeps rows: worth it where decoding is
+    // the cost, on local files. (A remote scan fetches whole windows of pages anyway.)
+    this.late = store.remote() ? null : LateColumns.of(fields, metas, filter);
     List<Field> kept = new ArrayList<>();
     for (int c : this.outputs) {
       kept.add(all.getFields().get(c));
@@ -168,6 +174,9 @@ public final class ParallelScanReader extends ArrowReader {
     final Fragment fragment;
     int remaining;
     private DatasetReader.Opened opened;
+    // With late columns: the fragment opened for the filter's fields, and for the rest.
+    private DatasetReader.Opened filterOpened;
+    private DatasetReader.Opened restOpened;
     private boolean closedSlot;
 
     Slot(Fragment fragment) {
@@ -185,6 +194,33 @@ public final class ParallelScanReader extends ArrowReader {
       return opened;
     }
 
+    /** Whether this fragment's units read late columns (not through data overlays: rare, read whole). */
+    boolean readsLate() {
+      return late != null && fragment.overlays().isEmpty();
+    }
+
+    synchronized DatasetReader.Opened filterOpened() throws IOException {
+      if (closedSlot) {
+        throw new IOException("Scan closed: " + location);
+      }
+      if (filterOpened == null) {
+        filterOpened = DatasetReader.Opened.open(store, location, fragment, late.filterFields, late.filterMetas,
+            stableRowIds, dataFiles, lookAhead, allocator);
+      }
+      return filterOpened;
+    }
+
+    synchronized DatasetReader.Opened restOpened() throws IOException {
+      if (closedSlot) {
+        throw new IOException("Scan closed: " + location);
+      }
+      if (restOpened == null) {
+        restOpened = DatasetReader.Opened.open(store, location, fragment, late.restFields, LateColumns.REST_METAS,
+            stableRowIds, dataFiles, lookAhead, allocator);
+      }
+      return restOpened;
+    }
+
     synchronized void release() throws IOException {
       if (--remaining == 0) {
         close();
@@ -193,10 +229,29 @@ public final class ParallelScanReader extends ArrowReader {
 
     synchronized void close() throws IOException {
       closedSlot = true;
-      if (opened != null) {
-        DatasetReader.Opened o = opened;
-        opened = null;
-        o.close();
+      List<DatasetReader.Opened> open = new ArrayList<>();
+      for (DatasetReader.Opened o : new DatasetReader.Opened[] {opened, filterOpened, restOpened}) {
+        if (o != null) {
+          open.add(o);
+        }
+      }
+      opened = null;
+      filterOpened = null;
+      restOpened = null;
+      IOException first = null;
+      for (DatasetReader.Opened o : open) {
+        try {
+          o.close();
+        } catch (IOException e) {
+          if (first == null) {
+            first = e;
+          } else {
+            first.addSuppressed(e);
+          }
+        }
+      }
+      if (first != null) {
+        throw first;
       }
     }
   }
@@ -218,22 +273,9 @@ public final class ParallelScanReader extends ArrowReader {
     public void run() {
       try {
         if (!closed) {
-          DatasetReader.Opened o = slot.get();
-          try (DatasetReader r = new DatasetReader(o, start, end, batchSize, allocator)) {
-            while (!closed && r.loadNextBatch()) {
-              VectorSchemaRoot root = r.getVectorSchemaRoot();
-              if (filter == null) {
-                // Move the buffers out of the reader's root, which it refills.
-                out.add(Batch.takeFrom(root, outputs, allocator));
-                continue;
-              }
-              int[] selected = filter.select(root);
-              if (selected.length == root.getRowCount()) {
-                out.add(Batch.takeFrom(root, outputs, allocator));
-              } else if (selected.length > 0) {
-                out.add(Batch.gather(root, outputs, selected, allocator));
-              }
-            }
+          long from = slot.readsLate() && late.pays() ? runLate() : start;
+          if (from < end) {
+            runWhole(from);
           }
         }
       } catch (Throwable t) {
@@ -246,6 +288,87 @@ public final class ParallelScanReader extends ArrowReader {
         }
         out.add(DONE);
       }
+    }
+
+    // Every column of physical rows [from, end), batch by batch, filtered.
+    private void runWhole(long from) throws IOException {
+      DatasetReader.Opened o = slot.get();
+      try (DatasetReader r = new DatasetReader(o, from, end, batchSize, allocator)) {
+        while (!closed && r.loadNextBatch()) {
+          VectorSchemaRoot root = r.getVectorSchemaRoot();
+          if (filter == null) {
+            // Move the buffers out of the reader's root, which it refills.
+            out.add(Batch.takeFrom(root, outputs, allocator));
+            continue;
+          }
+          int[] selected = filter.select(root);
+          if (selected.length == root.getRowCount()) {
+            out.add(Batch.takeFrom(root, outputs, allocator));
+          } else if (selected.length > 0) {
+            out.add(Batch.gather(root, outputs, selected, allocator));
+          }
+        }
+      }
+    }
+
+    /**
+     * The filter's columns batch by batch; the rest only for batches that keep rows, from the first
+     * kept row to the last. Stops after a batch whose kept rows spread over most of it once such
+     * batches are the rule (then reading every column at once costs less) and returns the
+     * physical row to go on from; else returns {@code end}.
+     */
+    private long runLate() throws IOException {
+      DatasetReader.Opened restOpened = slot.restOpened();
+      try (DatasetReader r = new DatasetReader(slot.filterOpened(), start, end, batchSize, allocator)) {
+        while (!closed && r.loadNextBatch()) {
+          VectorSchemaRoot root = r.getVectorSchemaRoot();
+          int[] selected = filter.select(root);
+          UInt8Vector addresses = (UInt8Vector) root.getVector(late.filterAddress);
+          if (selected.length == 0) {
+            late.record(0, batchSize);
+            continue;
+          }
+          long first = addresses.get(selected[0]) & 0xFFFFFFFFL;
+          long last = addresses.get(selected[selected.length - 1]) & 0xFFFFFFFFL;
+          // Read before the batch's vectors move out (the addresses may be an output).
+          long lastRow = addresses.get(root.getRowCount() - 1) & 0xFFFFFFFFL;
+          try (DatasetReader rest = new DatasetReader(restOpened, first, last + 1, (int) (last + 1 - first),
+              allocator)) {
+            if (!rest.loadNextBatch()) {
+              throw new IllegalStateException("No rows in [" + first + ", " + (last + 1) + ") of fragment "
+                  + slot.fragment.id() + " for the columns the filter does not read: " + location);
+            }
+            VectorSchemaRoot restRoot = rest.getVectorSchemaRoot();
+            out.add(Batch.late(root, selected, restRoot, rowsOf(addresses, selected, restRoot), late.source, outputs,
+                allocator));
+          }
+          if (!late.record(last + 1 - first, batchSize)) {
+            // Batches are physical ranges of batchSize rows from start: go on after this one.
+            return start + ((lastRow - start) / batchSize + 1) * batchSize;
+          }
+        }
+      }
+      return end;
+    }
+
+    // The rows of `rest` (live rows of a physical range, in order) that hold the selected rows.
+    private int[] rowsOf(UInt8Vector addresses, int[] selected, VectorSchemaRoot rest) {
+      UInt8Vector restAddresses = (UInt8Vector) rest.getVector(rest.getFieldVectors().size() - 1);
+      int n = rest.getRowCount();
+      int[] rows = new int[selected.length];
+      int j = 0;
+      for (int k = 0; k < selected.length; k++) {
+        long want = addresses.get(selected[k]);
+        while (j < n && restAddresses.get(j) != want) {
+          j++;
+        }
+        if (j == n) {
+          throw new IllegalStateException("Row " + (want & 0xFFFFFFFFL) + " of fragment " + slot.fragment.id()
+              + " is missing from the read of the columns the filter does not read: " + location);
+        }
+        rows[k] = j;
+      }
+      return rows;
     }
 
     // Closes batches nobody will load.
@@ -295,6 +418,40 @@ public final class ParallelScanReader extends ArrowReader {
         throw e;
       }
       return new Batch(vectors, idx.length);
+    }
+
+    /**
+     * Copies the kept rows of a late read: output column {@code c} comes from the filter read's
+     * {@code rows} (its {@code selected} rows) or from the rest read's {@code restRows}, as
+     * {@code source} says (see {@link LateColumns#source}).
+     */
+    static Batch late(VectorSchemaRoot filterRead, int[] selected, VectorSchemaRoot restRead, int[] restRows,
+        int[] source, int[] outputs, BufferAllocator allocator) {
+      FieldVector[] vectors = new FieldVector[outputs.length];
+      // Where every row is kept (rows in order, so the counts tell), the buffers move instead.
+      boolean allFiltered = selected.length == filterRead.getRowCount();
+      boolean allRest = restRows.length == restRead.getRowCount();
+      try {
+        for (int i = 0; i < vectors.length; i++) {
+          int from = source[outputs[i]];
+          FieldVector v = from >= 0 ? filterRead.getVector(from) : restRead.getVector(-1 - from);
+          if (from >= 0 ? allFiltered : allRest) {
+            TransferPair tp = v.getTransferPair(allocator);
+            tp.transfer();
+            vectors[i] = (FieldVector) tp.getTo();
+          } else {
+            vectors[i] = Gather.gather(v, from >= 0 ? selected : restRows, allocator);
+          }
+        }
+      } catch (RuntimeException e) {
+        for (FieldVector v : vectors) {
+          if (v != null) {
+            v.close();
+          }
+        }
+        throw e;
+      }
+      return new Batch(vectors, selected.length);
     }
 
     // Moves the vectors into `root`, of the same schema.
