@@ -340,7 +340,16 @@ final class Parser {
       if (pat.type != T.STRING) {
         throw error(pat, op + " needs a string pattern but found " + describe(pat));
       }
-      return new Node.Like(left, pat.text, negated, op.equals("ILIKE"), left.start(), pat.end);
+      int end = pat.end;
+      if (keyword("ESCAPE")) {
+        // As in Lance: the escape character is the backslash; naming it is allowed.
+        Token esc = next();
+        if (esc.type != T.STRING || !esc.text.equals("\\")) {
+          throw error(esc, op + " supports no escape character but the backslash (\\): found " + describe(esc));
+        }
+        end = esc.end;
+      }
+      return new Node.Like(left, pat.text, negated, op.equals("ILIKE"), left.start(), end);
     }
     throw error(kind, "expected IN, BETWEEN, LIKE or ILIKE after NOT but found " + describe(kind));
   }

@@ -78,6 +78,7 @@ class ExpressionFunctionsTest {
       "s ILIKE 'abc' => 0",
       "s NOT ILIKE 'abc' => 1 3 4 5 6 7",
       "s NOT LIKE 'abc' => 0 1 3 4 5 6 7",
+      "s NOT LIKE 'abc' ESCAPE '\\' => 0 1 3 4 5 6 7",
       "regexp_like(s, '^[a-z]+') => 3 7",
       "regexp_like(s, '^a', 'i') => 0 7",
       "regexp_match(s, '(b)(c)')[1] = 'b' => 0 7",
@@ -279,6 +280,8 @@ class ExpressionFunctionsTest {
           + "0, 3, 6 or 9, not '4'",
       "EXTRACT(year ts) = 1 => Cannot parse 'EXTRACT(year ts) = 1' at position 14: expected FROM in EXTRACT but found 'ts'",
       "s ILIKE 1 => Cannot parse 's ILIKE 1' at position 9: ILIKE needs a string pattern but found '1'",
+      "s LIKE 'a!%' ESCAPE '!' => Cannot parse 's LIKE 'a!%' ESCAPE '!'' at position 21: LIKE supports no escape "
+          + "character but the backslash (\\): found string '!'",
       "i IS 5 => Cannot parse 'i IS 5' at position 6: expected NULL, TRUE or FALSE but found '5'",
   })
   void syntaxErrorsSayWhere(String filter, String message) {
