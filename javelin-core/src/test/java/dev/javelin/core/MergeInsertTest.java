@@ -465,6 +465,218 @@ class MergeInsertTest {
     assertThat(rows(second.dataset())).hasSize(101);
   }
 
+  // ---- the source is spilled, not held
+
+  /**
+   * Source rows id = from.., v = 1000 + id, s = "s<id>" padded with dots to {@code width} bytes,
+   * made batch by batch as they are read (never all in memory); {@code atEnd} runs when the
+   * stream ends.
+   */
+  private static final class GeneratedSource extends ArrowReader {
+    private final long from;
+    private final long count;
+    private final int batchRows;
+    private final int width;
+    private final Runnable atEnd;
+    private long next;
+    long bytes;
+
+    GeneratedSource(BufferAllocator allocator, long from, long count, int batchRows, int width, Runnable atEnd) {
+      super(allocator);
+      this.from = from;
+      this.count = count;
+      this.batchRows = batchRows;
+      this.width = width;
+      this.atEnd = atEnd;
+    }
+
+    static String s(long id, int width) {
+      StringBuilder b = new StringBuilder("s").append(id);
+      while (b.length() < width) {
+        b.append('.');
+      }
+      return b.toString();
+    }
+
+    @Override
+    public boolean loadNextBatch() throws IOException {
+      prepareLoadNextBatch();
+      if (next >= count) {
+        atEnd.run();
+        return false;
+      }
+      int n = (int) Math.min(batchRows, count - next);
+      VectorSchemaRoot root = getVectorSchemaRoot();
+      BigIntVector id = (BigIntVector) root.getVector("id");
+      BigIntVector v = (BigIntVector) root.getVector("v");
+      VarCharVector str = (VarCharVector) root.getVector("s");
+      root.allocateNew();
+      for (int i = 0; i < n; i++) {
+        long key = from + next + i;
+        id.setSafe(i, key);
+        v.setSafe(i, 1000 + key);
+        str.setSafe(i, s(key, width).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+      }
+      root.setRowCount(n);
+      next += n;
+      bytes += id.getBufferSize() + v.getBufferSize() + str.getBufferSize();
+      return true;
+    }
+
+    @Override
+    public long bytesRead() {
+      return 0;
+    }
+
+    @Override
+    protected void closeReadSource() {}
+
+    @Override
+    protected Schema readSchema() {
+      return SCHEMA;
+    }
+  }
+
+  private static List<Path> listing(Path directory) {
+    if (!Files.isDirectory(directory)) {
+      return List.of();
+    }
+    try (Stream<Path> s = Files.list(directory)) {
+      return s.sorted().collect(Collectors.toList());
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
+  @Test
+  void aSourceLargerThanTheMemoryAllowedIsSpilledAndMerged() throws IOException {
+    create(1000, false);
+    Path spill = dir.resolve("spill");
+    List<List<Path>> spilledAtEnd = new ArrayList<>();
+    long limit = 8 << 20;
+    // 49,152 rows of about 1 KB: six times the off-heap memory the merge may use.
+    long count = 24 * 2048;
+    long bytes;
+    MergeInsertResult r;
+    try (BufferAllocator limited = allocator.newChildAllocator("merge", 0, limit)) {
+      Dataset ds = Dataset.open(dir.resolve("ds"), limited);
+      try (GeneratedSource src = new GeneratedSource(allocator, 500, count, 2048, 1000,
+          () -> spilledAtEnd.add(listing(spill)))) {
+        r = ds.mergeInsert(src).on("id").whenMatchedUpdateAll().spillDirectory(spill).commit();
+        bytes = src.bytes;
+      }
+      assertThat(limited.getAllocatedMemory()).isZero();
+    }
+    assertThat(bytes).isGreaterThan(5 * limit);
+    assertThat(spilledAtEnd).hasSize(1);
+    assertThat(spilledAtEnd.get(0)).hasSize(1); // the rows were on disk while the source was read
+    assertThat(listing(spill)).isEmpty();
+    assertThat(r.rowsUpdated()).isEqualTo(500);
+    assertThat(r.rowsInserted()).isEqualTo(count - 500);
+    long seen = 0;
+    try (ArrowReader rd = Dataset.open(dir.resolve("ds"), allocator).newScan().build()) {
+      while (rd.loadNextBatch()) {
+        VectorSchemaRoot b = rd.getVectorSchemaRoot();
+        BigIntVector id = (BigIntVector) b.getVector("id");
+        BigIntVector v = (BigIntVector) b.getVector("v");
+        VarCharVector str = (VarCharVector) b.getVector("s");
+        for (int i = 0; i < b.getRowCount(); i++) {
+          long key = id.get(i);
+          if (key < 500) {
+            assertThat(v.get(i)).isEqualTo(key);
+            assertThat(str.getObject(i).toString()).isEqualTo("t" + key);
+          } else {
+            assertThat(v.get(i)).as("v of %d", key).isEqualTo(1000 + key);
+            assertThat(str.getObject(i).toString()).as("s of %d", key).isEqualTo(GeneratedSource.s(key, 1000));
+          }
+          seen++;
+        }
+      }
+    }
+    assertThat(seen).isEqualTo(500 + count);
+  }
+
+  @Test
+  void updateIfReadsTheSpilledSourceAcrossManyBatches() throws IOException {
+    Dataset ds = create(3000, false);
+    Path spill = dir.resolve("spill");
+    // Source batches of 7 rows: each target batch's matches come from many of them, in key order
+    // that differs from the target's (ids descending in the source).
+    List<VectorSchemaRoot> batches = new ArrayList<>();
+    for (long hi = 3000; hi > 0; hi -= 7) {
+      long top = hi - 1;
+      batches.add(source(LongStream.range(0, Math.min(7, hi)).map(i -> top - i).toArray()));
+    }
+    MergeInsertResult r;
+    try (ArrowReader rd = Readers.readerOf(allocator, SCHEMA, batches)) {
+      r = ds.mergeInsert(rd).on("id").whenMatchedUpdateIf("source.v > target.v AND target.v % 3 = 0")
+          .spillDirectory(spill).commit();
+    } finally {
+      batches.forEach(VectorSchemaRoot::close);
+    }
+    assertThat(r.rowsUpdated()).isEqualTo(1000);
+    assertThat(rows(r.dataset())).isEqualTo(expected(3000, i -> i % 3 == 0));
+    assertThat(listing(spill)).isEmpty();
+  }
+
+  @Test
+  void theSpillFileIsRemovedWhenTheMergeFails() throws IOException {
+    Dataset ds = create(100, false);
+    Path spill = dir.resolve("spill");
+    // A repeated key.
+    try (VectorSchemaRoot src = source(20, 3, 21, 3); ArrowReader r = Readers.readerOf(allocator, src)) {
+      assertThatThrownBy(() -> ds.mergeInsert(r).on("id").spillDirectory(spill).commit())
+          .isInstanceOf(MergeInsertException.class)
+          .hasMessage("The source has two rows with key id=3 (rows 1 and 3); each key may appear once in a merge "
+              + "insert's source: " + ds.location());
+    }
+    assertThat(listing(spill)).isEmpty();
+    // A repeated key in a later batch of a streamed source, after rows were spilled.
+    List<VectorSchemaRoot> parts = List.of(source(range(200, 300)), source(250));
+    try (ArrowReader r = Readers.readerOf(allocator, SCHEMA, parts)) {
+      assertThatThrownBy(() -> ds.mergeInsert(r).on("id").spillDirectory(spill).commit())
+          .isInstanceOf(MergeInsertException.class)
+          .hasMessage("The source has two rows with key id=250 (rows 50 and 100); each key may appear once in a "
+              + "merge insert's source: " + ds.location());
+    } finally {
+      parts.forEach(VectorSchemaRoot::close);
+    }
+    assertThat(listing(spill)).isEmpty();
+    // Columns that are not the dataset's.
+    Schema other = new Schema(List.of(ArrowData.field("id", new ArrowType.Int(64, true))));
+    try (VectorSchemaRoot src = root(other, List.<Object[]>of(new Object[] {1L}));
+        ArrowReader r = Readers.readerOf(allocator, src)) {
+      assertThatThrownBy(() -> ds.mergeInsert(r).on("id").spillDirectory(spill).commit())
+          .isInstanceOf(SchemaMismatchException.class);
+    }
+    assertThat(listing(spill)).isEmpty();
+    // A match under whenMatchedFail, found after the whole source was spilled.
+    try (GeneratedSource src = new GeneratedSource(allocator, 50, 3000, 500, 10, () -> { })) {
+      assertThatThrownBy(() -> ds.mergeInsert(src).on("id").whenMatchedFail().spillDirectory(spill).commit())
+          .isInstanceOf(MergeInsertException.class);
+    }
+    assertThat(listing(spill)).isEmpty();
+    // Conflicts beyond the attempts allowed.
+    try (VectorSchemaRoot more = source(150)) {
+      ds.append(List.of(more), WriteParams.defaults());
+    }
+    try (GeneratedSource src = new GeneratedSource(allocator, 150, 3000, 500, 10, () -> { })) {
+      assertThatThrownBy(() -> ds.mergeInsert(src).on("id").whenMatchedUpdateAll().conflictRetries(0)
+          .spillDirectory(spill).commit()).isInstanceOf(CommitConflictException.class);
+    }
+    assertThat(listing(spill)).isEmpty();
+    // And after a conflict that was retried, the retry read the spilled rows again.
+    try (GeneratedSource src = new GeneratedSource(allocator, 150, 3000, 500, 10, () -> { })) {
+      MergeInsertResult r = ds.mergeInsert(src).on("id").whenMatchedUpdateAll().spillDirectory(spill).commit();
+      assertThat(r.attempts()).isEqualTo(2);
+      assertThat(r.rowsUpdated()).isEqualTo(1);
+      assertThat(r.rowsInserted()).isEqualTo(2999);
+      assertThat(rows(r.dataset())).hasSize(100 + 3000).containsEntry(150L, "1150/" + GeneratedSource.s(150, 10))
+          .containsEntry(3149L, "4149/" + GeneratedSource.s(3149, 10)).containsEntry(99L, "99/t99");
+    }
+    assertThat(listing(spill)).isEmpty();
+  }
+
   private List<Path> files() throws IOException {
     try (Stream<Path> s = Files.walk(dir)) {
       return s.filter(Files::isRegularFile).sorted().collect(Collectors.toList());

@@ -21,6 +21,7 @@ import dev.javelin.table.proto.TransactionProtos;
 import dev.javelin.table.rowids.RowLineage;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -54,8 +55,8 @@ import org.roaringbitmap.RoaringBitmap;
  * inserted ones to new fragments and deleted where they were, so indices stay correct as after
  * any update, and with stable row ids a replaced row keeps its id and created-at version.
  *
- * <p>The source is read once into memory ({@link MergeSource}: its rows off-heap, its key set on
- * the heap); the target is streamed past the key set, reading only the key columns (and the
+ * <p>The source is read once ({@link MergeSource}: its key set on the heap, its rows spilled to a
+ * temporary file); the target is streamed past the key set, reading only the key columns (and the
  * columns a condition uses), through a BTree index on the key when one exists. A merge that
  * loses a race against a commit that may have made its matches stale is run again on the newest
  * version ({@link ConflictRules#MERGE_INSERT_READ}), up to a number of attempts and a timeout.
@@ -79,9 +80,10 @@ public final class MergeInsert {
    * @param bySourceIf with {@link BySource#DELETE}, the condition (over the target's columns) an
    *     unmatched target row must meet to be deleted, or null
    * @param useIndex whether a BTree or bitmap index on the key may be used to find matches
+   * @param spillDirectory where the source's rows are spilled while the merge runs
    */
   public record Spec(List<String> on, Matched matched, String matchedIf, NotMatched notMatched, BySource bySource,
-      String bySourceIf, boolean useIndex, int conflictRetries, Duration retryTimeout) {}
+      String bySourceIf, boolean useIndex, int conflictRetries, Duration retryTimeout, Path spillDirectory) {}
 
   private static final String TARGET = "target";
   private static final String SOURCE = "source";
@@ -98,7 +100,8 @@ public final class MergeInsert {
   public static MergeInsertResult run(Dataset ds, ArrowReader source, Spec spec) {
     check(ds, spec);
     long deadline = System.nanoTime() + spec.retryTimeout().toNanos();
-    try (MergeSource src = MergeSource.read(source, ds.schema(), spec.on(), ds.allocator(), ds.location())) {
+    try (MergeSource src = MergeSource.read(source, ds.schema(), spec.on(), ds.allocator(),
+        spec.spillDirectory(), ds.location())) {
       Dataset[] at = {ds};
       int[] attempts = {0};
       Counts counts = Tasks.retry().maxAttempts(spec.conflictRetries() + 1).retryOn(CommitConflictException.class)
@@ -271,13 +274,15 @@ public final class MergeInsert {
     Map<Long, RoaringBitmap> matchedRows = new HashMap<>();
     BitSet matchedSource = new BitSet(src.rows());
     Ints updateSource = new Ints();
-    RowLineage lineage = stableIds && updates ? new RowLineage() : null;
+    // With stable row ids, each replaced row's id and created-at version, in updateSource's order.
+    Longs updateIds = new Longs();
+    Longs updateCreated = new Longs();
     long deleted = 0;
 
     boolean lookUpOnly = spec.bySource() == BySource.KEEP;
     if (!(lookUpOnly && src.keyCount() == 0)) {
       ScanBuilder scan = at.newScan().columns(readCols).withRowAddress();
-      if (lineage != null) {
+      if (stableIds && updates) {
         scan.withRowId().withRowCreatedAtVersion();
       }
       if (plan.index() != null) {
@@ -321,6 +326,7 @@ public final class MergeInsert {
           if (m > 0 && spec.matched() != Matched.DO_NOTHING) {
             int[] keep = null;
             if (matchedIf != null) {
+              sortBySource(tRows, sRows, m); // so the spilled source is read in order
               try (VectorSchemaRoot both = pairs(root, condTarget, tRows, sRows, m, src)) {
                 keep = matchedIf.select(both);
               }
@@ -332,9 +338,9 @@ public final class MergeInsert {
               changed.computeIfAbsent(a >>> 32, k -> new RoaringBitmap()).add((int) a);
               if (updates) {
                 updateSource.add(sRows[p]);
-                if (lineage != null) {
-                  lineage.add(((UInt8Vector) root.getVector(ROW_ID)).get(tRows[p]),
-                      ((UInt8Vector) root.getVector(CREATED_AT)).get(tRows[p]), RowLineage.NONE);
+                if (stableIds) {
+                  updateIds.add(((UInt8Vector) root.getVector(ROW_ID)).get(tRows[p]));
+                  updateCreated.add(((UInt8Vector) root.getVector(CREATED_AT)).get(tRows[p]));
                 }
               } else {
                 deleted++;
@@ -374,8 +380,19 @@ public final class MergeInsert {
     try (UpdateFiles files = new UpdateFiles(at)) {
       List<Fragment> added = new ArrayList<>();
       if (updateSource.n > 0) {
+        // In source row order, so the spilled source is read once, front to back; the row ids
+        // are handed out in the same order.
+        int[] order = sourceOrder(updateSource);
+        int[] rowsInOrder = new int[updateSource.n];
+        RowLineage lineage = stableIds ? new RowLineage() : null;
+        for (int j = 0; j < order.length; j++) {
+          rowsInOrder[j] = updateSource.a[order[j]];
+          if (lineage != null) {
+            lineage.add(updateIds.a[order[j]], updateCreated.a[order[j]], RowLineage.NONE);
+          }
+        }
         FragmentWriter w = files.writer(at.schema(), WriteParams.defaults());
-        src.write(updateSource.a, updateSource.n, w::write);
+        src.write(rowsInOrder, rowsInOrder.length, w::write);
         for (Fragment f : w.finish()) {
           added.add(lineage == null ? f : lineage.next(f));
         }
@@ -407,10 +424,50 @@ public final class MergeInsert {
     }
   }
 
+  /** A growable list of longs. */
+  private static final class Longs {
+    long[] a = new long[64];
+    int n;
+
+    void add(long x) {
+      if (n == a.length) {
+        a = Arrays.copyOf(a, n * 2);
+      }
+      a[n++] = x;
+    }
+  }
+
+  // The positions of rows's entries in ascending order of source row (stable).
+  private static int[] sourceOrder(Ints rows) {
+    long[] packed = new long[rows.n];
+    for (int j = 0; j < rows.n; j++) {
+      packed[j] = ((long) rows.a[j] << 32) | j;
+    }
+    Arrays.sort(packed);
+    int[] out = new int[rows.n];
+    for (int j = 0; j < out.length; j++) {
+      out[j] = (int) packed[j];
+    }
+    return out;
+  }
+
+  // Sorts the first m pairs (tRows[j], sRows[j]) by source row.
+  private static void sortBySource(int[] tRows, int[] sRows, int m) {
+    long[] packed = new long[m];
+    for (int j = 0; j < m; j++) {
+      packed[j] = ((long) sRows[j] << 32) | tRows[j];
+    }
+    Arrays.sort(packed);
+    for (int j = 0; j < m; j++) {
+      sRows[j] = (int) (packed[j] >>> 32);
+      tRows[j] = (int) packed[j];
+    }
+  }
+
   // The matched pairs of a batch as a batch of two struct columns, "target" (the columns the
   // condition names, from the scan) and "source" (every column, from the source).
   private static VectorSchemaRoot pairs(VectorSchemaRoot scan, Schema condTarget, int[] tRows, int[] sRows, int m,
-      MergeSource src) {
+      MergeSource src) throws IOException {
     BufferAllocator allocator = src.allocator();
     StructVector t = (StructVector) new Field(TARGET, FieldType.notNullable(ArrowType.Struct.INSTANCE),
         condTarget.getFields()).createVector(allocator);
@@ -440,7 +497,7 @@ public final class MergeInsert {
       t.setValueCount(m);
       s.setValueCount(m);
       return new VectorSchemaRoot(List.of(t.getField(), s.getField()), List.of(t, s), m);
-    } catch (RuntimeException e) {
+    } catch (IOException | RuntimeException e) {
       t.close();
       s.close();
       throw e;

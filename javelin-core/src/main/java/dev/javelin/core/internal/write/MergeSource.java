@@ -5,6 +5,10 @@ import dev.javelin.format.schema.LanceSchema;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -15,16 +19,19 @@ import org.apache.arrow.vector.BaseIntVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.ValueVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.ipc.ArrowFileReader;
+import org.apache.arrow.vector.ipc.ArrowFileWriter;
 import org.apache.arrow.vector.ipc.ArrowReader;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
- * The source of a merge insert, read once from its stream: its rows, copied into Arrow batches of
- * the dataset's schema (off-heap, in a child allocator the merge closes), and its key set on the
- * heap, key to row number. The source is the small side of the merge: the target is only ever
- * streamed past this key set. Every attempt of the merge reuses it.
+ * The source of a merge insert, read once from its stream: its key set on the heap (key to row
+ * number), and its rows spilled as they arrive to a temporary Arrow IPC file, one record batch per
+ * incoming batch, so a source of any size is merged in memory bounded by its key set and one
+ * batch. Rows are read back from the file in row-number order, a batch at a time. Every attempt of
+ * the merge reuses the file; {@link #close()} deletes it (also when reading the source fails).
  */
 public final class MergeSource implements AutoCloseable {
   /** Rows per batch handed to a writer. */
@@ -32,40 +39,79 @@ public final class MergeSource implements AutoCloseable {
 
   private final BufferAllocator allocator;
   private final Schema schema;
-  private final List<VectorSchemaRoot> batches = new ArrayList<>();
+  private final Path spill;
   private int[] firstRow = new int[16];
+  private int batchCount;
   private final int[] keyColumns;
   private final Map<Object, Integer> keys = new HashMap<>();
   // A single integer key column is also kept in a primitive map, so the target's keys are looked
   // up without boxing (the lookup runs once per target row).
   private final LongIntMap longKeys;
   private int rows;
+  private FileChannel channel;
+  private ArrowFileReader reader;
+  private int loaded = -1;
 
-  private MergeSource(BufferAllocator allocator, Schema schema, int[] keyColumns) {
+  private MergeSource(BufferAllocator allocator, Schema schema, int[] keyColumns, Path spill) {
     this.allocator = allocator;
     this.schema = schema;
     this.keyColumns = keyColumns;
+    this.spill = spill;
     this.longKeys = keyColumns.length == 1 && schema.getFields().get(keyColumns[0]).getType() instanceof ArrowType.Int
         ? new LongIntMap() : null;
   }
 
   /**
-   * Reads the whole source stream (not closed) into memory of {@code parent}.
+   * Reads the whole source stream (not closed), spilling its rows to a new file in
+   * {@code spillDirectory} and keeping its keys.
    *
    * @throws dev.javelin.table.exceptions.SchemaMismatchException if the source's columns are not the dataset's
    * @throws MergeInsertException if two source rows have the same key
    */
   public static MergeSource read(ArrowReader source, LanceSchema dataset, List<String> on, BufferAllocator parent,
-      String location) {
+      Path spillDirectory, String location) {
     Schema target = dataset.toArrow();
     int[] keyColumns = keyColumns(target, on, location);
-    BufferAllocator allocator = parent.newChildAllocator("merge insert source " + location, 0, Long.MAX_VALUE);
-    MergeSource s = new MergeSource(allocator, target, keyColumns);
+    Path spill;
+    try {
+      Files.createDirectories(spillDirectory);
+      spill = Files.createTempFile(spillDirectory, "javelin-merge-source-", ".arrow");
+    } catch (IOException e) {
+      throw new UncheckedIOException("Could not create the merge insert's spill file in " + spillDirectory, e);
+    }
+    BufferAllocator allocator;
+    try {
+      allocator = parent.newChildAllocator("merge insert source " + location, 0, Long.MAX_VALUE);
+    } catch (RuntimeException e) {
+      deleteQuietly(spill, e);
+      throw e;
+    }
+    MergeSource s = new MergeSource(allocator, target, keyColumns, spill);
     try {
       VectorSchemaRoot in = source.getVectorSchemaRoot();
       int[] order = SchemaCheck.align(target, in.getSchema(), location);
-      while (source.loadNextBatch()) {
-        s.add(in, order, location);
+      // The incoming columns in the dataset's order, written as they are (their types are the
+      // dataset's, checked above): no copy of the batch is made.
+      List<FieldVector> ordered = new ArrayList<>(order.length);
+      for (int c : order) {
+        ordered.add(in.getVector(c));
+      }
+      VectorSchemaRoot view = new VectorSchemaRoot(target.getFields(), ordered, 0);
+      List<FieldVector> keyVectors = s.keyVectors(view);
+      try (FileChannel out = FileChannel.open(spill, StandardOpenOption.WRITE);
+          ArrowFileWriter writer = new ArrowFileWriter(view, null, out)) {
+        writer.start();
+        while (source.loadNextBatch()) {
+          int n = in.getRowCount();
+          if (n == 0) {
+            continue;
+          }
+          view.setRowCount(n);
+          s.addKeys(keyVectors, n, location);
+          writer.writeBatch();
+          s.addBatch(n);
+        }
+        writer.end();
       }
       return s;
     } catch (IOException e) {
@@ -115,44 +161,32 @@ public final class MergeSource implements AutoCloseable {
     return out;
   }
 
-  private void add(VectorSchemaRoot in, int[] order, String location) {
-    int n = in.getRowCount();
-    if (n == 0) {
-      return;
-    }
-    VectorSchemaRoot copy = VectorSchemaRoot.create(schema, allocator);
-    batches.add(copy); // closed with the source from here on
-    for (int c = 0; c < order.length; c++) {
-      FieldVector from = in.getVector(order[c]);
-      FieldVector to = copy.getVector(c);
-      to.setInitialCapacity(n);
-      to.allocateNew();
-      for (int i = 0; i < n; i++) {
-        to.copyFromSafe(i, i, from);
-      }
-      to.setValueCount(n);
-    }
-    copy.setRowCount(n);
-    if (batches.size() > firstRow.length) {
-      firstRow = Arrays.copyOf(firstRow, firstRow.length * 2);
-    }
-    firstRow[batches.size() - 1] = rows;
-    List<FieldVector> keyVectors = keyVectors(copy);
+  // Adds the keys of the next n source rows, failing on one seen before.
+  private void addKeys(List<FieldVector> keyVectors, int n, String location) {
     for (int i = 0; i < n; i++) {
       Object key = key(keyVectors, i);
       if (key == null) {
         continue; // a NULL key matches nothing, as in SQL
       }
-      Integer before = keys.putIfAbsent(key, rows + i);
-      if (before == null && longKeys != null) {
-        longKeys.put(((BaseIntVector) keyVectors.get(0)).getValueAsLong(i), rows + i);
-      }
+      int row = rows + i;
+      Integer before = keys.putIfAbsent(key, row);
       if (before != null) {
         throw new MergeInsertException("The source has two rows with key " + describe(keyVectors, i)
-            + " (rows " + before + " and " + (rows + i) + "); each key may appear once in a merge insert's source: "
+            + " (rows " + before + " and " + row + "); each key may appear once in a merge insert's source: "
             + location);
       }
+      if (longKeys != null) {
+        longKeys.put(((BaseIntVector) keyVectors.get(0)).getValueAsLong(i), row);
+      }
     }
+  }
+
+  // Records that the next n rows are the spill file's next record batch.
+  private void addBatch(int n) {
+    if (batchCount == firstRow.length) {
+      firstRow = Arrays.copyOf(firstRow, firstRow.length * 2);
+    }
+    firstRow[batchCount++] = rows;
     rows = Math.addExact(rows, n);
   }
 
@@ -248,26 +282,40 @@ public final class MergeSource implements AutoCloseable {
     return keys.size();
   }
 
-  /** The batch and offset in it of source row {@code row}. */
+  /** The spill file's record batch holding source row {@code row}. */
   private int batchOf(int row) {
-    int b = Arrays.binarySearch(firstRow, 0, batches.size(), row);
+    int b = Arrays.binarySearch(firstRow, 0, batchCount, row);
     return b >= 0 ? b : -b - 2;
   }
 
-  /** Copies source row {@code row} into row {@code at} of vectors of the dataset's columns. */
-  public void copyRow(int row, List<FieldVector> into, int at) {
+  // The spill file's record batch b, loaded into the reader's root (the one batch held).
+  private VectorSchemaRoot load(int b) throws IOException {
+    if (reader == null) {
+      channel = FileChannel.open(spill, StandardOpenOption.READ);
+      reader = new ArrowFileReader(channel, allocator);
+    }
+    if (loaded != b) {
+      loaded = -1;
+      if (!reader.loadRecordBatch(reader.getRecordBlocks().get(b))) {
+        throw new IOException("The merge insert's spill file " + spill + " has no record batch " + b);
+      }
+      loaded = b;
+    }
+    return reader.getVectorSchemaRoot();
+  }
+
+  /**
+   * Copies source row {@code row} into row {@code at} of vectors of the dataset's columns. Rows
+   * are read a batch of the spill file at a time: callers go in ascending row order where they
+   * can, so each batch is read once.
+   */
+  public void copyRow(int row, List<FieldVector> into, int at) throws IOException {
     int b = batchOf(row);
-    VectorSchemaRoot batch = batches.get(b);
+    VectorSchemaRoot batch = load(b);
     int offset = row - firstRow[b];
     for (int c = 0; c < into.size(); c++) {
       into.get(c).copyFromSafe(offset, at, batch.getVector(c));
     }
-  }
-
-  /** Copies source row {@code row}'s value of column {@code column} into row {@code at} of {@code into}. */
-  public void copyValue(int row, int column, FieldVector into, int at) {
-    int b = batchOf(row);
-    into.copyFromSafe(row - firstRow[b], at, batches.get(b).getVector(column));
   }
 
   /** The dataset's schema, which the source's batches are held in. */
@@ -275,7 +323,7 @@ public final class MergeSource implements AutoCloseable {
     return schema;
   }
 
-  /** The allocator the source is held in (closed with it). */
+  /** The allocator the source's batches are read into (closed with it). */
   public BufferAllocator allocator() {
     return allocator;
   }
@@ -287,26 +335,56 @@ public final class MergeSource implements AutoCloseable {
   }
 
   /**
-   * Hands the given source rows, in order, to {@code sink} in batches of the dataset's schema
-   * (each batch closed after the sink returns).
+   * Hands the given source rows to {@code sink} in batches of the dataset's schema, each from one
+   * batch of the spill file and no larger (the sink does not keep them). {@code sourceRows} must
+   * be ascending (repeats allowed), so the spill file is read once, front to back.
    */
   public void write(int[] sourceRows, int count, BatchSink sink) throws IOException {
-    for (int start = 0; start < count; start += WRITE_BATCH) {
-      int n = Math.min(WRITE_BATCH, count - start);
-      try (VectorSchemaRoot out = VectorSchemaRoot.create(schema, allocator)) {
-        List<FieldVector> vectors = out.getFieldVectors();
-        vectors.forEach(v -> {
-          v.setInitialCapacity(n);
-          v.allocateNew();
-        });
-        for (int i = 0; i < n; i++) {
-          copyRow(sourceRows[start + i], vectors, i);
-        }
-        vectors.forEach(v -> v.setValueCount(n));
-        out.setRowCount(n);
-        sink.write(out);
+    int start = 0;
+    while (start < count) {
+      int b = batchOf(sourceRows[start]);
+      int first = firstRow[b];
+      int end = b + 1 < batchCount ? firstRow[b + 1] : rows;
+      int n = 1;
+      boolean contiguous = true;
+      while (start + n < count && n < WRITE_BATCH && sourceRows[start + n] < end) {
+        contiguous &= sourceRows[start + n] == sourceRows[start + n - 1] + 1;
+        n++;
       }
+      VectorSchemaRoot batch = load(b);
+      int offset = sourceRows[start] - first;
+      if (contiguous && offset == 0 && n == batch.getRowCount()) {
+        sink.write(batch); // a whole batch (all of an insert-only source's): no copy
+      } else if (contiguous) {
+        try (VectorSchemaRoot slice = batch.slice(offset, n)) {
+          sink.write(slice);
+        }
+      } else {
+        try (VectorSchemaRoot out = VectorSchemaRoot.create(schema, allocator)) {
+          List<FieldVector> vectors = out.getFieldVectors();
+          final int rowsOut = n;
+          vectors.forEach(v -> {
+            v.setInitialCapacity(rowsOut);
+            v.allocateNew();
+          });
+          for (int i = 0; i < n; i++) {
+            int from = sourceRows[start + i] - first;
+            for (int c = 0; c < vectors.size(); c++) {
+              vectors.get(c).copyFromSafe(from, i, batch.getVector(c));
+            }
+          }
+          vectors.forEach(v -> v.setValueCount(rowsOut));
+          out.setRowCount(n);
+          sink.write(out);
+        }
+      }
+      start += n;
     }
+  }
+
+  /** The spill file (for tests: it is gone once the source is closed). */
+  Path spillFile() {
+    return spill;
   }
 
   /** An open-addressing map from long to a non-negative int (-1: absent). */
@@ -368,8 +446,48 @@ public final class MergeSource implements AutoCloseable {
 
   @Override
   public void close() {
-    batches.forEach(VectorSchemaRoot::close);
-    batches.clear();
-    allocator.close();
+    RuntimeException failure = null;
+    try {
+      if (reader != null) {
+        reader.close(); // closes the channel and frees the loaded batch
+      } else if (channel != null) {
+        channel.close();
+      }
+    } catch (IOException | RuntimeException e) {
+      failure = e instanceof RuntimeException re ? re
+          : new UncheckedIOException("Could not close the merge insert's spill file " + spill, (IOException) e);
+    }
+    reader = null;
+    channel = null;
+    try {
+      allocator.close();
+    } catch (RuntimeException e) {
+      if (failure == null) {
+        failure = e;
+      } else {
+        failure.addSuppressed(e);
+      }
+    }
+    try {
+      Files.deleteIfExists(spill);
+    } catch (IOException e) {
+      UncheckedIOException u = new UncheckedIOException("Could not delete the merge insert's spill file " + spill, e);
+      if (failure == null) {
+        failure = u;
+      } else {
+        failure.addSuppressed(u);
+      }
+    }
+    if (failure != null) {
+      throw failure;
+    }
+  }
+
+  private static void deleteQuietly(Path file, Exception cause) {
+    try {
+      Files.deleteIfExists(file);
+    } catch (IOException e) {
+      cause.addSuppressed(e);
+    }
   }
 }
