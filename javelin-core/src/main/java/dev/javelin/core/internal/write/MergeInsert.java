@@ -303,24 +303,23 @@ public final class MergeInsert {
             sRows = new int[n];
           }
           UInt8Vector addr = (UInt8Vector) root.getVector(ROW_ADDR);
-          int m = 0;
-          BitSet unmatched = lookUpOnly ? null : new BitSet(n);
-          for (int i = 0; i < n; i++) {
-            int s = src.find(keyVectors, i);
-            if (s >= 0) {
-              if (spec.matched() == Matched.FAIL) {
-                throw new MergeInsertException("Source row with key " + MergeSource.describe(keyVectors, i)
-                    + " matched a row of the dataset, and the merge insert was set to fail when a row matches: "
-                    + at.location());
-              }
-              matchedSource.set(s);
-              long a = addr.get(i);
-              matchedRows.computeIfAbsent(a >>> 32, k -> new RoaringBitmap()).add((int) a);
-              tRows[m] = i;
-              sRows[m] = s;
-              m++;
-            } else if (unmatched != null) {
-              unmatched.set(i);
+          int m = src.match(keyVectors, n, tRows, sRows);
+          if (m > 0 && spec.matched() == Matched.FAIL) {
+            throw new MergeInsertException("Source row with key " + MergeSource.describe(keyVectors, tRows[0])
+                + " matched a row of the dataset, and the merge insert was set to fail when a row matches: "
+                + at.location());
+          }
+          BitSet unmatched = null;
+          if (!lookUpOnly) {
+            unmatched = new BitSet(n);
+            unmatched.set(0, n);
+          }
+          for (int j = 0; j < m; j++) {
+            matchedSource.set(sRows[j]);
+            long a = addr.get(tRows[j]);
+            matchedRows.computeIfAbsent(a >>> 32, k -> new RoaringBitmap()).add((int) a);
+            if (unmatched != null) {
+              unmatched.clear(tRows[j]);
             }
           }
           if (m > 0 && spec.matched() != Matched.DO_NOTHING) {

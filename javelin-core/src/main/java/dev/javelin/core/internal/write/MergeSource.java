@@ -14,8 +14,11 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.LongConsumer;
 import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.vector.BaseIntVector;
+import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.ValueVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -47,6 +50,8 @@ public final class MergeSource implements AutoCloseable {
   // A single integer key column is also kept in a primitive map, so the target's keys are looked
   // up without boxing (the lookup runs once per target row).
   private final LongIntMap longKeys;
+  private long minKey = Long.MAX_VALUE;
+  private long maxKey = Long.MIN_VALUE;
   private int rows;
   private FileChannel channel;
   private ArrowFileReader reader;
@@ -164,19 +169,29 @@ public final class MergeSource implements AutoCloseable {
   // Adds the keys of the next n source rows, failing on one seen before.
   private void addKeys(List<FieldVector> keyVectors, int n, String location) {
     for (int i = 0; i < n; i++) {
-      Object key = key(keyVectors, i);
-      if (key == null) {
-        continue; // a NULL key matches nothing, as in SQL
-      }
       int row = rows + i;
-      Integer before = keys.putIfAbsent(key, row);
-      if (before != null) {
+      int before;
+      if (longKeys != null) {
+        BaseIntVector v = (BaseIntVector) keyVectors.get(0);
+        if (v.isNull(i)) {
+          continue; // a NULL key matches nothing, as in SQL
+        }
+        long k = v.getValueAsLong(i);
+        before = longKeys.putIfAbsent(k, row);
+        minKey = Math.min(minKey, k);
+        maxKey = Math.max(maxKey, k);
+      } else {
+        Object key = key(keyVectors, i);
+        if (key == null) {
+          continue;
+        }
+        Integer was = keys.putIfAbsent(key, row);
+        before = was == null ? -1 : was;
+      }
+      if (before >= 0) {
         throw new MergeInsertException("The source has two rows with key " + describe(keyVectors, i)
             + " (rows " + before + " and " + row + "); each key may appear once in a merge insert's source: "
             + location);
-      }
-      if (longKeys != null) {
-        longKeys.put(((BaseIntVector) keyVectors.get(0)).getValueAsLong(i), row);
       }
     }
   }
@@ -250,20 +265,68 @@ public final class MergeSource implements AutoCloseable {
   }
 
   /**
-   * The source row whose key is the key of row {@code i} of {@code keyVectors} (a batch of the
-   * target, see {@link #keyVectors}), or -1 (also for a NULL key).
+   * The source rows of the first {@code n} rows of a batch of the target ({@code keyVectors}, see
+   * {@link #keyVectors}): for each target row whose key a source row has, in order, the target
+   * row goes to {@code tRows} and the source row to {@code sRows}.
+   *
+   * @return how many target rows matched
    */
-  public int find(List<FieldVector> keyVectors, int i) {
+  public int match(List<FieldVector> keyVectors, int n, int[] tRows, int[] sRows) {
+    int m = 0;
     if (longKeys != null) {
-      BaseIntVector v = (BaseIntVector) keyVectors.get(0);
-      return v.isNull(i) ? -1 : longKeys.get(v.getValueAsLong(i));
+      // Most target rows match nothing: a range check and a filter that fits in cache turn
+      // them away before the map (a random memory access per row) is probed.
+      FieldVector v = keyVectors.get(0);
+      boolean nulls = v.getNullCount() > 0;
+      if (v instanceof BigIntVector big && !nulls) {
+        ArrowBuf data = big.getDataBuffer();
+        for (int i = 0; i < n; i++) {
+          long k = data.getLong((long) i << 3);
+          if (k >= minKey && k <= maxKey && longKeys.mayContain(k)) {
+            int s = longKeys.get(k);
+            if (s >= 0) {
+              tRows[m] = i;
+              sRows[m++] = s;
+            }
+          }
+        }
+        return m;
+      }
+      BaseIntVector ints = (BaseIntVector) v;
+      for (int i = 0; i < n; i++) {
+        if (nulls && v.isNull(i)) {
+          continue;
+        }
+        long k = ints.getValueAsLong(i);
+        if (k >= minKey && k <= maxKey && longKeys.mayContain(k)) {
+          int s = longKeys.get(k);
+          if (s >= 0) {
+            tRows[m] = i;
+            sRows[m++] = s;
+          }
+        }
+      }
+      return m;
     }
-    return find(key(keyVectors, i));
+    for (int i = 0; i < n; i++) {
+      int s = find(key(keyVectors, i));
+      if (s >= 0) {
+        tRows[m] = i;
+        sRows[m++] = s;
+      }
+    }
+    return m;
   }
 
-  /** The source row with this key, or -1. */
+  /** The source row with this key (as {@link #key} makes it), or -1. */
   public int find(Object key) {
-    Integer at = key == null ? null : keys.get(key);
+    if (key == null) {
+      return -1;
+    }
+    if (longKeys != null) {
+      return longKeys.get(((Number) key).longValue());
+    }
+    Integer at = keys.get(key);
     return at == null ? -1 : at;
   }
 
@@ -274,12 +337,17 @@ public final class MergeSource implements AutoCloseable {
 
   /** The distinct non-null keys. */
   public Iterable<Object> keys() {
+    if (longKeys != null) {
+      List<Object> out = new ArrayList<>(longKeys.size);
+      longKeys.forEachKey(out::add);
+      return out;
+    }
     return keys.keySet();
   }
 
   /** How many rows have a non-null key. */
   public int keyCount() {
-    return keys.size();
+    return longKeys != null ? longKeys.size : keys.size();
   }
 
   /** The spill file's record batch holding source row {@code row}. */
@@ -387,28 +455,55 @@ public final class MergeSource implements AutoCloseable {
     return spill;
   }
 
-  /** An open-addressing map from long to a non-negative int (-1: absent). */
+  /**
+   * An open-addressing map from long to a non-negative int (-1: absent), with a bit filter of
+   * about 16 bits per key (one hash bit each) that answers most misses from a small array.
+   */
   private static final class LongIntMap {
     private long[] keys = new long[1024];
     private int[] values = new int[1024];
     private boolean[] used = new boolean[1024];
     private int size;
+    private long[] filter = new long[(1024 * 8) >>> 6];
+    private int filterShift = 64 - Integer.numberOfTrailingZeros(1024 * 8);
 
-    void put(long key, int value) {
+    boolean mayContain(long key) {
+      int bit = (int) ((key * 0x9E3779B97F4A7C15L) >>> filterShift);
+      return (filter[bit >>> 6] & (1L << bit)) != 0;
+    }
+
+    private void addToFilter(long key) {
+      int bit = (int) ((key * 0x9E3779B97F4A7C15L) >>> filterShift);
+      filter[bit >>> 6] |= 1L << bit;
+    }
+
+    /** Adds the key with this value unless it is there: then returns its value (else -1). */
+    int putIfAbsent(long key, int value) {
       if ((size + 1) * 2 > keys.length) {
         grow();
       }
       int mask = keys.length - 1;
       int at = slot(key) & mask;
-      while (used[at] && keys[at] != key) {
+      while (used[at]) {
+        if (keys[at] == key) {
+          return values[at];
+        }
         at = (at + 1) & mask;
       }
-      if (!used[at]) {
-        used[at] = true;
-        size++;
-      }
+      used[at] = true;
+      size++;
+      addToFilter(key);
       keys[at] = key;
       values[at] = value;
+      return -1;
+    }
+
+    void forEachKey(LongConsumer to) {
+      for (int i = 0; i < keys.length; i++) {
+        if (used[i]) {
+          to.accept(keys[i]);
+        }
+      }
     }
 
     int get(long key) {
@@ -435,10 +530,14 @@ public final class MergeSource implements AutoCloseable {
       keys = new long[oldKeys.length * 2];
       values = new int[oldKeys.length * 2];
       used = new boolean[oldKeys.length * 2];
+      // Eight filter bits per slot: 16 or more per key at the map's load of at most a half.
+      int bits = keys.length * 8;
+      filter = new long[bits >>> 6];
+      filterShift = 64 - Integer.numberOfTrailingZeros(bits);
       size = 0;
       for (int i = 0; i < oldKeys.length; i++) {
         if (oldUsed[i]) {
-          put(oldKeys[i], oldValues[i]);
+          putIfAbsent(oldKeys[i], oldValues[i]);
         }
       }
     }
