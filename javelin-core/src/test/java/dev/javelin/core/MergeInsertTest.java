@@ -388,6 +388,57 @@ class MergeInsertTest {
     assertThat(rows(r.dataset())).isEqualTo(expected(1000, i -> i >= 290 && i < 310));
   }
 
+  @Test
+  void aBTreeLookupOfScatteredKeysSkipsDeletedRowsAndKeysThatAreNotThere() throws IOException {
+    Dataset ds = create(3000, false).createIndex("id", IndexType.BTREE);
+    ds = ds.delete("id = 7 OR id = 2107");
+    // Scattered keys (looked up as an IN list), deleted ones among them: those are inserted.
+    long[] keys = LongStream.range(0, 40).map(i -> i * 75 + 7).toArray(); // 7, 82, ..., 2932
+    MergeInsertResult r = merge(ds, source(keys), b -> b.whenMatchedUpdateAll());
+    assertThat(r.plan().usesIndex()).isTrue();
+    assertThat(r.rowsUpdated()).isEqualTo(38);
+    assertThat(r.rowsInserted()).isEqualTo(2);
+    java.util.Set<Long> set = LongStream.of(keys).boxed().collect(Collectors.toSet());
+    assertThat(rows(r.dataset())).isEqualTo(expected(3000, set::contains));
+    // Dense runs of keys (looked up as ranges), with keys past the end.
+    MergeInsertResult runs = merge(r.dataset(), source(LongStream.concat(LongStream.range(100, 160),
+        LongStream.range(2990, 3010)).toArray()), b -> b.whenMatchedUpdateAll());
+    assertThat(runs.rowsUpdated()).isEqualTo(70);
+    assertThat(runs.rowsInserted()).isEqualTo(10);
+    assertThat(rows(runs.dataset())).isEqualTo(expected(3000,
+        i -> set.contains(i) || (i >= 100 && i < 160) || i >= 2990, range(3000, 3010)));
+  }
+
+  @Test
+  void aBTreeOnAStringKeyFindsTheMatches() throws IOException {
+    Dataset ds = create(1000, false).createIndex("s", IndexType.BTREE);
+    VectorSchemaRoot src = root(SCHEMA, List.<Object[]>of(new Object[] {5000L, 1L, "t5"},
+        new Object[] {5001L, 2L, "t999"}, new Object[] {5002L, 3L, "new"}));
+    try (src; ArrowReader r = Readers.readerOf(allocator, src)) {
+      MergeInsertResult m = ds.mergeInsert(r).on("s").whenMatchedUpdateAll().commit();
+      assertThat(m.plan().usesIndex()).isTrue();
+      assertThat(m.rowsUpdated()).isEqualTo(2);
+      assertThat(m.rowsInserted()).isEqualTo(1);
+      assertThat(rows(m.dataset())).containsEntry(5000L, "1/t5").containsEntry(5001L, "2/t999")
+          .containsEntry(5002L, "3/new").doesNotContainKeys(5L, 999L).hasSize(1001);
+    }
+  }
+
+  @Test
+  void withStableRowIdsTheMergeScansInsteadOfUsingTheIndex() throws IOException {
+    Dataset ds = create(1000, true).createIndex("id", IndexType.BTREE);
+    Map<Long, Long> idsBefore = rowIds(ds);
+    try (VectorSchemaRoot src = source(1); ArrowReader r = Readers.readerOf(allocator, src)) {
+      assertThat(ds.mergeInsert(r).on("id").explain().describe())
+          .contains("key lookup: full scan of the key columns (with stable row ids indices hold row ids, not "
+              + "addresses)");
+    }
+    MergeInsertResult r = merge(ds, source(range(290, 310)), b -> b.whenMatchedUpdateAll());
+    assertThat(r.rowsUpdated()).isEqualTo(20);
+    assertThat(rows(r.dataset())).isEqualTo(expected(1000, i -> i >= 290 && i < 310));
+    assertThat(rowIds(r.dataset())).isEqualTo(idsBefore);
+  }
+
   // ---- concurrency: a merge that read an older version than the newest
 
   @Test

@@ -10,12 +10,21 @@ import dev.javelin.core.WriteParams;
 import dev.javelin.core.exceptions.MergeInsertException;
 import dev.javelin.core.expr.BoundExpression;
 import dev.javelin.core.expr.Expression;
+import dev.javelin.core.internal.SessionState;
+import dev.javelin.core.internal.scan.Take;
+import dev.javelin.format.schema.LanceField;
+import dev.javelin.index.IndexType;
+import dev.javelin.index.internal.btree.BTreeIndex;
+import dev.javelin.index.internal.btree.ScalarQuery;
+import dev.javelin.index.internal.scalar.ScalarIndex;
+import dev.javelin.io.ObjectStore;
 import dev.javelin.table.ConflictRules;
 import dev.javelin.table.Fragment;
+import dev.javelin.table.IndexMetadata;
 import dev.javelin.table.Manifest;
 import dev.javelin.table.Transaction;
-import dev.javelin.table.deletion.DeletionMerge;
 import dev.javelin.table.deletion.Deletes;
+import dev.javelin.table.deletion.DeletionMerge;
 import dev.javelin.table.exceptions.CommitConflictException;
 import dev.javelin.table.proto.TransactionProtos;
 import dev.javelin.table.rowids.RowLineage;
@@ -45,6 +54,8 @@ import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.FieldType;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.roaringbitmap.RoaringBitmap;
+import org.roaringbitmap.longlong.LongIterator;
+import org.roaringbitmap.longlong.Roaring64NavigableMap;
 
 /**
  * Lance's merge insert (upsert): source rows are matched to target rows by key columns, and
@@ -148,12 +159,15 @@ public final class MergeInsert {
       note = "when not matched by source delete reads every row";
     } else if (!indexableKey(target.findField(spec.on().get(0)).getType())) {
       note = "the key's type has no index lookup";
+    } else if (UpdateReads.stableRowIds(at.manifest())) {
+      note = "with stable row ids indices hold row ids, not addresses";
     } else {
       for (IndexInfo i : at.indices()) {
-        // An index that finds exactly the matching rows; the scan's filter on the source keys then
-        // reads only those (zone maps and bloom filters would read whole zones for every key).
+        // An index that finds exactly the matching rows, whose addresses are then read directly
+        // (zone maps and bloom filters would read whole zones for every key). Fragments it covers
+        // only through a reordered rewrite's row map are scanned.
         if (i.type().isExact() && i.fields().equals(spec.on())
-            && live.stream().anyMatch(id -> i.fragments().contains(id) || i.throughRowMaps().contains(id))) {
+            && live.stream().anyMatch(id -> i.fragments().contains(id))) {
           index = i;
           break;
         }
@@ -165,7 +179,7 @@ public final class MergeInsert {
     List<Long> indexed = new ArrayList<>();
     List<Long> scanned = new ArrayList<>();
     for (long id : live) {
-      if (index != null && (index.fragments().contains(id) || index.throughRowMaps().contains(id))) {
+      if (index != null && index.fragments().contains(id)) {
         indexed.add(id);
       } else {
         scanned.add(id);
@@ -269,96 +283,31 @@ public final class MergeInsert {
       }
     });
 
-    // Per fragment, the rows this merge replaces or deletes, and those it matched.
-    Map<Long, RoaringBitmap> changed = new TreeMap<>();
-    Map<Long, RoaringBitmap> matchedRows = new HashMap<>();
-    BitSet matchedSource = new BitSet(src.rows());
-    Ints updateSource = new Ints();
-    // With stable row ids, each replaced row's id and created-at version, in updateSource's order.
-    Longs updateIds = new Longs();
-    Longs updateCreated = new Longs();
-    long deleted = 0;
-
-    boolean lookUpOnly = spec.bySource() == BySource.KEEP;
-    if (!(lookUpOnly && src.keyCount() == 0)) {
-      ScanBuilder scan = at.newScan().columns(readCols).withRowAddress();
-      if (stableIds && updates) {
-        scan.withRowId().withRowCreatedAtVersion();
-      }
-      if (plan.index() != null) {
-        scan.filter(inList(src, spec.on().get(0), target));
-      }
-      try (ArrowReader r = scan.build()) {
-        VectorSchemaRoot root = r.getVectorSchemaRoot();
-        List<FieldVector> keyVectors = src.keyVectors(root);
-        int[] tRows = new int[0];
-        int[] sRows = new int[0];
-        while (r.loadNextBatch()) {
-          int n = root.getRowCount();
-          if (n == 0) {
-            continue;
-          }
-          if (tRows.length < n) {
-            tRows = new int[n];
-            sRows = new int[n];
-          }
-          UInt8Vector addr = (UInt8Vector) root.getVector(ROW_ADDR);
-          int m = src.match(keyVectors, n, tRows, sRows);
-          if (m > 0 && spec.matched() == Matched.FAIL) {
-            throw new MergeInsertException("Source row with key " + MergeSource.describe(keyVectors, tRows[0])
-                + " matched a row of the dataset, and the merge insert was set to fail when a row matches: "
-                + at.location());
-          }
-          BitSet unmatched = null;
-          if (!lookUpOnly) {
-            unmatched = new BitSet(n);
-            unmatched.set(0, n);
-          }
-          for (int j = 0; j < m; j++) {
-            matchedSource.set(sRows[j]);
-            long a = addr.get(tRows[j]);
-            matchedRows.computeIfAbsent(a >>> 32, k -> new RoaringBitmap()).add((int) a);
-            if (unmatched != null) {
-              unmatched.clear(tRows[j]);
-            }
-          }
-          if (m > 0 && spec.matched() != Matched.DO_NOTHING) {
-            int[] keep = null;
-            if (matchedIf != null) {
-              sortBySource(tRows, sRows, m); // so the spilled source is read in order
-              try (VectorSchemaRoot both = pairs(root, condTarget, tRows, sRows, m, src)) {
-                keep = matchedIf.select(both);
+    Matches found = new Matches(at, src, spec, condTarget, matchedIf, bySourceIf, stableIds && updates);
+    if (!(spec.bySource() == BySource.KEEP && src.keyCount() == 0)) {
+      try {
+        List<Long> scanned = plan.scannedFragments();
+        if (plan.index() != null) {
+          lookUp(at, plan, src, readCols, found);
+        }
+        if (plan.index() == null || !scanned.isEmpty()) {
+          ScanBuilder scan = at.newScan().columns(readCols).withRowAddress();
+          if (plan.index() != null) {
+            List<Fragment> only = new ArrayList<>();
+            read.fragments().forEach(f -> {
+              if (scanned.contains(f.id())) {
+                only.add(f);
               }
-            }
-            int count = keep == null ? m : keep.length;
-            for (int j = 0; j < count; j++) {
-              int p = keep == null ? j : keep[j];
-              long a = addr.get(tRows[p]);
-              changed.computeIfAbsent(a >>> 32, k -> new RoaringBitmap()).add((int) a);
-              if (updates) {
-                updateSource.add(sRows[p]);
-                if (stableIds) {
-                  updateIds.add(((UInt8Vector) root.getVector(ROW_ID)).get(tRows[p]));
-                  updateCreated.add(((UInt8Vector) root.getVector(CREATED_AT)).get(tRows[p]));
-                }
-              } else {
-                deleted++;
-              }
-            }
+            });
+            scan.fragments(only);
           }
-          if (unmatched != null && !unmatched.isEmpty()) {
-            BitSet del = unmatched;
-            if (bySourceIf != null) {
-              del = new BitSet(n);
-              for (int i : bySourceIf.select(root)) {
-                del.set(i);
-              }
-              del.and(unmatched);
-            }
-            for (int i = del.nextSetBit(0); i >= 0; i = del.nextSetBit(i + 1)) {
-              long a = addr.get(i);
-              changed.computeIfAbsent(a >>> 32, k -> new RoaringBitmap()).add((int) a);
-              deleted++;
+          if (stableIds && updates) {
+            scan.withRowId().withRowCreatedAtVersion();
+          }
+          try (ArrowReader r = scan.build()) {
+            VectorSchemaRoot root = r.getVectorSchemaRoot();
+            while (r.loadNextBatch()) {
+              found.add(root);
             }
           }
         }
@@ -366,6 +315,13 @@ public final class MergeInsert {
         throw new UncheckedIOException("Merge insert failed: " + at.location(), e);
       }
     }
+    Map<Long, RoaringBitmap> changed = found.changed;
+    Map<Long, RoaringBitmap> matchedRows = found.matchedRows;
+    BitSet matchedSource = found.matchedSource;
+    Ints updateSource = found.updateSource;
+    Longs updateIds = found.updateIds;
+    Longs updateCreated = found.updateCreated;
+    long deleted = found.deleted;
 
     Ints inserts = new Ints();
     if (spec.notMatched() == NotMatched.INSERT_ALL) {
@@ -378,29 +334,44 @@ public final class MergeInsert {
     }
     try (UpdateFiles files = new UpdateFiles(at)) {
       List<Fragment> added = new ArrayList<>();
-      if (updateSource.n > 0) {
-        // In source row order, so the spilled source is read once, front to back; the row ids
-        // are handed out in the same order.
-        int[] order = sourceOrder(updateSource);
-        int[] rowsInOrder = new int[updateSource.n];
-        RowLineage lineage = stableIds ? new RowLineage() : null;
-        for (int j = 0; j < order.length; j++) {
-          rowsInOrder[j] = updateSource.a[order[j]];
-          if (lineage != null) {
+      if (!stableIds) {
+        // Replacements and inserts are alike (new rows, new addresses): one pass over the
+        // spilled source, in source row order, writes them together.
+        int[] all = Arrays.copyOf(updateSource.a, updateSource.n + inserts.n);
+        System.arraycopy(inserts.a, 0, all, updateSource.n, inserts.n);
+        Arrays.sort(all);
+        FragmentWriter w = files.writer(at.schema(), WriteParams.defaults());
+        src.write(all, all.length, w::write);
+        added.addAll(w.finish());
+      } else {
+        FragmentWriter replaced = null;
+        RowLineage lineage = new RowLineage();
+        if (updateSource.n > 0) {
+          // In source row order, so the spilled source is read once, front to back; the row ids
+          // are handed out in the same order.
+          int[] order = sourceOrder(updateSource);
+          int[] rowsInOrder = new int[updateSource.n];
+          for (int j = 0; j < order.length; j++) {
+            rowsInOrder[j] = updateSource.a[order[j]];
             lineage.add(updateIds.a[order[j]], updateCreated.a[order[j]], RowLineage.NONE);
           }
+          replaced = files.writer(at.schema(), WriteParams.defaults());
+          src.write(rowsInOrder, rowsInOrder.length, replaced::write);
+          replaced.closeAsync(); // its last file is encoded while the inserts are written
         }
-        FragmentWriter w = files.writer(at.schema(), WriteParams.defaults());
-        src.write(rowsInOrder, rowsInOrder.length, w::write);
-        for (Fragment f : w.finish()) {
-          added.add(lineage == null ? f : lineage.next(f));
+        List<Fragment> inserted = List.of();
+        if (inserts.n > 0) {
+          // Separate fragments: the commit gives their rows new ids.
+          FragmentWriter w = files.writer(at.schema(), WriteParams.defaults());
+          src.write(inserts.a, inserts.n, w::write);
+          inserted = w.finish();
         }
-      }
-      if (inserts.n > 0) {
-        // Separate fragments: the commit gives their rows new ids.
-        FragmentWriter w = files.writer(at.schema(), WriteParams.defaults());
-        src.write(inserts.a, inserts.n, w::write);
-        added.addAll(w.finish());
+        if (replaced != null) {
+          for (Fragment f : replaced.finish()) {
+            added.add(lineage.next(f));
+          }
+        }
+        added.addAll(inserted);
       }
       Map<Long, Fragment> byId = new HashMap<>();
       read.fragments().forEach(f -> byId.put(f.id(), f));
@@ -421,6 +392,239 @@ public final class MergeInsert {
     } catch (IOException e) {
       throw new UncheckedIOException("Merge insert failed: " + at.location(), e);
     }
+  }
+
+  /**
+   * What one attempt found, batch by batch of target rows (the key columns, the columns the
+   * conditions name, {@code _rowaddr}, and with stable row ids {@code _rowid} and the created-at
+   * version): per fragment the rows it replaces or deletes and those it matched, the source rows
+   * that matched, and the source rows of the replacements.
+   */
+  private static final class Matches {
+    final Dataset at;
+    final MergeSource src;
+    final Spec spec;
+    final Schema condTarget;
+    final BoundExpression matchedIf;
+    final BoundExpression bySourceIf;
+    final boolean lineage;
+    final boolean lookUpOnly;
+    final Map<Long, RoaringBitmap> changed = new TreeMap<>();
+    final Map<Long, RoaringBitmap> matchedRows = new HashMap<>();
+    final BitSet matchedSource;
+    final Ints updateSource = new Ints();
+    // With stable row ids, each replaced row's id and created-at version, in updateSource's order.
+    final Longs updateIds = new Longs();
+    final Longs updateCreated = new Longs();
+    long deleted;
+    private int[] tRows = new int[0];
+    private int[] sRows = new int[0];
+
+    Matches(Dataset at, MergeSource src, Spec spec, Schema condTarget, BoundExpression matchedIf,
+        BoundExpression bySourceIf, boolean lineage) {
+      this.at = at;
+      this.src = src;
+      this.spec = spec;
+      this.condTarget = condTarget;
+      this.matchedIf = matchedIf;
+      this.bySourceIf = bySourceIf;
+      this.lineage = lineage;
+      this.lookUpOnly = spec.bySource() == BySource.KEEP;
+      this.matchedSource = new BitSet(src.rows());
+    }
+
+    void add(VectorSchemaRoot root) throws IOException {
+      int n = root.getRowCount();
+      if (n == 0) {
+        return;
+      }
+      if (tRows.length < n) {
+        tRows = new int[n];
+        sRows = new int[n];
+      }
+      List<FieldVector> keyVectors = src.keyVectors(root);
+      UInt8Vector addr = (UInt8Vector) root.getVector(ROW_ADDR);
+      int m = src.match(keyVectors, n, tRows, sRows);
+      if (m > 0 && spec.matched() == Matched.FAIL) {
+        throw new MergeInsertException("Source row with key " + MergeSource.describe(keyVectors, tRows[0])
+            + " matched a row of the dataset, and the merge insert was set to fail when a row matches: "
+            + at.location());
+      }
+      BitSet unmatched = null;
+      if (!lookUpOnly) {
+        unmatched = new BitSet(n);
+        unmatched.set(0, n);
+      }
+      for (int j = 0; j < m; j++) {
+        matchedSource.set(sRows[j]);
+        mark(matchedRows, addr.get(tRows[j]));
+        if (unmatched != null) {
+          unmatched.clear(tRows[j]);
+        }
+      }
+      if (m > 0 && spec.matched() != Matched.DO_NOTHING) {
+        int[] keep = null;
+        if (matchedIf != null) {
+          sortBySource(tRows, sRows, m); // so the spilled source is read in order
+          try (VectorSchemaRoot both = pairs(root, condTarget, tRows, sRows, m, src)) {
+            keep = matchedIf.select(both);
+          }
+        }
+        int count = keep == null ? m : keep.length;
+        for (int j = 0; j < count; j++) {
+          int p = keep == null ? j : keep[j];
+          mark(changed, addr.get(tRows[p]));
+          if (spec.matched() == Matched.UPDATE_ALL) {
+            updateSource.add(sRows[p]);
+            if (lineage) {
+              updateIds.add(((UInt8Vector) root.getVector(ROW_ID)).get(tRows[p]));
+              updateCreated.add(((UInt8Vector) root.getVector(CREATED_AT)).get(tRows[p]));
+            }
+          } else {
+            deleted++;
+          }
+        }
+      }
+      if (unmatched != null && !unmatched.isEmpty()) {
+        BitSet del = unmatched;
+        if (bySourceIf != null) {
+          del = new BitSet(n);
+          for (int i : bySourceIf.select(root)) {
+            del.set(i);
+          }
+          del.and(unmatched);
+        }
+        for (int i = del.nextSetBit(0); i >= 0; i = del.nextSetBit(i + 1)) {
+          mark(changed, addr.get(i));
+          deleted++;
+        }
+      }
+    }
+
+    private static void mark(Map<Long, RoaringBitmap> rows, long address) {
+      rows.computeIfAbsent(address >>> 32, k -> new RoaringBitmap()).add((int) address);
+    }
+  }
+
+  /**
+   * Finds the matches in the fragments the plan's index covers: the index gives the addresses of
+   * the rows holding one of the source's keys, and only those rows' columns are read (the key
+   * column is never scanned there).
+   */
+  private static void lookUp(Dataset at, MergeInsertPlan plan, MergeSource src, List<String> readCols,
+      Matches found) throws IOException {
+    IndexMetadata meta = null;
+    for (IndexMetadata m : at.manifest().indices()) {
+      if (m.name().equals(plan.index()) && m.uuid().equals(indexUuid(at, plan))) {
+        meta = m;
+      }
+    }
+    if (meta == null) {
+      throw new IllegalStateException("The index " + plan.index() + " is not in version " + at.version());
+    }
+    String column = plan.on().get(0);
+    ArrowType columnType = at.schema().toArrow().findField(column).getType();
+    ObjectStore store = at.manifest().basePaths().indexStore(at.store(), meta);
+    Roaring64NavigableMap rows;
+    if (IndexType.fromDetailsTypeUrl(meta.details().typeUrl()) == IndexType.BTREE) {
+      try (BTreeIndex index = SessionState.of(at).indices().open(store, meta.uuid())) {
+        List<long[]> runs = src.keyRuns(MAX_RUNS);
+        if (runs == null) {
+          rows = index.search(ScalarQuery.in(src.sortedKeys()));
+        } else {
+          // Keys in a few dense runs: a range per run is binary-searched in the index's sorted
+          // pages, where an IN list is checked row by row; rows in a run's gaps are dropped
+          // when their keys are matched.
+          rows = new Roaring64NavigableMap();
+          for (long[] run : runs) {
+            rows.or(index.search(ScalarQuery.between(run[0], run[1])));
+          }
+        }
+      }
+    } else {
+      ScalarIndex index = SessionState.of(at).indices().openScalar(store, meta.uuid(),
+          IndexType.fromDetailsTypeUrl(meta.details().typeUrl()), columnType);
+      rows = index.search(ScalarQuery.in(src.sortedKeys())).rows();
+    }
+    List<LanceField> fields = at.fields(readCols);
+    BufferAllocator allocator = src.allocator();
+    Map<Long, long[]> byFragment = byFragment(rows);
+    for (Fragment f : at.manifest().fragments()) {
+      long[] candidates = byFragment.get(f.id());
+      if (candidates == null || !plan.indexedFragments().contains(f.id())) {
+        continue;
+      }
+      long[] offsets = live(candidates, f, Deletes.deletedRows(at.store(), f, allocator));
+      for (int from = 0; from < offsets.length; from += LOOKUP_BATCH) {
+        long[] part = Arrays.copyOfRange(offsets, from, Math.min(offsets.length, from + LOOKUP_BATCH));
+        List<VectorSchemaRoot> opened = new ArrayList<>();
+        try (UInt8Vector addr = new UInt8Vector(ROW_ADDR, allocator)) {
+          FieldVector[] taken = Take.takeFromFragment(at, f, fields, part, opened, allocator);
+          addr.allocateNew(part.length);
+          for (int i = 0; i < part.length; i++) {
+            addr.set(i, (f.id() << 32) | part[i]);
+          }
+          addr.setValueCount(part.length);
+          List<FieldVector> vectors = new ArrayList<>(Arrays.asList(taken));
+          vectors.add(addr);
+          VectorSchemaRoot batch = new VectorSchemaRoot(vectors);
+          batch.setRowCount(part.length);
+          found.add(batch);
+        } finally {
+          opened.forEach(VectorSchemaRoot::close);
+        }
+      }
+    }
+  }
+
+  /** The most ranges of keys looked up one by one instead of as an IN list. */
+  private static final int MAX_RUNS = 16;
+
+  /** Rows a lookup reads at a time. */
+  private static final int LOOKUP_BATCH = 8192;
+
+  private static String indexUuid(Dataset at, MergeInsertPlan plan) {
+    for (IndexInfo i : at.indices()) {
+      if (i.name().equals(plan.index()) && i.fields().equals(plan.on())) {
+        return i.uuid();
+      }
+    }
+    return null;
+  }
+
+  // The found addresses' physical offsets, ascending, by fragment id.
+  private static Map<Long, long[]> byFragment(Roaring64NavigableMap rows) {
+    Map<Long, long[]> out = new HashMap<>();
+    LongIterator it = rows.getLongIterator();
+    long current = -1;
+    Longs offsets = null;
+    while (it.hasNext()) {
+      long a = it.next();
+      if ((a >>> 32) != current) {
+        if (offsets != null) {
+          out.put(current, Arrays.copyOf(offsets.a, offsets.n));
+        }
+        current = a >>> 32;
+        offsets = new Longs();
+      }
+      offsets.add(a & 0xFFFFFFFFL);
+    }
+    if (offsets != null) {
+      out.put(current, Arrays.copyOf(offsets.a, offsets.n));
+    }
+    return out;
+  }
+
+  // The offsets that are rows of fragment f, past neither its end nor deleted.
+  private static long[] live(long[] offsets, Fragment f, RoaringBitmap deleted) {
+    long[] out = new long[offsets.length];
+    int n = 0;
+    for (long r : offsets) {
+      if (r < f.physicalRows() && !deleted.contains((int) r)) {
+        out[n++] = r;
+      }
+    }
+    return n == out.length ? out : Arrays.copyOf(out, n);
   }
 
   /** A growable list of longs. */
@@ -503,23 +707,4 @@ public final class MergeInsert {
     }
   }
 
-  // "key IN (...)" over the source's keys, so that a BTree index on the key answers the lookup.
-  private static String inList(MergeSource src, String column, Schema target) {
-    boolean text = !(target.findField(column).getType() instanceof ArrowType.Int);
-    StringBuilder b = new StringBuilder(src.keyCount() * 8 + 32);
-    b.append('`').append(column.replace("`", "``")).append("` IN (");
-    boolean first = true;
-    for (Object k : src.keys()) {
-      if (!first) {
-        b.append(',');
-      }
-      first = false;
-      if (text) {
-        b.append('\'').append(k.toString().replace("'", "''")).append('\'');
-      } else {
-        b.append(k);
-      }
-    }
-    return b.append(')').toString();
-  }
 }

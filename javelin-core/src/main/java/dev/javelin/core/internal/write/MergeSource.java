@@ -28,6 +28,7 @@ import org.apache.arrow.vector.ipc.ArrowReader;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
+import org.apache.arrow.vector.util.Text;
 
 /**
  * The source of a merge insert, read once from its stream: its key set on the heap (key to row
@@ -335,14 +336,68 @@ public final class MergeSource implements AutoCloseable {
     return rows;
   }
 
-  /** The distinct non-null keys. */
-  public Iterable<Object> keys() {
+  /**
+   * The distinct non-null keys of a single key column, as an index lookup takes them: numbers
+   * (ascending) or strings.
+   */
+  public List<Object> sortedKeys() {
+    List<Object> out = new ArrayList<>(keyCount());
     if (longKeys != null) {
-      List<Object> out = new ArrayList<>(longKeys.size);
-      longKeys.forEachKey(out::add);
+      long[] all = new long[longKeys.size];
+      int[] n = {0};
+      longKeys.forEachKey(k -> all[n[0]++] = k);
+      Arrays.sort(all);
+      for (long k : all) {
+        out.add(k);
+      }
       return out;
     }
-    return keys.keySet();
+    for (Object k : keys.keySet()) {
+      out.add(k instanceof Text t ? t.toString() : k instanceof ByteBuffer b ? bytes(b) : k);
+    }
+    return out;
+  }
+
+  /**
+   * The ranges [low, high] that a single integer key's values fall into, if at most
+   * {@code maxRuns} ranges hold them all and the ranges hold at most twice as many values as there
+   * are keys; else null.
+   */
+  public List<long[]> keyRuns(int maxRuns) {
+    if (longKeys == null || longKeys.size == 0) {
+      return null;
+    }
+    List<Object> sorted = sortedKeys();
+    List<long[]> runs = new ArrayList<>();
+    long low = (Long) sorted.get(0);
+    long high = low;
+    long width = 0;
+    for (int i = 1; i < sorted.size(); i++) {
+      long k = (Long) sorted.get(i);
+      if (k - high > 4 || k - high < 0) { // (< 0: the difference overflowed)
+        runs.add(new long[] {low, high});
+        width += high - low + 1;
+        if (runs.size() >= maxRuns) {
+          return null;
+        }
+        low = k;
+      }
+      high = k;
+    }
+    runs.add(new long[] {low, high});
+    width += high - low + 1;
+    for (long[] r : runs) {
+      if (r[1] - r[0] < 0) {
+        return null; // a run wider than a long counts
+      }
+    }
+    return width > 0 && width <= 2L * sorted.size() ? runs : null;
+  }
+
+  private static byte[] bytes(ByteBuffer b) {
+    byte[] out = new byte[b.remaining()];
+    b.duplicate().get(out);
+    return out;
   }
 
   /** How many rows have a non-null key. */
