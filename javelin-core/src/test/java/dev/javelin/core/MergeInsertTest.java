@@ -518,76 +518,6 @@ class MergeInsertTest {
 
   // ---- the source is spilled, not held
 
-  /**
-   * Source rows id = from.., v = 1000 + id, s = "s<id>" padded with dots to {@code width} bytes,
-   * made batch by batch as they are read (never all in memory); {@code atEnd} runs when the
-   * stream ends.
-   */
-  private static final class GeneratedSource extends ArrowReader {
-    private final long from;
-    private final long count;
-    private final int batchRows;
-    private final int width;
-    private final Runnable atEnd;
-    private long next;
-    long bytes;
-
-    GeneratedSource(BufferAllocator allocator, long from, long count, int batchRows, int width, Runnable atEnd) {
-      super(allocator);
-      this.from = from;
-      this.count = count;
-      this.batchRows = batchRows;
-      this.width = width;
-      this.atEnd = atEnd;
-    }
-
-    static String s(long id, int width) {
-      StringBuilder b = new StringBuilder("s").append(id);
-      while (b.length() < width) {
-        b.append('.');
-      }
-      return b.toString();
-    }
-
-    @Override
-    public boolean loadNextBatch() throws IOException {
-      prepareLoadNextBatch();
-      if (next >= count) {
-        atEnd.run();
-        return false;
-      }
-      int n = (int) Math.min(batchRows, count - next);
-      VectorSchemaRoot root = getVectorSchemaRoot();
-      BigIntVector id = (BigIntVector) root.getVector("id");
-      BigIntVector v = (BigIntVector) root.getVector("v");
-      VarCharVector str = (VarCharVector) root.getVector("s");
-      root.allocateNew();
-      for (int i = 0; i < n; i++) {
-        long key = from + next + i;
-        id.setSafe(i, key);
-        v.setSafe(i, 1000 + key);
-        str.setSafe(i, s(key, width).getBytes(java.nio.charset.StandardCharsets.UTF_8));
-      }
-      root.setRowCount(n);
-      next += n;
-      bytes += id.getBufferSize() + v.getBufferSize() + str.getBufferSize();
-      return true;
-    }
-
-    @Override
-    public long bytesRead() {
-      return 0;
-    }
-
-    @Override
-    protected void closeReadSource() {}
-
-    @Override
-    protected Schema readSchema() {
-      return SCHEMA;
-    }
-  }
-
   private static List<Path> listing(Path directory) {
     if (!Files.isDirectory(directory)) {
       return List.of();
@@ -611,7 +541,7 @@ class MergeInsertTest {
     MergeInsertResult r;
     try (BufferAllocator limited = allocator.newChildAllocator("merge", 0, limit)) {
       Dataset ds = Dataset.open(dir.resolve("ds"), limited);
-      try (GeneratedSource src = new GeneratedSource(allocator, 500, count, 2048, 1000,
+      try (MergeInsertRows src = MergeInsertRows.source(allocator, 500, count, 2048, 1000,
           () -> spilledAtEnd.add(listing(spill)))) {
         r = ds.mergeInsert(src).on("id").whenMatchedUpdateAll().spillDirectory(spill).commit();
         bytes = src.bytes;
@@ -638,7 +568,7 @@ class MergeInsertTest {
             assertThat(str.getObject(i).toString()).isEqualTo("t" + key);
           } else {
             assertThat(v.get(i)).as("v of %d", key).isEqualTo(1000 + key);
-            assertThat(str.getObject(i).toString()).as("s of %d", key).isEqualTo(GeneratedSource.s(key, 1000));
+            assertThat(str.getObject(i).toString()).as("s of %d", key).isEqualTo(MergeInsertRows.s(key, 1000));
           }
           seen++;
         }
@@ -702,7 +632,7 @@ class MergeInsertTest {
     }
     assertThat(listing(spill)).isEmpty();
     // A match under whenMatchedFail, found after the whole source was spilled.
-    try (GeneratedSource src = new GeneratedSource(allocator, 50, 3000, 500, 10, () -> { })) {
+    try (MergeInsertRows src = MergeInsertRows.source(allocator, 50, 3000, 500, 10, () -> { })) {
       assertThatThrownBy(() -> ds.mergeInsert(src).on("id").whenMatchedFail().spillDirectory(spill).commit())
           .isInstanceOf(MergeInsertException.class);
     }
@@ -711,19 +641,19 @@ class MergeInsertTest {
     try (VectorSchemaRoot more = source(150)) {
       ds.append(List.of(more), WriteParams.defaults());
     }
-    try (GeneratedSource src = new GeneratedSource(allocator, 150, 3000, 500, 10, () -> { })) {
+    try (MergeInsertRows src = MergeInsertRows.source(allocator, 150, 3000, 500, 10, () -> { })) {
       assertThatThrownBy(() -> ds.mergeInsert(src).on("id").whenMatchedUpdateAll().conflictRetries(0)
           .spillDirectory(spill).commit()).isInstanceOf(CommitConflictException.class);
     }
     assertThat(listing(spill)).isEmpty();
     // And after a conflict that was retried, the retry read the spilled rows again.
-    try (GeneratedSource src = new GeneratedSource(allocator, 150, 3000, 500, 10, () -> { })) {
+    try (MergeInsertRows src = MergeInsertRows.source(allocator, 150, 3000, 500, 10, () -> { })) {
       MergeInsertResult r = ds.mergeInsert(src).on("id").whenMatchedUpdateAll().spillDirectory(spill).commit();
       assertThat(r.attempts()).isEqualTo(2);
       assertThat(r.rowsUpdated()).isEqualTo(1);
       assertThat(r.rowsInserted()).isEqualTo(2999);
-      assertThat(rows(r.dataset())).hasSize(100 + 3000).containsEntry(150L, "1150/" + GeneratedSource.s(150, 10))
-          .containsEntry(3149L, "4149/" + GeneratedSource.s(3149, 10)).containsEntry(99L, "99/t99");
+      assertThat(rows(r.dataset())).hasSize(100 + 3000).containsEntry(150L, "1150/" + MergeInsertRows.s(150, 10))
+          .containsEntry(3149L, "4149/" + MergeInsertRows.s(3149, 10)).containsEntry(99L, "99/t99");
     }
     assertThat(listing(spill)).isEmpty();
   }
