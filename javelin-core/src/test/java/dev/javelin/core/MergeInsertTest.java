@@ -292,6 +292,33 @@ class MergeInsertTest {
   }
 
   @Test
+  void stringKeysMatchByTheirBytesAndRepeatsFail() throws IOException {
+    Dataset ds = create(2000, false);
+    // Keys "t1500".."t2499": half there, half new; a NULL key is inserted and matches nothing.
+    List<Object[]> rows = new ArrayList<>();
+    for (long i = 1500; i < 2500; i++) {
+      rows.add(new Object[] {10_000 + i, 1000 + i, "t" + i});
+    }
+    rows.add(new Object[] {99_999L, 1L, null});
+    try (VectorSchemaRoot src = root(SCHEMA, rows); ArrowReader rd = Readers.readerOf(allocator, src)) {
+      MergeInsertResult m = ds.mergeInsert(rd).on("s").whenMatchedUpdateAll().commit();
+      assertThat(m.rowsUpdated()).isEqualTo(500);
+      assertThat(m.rowsInserted()).isEqualTo(501);
+      Map<Long, String> got = rows(m.dataset());
+      assertThat(got).hasSize(2000 + 501).containsEntry(11_500L, "2500/t1500").containsEntry(11_999L, "2999/t1999")
+          .containsEntry(12_499L, "3499/t2499").containsEntry(99_999L, "1/null").containsEntry(1499L, "1499/t1499")
+          .doesNotContainKey(1500L);
+    }
+    VectorSchemaRoot twice = root(SCHEMA, List.<Object[]>of(new Object[] {1L, 1L, "x"},
+        new Object[] {2L, 2L, "y"}, new Object[] {3L, 3L, "x"}));
+    try (twice; ArrowReader rd = Readers.readerOf(allocator, twice)) {
+      assertThatThrownBy(() -> ds.mergeInsert(rd).on("s").commit()).isInstanceOf(MergeInsertException.class)
+          .hasMessage("The source has two rows with key s='x' (rows 0 and 2); each key may appear once in a merge "
+              + "insert's source: " + ds.location());
+    }
+  }
+
+  @Test
   void withStableRowIdsUpdatedRowsKeepTheirIds() throws IOException {
     Dataset ds = create(1000, true);
     Map<Long, Long> idsBefore = rowIds(ds);

@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -14,10 +15,13 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 import java.util.function.LongConsumer;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.vector.BaseIntVector;
+import org.apache.arrow.vector.BaseLargeVariableWidthVector;
+import org.apache.arrow.vector.BaseVariableWidthVector;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.ValueVector;
@@ -51,6 +55,10 @@ public final class MergeSource implements AutoCloseable {
   // A single integer key column is also kept in a primitive map, so the target's keys are looked
   // up without boxing (the lookup runs once per target row).
   private final LongIntMap longKeys;
+  // A single string or binary key column: its keys' bytes in a map hashed from the Arrow bytes,
+  // so neither side's keys become objects.
+  private final BytesIntMap bytesKeys;
+  private final boolean textKeys;
   private long minKey = Long.MAX_VALUE;
   private long maxKey = Long.MIN_VALUE;
   private int rows;
@@ -63,8 +71,11 @@ public final class MergeSource implements AutoCloseable {
     this.schema = schema;
     this.keyColumns = keyColumns;
     this.spill = spill;
-    this.longKeys = keyColumns.length == 1 && schema.getFields().get(keyColumns[0]).getType() instanceof ArrowType.Int
-        ? new LongIntMap() : null;
+    ArrowType single = keyColumns.length == 1 ? schema.getFields().get(keyColumns[0]).getType() : null;
+    this.longKeys = single instanceof ArrowType.Int ? new LongIntMap() : null;
+    this.textKeys = single instanceof ArrowType.Utf8 || single instanceof ArrowType.LargeUtf8;
+    this.bytesKeys = textKeys || single instanceof ArrowType.Binary || single instanceof ArrowType.LargeBinary
+        ? new BytesIntMap() : null;
   }
 
   /**
@@ -181,6 +192,12 @@ public final class MergeSource implements AutoCloseable {
         before = longKeys.putIfAbsent(k, row);
         minKey = Math.min(minKey, k);
         maxKey = Math.max(maxKey, k);
+      } else if (bytesKeys != null) {
+        ValueVector v = keyVectors.get(0);
+        if (v.isNull(i)) {
+          continue;
+        }
+        before = bytesKeys.putIfAbsent(v, i, row);
       } else {
         Object key = key(keyVectors, i);
         if (key == null) {
@@ -309,6 +326,21 @@ public final class MergeSource implements AutoCloseable {
       }
       return m;
     }
+    if (bytesKeys != null) {
+      ValueVector v = keyVectors.get(0);
+      boolean nulls = v.getNullCount() > 0;
+      for (int i = 0; i < n; i++) {
+        if (nulls && v.isNull(i)) {
+          continue;
+        }
+        int s = bytesKeys.get(v, i);
+        if (s >= 0) {
+          tRows[m] = i;
+          sRows[m++] = s;
+        }
+      }
+      return m;
+    }
     for (int i = 0; i < n; i++) {
       int s = find(key(keyVectors, i));
       if (s >= 0) {
@@ -326,6 +358,10 @@ public final class MergeSource implements AutoCloseable {
     }
     if (longKeys != null) {
       return longKeys.get(((Number) key).longValue());
+    }
+    if (bytesKeys != null) {
+      ByteBuffer b = key instanceof Text t ? ByteBuffer.wrap(t.copyBytes()) : (ByteBuffer) key;
+      return bytesKeys.get(bytes(b));
     }
     Integer at = keys.get(key);
     return at == null ? -1 : at;
@@ -350,6 +386,10 @@ public final class MergeSource implements AutoCloseable {
       for (long k : all) {
         out.add(k);
       }
+      return out;
+    }
+    if (bytesKeys != null) {
+      bytesKeys.forEachKey(k -> out.add(textKeys ? new String(k, StandardCharsets.UTF_8) : k));
       return out;
     }
     for (Object k : keys.keySet()) {
@@ -402,7 +442,7 @@ public final class MergeSource implements AutoCloseable {
 
   /** How many rows have a non-null key. */
   public int keyCount() {
-    return longKeys != null ? longKeys.size : keys.size();
+    return longKeys != null ? longKeys.size : bytesKeys != null ? bytesKeys.size : keys.size();
   }
 
   /** The spill file's record batch holding source row {@code row}. */
@@ -508,6 +548,140 @@ public final class MergeSource implements AutoCloseable {
   /** The spill file (for tests: it is gone once the source is closed). */
   Path spillFile() {
     return spill;
+  }
+
+  /**
+   * An open-addressing map from byte strings (keys of a string or binary column, read from the
+   * Arrow buffers) to a non-negative int (-1: absent): the keys' bytes in one array, each slot
+   * holding its entry's hash and number, so a lookup hashes the target's bytes in place and
+   * compares bytes only on equal hashes.
+   */
+  private static final class BytesIntMap {
+    private int[] slots = new int[1024]; // entry number + 1; 0: empty
+    private int[] slotHashes = new int[1024];
+    private byte[] data = new byte[4096];
+    private long[] starts = new long[256]; // entry -> offset in data
+    private int[] lengths = new int[256];
+    private int[] values = new int[256];
+    private int dataSize;
+    private int size;
+    private byte[] scratch = new byte[64];
+
+    /** Adds the key at row i of v with this value unless it is there: then returns its value (else -1). */
+    int putIfAbsent(ValueVector v, int i, int value) {
+      int len = load(v, i);
+      int h = hash(scratch, len);
+      int at = probe(scratch, len, h);
+      if (slots[at] != 0) {
+        return values[slots[at] - 1];
+      }
+      if (size == starts.length) {
+        starts = Arrays.copyOf(starts, size * 2);
+        lengths = Arrays.copyOf(lengths, size * 2);
+        values = Arrays.copyOf(values, size * 2);
+      }
+      if (dataSize + len > data.length) {
+        data = Arrays.copyOf(data, Math.max(dataSize + len, data.length * 2));
+      }
+      System.arraycopy(scratch, 0, data, dataSize, len);
+      starts[size] = dataSize;
+      lengths[size] = len;
+      values[size] = value;
+      dataSize += len;
+      slots[at] = ++size;
+      slotHashes[at] = h;
+      if (size * 2 > slots.length) {
+        grow();
+      }
+      return -1;
+    }
+
+    /** The value of the key at row i of v, or -1. */
+    int get(ValueVector v, int i) {
+      int len = load(v, i);
+      int at = probe(scratch, len, hash(scratch, len));
+      return slots[at] == 0 ? -1 : values[slots[at] - 1];
+    }
+
+    int get(byte[] key) {
+      int at = probe(key, key.length, hash(key, key.length));
+      return slots[at] == 0 ? -1 : values[slots[at] - 1];
+    }
+
+    void forEachKey(Consumer<byte[]> to) {
+      for (int e = 0; e < size; e++) {
+        to.accept(Arrays.copyOfRange(data, (int) starts[e], (int) starts[e] + lengths[e]));
+      }
+    }
+
+    // Copies the bytes of row i of a variable-width vector into scratch; returns their length.
+    private int load(ValueVector v, int i) {
+      long start;
+      long end;
+      if (v instanceof BaseVariableWidthVector w) {
+        start = w.getStartOffset(i);
+        end = w.getEndOffset(i);
+      } else {
+        ArrowBuf offsets = ((BaseLargeVariableWidthVector) v).getOffsetBuffer();
+        start = offsets.getLong((long) i * BaseLargeVariableWidthVector.OFFSET_WIDTH);
+        end = offsets.getLong((long) (i + 1) * BaseLargeVariableWidthVector.OFFSET_WIDTH);
+      }
+      int len = Math.toIntExact(end - start);
+      if (len > scratch.length) {
+        scratch = new byte[Math.max(len, scratch.length * 2)];
+      }
+      v.getDataBuffer().getBytes(start, scratch, 0, len);
+      return len;
+    }
+
+    // The slot holding this key, or the empty slot where it would go.
+    private int probe(byte[] key, int len, int h) {
+      int mask = slots.length - 1;
+      int at = mix(h) & mask;
+      while (slots[at] != 0) {
+        if (slotHashes[at] == h) {
+          int e = slots[at] - 1;
+          int from = (int) starts[e];
+          if (lengths[e] == len && Arrays.equals(data, from, from + len, key, 0, len)) {
+            return at;
+          }
+        }
+        at = (at + 1) & mask;
+      }
+      return at;
+    }
+
+    private static int hash(byte[] b, int len) {
+      int h = 0x9747b28c ^ len;
+      for (int i = 0; i < len; i++) {
+        h = (h ^ b[i]) * 0x01000193;
+      }
+      return h;
+    }
+
+    private static int mix(int h) {
+      h ^= h >>> 16;
+      h *= 0x85ebca6b;
+      return h ^ (h >>> 13);
+    }
+
+    private void grow() {
+      int[] oldSlots = slots;
+      int[] oldHashes = slotHashes;
+      slots = new int[oldSlots.length * 2];
+      slotHashes = new int[oldSlots.length * 2];
+      int mask = slots.length - 1;
+      for (int j = 0; j < oldSlots.length; j++) {
+        if (oldSlots[j] != 0) {
+          int at = mix(oldHashes[j]) & mask;
+          while (slots[at] != 0) {
+            at = (at + 1) & mask;
+          }
+          slots[at] = oldSlots[j];
+          slotHashes[at] = oldHashes[j];
+        }
+      }
+    }
   }
 
   /**
