@@ -23,8 +23,8 @@ import dev.javelin.table.Fragment;
 import dev.javelin.table.IndexMetadata;
 import dev.javelin.table.Manifest;
 import dev.javelin.table.Transaction;
-import dev.javelin.table.deletion.Deletes;
 import dev.javelin.table.deletion.DeletionMerge;
+import dev.javelin.table.deletion.Deletes;
 import dev.javelin.table.exceptions.CommitConflictException;
 import dev.javelin.table.proto.TransactionProtos;
 import dev.javelin.table.rowids.RowLineage;
@@ -145,6 +145,13 @@ public final class MergeInsert {
    * How the merge would find its matches in version {@code at}, without reading the source.
    */
   public static MergeInsertPlan plan(Dataset at, Spec spec) {
+    return plan(at, spec, chooseIndex(at, spec));
+  }
+
+  /** The index that finds the matches in version {@code at}, or why there is none. */
+  private record IndexChoice(IndexInfo index, String note) {}
+
+  private static IndexChoice chooseIndex(Dataset at, Spec spec) {
     Schema target = at.schema().toArrow();
     MergeSource.keyColumns(target, spec.on(), at.location());
     List<Long> live = new ArrayList<>();
@@ -176,6 +183,13 @@ public final class MergeInsert {
         note = "no BTree or bitmap index on " + spec.on().get(0);
       }
     }
+    return new IndexChoice(index, note);
+  }
+
+  private static MergeInsertPlan plan(Dataset at, Spec spec, IndexChoice choice) {
+    IndexInfo index = choice.index();
+    List<Long> live = new ArrayList<>();
+    at.manifest().fragments().forEach(f -> live.add(f.id()));
     List<Long> indexed = new ArrayList<>();
     List<Long> scanned = new ArrayList<>();
     for (long id : live) {
@@ -187,7 +201,7 @@ public final class MergeInsert {
     }
     return new MergeInsertPlan(spec.on(), clause(spec.matched(), spec.matchedIf()), notMatched(spec.notMatched()),
         bySource(spec.bySource(), spec.bySourceIf()), index == null ? null : index.name(),
-        index == null ? null : index.type().name().toLowerCase(Locale.ROOT), indexed, scanned, note);
+        index == null ? null : index.type().name().toLowerCase(Locale.ROOT), indexed, scanned, choice.note());
   }
 
   private static boolean indexableKey(ArrowType t) {
@@ -255,7 +269,8 @@ public final class MergeInsert {
   private static Counts once(Dataset at, MergeSource src, Spec spec) {
     Manifest read = at.manifest();
     Schema target = at.schema().toArrow();
-    MergeInsertPlan plan = plan(at, spec);
+    IndexChoice choice = chooseIndex(at, spec);
+    MergeInsertPlan plan = plan(at, spec, choice);
     BufferAllocator allocator = src.allocator();
     boolean stableIds = UpdateReads.stableRowIds(read);
     boolean updates = spec.matched() == Matched.UPDATE_ALL;
@@ -288,7 +303,7 @@ public final class MergeInsert {
       try {
         List<Long> scanned = plan.scannedFragments();
         if (plan.index() != null) {
-          lookUp(at, plan, src, readCols, found);
+          lookUp(at, choice.index(), plan, src, readCols, found);
         }
         if (plan.index() == null || !scanned.isEmpty()) {
           ScanBuilder scan = at.newScan().columns(readCols).withRowAddress();
@@ -511,40 +526,31 @@ public final class MergeInsert {
    * the rows holding one of the source's keys, and only those rows' columns are read (the key
    * column is never scanned there).
    */
-  private static void lookUp(Dataset at, MergeInsertPlan plan, MergeSource src, List<String> readCols,
-      Matches found) throws IOException {
-    IndexMetadata meta = null;
-    for (IndexMetadata m : at.manifest().indices()) {
-      if (m.name().equals(plan.index()) && m.uuid().equals(indexUuid(at, plan))) {
-        meta = m;
-      }
-    }
-    if (meta == null) {
-      throw new IllegalStateException("The index " + plan.index() + " is not in version " + at.version());
-    }
-    String column = plan.on().get(0);
-    ArrowType columnType = at.schema().toArrow().findField(column).getType();
+  private static void lookUp(Dataset at, IndexInfo index, MergeInsertPlan plan, MergeSource src,
+      List<String> readCols, Matches found) throws IOException {
+    IndexMetadata meta = at.manifest().indices().stream().filter(m -> m.uuid().equals(index.uuid())).findFirst()
+        .orElseThrow();
+    ArrowType columnType = at.schema().toArrow().findField(plan.on().get(0)).getType();
     ObjectStore store = at.manifest().basePaths().indexStore(at.store(), meta);
     Roaring64NavigableMap rows;
-    if (IndexType.fromDetailsTypeUrl(meta.details().typeUrl()) == IndexType.BTREE) {
-      try (BTreeIndex index = SessionState.of(at).indices().open(store, meta.uuid())) {
+    if (index.type() == IndexType.BTREE) {
+      try (BTreeIndex btree = SessionState.of(at).indices().open(store, index.uuid())) {
         List<long[]> runs = src.keyRuns(MAX_RUNS);
         if (runs == null) {
-          rows = index.search(ScalarQuery.in(src.sortedKeys()));
+          rows = btree.search(ScalarQuery.in(src.sortedKeys()));
         } else {
           // Keys in a few dense runs: a range per run is binary-searched in the index's sorted
           // pages, where an IN list is checked row by row; rows in a run's gaps are dropped
           // when their keys are matched.
           rows = new Roaring64NavigableMap();
           for (long[] run : runs) {
-            rows.or(index.search(ScalarQuery.between(run[0], run[1])));
+            rows.or(btree.search(ScalarQuery.between(run[0], run[1])));
           }
         }
       }
     } else {
-      ScalarIndex index = SessionState.of(at).indices().openScalar(store, meta.uuid(),
-          IndexType.fromDetailsTypeUrl(meta.details().typeUrl()), columnType);
-      rows = index.search(ScalarQuery.in(src.sortedKeys())).rows();
+      ScalarIndex other = SessionState.of(at).indices().openScalar(store, index.uuid(), index.type(), columnType);
+      rows = other.search(ScalarQuery.in(src.sortedKeys())).rows();
     }
     List<LanceField> fields = at.fields(readCols);
     BufferAllocator allocator = src.allocator();
@@ -582,15 +588,6 @@ public final class MergeInsert {
 
   /** Rows a lookup reads at a time. */
   private static final int LOOKUP_BATCH = 8192;
-
-  private static String indexUuid(Dataset at, MergeInsertPlan plan) {
-    for (IndexInfo i : at.indices()) {
-      if (i.name().equals(plan.index()) && i.fields().equals(plan.on())) {
-        return i.uuid();
-      }
-    }
-    return null;
-  }
 
   // The found addresses' physical offsets, ascending, by fragment id.
   private static Map<Long, long[]> byFragment(Roaring64NavigableMap rows) {

@@ -17,8 +17,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 import java.util.function.LongConsumer;
-import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.ArrowBuf;
+import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BaseIntVector;
 import org.apache.arrow.vector.BaseLargeVariableWidthVector;
 import org.apache.arrow.vector.BaseVariableWidthVector;
@@ -51,9 +51,10 @@ public final class MergeSource implements AutoCloseable {
   private int[] firstRow = new int[16];
   private int batchCount;
   private final int[] keyColumns;
+  // Composite keys, as lists of values.
   private final Map<Object, Integer> keys = new HashMap<>();
-  // A single integer key column is also kept in a primitive map, so the target's keys are looked
-  // up without boxing (the lookup runs once per target row).
+  // A single integer key column in a primitive map instead, so the target's keys are looked up
+  // without boxing (the lookup runs once per target row).
   private final LongIntMap longKeys;
   // A single string or binary key column: its keys' bytes in a map hashed from the Arrow bytes,
   // so neither side's keys become objects.
