@@ -27,8 +27,9 @@ import org.lance.merge.MergeInsertParams;
  * new ones, into {@code rows} rows (id, score, name; format 2.1, lance-core's default fragment
  * size), by Javelin and by lance-core 7.0.0, each on a fresh copy of the same dataset, with and
  * without a BTree index on the key (built on the copy before the timed merge). Prints the median
- * times and ratios. Usage: {@code MergeInsertBenchmark [rows] [changes] [runs]}; data under
- * {@link BenchData#dir()}.
+ * wall and process CPU times and ratios (CPU time is steadier on a shared machine). Usage:
+ * {@code MergeInsertBenchmark [rows] [changes] [runs] [javelin]} (javelin: Javelin's two merges
+ * only, for profiling); data under {@link BenchData#dir()}.
  */
 public final class MergeInsertBenchmark {
   private MergeInsertBenchmark() {}
@@ -37,6 +38,8 @@ public final class MergeInsertBenchmark {
     long rows = args.length > 0 ? Long.parseLong(args[0]) : 10_000_000L;
     int changes = args.length > 1 ? Integer.parseInt(args[1]) : 100_000;
     int runs = args.length > 2 ? Integer.parseInt(args[2]) : 3;
+    // "javelin" runs Javelin's two merges only (for profiling them).
+    boolean javelinOnly = args.length > 3 && args[3].equals("javelin");
     Path root = BenchData.dir().resolve("merge-insert-" + rows);
     Path base = root.resolve("base");
     try (BufferAllocator allocator = new RootAllocator()) {
@@ -53,19 +56,27 @@ public final class MergeInsertBenchmark {
       try {
         String[] names = {"javelin", "javelin+btree", "lance", "lance+btree"};
         List<List<Long>> times = new ArrayList<>();
+        List<List<Long>> cpu = new ArrayList<>();
         for (int k = 0; k < names.length; k++) {
           times.add(new ArrayList<>());
+          cpu.add(new ArrayList<>());
         }
         for (int run = 0; run < runs + 1; run++) { // the first turn warms up
           for (int k = 0; k < names.length; k++) {
+            if (javelinOnly && names[k].startsWith("lance")) {
+              times.get(k).add(1L);
+              cpu.get(k).add(1L);
+              continue;
+            }
             Path copy = root.resolve("run");
             DatasetBenchData.deleteTree(copy);
             DatasetBenchData.copyTree(base, copy);
             boolean index = names[k].endsWith("btree");
-            long ns = names[k].startsWith("javelin") ? javelin(copy, source, index, allocator)
+            long[] ns = names[k].startsWith("javelin") ? javelin(copy, source, index, allocator)
                 : lance(copy, source, index, allocator);
             if (run > 0) {
-              times.get(k).add(ns);
+              times.get(k).add(ns[0]);
+              cpu.get(k).add(ns[1]);
             }
           }
         }
@@ -76,11 +87,14 @@ public final class MergeInsertBenchmark {
         System.out.printf(Locale.ROOT, "merge insert of %,d changes (half updates) into %,d rows, median of %d%n",
             changes, rows, runs);
         for (int k = 0; k < names.length; k++) {
-          System.out.printf(Locale.ROOT, "  %-14s %8.1f ms%n", names[k], median(times.get(k)) / 1e6);
+          System.out.printf(Locale.ROOT, "  %-14s %8.1f ms  (CPU %8.1f ms)%n", names[k], median(times.get(k)) / 1e6,
+              median(cpu.get(k)) / 1e6);
         }
         System.out.printf(Locale.ROOT, "  speed vs lance-core: %.2fx without index, %.2fx with a BTree%n",
             (double) lance / javelin, (double) lanceIndexed / javelinIndexed);
         System.out.printf(Locale.ROOT, "  Javelin with a BTree vs without: %.2fx%n", (double) javelin / javelinIndexed);
+        System.out.printf(Locale.ROOT, "  CPU time vs lance-core: %.2fx without index, %.2fx with a BTree%n",
+            (double) median(cpu.get(2)) / median(cpu.get(0)), (double) median(cpu.get(3)) / median(cpu.get(1)));
       } finally {
         source.forEach(VectorSchemaRoot::close);
       }
@@ -107,7 +121,8 @@ public final class MergeInsertBenchmark {
     return out;
   }
 
-  private static long javelin(Path path, List<VectorSchemaRoot> source, boolean index, BufferAllocator allocator)
+  // Wall and process CPU time of the merge (CPU: all threads, lance-core's native ones too).
+  private static long[] javelin(Path path, List<VectorSchemaRoot> source, boolean index, BufferAllocator allocator)
       throws Exception {
     Dataset ds = Dataset.open(path, allocator);
     if (index) {
@@ -115,16 +130,18 @@ public final class MergeInsertBenchmark {
     }
     try (ArrowReader r = DatasetBenchData.readerOf(allocator, source)) {
       long start = System.nanoTime();
+      long cpuStart = CpuTimeProfiler.processCpuNanos();
       MergeInsertResult m = ds.mergeInsert(r).on("id").whenMatchedUpdateAll().whenNotMatchedInsertAll().commit();
       long ns = System.nanoTime() - start;
+      long cpuNs = CpuTimeProfiler.processCpuNanos() - cpuStart;
       if (m.plan().usesIndex() != index) {
         throw new IllegalStateException("Expected index use " + index + ": " + m.plan().describe());
       }
-      return ns;
+      return new long[] {ns, cpuNs};
     }
   }
 
-  private static long lance(Path path, List<VectorSchemaRoot> source, boolean index, BufferAllocator allocator)
+  private static long[] lance(Path path, List<VectorSchemaRoot> source, boolean index, BufferAllocator allocator)
       throws Exception {
     try (org.lance.Dataset ds = org.lance.Dataset.open(path.toString(), allocator)) {
       if (index) {
@@ -136,8 +153,9 @@ public final class MergeInsertBenchmark {
           ArrowArrayStream stream = ArrowArrayStream.allocateNew(allocator)) {
         Data.exportArrayStream(allocator, r, stream);
         long start = System.nanoTime();
+        long cpuStart = CpuTimeProfiler.processCpuNanos();
         ds.mergeInsert(new MergeInsertParams(List.of("id")).withMatchedUpdateAll(), stream).dataset().close();
-        return System.nanoTime() - start;
+        return new long[] {System.nanoTime() - start, CpuTimeProfiler.processCpuNanos() - cpuStart};
       }
     }
   }

@@ -4,6 +4,7 @@ import dev.javelin.core.internal.write.MergeInsert;
 import dev.javelin.core.internal.write.MergeInsert.BySource;
 import dev.javelin.core.internal.write.MergeInsert.Matched;
 import dev.javelin.core.internal.write.MergeInsert.NotMatched;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -38,6 +39,7 @@ public final class MergeInsertBuilder {
   private boolean useIndex = true;
   private int conflictRetries = 10;
   private Duration retryTimeout = Duration.ofSeconds(30);
+  private Path spillDirectory = Path.of(System.getProperty("java.io.tmpdir"));
   private boolean committed;
 
   MergeInsertBuilder(Dataset dataset, ArrowReader source) {
@@ -151,12 +153,22 @@ public final class MergeInsertBuilder {
     return this;
   }
 
+  /**
+   * Where the source's rows are kept while the merge runs (default {@code java.io.tmpdir}): they
+   * are spilled to a temporary file there as the source is read, so that only its keys are held
+   * in memory. The file is deleted when the merge ends, whether it succeeds or fails.
+   */
+  public MergeInsertBuilder spillDirectory(Path directory) {
+    this.spillDirectory = Objects.requireNonNull(directory, "directory");
+    return this;
+  }
+
   private MergeInsert.Spec spec() {
     if (on == null) {
       throw new IllegalStateException("Say which columns are the key: on(columns)");
     }
     return new MergeInsert.Spec(on, matched, matchedIf, notMatched, bySource, bySourceIf, useIndex, conflictRetries,
-        retryTimeout);
+        retryTimeout, spillDirectory);
   }
 
   /**

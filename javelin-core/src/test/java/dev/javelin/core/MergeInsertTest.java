@@ -292,6 +292,33 @@ class MergeInsertTest {
   }
 
   @Test
+  void stringKeysMatchByTheirBytesAndRepeatsFail() throws IOException {
+    Dataset ds = create(2000, false);
+    // Keys "t1500".."t2499": half there, half new; a NULL key is inserted and matches nothing.
+    List<Object[]> rows = new ArrayList<>();
+    for (long i = 1500; i < 2500; i++) {
+      rows.add(new Object[] {10_000 + i, 1000 + i, "t" + i});
+    }
+    rows.add(new Object[] {99_999L, 1L, null});
+    try (VectorSchemaRoot src = root(SCHEMA, rows); ArrowReader rd = Readers.readerOf(allocator, src)) {
+      MergeInsertResult m = ds.mergeInsert(rd).on("s").whenMatchedUpdateAll().commit();
+      assertThat(m.rowsUpdated()).isEqualTo(500);
+      assertThat(m.rowsInserted()).isEqualTo(501);
+      Map<Long, String> got = rows(m.dataset());
+      assertThat(got).hasSize(2000 + 501).containsEntry(11_500L, "2500/t1500").containsEntry(11_999L, "2999/t1999")
+          .containsEntry(12_499L, "3499/t2499").containsEntry(99_999L, "1/null").containsEntry(1499L, "1499/t1499")
+          .doesNotContainKey(1500L);
+    }
+    VectorSchemaRoot twice = root(SCHEMA, List.<Object[]>of(new Object[] {1L, 1L, "x"},
+        new Object[] {2L, 2L, "y"}, new Object[] {3L, 3L, "x"}));
+    try (twice; ArrowReader rd = Readers.readerOf(allocator, twice)) {
+      assertThatThrownBy(() -> ds.mergeInsert(rd).on("s").commit()).isInstanceOf(MergeInsertException.class)
+          .hasMessage("The source has two rows with key s='x' (rows 0 and 2); each key may appear once in a merge "
+              + "insert's source: " + ds.location());
+    }
+  }
+
+  @Test
   void withStableRowIdsUpdatedRowsKeepTheirIds() throws IOException {
     Dataset ds = create(1000, true);
     Map<Long, Long> idsBefore = rowIds(ds);
@@ -388,6 +415,57 @@ class MergeInsertTest {
     assertThat(rows(r.dataset())).isEqualTo(expected(1000, i -> i >= 290 && i < 310));
   }
 
+  @Test
+  void aBTreeLookupOfScatteredKeysSkipsDeletedRowsAndKeysThatAreNotThere() throws IOException {
+    Dataset ds = create(3000, false).createIndex("id", IndexType.BTREE);
+    ds = ds.delete("id = 7 OR id = 2107");
+    // Scattered keys (looked up as an IN list), deleted ones among them: those are inserted.
+    long[] keys = LongStream.range(0, 40).map(i -> i * 75 + 7).toArray(); // 7, 82, ..., 2932
+    MergeInsertResult r = merge(ds, source(keys), b -> b.whenMatchedUpdateAll());
+    assertThat(r.plan().usesIndex()).isTrue();
+    assertThat(r.rowsUpdated()).isEqualTo(38);
+    assertThat(r.rowsInserted()).isEqualTo(2);
+    java.util.Set<Long> set = LongStream.of(keys).boxed().collect(Collectors.toSet());
+    assertThat(rows(r.dataset())).isEqualTo(expected(3000, set::contains));
+    // Dense runs of keys (looked up as ranges), with keys past the end.
+    MergeInsertResult runs = merge(r.dataset(), source(LongStream.concat(LongStream.range(100, 160),
+        LongStream.range(2990, 3010)).toArray()), b -> b.whenMatchedUpdateAll());
+    assertThat(runs.rowsUpdated()).isEqualTo(70);
+    assertThat(runs.rowsInserted()).isEqualTo(10);
+    assertThat(rows(runs.dataset())).isEqualTo(expected(3000,
+        i -> set.contains(i) || (i >= 100 && i < 160) || i >= 2990, range(3000, 3010)));
+  }
+
+  @Test
+  void aBTreeOnAStringKeyFindsTheMatches() throws IOException {
+    Dataset ds = create(1000, false).createIndex("s", IndexType.BTREE);
+    VectorSchemaRoot src = root(SCHEMA, List.<Object[]>of(new Object[] {5000L, 1L, "t5"},
+        new Object[] {5001L, 2L, "t999"}, new Object[] {5002L, 3L, "new"}));
+    try (src; ArrowReader r = Readers.readerOf(allocator, src)) {
+      MergeInsertResult m = ds.mergeInsert(r).on("s").whenMatchedUpdateAll().commit();
+      assertThat(m.plan().usesIndex()).isTrue();
+      assertThat(m.rowsUpdated()).isEqualTo(2);
+      assertThat(m.rowsInserted()).isEqualTo(1);
+      assertThat(rows(m.dataset())).containsEntry(5000L, "1/t5").containsEntry(5001L, "2/t999")
+          .containsEntry(5002L, "3/new").doesNotContainKeys(5L, 999L).hasSize(1001);
+    }
+  }
+
+  @Test
+  void withStableRowIdsTheMergeScansInsteadOfUsingTheIndex() throws IOException {
+    Dataset ds = create(1000, true).createIndex("id", IndexType.BTREE);
+    Map<Long, Long> idsBefore = rowIds(ds);
+    try (VectorSchemaRoot src = source(1); ArrowReader r = Readers.readerOf(allocator, src)) {
+      assertThat(ds.mergeInsert(r).on("id").explain().describe())
+          .contains("key lookup: full scan of the key columns (with stable row ids indices hold row ids, not "
+              + "addresses)");
+    }
+    MergeInsertResult r = merge(ds, source(range(290, 310)), b -> b.whenMatchedUpdateAll());
+    assertThat(r.rowsUpdated()).isEqualTo(20);
+    assertThat(rows(r.dataset())).isEqualTo(expected(1000, i -> i >= 290 && i < 310));
+    assertThat(rowIds(r.dataset())).isEqualTo(idsBefore);
+  }
+
   // ---- concurrency: a merge that read an older version than the newest
 
   @Test
@@ -463,6 +541,148 @@ class MergeInsertTest {
     assertThat(second.rowsInserted()).isZero();
     assertThat(second.rowsUpdated()).isEqualTo(1);
     assertThat(rows(second.dataset())).hasSize(101);
+  }
+
+  // ---- the source is spilled, not held
+
+  private static List<Path> listing(Path directory) {
+    if (!Files.isDirectory(directory)) {
+      return List.of();
+    }
+    try (Stream<Path> s = Files.list(directory)) {
+      return s.sorted().collect(Collectors.toList());
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
+  @Test
+  void aSourceLargerThanTheMemoryAllowedIsSpilledAndMerged() throws IOException {
+    create(1000, false);
+    Path spill = dir.resolve("spill");
+    List<List<Path>> spilledAtEnd = new ArrayList<>();
+    long limit = 8 << 20;
+    // 49,152 rows of about 1 KB: six times the off-heap memory the merge may use.
+    long count = 24 * 2048;
+    long bytes;
+    MergeInsertResult r;
+    try (BufferAllocator limited = allocator.newChildAllocator("merge", 0, limit)) {
+      Dataset ds = Dataset.open(dir.resolve("ds"), limited);
+      try (MergeInsertRows src = MergeInsertRows.source(allocator, 500, count, 2048, 1000,
+          () -> spilledAtEnd.add(listing(spill)))) {
+        r = ds.mergeInsert(src).on("id").whenMatchedUpdateAll().spillDirectory(spill).commit();
+        bytes = src.bytes;
+      }
+      assertThat(limited.getAllocatedMemory()).isZero();
+    }
+    assertThat(bytes).isGreaterThan(5 * limit);
+    assertThat(spilledAtEnd).hasSize(1);
+    assertThat(spilledAtEnd.get(0)).hasSize(1); // the rows were on disk while the source was read
+    assertThat(listing(spill)).isEmpty();
+    assertThat(r.rowsUpdated()).isEqualTo(500);
+    assertThat(r.rowsInserted()).isEqualTo(count - 500);
+    long seen = 0;
+    try (ArrowReader rd = Dataset.open(dir.resolve("ds"), allocator).newScan().build()) {
+      while (rd.loadNextBatch()) {
+        VectorSchemaRoot b = rd.getVectorSchemaRoot();
+        BigIntVector id = (BigIntVector) b.getVector("id");
+        BigIntVector v = (BigIntVector) b.getVector("v");
+        VarCharVector str = (VarCharVector) b.getVector("s");
+        for (int i = 0; i < b.getRowCount(); i++) {
+          long key = id.get(i);
+          if (key < 500) {
+            assertThat(v.get(i)).isEqualTo(key);
+            assertThat(str.getObject(i).toString()).isEqualTo("t" + key);
+          } else {
+            assertThat(v.get(i)).as("v of %d", key).isEqualTo(1000 + key);
+            assertThat(str.getObject(i).toString()).as("s of %d", key).isEqualTo(MergeInsertRows.s(key, 1000));
+          }
+          seen++;
+        }
+      }
+    }
+    assertThat(seen).isEqualTo(500 + count);
+  }
+
+  @Test
+  void updateIfReadsTheSpilledSourceAcrossManyBatches() throws IOException {
+    Dataset ds = create(3000, false);
+    Path spill = dir.resolve("spill");
+    // Source batches of 7 rows: each target batch's matches come from many of them, in key order
+    // that differs from the target's (ids descending in the source).
+    List<VectorSchemaRoot> batches = new ArrayList<>();
+    for (long hi = 3000; hi > 0; hi -= 7) {
+      long top = hi - 1;
+      batches.add(source(LongStream.range(0, Math.min(7, hi)).map(i -> top - i).toArray()));
+    }
+    MergeInsertResult r;
+    try (ArrowReader rd = Readers.readerOf(allocator, SCHEMA, batches)) {
+      r = ds.mergeInsert(rd).on("id").whenMatchedUpdateIf("source.v > target.v AND target.v % 3 = 0")
+          .spillDirectory(spill).commit();
+    } finally {
+      batches.forEach(VectorSchemaRoot::close);
+    }
+    assertThat(r.rowsUpdated()).isEqualTo(1000);
+    assertThat(rows(r.dataset())).isEqualTo(expected(3000, i -> i % 3 == 0));
+    assertThat(listing(spill)).isEmpty();
+  }
+
+  @Test
+  void theSpillFileIsRemovedWhenTheMergeFails() throws IOException {
+    Dataset ds = create(100, false);
+    Path spill = dir.resolve("spill");
+    // A repeated key.
+    try (VectorSchemaRoot src = source(20, 3, 21, 3); ArrowReader r = Readers.readerOf(allocator, src)) {
+      assertThatThrownBy(() -> ds.mergeInsert(r).on("id").spillDirectory(spill).commit())
+          .isInstanceOf(MergeInsertException.class)
+          .hasMessage("The source has two rows with key id=3 (rows 1 and 3); each key may appear once in a merge "
+              + "insert's source: " + ds.location());
+    }
+    assertThat(listing(spill)).isEmpty();
+    // A repeated key in a later batch of a streamed source, after rows were spilled.
+    List<VectorSchemaRoot> parts = List.of(source(range(200, 300)), source(250));
+    try (ArrowReader r = Readers.readerOf(allocator, SCHEMA, parts)) {
+      assertThatThrownBy(() -> ds.mergeInsert(r).on("id").spillDirectory(spill).commit())
+          .isInstanceOf(MergeInsertException.class)
+          .hasMessage("The source has two rows with key id=250 (rows 50 and 100); each key may appear once in a "
+              + "merge insert's source: " + ds.location());
+    } finally {
+      parts.forEach(VectorSchemaRoot::close);
+    }
+    assertThat(listing(spill)).isEmpty();
+    // Columns that are not the dataset's.
+    Schema other = new Schema(List.of(ArrowData.field("id", new ArrowType.Int(64, true))));
+    try (VectorSchemaRoot src = root(other, List.<Object[]>of(new Object[] {1L}));
+        ArrowReader r = Readers.readerOf(allocator, src)) {
+      assertThatThrownBy(() -> ds.mergeInsert(r).on("id").spillDirectory(spill).commit())
+          .isInstanceOf(SchemaMismatchException.class);
+    }
+    assertThat(listing(spill)).isEmpty();
+    // A match under whenMatchedFail, found after the whole source was spilled.
+    try (MergeInsertRows src = MergeInsertRows.source(allocator, 50, 3000, 500, 10, () -> { })) {
+      assertThatThrownBy(() -> ds.mergeInsert(src).on("id").whenMatchedFail().spillDirectory(spill).commit())
+          .isInstanceOf(MergeInsertException.class);
+    }
+    assertThat(listing(spill)).isEmpty();
+    // Conflicts beyond the attempts allowed.
+    try (VectorSchemaRoot more = source(150)) {
+      ds.append(List.of(more), WriteParams.defaults());
+    }
+    try (MergeInsertRows src = MergeInsertRows.source(allocator, 150, 3000, 500, 10, () -> { })) {
+      assertThatThrownBy(() -> ds.mergeInsert(src).on("id").whenMatchedUpdateAll().conflictRetries(0)
+          .spillDirectory(spill).commit()).isInstanceOf(CommitConflictException.class);
+    }
+    assertThat(listing(spill)).isEmpty();
+    // And after a conflict that was retried, the retry read the spilled rows again.
+    try (MergeInsertRows src = MergeInsertRows.source(allocator, 150, 3000, 500, 10, () -> { })) {
+      MergeInsertResult r = ds.mergeInsert(src).on("id").whenMatchedUpdateAll().spillDirectory(spill).commit();
+      assertThat(r.attempts()).isEqualTo(2);
+      assertThat(r.rowsUpdated()).isEqualTo(1);
+      assertThat(r.rowsInserted()).isEqualTo(2999);
+      assertThat(rows(r.dataset())).hasSize(100 + 3000).containsEntry(150L, "1150/" + MergeInsertRows.s(150, 10))
+          .containsEntry(3149L, "4149/" + MergeInsertRows.s(3149, 10)).containsEntry(99L, "99/t99");
+    }
+    assertThat(listing(spill)).isEmpty();
   }
 
   private List<Path> files() throws IOException {

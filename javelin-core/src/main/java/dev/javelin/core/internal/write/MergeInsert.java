@@ -10,8 +10,17 @@ import dev.javelin.core.WriteParams;
 import dev.javelin.core.exceptions.MergeInsertException;
 import dev.javelin.core.expr.BoundExpression;
 import dev.javelin.core.expr.Expression;
+import dev.javelin.core.internal.SessionState;
+import dev.javelin.core.internal.scan.Take;
+import dev.javelin.format.schema.LanceField;
+import dev.javelin.index.IndexType;
+import dev.javelin.index.internal.btree.BTreeIndex;
+import dev.javelin.index.internal.btree.ScalarQuery;
+import dev.javelin.index.internal.scalar.ScalarIndex;
+import dev.javelin.io.ObjectStore;
 import dev.javelin.table.ConflictRules;
 import dev.javelin.table.Fragment;
+import dev.javelin.table.IndexMetadata;
 import dev.javelin.table.Manifest;
 import dev.javelin.table.Transaction;
 import dev.javelin.table.deletion.DeletionMerge;
@@ -21,6 +30,7 @@ import dev.javelin.table.proto.TransactionProtos;
 import dev.javelin.table.rowids.RowLineage;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -44,6 +54,8 @@ import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.FieldType;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.roaringbitmap.RoaringBitmap;
+import org.roaringbitmap.longlong.LongIterator;
+import org.roaringbitmap.longlong.Roaring64NavigableMap;
 
 /**
  * Lance's merge insert (upsert): source rows are matched to target rows by key columns, and
@@ -54,8 +66,8 @@ import org.roaringbitmap.RoaringBitmap;
  * inserted ones to new fragments and deleted where they were, so indices stay correct as after
  * any update, and with stable row ids a replaced row keeps its id and created-at version.
  *
- * <p>The source is read once into memory ({@link MergeSource}: its rows off-heap, its key set on
- * the heap); the target is streamed past the key set, reading only the key columns (and the
+ * <p>The source is read once ({@link MergeSource}: its key set on the heap, its rows spilled to a
+ * temporary file); the target is streamed past the key set, reading only the key columns (and the
  * columns a condition uses), through a BTree index on the key when one exists. A merge that
  * loses a race against a commit that may have made its matches stale is run again on the newest
  * version ({@link ConflictRules#MERGE_INSERT_READ}), up to a number of attempts and a timeout.
@@ -79,9 +91,10 @@ public final class MergeInsert {
    * @param bySourceIf with {@link BySource#DELETE}, the condition (over the target's columns) an
    *     unmatched target row must meet to be deleted, or null
    * @param useIndex whether a BTree or bitmap index on the key may be used to find matches
+   * @param spillDirectory where the source's rows are spilled while the merge runs
    */
   public record Spec(List<String> on, Matched matched, String matchedIf, NotMatched notMatched, BySource bySource,
-      String bySourceIf, boolean useIndex, int conflictRetries, Duration retryTimeout) {}
+      String bySourceIf, boolean useIndex, int conflictRetries, Duration retryTimeout, Path spillDirectory) {}
 
   private static final String TARGET = "target";
   private static final String SOURCE = "source";
@@ -98,7 +111,8 @@ public final class MergeInsert {
   public static MergeInsertResult run(Dataset ds, ArrowReader source, Spec spec) {
     check(ds, spec);
     long deadline = System.nanoTime() + spec.retryTimeout().toNanos();
-    try (MergeSource src = MergeSource.read(source, ds.schema(), spec.on(), ds.allocator(), ds.location())) {
+    try (MergeSource src = MergeSource.read(source, ds.schema(), spec.on(), ds.allocator(),
+        spec.spillDirectory(), ds.location())) {
       Dataset[] at = {ds};
       int[] attempts = {0};
       Counts counts = Tasks.retry().maxAttempts(spec.conflictRetries() + 1).retryOn(CommitConflictException.class)
@@ -131,6 +145,13 @@ public final class MergeInsert {
    * How the merge would find its matches in version {@code at}, without reading the source.
    */
   public static MergeInsertPlan plan(Dataset at, Spec spec) {
+    return plan(at, spec, chooseIndex(at, spec));
+  }
+
+  /** The index that finds the matches in version {@code at}, or why there is none. */
+  private record IndexChoice(IndexInfo index, String note) {}
+
+  private static IndexChoice chooseIndex(Dataset at, Spec spec) {
     Schema target = at.schema().toArrow();
     MergeSource.keyColumns(target, spec.on(), at.location());
     List<Long> live = new ArrayList<>();
@@ -145,12 +166,15 @@ public final class MergeInsert {
       note = "when not matched by source delete reads every row";
     } else if (!indexableKey(target.findField(spec.on().get(0)).getType())) {
       note = "the key's type has no index lookup";
+    } else if (UpdateReads.stableRowIds(at.manifest())) {
+      note = "with stable row ids indices hold row ids, not addresses";
     } else {
       for (IndexInfo i : at.indices()) {
-        // An index that finds exactly the matching rows; the scan's filter on the source keys then
-        // reads only those (zone maps and bloom filters would read whole zones for every key).
+        // An index that finds exactly the matching rows, whose addresses are then read directly
+        // (zone maps and bloom filters would read whole zones for every key). Fragments it covers
+        // only through a reordered rewrite's row map are scanned.
         if (i.type().isExact() && i.fields().equals(spec.on())
-            && live.stream().anyMatch(id -> i.fragments().contains(id) || i.throughRowMaps().contains(id))) {
+            && live.stream().anyMatch(id -> i.fragments().contains(id))) {
           index = i;
           break;
         }
@@ -159,10 +183,17 @@ public final class MergeInsert {
         note = "no BTree or bitmap index on " + spec.on().get(0);
       }
     }
+    return new IndexChoice(index, note);
+  }
+
+  private static MergeInsertPlan plan(Dataset at, Spec spec, IndexChoice choice) {
+    IndexInfo index = choice.index();
+    List<Long> live = new ArrayList<>();
+    at.manifest().fragments().forEach(f -> live.add(f.id()));
     List<Long> indexed = new ArrayList<>();
     List<Long> scanned = new ArrayList<>();
     for (long id : live) {
-      if (index != null && (index.fragments().contains(id) || index.throughRowMaps().contains(id))) {
+      if (index != null && index.fragments().contains(id)) {
         indexed.add(id);
       } else {
         scanned.add(id);
@@ -170,7 +201,7 @@ public final class MergeInsert {
     }
     return new MergeInsertPlan(spec.on(), clause(spec.matched(), spec.matchedIf()), notMatched(spec.notMatched()),
         bySource(spec.bySource(), spec.bySourceIf()), index == null ? null : index.name(),
-        index == null ? null : index.type().name().toLowerCase(Locale.ROOT), indexed, scanned, note);
+        index == null ? null : index.type().name().toLowerCase(Locale.ROOT), indexed, scanned, choice.note());
   }
 
   private static boolean indexableKey(ArrowType t) {
@@ -238,7 +269,8 @@ public final class MergeInsert {
   private static Counts once(Dataset at, MergeSource src, Spec spec) {
     Manifest read = at.manifest();
     Schema target = at.schema().toArrow();
-    MergeInsertPlan plan = plan(at, spec);
+    IndexChoice choice = chooseIndex(at, spec);
+    MergeInsertPlan plan = plan(at, spec, choice);
     BufferAllocator allocator = src.allocator();
     boolean stableIds = UpdateReads.stableRowIds(read);
     boolean updates = spec.matched() == Matched.UPDATE_ALL;
@@ -266,94 +298,31 @@ public final class MergeInsert {
       }
     });
 
-    // Per fragment, the rows this merge replaces or deletes, and those it matched.
-    Map<Long, RoaringBitmap> changed = new TreeMap<>();
-    Map<Long, RoaringBitmap> matchedRows = new HashMap<>();
-    BitSet matchedSource = new BitSet(src.rows());
-    Ints updateSource = new Ints();
-    RowLineage lineage = stableIds && updates ? new RowLineage() : null;
-    long deleted = 0;
-
-    boolean lookUpOnly = spec.bySource() == BySource.KEEP;
-    if (!(lookUpOnly && src.keyCount() == 0)) {
-      ScanBuilder scan = at.newScan().columns(readCols).withRowAddress();
-      if (lineage != null) {
-        scan.withRowId().withRowCreatedAtVersion();
-      }
-      if (plan.index() != null) {
-        scan.filter(inList(src, spec.on().get(0), target));
-      }
-      try (ArrowReader r = scan.build()) {
-        VectorSchemaRoot root = r.getVectorSchemaRoot();
-        List<FieldVector> keyVectors = src.keyVectors(root);
-        int[] tRows = new int[0];
-        int[] sRows = new int[0];
-        while (r.loadNextBatch()) {
-          int n = root.getRowCount();
-          if (n == 0) {
-            continue;
-          }
-          if (tRows.length < n) {
-            tRows = new int[n];
-            sRows = new int[n];
-          }
-          UInt8Vector addr = (UInt8Vector) root.getVector(ROW_ADDR);
-          int m = 0;
-          BitSet unmatched = lookUpOnly ? null : new BitSet(n);
-          for (int i = 0; i < n; i++) {
-            int s = src.find(keyVectors, i);
-            if (s >= 0) {
-              if (spec.matched() == Matched.FAIL) {
-                throw new MergeInsertException("Source row with key " + MergeSource.describe(keyVectors, i)
-                    + " matched a row of the dataset, and the merge insert was set to fail when a row matches: "
-                    + at.location());
+    Matches found = new Matches(at, src, spec, condTarget, matchedIf, bySourceIf, stableIds && updates);
+    if (!(spec.bySource() == BySource.KEEP && src.keyCount() == 0)) {
+      try {
+        List<Long> scanned = plan.scannedFragments();
+        if (plan.index() != null) {
+          lookUp(at, choice.index(), plan, src, readCols, found);
+        }
+        if (plan.index() == null || !scanned.isEmpty()) {
+          ScanBuilder scan = at.newScan().columns(readCols).withRowAddress();
+          if (plan.index() != null) {
+            List<Fragment> only = new ArrayList<>();
+            read.fragments().forEach(f -> {
+              if (scanned.contains(f.id())) {
+                only.add(f);
               }
-              matchedSource.set(s);
-              long a = addr.get(i);
-              matchedRows.computeIfAbsent(a >>> 32, k -> new RoaringBitmap()).add((int) a);
-              tRows[m] = i;
-              sRows[m] = s;
-              m++;
-            } else if (unmatched != null) {
-              unmatched.set(i);
-            }
+            });
+            scan.fragments(only);
           }
-          if (m > 0 && spec.matched() != Matched.DO_NOTHING) {
-            int[] keep = null;
-            if (matchedIf != null) {
-              try (VectorSchemaRoot both = pairs(root, condTarget, tRows, sRows, m, src)) {
-                keep = matchedIf.select(both);
-              }
-            }
-            int count = keep == null ? m : keep.length;
-            for (int j = 0; j < count; j++) {
-              int p = keep == null ? j : keep[j];
-              long a = addr.get(tRows[p]);
-              changed.computeIfAbsent(a >>> 32, k -> new RoaringBitmap()).add((int) a);
-              if (updates) {
-                updateSource.add(sRows[p]);
-                if (lineage != null) {
-                  lineage.add(((UInt8Vector) root.getVector(ROW_ID)).get(tRows[p]),
-                      ((UInt8Vector) root.getVector(CREATED_AT)).get(tRows[p]), RowLineage.NONE);
-                }
-              } else {
-                deleted++;
-              }
-            }
+          if (stableIds && updates) {
+            scan.withRowId().withRowCreatedAtVersion();
           }
-          if (unmatched != null && !unmatched.isEmpty()) {
-            BitSet del = unmatched;
-            if (bySourceIf != null) {
-              del = new BitSet(n);
-              for (int i : bySourceIf.select(root)) {
-                del.set(i);
-              }
-              del.and(unmatched);
-            }
-            for (int i = del.nextSetBit(0); i >= 0; i = del.nextSetBit(i + 1)) {
-              long a = addr.get(i);
-              changed.computeIfAbsent(a >>> 32, k -> new RoaringBitmap()).add((int) a);
-              deleted++;
+          try (ArrowReader r = scan.build()) {
+            VectorSchemaRoot root = r.getVectorSchemaRoot();
+            while (r.loadNextBatch()) {
+              found.add(root);
             }
           }
         }
@@ -361,6 +330,13 @@ public final class MergeInsert {
         throw new UncheckedIOException("Merge insert failed: " + at.location(), e);
       }
     }
+    Map<Long, RoaringBitmap> changed = found.changed;
+    Map<Long, RoaringBitmap> matchedRows = found.matchedRows;
+    BitSet matchedSource = found.matchedSource;
+    Ints updateSource = found.updateSource;
+    Longs updateIds = found.updateIds;
+    Longs updateCreated = found.updateCreated;
+    long deleted = found.deleted;
 
     Ints inserts = new Ints();
     if (spec.notMatched() == NotMatched.INSERT_ALL) {
@@ -373,18 +349,44 @@ public final class MergeInsert {
     }
     try (UpdateFiles files = new UpdateFiles(at)) {
       List<Fragment> added = new ArrayList<>();
-      if (updateSource.n > 0) {
+      if (!stableIds) {
+        // Replacements and inserts are alike (new rows, new addresses): one pass over the
+        // spilled source, in source row order, writes them together.
+        int[] all = Arrays.copyOf(updateSource.a, updateSource.n + inserts.n);
+        System.arraycopy(inserts.a, 0, all, updateSource.n, inserts.n);
+        Arrays.sort(all);
         FragmentWriter w = files.writer(at.schema(), WriteParams.defaults());
-        src.write(updateSource.a, updateSource.n, w::write);
-        for (Fragment f : w.finish()) {
-          added.add(lineage == null ? f : lineage.next(f));
-        }
-      }
-      if (inserts.n > 0) {
-        // Separate fragments: the commit gives their rows new ids.
-        FragmentWriter w = files.writer(at.schema(), WriteParams.defaults());
-        src.write(inserts.a, inserts.n, w::write);
+        src.write(all, all.length, w::write);
         added.addAll(w.finish());
+      } else {
+        FragmentWriter replaced = null;
+        RowLineage lineage = new RowLineage();
+        if (updateSource.n > 0) {
+          // In source row order, so the spilled source is read once, front to back; the row ids
+          // are handed out in the same order.
+          int[] order = sourceOrder(updateSource);
+          int[] rowsInOrder = new int[updateSource.n];
+          for (int j = 0; j < order.length; j++) {
+            rowsInOrder[j] = updateSource.a[order[j]];
+            lineage.add(updateIds.a[order[j]], updateCreated.a[order[j]], RowLineage.NONE);
+          }
+          replaced = files.writer(at.schema(), WriteParams.defaults());
+          src.write(rowsInOrder, rowsInOrder.length, replaced::write);
+          replaced.closeAsync(); // its last file is encoded while the inserts are written
+        }
+        List<Fragment> inserted = List.of();
+        if (inserts.n > 0) {
+          // Separate fragments: the commit gives their rows new ids.
+          FragmentWriter w = files.writer(at.schema(), WriteParams.defaults());
+          src.write(inserts.a, inserts.n, w::write);
+          inserted = w.finish();
+        }
+        if (replaced != null) {
+          for (Fragment f : replaced.finish()) {
+            added.add(lineage.next(f));
+          }
+        }
+        added.addAll(inserted);
       }
       Map<Long, Fragment> byId = new HashMap<>();
       read.fragments().forEach(f -> byId.put(f.id(), f));
@@ -407,10 +409,265 @@ public final class MergeInsert {
     }
   }
 
+  /**
+   * What one attempt found, batch by batch of target rows (the key columns, the columns the
+   * conditions name, {@code _rowaddr}, and with stable row ids {@code _rowid} and the created-at
+   * version): per fragment the rows it replaces or deletes and those it matched, the source rows
+   * that matched, and the source rows of the replacements.
+   */
+  private static final class Matches {
+    final Dataset at;
+    final MergeSource src;
+    final Spec spec;
+    final Schema condTarget;
+    final BoundExpression matchedIf;
+    final BoundExpression bySourceIf;
+    final boolean lineage;
+    final boolean lookUpOnly;
+    final Map<Long, RoaringBitmap> changed = new TreeMap<>();
+    final Map<Long, RoaringBitmap> matchedRows = new HashMap<>();
+    final BitSet matchedSource;
+    final Ints updateSource = new Ints();
+    // With stable row ids, each replaced row's id and created-at version, in updateSource's order.
+    final Longs updateIds = new Longs();
+    final Longs updateCreated = new Longs();
+    long deleted;
+    private int[] tRows = new int[0];
+    private int[] sRows = new int[0];
+
+    Matches(Dataset at, MergeSource src, Spec spec, Schema condTarget, BoundExpression matchedIf,
+        BoundExpression bySourceIf, boolean lineage) {
+      this.at = at;
+      this.src = src;
+      this.spec = spec;
+      this.condTarget = condTarget;
+      this.matchedIf = matchedIf;
+      this.bySourceIf = bySourceIf;
+      this.lineage = lineage;
+      this.lookUpOnly = spec.bySource() == BySource.KEEP;
+      this.matchedSource = new BitSet(src.rows());
+    }
+
+    void add(VectorSchemaRoot root) throws IOException {
+      int n = root.getRowCount();
+      if (n == 0) {
+        return;
+      }
+      if (tRows.length < n) {
+        tRows = new int[n];
+        sRows = new int[n];
+      }
+      List<FieldVector> keyVectors = src.keyVectors(root);
+      UInt8Vector addr = (UInt8Vector) root.getVector(ROW_ADDR);
+      int m = src.match(keyVectors, n, tRows, sRows);
+      if (m > 0 && spec.matched() == Matched.FAIL) {
+        throw new MergeInsertException("Source row with key " + MergeSource.describe(keyVectors, tRows[0])
+            + " matched a row of the dataset, and the merge insert was set to fail when a row matches: "
+            + at.location());
+      }
+      BitSet unmatched = null;
+      if (!lookUpOnly) {
+        unmatched = new BitSet(n);
+        unmatched.set(0, n);
+      }
+      for (int j = 0; j < m; j++) {
+        matchedSource.set(sRows[j]);
+        mark(matchedRows, addr.get(tRows[j]));
+        if (unmatched != null) {
+          unmatched.clear(tRows[j]);
+        }
+      }
+      if (m > 0 && spec.matched() != Matched.DO_NOTHING) {
+        int[] keep = null;
+        if (matchedIf != null) {
+          sortBySource(tRows, sRows, m); // so the spilled source is read in order
+          try (VectorSchemaRoot both = pairs(root, condTarget, tRows, sRows, m, src)) {
+            keep = matchedIf.select(both);
+          }
+        }
+        int count = keep == null ? m : keep.length;
+        for (int j = 0; j < count; j++) {
+          int p = keep == null ? j : keep[j];
+          mark(changed, addr.get(tRows[p]));
+          if (spec.matched() == Matched.UPDATE_ALL) {
+            updateSource.add(sRows[p]);
+            if (lineage) {
+              updateIds.add(((UInt8Vector) root.getVector(ROW_ID)).get(tRows[p]));
+              updateCreated.add(((UInt8Vector) root.getVector(CREATED_AT)).get(tRows[p]));
+            }
+          } else {
+            deleted++;
+          }
+        }
+      }
+      if (unmatched != null && !unmatched.isEmpty()) {
+        BitSet del = unmatched;
+        if (bySourceIf != null) {
+          del = new BitSet(n);
+          for (int i : bySourceIf.select(root)) {
+            del.set(i);
+          }
+          del.and(unmatched);
+        }
+        for (int i = del.nextSetBit(0); i >= 0; i = del.nextSetBit(i + 1)) {
+          mark(changed, addr.get(i));
+          deleted++;
+        }
+      }
+    }
+
+    private static void mark(Map<Long, RoaringBitmap> rows, long address) {
+      rows.computeIfAbsent(address >>> 32, k -> new RoaringBitmap()).add((int) address);
+    }
+  }
+
+  /**
+   * Finds the matches in the fragments the plan's index covers: the index gives the addresses of
+   * the rows holding one of the source's keys, and only those rows' columns are read (the key
+   * column is never scanned there).
+   */
+  private static void lookUp(Dataset at, IndexInfo index, MergeInsertPlan plan, MergeSource src,
+      List<String> readCols, Matches found) throws IOException {
+    IndexMetadata meta = at.manifest().indices().stream().filter(m -> m.uuid().equals(index.uuid())).findFirst()
+        .orElseThrow();
+    ArrowType columnType = at.schema().toArrow().findField(plan.on().get(0)).getType();
+    ObjectStore store = at.manifest().basePaths().indexStore(at.store(), meta);
+    Roaring64NavigableMap rows;
+    if (index.type() == IndexType.BTREE) {
+      try (BTreeIndex btree = SessionState.of(at).indices().open(store, index.uuid())) {
+        List<long[]> runs = src.keyRuns(MAX_RUNS);
+        if (runs == null) {
+          rows = btree.search(ScalarQuery.in(src.sortedKeys()));
+        } else {
+          // Keys in a few dense runs: a range per run is binary-searched in the index's sorted
+          // pages, where an IN list is checked row by row; rows in a run's gaps are dropped
+          // when their keys are matched.
+          rows = new Roaring64NavigableMap();
+          for (long[] run : runs) {
+            rows.or(btree.search(ScalarQuery.between(run[0], run[1])));
+          }
+        }
+      }
+    } else {
+      ScalarIndex other = SessionState.of(at).indices().openScalar(store, index.uuid(), index.type(), columnType);
+      rows = other.search(ScalarQuery.in(src.sortedKeys())).rows();
+    }
+    List<LanceField> fields = at.fields(readCols);
+    BufferAllocator allocator = src.allocator();
+    Map<Long, long[]> byFragment = byFragment(rows);
+    for (Fragment f : at.manifest().fragments()) {
+      long[] candidates = byFragment.get(f.id());
+      if (candidates == null || !plan.indexedFragments().contains(f.id())) {
+        continue;
+      }
+      long[] offsets = live(candidates, f, Deletes.deletedRows(at.store(), f, allocator));
+      for (int from = 0; from < offsets.length; from += LOOKUP_BATCH) {
+        long[] part = Arrays.copyOfRange(offsets, from, Math.min(offsets.length, from + LOOKUP_BATCH));
+        List<VectorSchemaRoot> opened = new ArrayList<>();
+        try (UInt8Vector addr = new UInt8Vector(ROW_ADDR, allocator)) {
+          FieldVector[] taken = Take.takeFromFragment(at, f, fields, part, opened, allocator);
+          addr.allocateNew(part.length);
+          for (int i = 0; i < part.length; i++) {
+            addr.set(i, (f.id() << 32) | part[i]);
+          }
+          addr.setValueCount(part.length);
+          List<FieldVector> vectors = new ArrayList<>(Arrays.asList(taken));
+          vectors.add(addr);
+          VectorSchemaRoot batch = new VectorSchemaRoot(vectors);
+          batch.setRowCount(part.length);
+          found.add(batch);
+        } finally {
+          opened.forEach(VectorSchemaRoot::close);
+        }
+      }
+    }
+  }
+
+  /** The most ranges of keys looked up one by one instead of as an IN list. */
+  private static final int MAX_RUNS = 16;
+
+  /** Rows a lookup reads at a time. */
+  private static final int LOOKUP_BATCH = 8192;
+
+  // The found addresses' physical offsets, ascending, by fragment id.
+  private static Map<Long, long[]> byFragment(Roaring64NavigableMap rows) {
+    Map<Long, long[]> out = new HashMap<>();
+    LongIterator it = rows.getLongIterator();
+    long current = -1;
+    Longs offsets = null;
+    while (it.hasNext()) {
+      long a = it.next();
+      if ((a >>> 32) != current) {
+        if (offsets != null) {
+          out.put(current, Arrays.copyOf(offsets.a, offsets.n));
+        }
+        current = a >>> 32;
+        offsets = new Longs();
+      }
+      offsets.add(a & 0xFFFFFFFFL);
+    }
+    if (offsets != null) {
+      out.put(current, Arrays.copyOf(offsets.a, offsets.n));
+    }
+    return out;
+  }
+
+  // The offsets that are rows of fragment f, past neither its end nor deleted.
+  private static long[] live(long[] offsets, Fragment f, RoaringBitmap deleted) {
+    long[] out = new long[offsets.length];
+    int n = 0;
+    for (long r : offsets) {
+      if (r < f.physicalRows() && !deleted.contains((int) r)) {
+        out[n++] = r;
+      }
+    }
+    return n == out.length ? out : Arrays.copyOf(out, n);
+  }
+
+  /** A growable list of longs. */
+  private static final class Longs {
+    long[] a = new long[64];
+    int n;
+
+    void add(long x) {
+      if (n == a.length) {
+        a = Arrays.copyOf(a, n * 2);
+      }
+      a[n++] = x;
+    }
+  }
+
+  // The positions of rows's entries in ascending order of source row (stable).
+  private static int[] sourceOrder(Ints rows) {
+    long[] packed = new long[rows.n];
+    for (int j = 0; j < rows.n; j++) {
+      packed[j] = ((long) rows.a[j] << 32) | j;
+    }
+    Arrays.sort(packed);
+    int[] out = new int[rows.n];
+    for (int j = 0; j < out.length; j++) {
+      out[j] = (int) packed[j];
+    }
+    return out;
+  }
+
+  // Sorts the first m pairs (tRows[j], sRows[j]) by source row.
+  private static void sortBySource(int[] tRows, int[] sRows, int m) {
+    long[] packed = new long[m];
+    for (int j = 0; j < m; j++) {
+      packed[j] = ((long) sRows[j] << 32) | tRows[j];
+    }
+    Arrays.sort(packed);
+    for (int j = 0; j < m; j++) {
+      sRows[j] = (int) (packed[j] >>> 32);
+      tRows[j] = (int) packed[j];
+    }
+  }
+
   // The matched pairs of a batch as a batch of two struct columns, "target" (the columns the
   // condition names, from the scan) and "source" (every column, from the source).
   private static VectorSchemaRoot pairs(VectorSchemaRoot scan, Schema condTarget, int[] tRows, int[] sRows, int m,
-      MergeSource src) {
+      MergeSource src) throws IOException {
     BufferAllocator allocator = src.allocator();
     StructVector t = (StructVector) new Field(TARGET, FieldType.notNullable(ArrowType.Struct.INSTANCE),
         condTarget.getFields()).createVector(allocator);
@@ -440,30 +697,11 @@ public final class MergeInsert {
       t.setValueCount(m);
       s.setValueCount(m);
       return new VectorSchemaRoot(List.of(t.getField(), s.getField()), List.of(t, s), m);
-    } catch (RuntimeException e) {
+    } catch (IOException | RuntimeException e) {
       t.close();
       s.close();
       throw e;
     }
   }
 
-  // "key IN (...)" over the source's keys, so that a BTree index on the key answers the lookup.
-  private static String inList(MergeSource src, String column, Schema target) {
-    boolean text = !(target.findField(column).getType() instanceof ArrowType.Int);
-    StringBuilder b = new StringBuilder(src.keyCount() * 8 + 32);
-    b.append('`').append(column.replace("`", "``")).append("` IN (");
-    boolean first = true;
-    for (Object k : src.keys()) {
-      if (!first) {
-        b.append(',');
-      }
-      first = false;
-      if (text) {
-        b.append('\'').append(k.toString().replace("'", "''")).append('\'');
-      } else {
-        b.append(k);
-      }
-    }
-    return b.append(')').toString();
-  }
 }
