@@ -1,5 +1,8 @@
 package dev.javelin.core.expr;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.util.List;
 import java.util.Locale;
 import java.util.regex.Matcher;
@@ -19,6 +22,9 @@ final class StringFunctions {
     }
     return true;
   }
+
+  private static final VarHandle LONG_LE = MethodHandles.byteArrayViewVarHandle(long[].class,
+      ByteOrder.LITTLE_ENDIAN);
 
   /** lower / upper: ASCII rows byte by byte, others through Java's Unicode case mapping. */
   static Values changeCase(Values s, int n, boolean upper) {
@@ -66,22 +72,32 @@ final class StringFunctions {
       return null;
     }
     byte[] in = s.bytes();
-    int any = 0;
-    for (byte c : in) {
-      any |= c;
+    int n = in.length;
+    int words = n & ~7;
+    long any = 0;
+    for (int k = 0; k < words; k += 8) {
+      any |= (long) LONG_LE.get(in, k);
     }
-    if (any < 0) {
+    for (int k = words; k < n; k++) {
+      any |= in[k];
+    }
+    if ((any & 0x8080808080808080L) != 0) {
       return null;
     }
-    byte[] out = new byte[in.length];
-    // Branch-free, so the loop runs at memory speed: for c in [0, 128), bit 7 of c + below is set
-    // from the first letter on, and of c + above past the last one; the letters get bit 5 flipped.
+    byte[] out = new byte[n];
+    // Eight bytes at a time, without branches: for a byte c in [0, 128), bit 7 of c + below is set
+    // from the first letter of the range on, and of c + above past its last letter (no carry
+    // crosses bytes: the sums stay under 256); the letters get bit 5 flipped.
     int first = upper ? 'a' : 'A';
-    int below = 128 - first;
-    int above = 128 - first - 26;
-    for (int k = 0; k < in.length; k++) {
+    long below = (128 - first) * 0x0101010101010101L;
+    long above = (128 - first - 26) * 0x0101010101010101L;
+    for (int k = 0; k < words; k += 8) {
+      long v = (long) LONG_LE.get(in, k);
+      LONG_LE.set(out, k, v ^ (((v + below) & ~(v + above) & 0x8080808080808080L) >>> 2));
+    }
+    for (int k = words; k < n; k++) {
       int c = in[k];
-      out[k] = (byte) (c ^ (((c + below) & ~(c + above) & 0x80) >> 2));
+      out[k] = (byte) (c ^ (((c + (128 - first)) & ~(c + (128 - first - 26)) & 0x80) >> 2));
     }
     return s.withBytes(out);
   }
