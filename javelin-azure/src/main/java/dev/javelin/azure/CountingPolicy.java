@@ -49,7 +49,7 @@ final class CountingPolicy implements HttpPipelinePolicy {
   private void record(HttpRequest request, HttpResponse response) {
     String copySource = request.getHeaders().getValue(COPY_SOURCE);
     if (copySource != null && request.getHttpMethod() == HttpMethod.PUT) {
-      counters.record(Kind.COPY, rangeLength(request.getHeaders().getValue(SOURCE_RANGE)));
+      counters.record(Kind.COPY, RequestCounters.rangeLength(request.getHeaders().getValue(SOURCE_RANGE)));
       return;
     }
     Kind kind = kindOf(request.getHttpMethod(), request.getUrl().getQuery());
@@ -86,19 +86,6 @@ final class CountingPolicy implements HttpPipelinePolicy {
       }
     }
     return null;
-  }
-
-  // "bytes=a-b" names b - a + 1 bytes
-  private static long rangeLength(String range) {
-    if (range == null || !range.startsWith("bytes=")) {
-      return 0;
-    }
-    String[] ends = range.substring(6).split("-", 2);
-    try {
-      return Long.parseLong(ends[1]) - Long.parseLong(ends[0]) + 1;
-    } catch (RuntimeException e) {
-      return 0;
-    }
   }
 
   private static long length(String header) {

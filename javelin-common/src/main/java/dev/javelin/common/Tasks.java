@@ -46,18 +46,26 @@ public final class Tasks {
       Thread.currentThread().interrupt();
       throw new InterruptedIOException("Interrupted while " + what);
     } catch (ExecutionException e) {
-      Throwable t = e.getCause();
-      if (t instanceof IOException io) {
-        throw io;
-      }
-      if (t instanceof RuntimeException re) {
-        throw re;
-      }
-      if (t instanceof Error err) {
-        throw err;
-      }
-      throw new IOException("Failed while " + what, t);
+      throw rethrow(e.getCause(), what);
     }
+  }
+
+  /**
+   * Throws {@code failure} as it is when it is an {@link IOException}, an unchecked exception or an
+   * {@link Error}, and anything else inside an IOException saying "Failed while {@code what}".
+   * Declared to return the exception so that callers can write {@code throw rethrow(...)}.
+   */
+  public static IOException rethrow(Throwable failure, String what) throws IOException {
+    if (failure instanceof IOException io) {
+      throw io;
+    }
+    if (failure instanceof RuntimeException re) {
+      throw re;
+    }
+    if (failure instanceof Error err) {
+      throw err;
+    }
+    throw new IOException("Failed while " + what, failure);
   }
 
   /**

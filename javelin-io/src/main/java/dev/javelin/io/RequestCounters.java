@@ -45,6 +45,22 @@ public class RequestCounters {
     }
   }
 
+  /**
+   * The bytes an HTTP range names ({@code bytes=a-b}: b - a + 1), or 0 for none or another form;
+   * for stores that count ranged requests by the range they ask for.
+   */
+  public static long rangeLength(String range) {
+    if (range == null || !range.startsWith("bytes=")) {
+      return 0;
+    }
+    String[] ends = range.substring(6).split("-", 2);
+    try {
+      return Long.parseLong(ends[1]) - Long.parseLong(ends[0]) + 1;
+    } catch (RuntimeException e) {
+      return 0;
+    }
+  }
+
   /** Counts one request of {@code kind} that moved {@code bytes} bytes of payload. */
   public void record(Kind kind, long bytes) {
     counts[kind.ordinal()].increment();

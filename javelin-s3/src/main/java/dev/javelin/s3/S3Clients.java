@@ -150,13 +150,14 @@ final class S3Clients implements AutoCloseable {
       SdkRequest r = context.request();
       SdkHttpRequest http = context.httpRequest();
       if (r instanceof GetObjectRequest) {
-        counters.record(RequestCounters.Kind.GET, rangeLength(((GetObjectRequest) r).range()));
+        counters.record(RequestCounters.Kind.GET, RequestCounters.rangeLength(((GetObjectRequest) r).range()));
       } else if (r instanceof PutObjectRequest || r instanceof UploadPartRequest) {
         long bytes = header(http, "x-amz-decoded-content-length")
             .or(() -> header(http, "Content-Length")).map(Long::parseLong).orElse(0L);
         counters.record(RequestCounters.Kind.PUT, bytes);
       } else if (r instanceof UploadPartCopyRequest) {
-        counters.record(RequestCounters.Kind.COPY, rangeLength(((UploadPartCopyRequest) r).copySourceRange()));
+        long copied = RequestCounters.rangeLength(((UploadPartCopyRequest) r).copySourceRange());
+        counters.record(RequestCounters.Kind.COPY, copied);
       } else if (r instanceof HeadObjectRequest) {
         counters.record(RequestCounters.Kind.HEAD, 0);
       } else if (r instanceof DeleteObjectRequest || r instanceof DeleteObjectsRequest) {
@@ -172,19 +173,6 @@ final class S3Clients implements AutoCloseable {
 
     private static Optional<String> header(SdkHttpRequest http, String name) {
       return http.firstMatchingHeader(name);
-    }
-
-    // "bytes=a-b" asks for b - a + 1 bytes
-    private static long rangeLength(String range) {
-      if (range == null || !range.startsWith("bytes=")) {
-        return 0;
-      }
-      String[] ends = range.substring(6).split("-", 2);
-      try {
-        return Long.parseLong(ends[1]) - Long.parseLong(ends[0]) + 1;
-      } catch (RuntimeException e) {
-        return 0;
-      }
     }
   }
 }

@@ -1,12 +1,12 @@
 package dev.javelin.core.internal.scan;
 
+import dev.javelin.common.Tasks;
 import dev.javelin.core.expr.BoundExpression;
 import dev.javelin.format.Gather;
 import dev.javelin.format.schema.LanceField;
 import dev.javelin.io.ObjectStore;
 import dev.javelin.table.Fragment;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -501,16 +501,7 @@ public final class ParallelScanReader extends ArrowReader {
         continue;
       }
       if (item instanceof Throwable t) {
-        if (t instanceof IOException io) {
-          throw io;
-        }
-        if (t instanceof RuntimeException re) {
-          throw re;
-        }
-        if (t instanceof Error err) {
-          throw err;
-        }
-        throw new UncheckedIOException(new IOException(t));
+        throw Tasks.rethrow(t, "scanning " + location);
       }
       ((Batch) item).moveTo(getVectorSchemaRoot());
       return true;
