@@ -105,7 +105,7 @@ public final class JavelinCatalog implements StagingTableCatalog, SupportsNamesp
         throw new IllegalArgumentException("Catalog '" + name + "' has no root option, so no namespaces: name a "
             + "dataset by its path or URI, as " + name + ".`/path/to/dataset`; got " + ident);
       }
-      return new Location(ident.name(), storage());
+      return new Location(ident.name(), ConnectorOptions.merge(storage(), PathIdentifier.lastOptions(ident.name())));
     }
     checkName(ident.name(), "table");
     return new Location(namespaceUri(ident.namespace()) + "/" + ident.name() + ".lance", storage());

@@ -11,12 +11,30 @@ import org.apache.spark.sql.connector.catalog.Identifier;
  * this way as a table still to be created, not as an error.
  */
 final class PathIdentifier implements Identifier {
+  // The storage options last given with each URI: Spark rebuilds the identifier of a data source
+  // save in mode errorifexists or ignore from its name (a CREATE TABLE AS SELECT), so the path
+  // catalog finds them here. Bounded; driver memory only.
+  private static final int REMEMBERED = 256;
+  private static final Map<String, Map<String, String>> LAST_OPTIONS = java.util.Collections.synchronizedMap(
+      new java.util.LinkedHashMap<>(16, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, Map<String, String>> eldest) {
+          return size() > REMEMBERED;
+        }
+      });
+
   private final String uri;
   private final Map<String, String> storage;
 
   PathIdentifier(String uri, Map<String, String> storage) {
     this.uri = uri;
     this.storage = Map.copyOf(storage);
+    LAST_OPTIONS.put(uri, this.storage);
+  }
+
+  /** The storage options the data source last named {@code uri} with (none if it did not). */
+  static Map<String, String> lastOptions(String uri) {
+    return LAST_OPTIONS.getOrDefault(uri, Map.of());
   }
 
   String uri() {

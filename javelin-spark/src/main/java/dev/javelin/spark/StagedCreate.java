@@ -49,7 +49,8 @@ final class StagedCreate implements StagedTable, SupportsWrite {
 
   @Override
   public WriteBuilder newWriteBuilder(LogicalWriteInfo info) {
-    return new JavelinWrite.Builder(uri, storage, info.schema(), true).creating(spec.fileVersion(),
+    return new JavelinWrite.Builder(uri, ConnectorOptions.merge(storage, info.options().asCaseSensitiveMap()),
+        info.schema(), true).creating(spec.fileVersion(),
         spec.stableRowIds());
   }
 
