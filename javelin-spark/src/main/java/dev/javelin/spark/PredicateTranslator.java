@@ -49,6 +49,20 @@ final class PredicateTranslator {
     return out;
   }
 
+  /** One V2 expression (a predicate or a value) in Javelin's language, or null. */
+  static String expression(org.apache.spark.sql.connector.expressions.Expression e) {
+    String out = expression(e, 0);
+    if (out == null) {
+      return null;
+    }
+    try {
+      Expression.parse(out);
+    } catch (ExpressionTooDeepException x) {
+      return null;
+    }
+    return out;
+  }
+
   private static String expression(org.apache.spark.sql.connector.expressions.Expression e, int depth) {
     if (depth > Expression.MAX_DEPTH) {
       return null;
@@ -145,7 +159,7 @@ final class PredicateTranslator {
 
   private static String literal(Object v, DataType type) {
     if (v == null) {
-      return null; // a comparison with NULL is never TRUE; leave such predicates to Spark
+      return "NULL"; // compares as Spark's NULL does: never TRUE
     }
     if (v instanceof UTF8String s) {
       return quote(s.toString());

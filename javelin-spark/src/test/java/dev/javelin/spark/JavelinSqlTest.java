@@ -43,6 +43,7 @@ class JavelinSqlTest {
         .config("spark.sql.shuffle.partitions", "2")
         .config("spark.sql.catalog.lake", JavelinCatalog.class.getName())
         .config("spark.sql.catalog.lake.root", lake.toString())
+        .config("spark.sql.extensions", JavelinSparkExtensions.class.getName())
         .getOrCreate();
   }
 
@@ -263,6 +264,61 @@ class JavelinSqlTest {
     assertThat(operations(p)).hasSize(3);
     sql("DELETE FROM lake.del");
     assertThat(Dataset.open(p, allocator).countRows()).isZero();
+    assertThat(operations(p)).hasSize(4);
+  }
+
+  @Test
+  void updateIsOneUpdateCommit() {
+    sql("CREATE TABLE lake.upd AS SELECT id, concat('n', id) AS name, id * 2 AS score FROM range(0, 50)");
+    Path p = table("upd");
+    sql("UPDATE lake.upd SET name = 'x', score = score + 1 WHERE id % 5 = 0 OR id > 45");
+    assertThat(operations(p)).containsExactly("Overwrite", "Update");
+    var want = spark.range(0, 50).selectExpr("id",
+        "IF(id % 5 = 0 OR id > 45, 'x', concat('n', id)) AS name",
+        "IF(id % 5 = 0 OR id > 45, id * 2 + 1, id * 2) AS score");
+    assertThat(javelinRows(p, "id", "name", "score")).isEqualTo(sparkRows(want));
+    assertThat(sparkRows(sql("SELECT * FROM lake.upd"))).isEqualTo(sparkRows(want));
+
+    sql("UPDATE lake.upd SET score = 0");
+    assertThat(operations(p)).containsExactly("Overwrite", "Update", "Update");
+    assertThat(javelinRows(p, "score")).hasSize(50).containsOnly("0");
+
+    assertThatThrownBy(() -> sql("UPDATE lake.upd SET name = upper(name) WHERE id = 1"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("UPDATE lake.upd: the value upper(lake.upd.name) has no Javelin form (columns, literals, comparisons, "
+            + "AND/OR/NOT, IN, IS NULL, integer + - * %)");
+    assertThat(operations(p)).hasSize(3);
+  }
+
+  @Test
+  void mergeIntoIsOneMergeInsertCommit() {
+    sql("CREATE TABLE lake.tgt AS SELECT id, concat('old', id) AS name FROM range(0, 10)");
+    Path p = table("tgt");
+    spark.range(5, 15, 1, 2).selectExpr("id", "concat('new', id) AS name").createOrReplaceTempView("src");
+    sql("MERGE INTO lake.tgt t USING src s ON t.id = s.id "
+        + "WHEN MATCHED THEN UPDATE SET * WHEN NOT MATCHED THEN INSERT *");
+    assertThat(operations(p)).hasSize(2);
+    var want = spark.range(0, 15).selectExpr("id", "IF(id < 5, concat('old', id), concat('new', id)) AS name");
+    assertThat(javelinRows(p, "id", "name")).isEqualTo(sparkRows(want));
+    assertThat(sparkRows(sql("SELECT * FROM lake.tgt"))).isEqualTo(sparkRows(want));
+
+    spark.range(0, 3).selectExpr("id", "'gone' AS name").createOrReplaceTempView("doomed");
+    sql("MERGE INTO lake.tgt USING doomed ON lake.tgt.id = doomed.id WHEN MATCHED THEN DELETE");
+    assertThat(operations(p)).hasSize(3);
+    assertThat(javelinRows(p, "id", "name")).isEqualTo(sparkRows(want.filter("id >= 3")));
+
+    spark.range(10, 20).selectExpr("id", "concat('last', id) AS name").createOrReplaceTempView("latest");
+    sql("MERGE INTO lake.tgt t USING latest s ON t.id = s.id WHEN NOT MATCHED THEN INSERT * "
+        + "WHEN NOT MATCHED BY SOURCE THEN DELETE");
+    assertThat(operations(p)).hasSize(4);
+    var last = spark.range(10, 20).selectExpr("id", "IF(id < 15, concat('new', id), concat('last', id)) AS name");
+    assertThat(javelinRows(p, "id", "name")).isEqualTo(sparkRows(last));
+
+    assertThatThrownBy(() -> sql("MERGE INTO lake.tgt t USING latest s ON t.id = s.id "
+        + "WHEN MATCHED AND s.id > 12 THEN UPDATE SET *"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageStartingWith("MERGE INTO lake.tgt: " + RowLevelStrategy.MERGE_SHAPE + "; this statement has "
+            + "WHEN MATCHED AND ");
     assertThat(operations(p)).hasSize(4);
   }
 
