@@ -182,6 +182,8 @@ class JavelinSqlTest {
     sql("INSERT INTO lake.db.people VALUES (4, 'd', 2.0, 'x', 7)");
     sql("ALTER TABLE lake.db.people RENAME COLUMN tag TO label");
     sql("ALTER TABLE lake.db.people DROP COLUMN score");
+    sql("ALTER TABLE lake.db.people ALTER COLUMN id DROP NOT NULL");
+    assertThat(Dataset.open(p, allocator).schema().toArrow().findField("id").isNullable()).isTrue();
     assertThat(sparkRows(sql("SELECT * FROM lake.db.people"))).containsExactly("1|a|null|null", "2|b|null|null",
         "3|null|null|null", "4|d|x|7");
     assertThat(javelinRows(p, "id", "name", "label", "level")).isEqualTo(
@@ -235,6 +237,9 @@ class JavelinSqlTest {
   void tablePropertiesSetHowTheDatasetIsWrittenAndOthersAreRefused() {
     sql("CREATE TABLE lake.v20 (id BIGINT) TBLPROPERTIES ('file_version' = '2.0')");
     assertThat(Dataset.open(table("v20"), allocator).fileVersion().toString()).isEqualTo("2.0");
+    sql("CREATE TABLE lake.stable TBLPROPERTIES ('enable_stable_row_ids' = 'true') AS SELECT id FROM range(0, 5)");
+    assertThat(Dataset.open(table("stable"), allocator).hasStableRowIds()).isTrue();
+    assertThat(javelinRows(table("stable"), "id")).containsExactly("0", "1", "2", "3", "4");
     assertThatThrownBy(() -> sql("CREATE TABLE lake.odd (id BIGINT) TBLPROPERTIES ('color' = 'red')"))
         .hasMessage("Table property 'color' is not supported: a new table takes enable_stable_row_ids, "
             + "file_version");

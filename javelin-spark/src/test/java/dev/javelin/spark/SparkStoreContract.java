@@ -58,6 +58,7 @@ abstract class SparkStoreContract {
     spark = SparkSession.builder().master("local[2,2]").appName("javelin-spark-store-test")
         .config("spark.ui.enabled", "false")
         .config("spark.sql.shuffle.partitions", "2")
+        .config("spark.sql.extensions", JavelinSparkExtensions.class.getName())
         .getOrCreate();
   }
 
@@ -238,11 +239,18 @@ abstract class SparkStoreContract {
     rows(300, 400, 2).createOrReplaceTempView("more_people");
     spark.sql("INSERT INTO " + t + " SELECT * FROM more_people");
     spark.sql("DELETE FROM " + t + " WHERE id < 50 OR name IS NULL");
-    var want = rows(0, 400, 2).filter("id >= 50 AND name IS NOT NULL");
+    spark.sql("UPDATE " + t + " SET name = 'u' WHERE id >= 350");
+    rows(390, 420, 2).selectExpr("id", "concat('m', id) AS name", "id * 0.5 AS score")
+        .createOrReplaceTempView("changed_people");
+    spark.sql("MERGE INTO " + t + " t USING changed_people s ON t.id = s.id "
+        + "WHEN MATCHED THEN UPDATE SET * WHEN NOT MATCHED THEN INSERT *");
+    var want = rows(0, 390, 2).filter("id >= 50 AND name IS NOT NULL")
+        .selectExpr("id", "IF(id >= 350, 'u', name) AS name", "score")
+        .union(rows(390, 420, 2).selectExpr("id", "concat('m', id) AS name", "id * 0.5 AS score"));
     assertThat(javelinRows(uri, "id", "name", "score")).isEqualTo(sparkRows(want));
     assertThat(sparkRows(spark.sql("SELECT * FROM " + t))).isEqualTo(sparkRows(want));
-    assertThat(open(uri).versions().stream().map(VersionInfo::operation).toList())
-        .containsExactly("Overwrite", "Append", "Delete");
+    assertThat(open(uri).versions().stream().map(VersionInfo::operation).toList()).hasSize(5)
+        .startsWith("Overwrite", "Append", "Delete", "Update");
     assertThat(spark.sql("SELECT count(*) FROM " + t + " VERSION AS OF 1").first().getLong(0)).isEqualTo(300);
     assertThat(sparkRows(spark.sql("SHOW TABLES IN " + catalog + ".db"))).containsExactly("db|people|false");
     assertNoOrphans(uri);
