@@ -18,6 +18,7 @@ import org.apache.spark.sql.catalyst.expressions.AttributeReference;
 import org.apache.spark.sql.catalyst.expressions.EqualTo;
 import org.apache.spark.sql.catalyst.expressions.Expression;
 import org.apache.spark.sql.catalyst.expressions.NamedExpression;
+import org.apache.spark.sql.catalyst.expressions.objects.AssertNotNull;
 import org.apache.spark.sql.catalyst.plans.logical.Assignment;
 import org.apache.spark.sql.catalyst.plans.logical.DeleteAction;
 import org.apache.spark.sql.catalyst.plans.logical.InsertAction;
@@ -233,8 +234,11 @@ final class RowLevelStrategy extends SparkStrategy {
       return false;
     }
     for (Assignment a : as) {
+      // Spark guards a nullable source column going into a NOT NULL one; Javelin's write refuses
+      // the nulls itself (NullValueException naming the column).
+      Expression value = a.value() instanceof AssertNotNull n ? n.child() : a.value();
       if (!(a.key() instanceof AttributeReference k) || !has(target, k)
-          || !(a.value() instanceof AttributeReference v) || !has(source, v) || !v.name().equals(k.name())) {
+          || !(value instanceof AttributeReference v) || !has(source, v) || !v.name().equals(k.name())) {
         return false;
       }
     }

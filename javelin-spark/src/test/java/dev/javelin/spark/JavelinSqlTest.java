@@ -328,6 +328,34 @@ class JavelinSqlTest {
   }
 
   @Test
+  void aFailedMergeCommitsNothingAndLeavesNoFiles() throws IOException {
+    sql("CREATE TABLE lake.twice AS SELECT id, concat('n', id) AS name FROM range(0, 10)");
+    Path p = table("twice");
+    List<String> before;
+    try (Stream<Path> s = Files.walk(p)) {
+      before = s.filter(Files::isRegularFile).map(x -> p.relativize(x).toString()).sorted().toList();
+    }
+    spark.range(0, 4).selectExpr("id % 2 AS id", "'dup' AS name").createOrReplaceTempView("dups");
+    assertThatThrownBy(() -> sql("MERGE INTO lake.twice t USING dups s ON t.id = s.id "
+        + "WHEN MATCHED THEN UPDATE SET * WHEN NOT MATCHED THEN INSERT *"))
+        .satisfies(e -> {
+          Throwable t = e;
+          while (t != null && !(t instanceof dev.javelin.core.exceptions.MergeInsertException)) {
+            t = t.getCause();
+          }
+          assertThat(t).as("cause chain of %s", e).isNotNull();
+          assertThat(t.getMessage()).startsWith("The source has two rows with key id=");
+        });
+    assertThat(Dataset.open(p, allocator).version()).isEqualTo(1);
+    assertThat(javelinRows(p, "id", "name")).isEqualTo(sparkRows(spark.range(0, 10)
+        .selectExpr("id", "concat('n', id) AS name")));
+    try (Stream<Path> s = Files.walk(p)) {
+      assertThat(s.filter(Files::isRegularFile).map(x -> p.relativize(x).toString()).sorted().toList())
+          .isEqualTo(before);
+    }
+  }
+
+  @Test
   void insertIntoAndInsertOverwriteKeepTheTablesSchema() {
     sql("CREATE TABLE lake.ins (id INT, name STRING)");
     Path p = table("ins");
