@@ -9,8 +9,6 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
-import org.apache.spark.sql.sources.AlwaysFalse;
-import org.apache.spark.sql.sources.AlwaysTrue;
 import org.apache.spark.sql.sources.And;
 import org.apache.spark.sql.sources.EqualTo;
 import org.apache.spark.sql.sources.Filter;
@@ -71,11 +69,6 @@ final class FilterTranslator {
         parts.add("(" + t + ")");
       }
       return String.join(and ? " AND " : " OR ", parts);
-    }
-    if (f instanceof AlwaysTrue) {
-      return "TRUE";
-    } else if (f instanceof AlwaysFalse) {
-      return "FALSE";
     }
     if (f instanceof EqualTo e) {
       return cmp(e.attribute(), "=", e.value());
