@@ -36,8 +36,10 @@ import org.apache.spark.sql.util.ArrowUtils;
 /**
  * A batch write: each Spark task writes its rows as new fragments (Javelin's fragment writer),
  * the driver commits all of them once, as an Append (creating the dataset if there is none) or,
- * after {@code mode("overwrite")}, an Overwrite with the data's schema. A job that fails commits
- * nothing and, through its journal, leaves none of its files.
+ * after {@code mode("overwrite")}, an Overwrite: with the data's schema when the data source names
+ * the dataset by path, with the dataset's own schema for a catalog table ({@code INSERT
+ * OVERWRITE}). A job that fails commits nothing and, through its journal, leaves none of its
+ * files.
  */
 final class JavelinWrite implements Write, BatchWrite {
   private static final int BATCH_ROWS = 8192;
@@ -49,13 +51,16 @@ final class JavelinWrite implements Write, BatchWrite {
   private final long readVersion;
   private final LanceSchema target;
   private final LanceFileVersion fileVersion;
+  private final boolean stableRowIds;
   /** The Arrow form of the incoming rows, in Spark's column order (the dataset's types on append). */
   private final Schema rows;
 
-  JavelinWrite(String uri, Map<String, String> storage, StructType input, boolean overwrite) {
+  JavelinWrite(String uri, Map<String, String> storage, StructType input, boolean overwrite, boolean replaceSchema,
+      LanceFileVersion createVersion, boolean createStableRowIds, boolean mustCreate) {
     this.uri = uri;
     this.input = input;
     this.overwrite = overwrite;
+    this.stableRowIds = createStableRowIds;
     this.journal = new JobJournal(uri, storage);
     ObjectStore store = journal.store();
     Table t = Table.at(store);
@@ -63,12 +68,14 @@ final class JavelinWrite implements Write, BatchWrite {
     if (!t.exists()) {
       readVersion = 0;
       target = LanceSchema.fromArrow(sparkArrow);
-      fileVersion = LanceFileVersion.V2_1;
+      fileVersion = createVersion;
       rows = target.toArrow();
+    } else if (mustCreate) {
+      throw new IllegalStateException("A dataset already exists: " + uri);
     } else {
       Dataset ds = Dataset.open(store, ArrowUtils.rootAllocator());
       readVersion = ds.version();
-      if (overwrite) {
+      if (overwrite && replaceSchema) {
         target = LanceSchema.fromArrow(sparkArrow);
         fileVersion = ds.fileVersion();
         rows = target.toArrow();
@@ -80,7 +87,8 @@ final class JavelinWrite implements Write, BatchWrite {
         for (StructField f : input.fields()) {
           fields.add(have.getFields().stream().filter(x -> x.getName().equals(f.name())).findFirst()
               .orElseThrow(() -> new IllegalArgumentException("Column '" + f.name()
-                  + "' is not in the dataset; append needs the dataset's columns: " + uri)));
+                  + "' is not in the dataset; " + (overwrite ? "an overwrite of a table" : "append")
+                  + " needs the dataset's columns: " + uri)));
         }
         rows = new Schema(fields);
       }
@@ -91,12 +99,26 @@ final class JavelinWrite implements Write, BatchWrite {
     private final String uri;
     private final Map<String, String> storage;
     private final StructType input;
+    private final boolean replaceSchema;
     private boolean truncate;
+    private LanceFileVersion createVersion = LanceFileVersion.V2_1;
+    private boolean createStableRowIds;
+    private boolean mustCreate;
 
-    Builder(String uri, Map<String, String> storage, StructType input) {
+    /** {@code replaceSchema}: an overwrite gives the dataset the data's schema. */
+    Builder(String uri, Map<String, String> storage, StructType input, boolean replaceSchema) {
       this.uri = uri;
       this.storage = storage;
       this.input = input;
+      this.replaceSchema = replaceSchema;
+    }
+
+    /** The write creates the dataset, with these settings, or fails if there is one. */
+    Builder creating(LanceFileVersion fileVersion, boolean stableRowIds) {
+      this.createVersion = fileVersion;
+      this.createStableRowIds = stableRowIds;
+      this.mustCreate = true;
+      return this;
     }
 
     @Override
@@ -107,7 +129,8 @@ final class JavelinWrite implements Write, BatchWrite {
 
     @Override
     public Write build() {
-      return new JavelinWrite(uri, storage, input, truncate);
+      return new JavelinWrite(uri, storage, input, truncate, replaceSchema, createVersion, createStableRowIds,
+          mustCreate);
     }
   }
 
@@ -140,7 +163,7 @@ final class JavelinWrite implements Write, BatchWrite {
     boolean create = readVersion == 0;
     try {
       DistributedWrite.commitFragments(journal.store(), readVersion, create || overwrite ? target : null,
-          fileVersion, false, written, ArrowUtils.rootAllocator());
+          fileVersion, stableRowIds, written, ArrowUtils.rootAllocator());
     } finally {
       // Files of lost attempts go; the committed ones stay (a failed commit deleted its own).
       journal.reconcile(keep);

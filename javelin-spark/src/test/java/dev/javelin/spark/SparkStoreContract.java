@@ -1,6 +1,7 @@
 package dev.javelin.spark;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.javelin.core.Dataset;
 import dev.javelin.core.Session;
@@ -19,7 +20,11 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.UUID;
 import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.ipc.ArrowReader;
+import org.apache.spark.sql.AnalysisException;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.types.DataTypes;
@@ -53,6 +58,7 @@ abstract class SparkStoreContract {
     spark = SparkSession.builder().master("local[2,2]").appName("javelin-spark-store-test")
         .config("spark.ui.enabled", "false")
         .config("spark.sql.shuffle.partitions", "2")
+        .config("spark.sql.extensions", JavelinSparkExtensions.class.getName())
         .getOrCreate();
   }
 
@@ -183,6 +189,77 @@ abstract class SparkStoreContract {
     assertThat(open(uri).manifest().fragments()).hasSize(2);
     assertThat(sparkRows(read(uri).select("id", "name", "score", "label"))).isEqualTo(sparkRows(want));
     assertNoOrphans(uri);
+  }
+
+  /** Javelin's own scan of the newest version of {@code uri}, rows as "a|b|c" strings, sorted. */
+  List<String> javelinRows(String uri, String... columns) throws IOException {
+    List<String> out = new ArrayList<>();
+    try (ArrowReader r = open(uri).newScan().columns(columns).build()) {
+      while (r.loadNextBatch()) {
+        VectorSchemaRoot root = r.getVectorSchemaRoot();
+        for (int i = 0; i < root.getRowCount(); i++) {
+          List<String> vs = new ArrayList<>();
+          for (int c = 0; c < columns.length; c++) {
+            vs.add(String.valueOf(root.getVector(c).getObject(i)));
+          }
+          out.add(String.join("|", vs));
+        }
+      }
+    }
+    out.sort(null);
+    return out;
+  }
+
+  @Test
+  void theDefaultSaveModeCreatesWithDataSourceOptions() throws IOException {
+    String uri = uri("default-mode");
+    var df = rows(0, 120, 2);
+    df.write().format("javelin").options(options()).save(uri);
+    assertThat(javelinRows(uri, "id", "name", "score")).isEqualTo(sparkRows(df));
+    assertThatThrownBy(() -> rows(0, 5, 1).write().format("javelin").options(options()).save(uri))
+        .isInstanceOf(AnalysisException.class).hasMessageContaining("[TABLE_OR_VIEW_ALREADY_EXISTS]");
+    rows(0, 5, 1).write().format("javelin").options(options()).mode("ignore").save(uri);
+    assertThat(open(uri).version()).isEqualTo(1);
+    assertNoOrphans(uri);
+  }
+
+  @Test
+  void sqlThroughACatalogRootedOnTheStore() throws IOException {
+    String catalog = "lake_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
+    String root = uri("lake");
+    spark.conf().set("spark.sql.catalog." + catalog, JavelinCatalog.class.getName());
+    spark.conf().set("spark.sql.catalog." + catalog + ".root", root);
+    options().forEach((k, v) -> spark.conf().set("spark.sql.catalog." + catalog + "." + k, v));
+    String t = catalog + ".db.people";
+    String uri = root + "/db/people.lance";
+
+    spark.sql("CREATE NAMESPACE " + catalog + ".db");
+    rows(0, 300, 2).createOrReplaceTempView("first_people");
+    spark.sql("CREATE TABLE " + t + " AS SELECT * FROM first_people");
+    rows(300, 400, 2).createOrReplaceTempView("more_people");
+    spark.sql("INSERT INTO " + t + " SELECT * FROM more_people");
+    spark.sql("DELETE FROM " + t + " WHERE id < 50 OR name IS NULL");
+    spark.sql("UPDATE " + t + " SET name = 'u' WHERE id >= 350");
+    rows(390, 420, 2).selectExpr("id", "concat('m', id) AS name", "id * 0.5 AS score")
+        .createOrReplaceTempView("changed_people");
+    spark.sql("MERGE INTO " + t + " t USING changed_people s ON t.id = s.id "
+        + "WHEN MATCHED THEN UPDATE SET * WHEN NOT MATCHED THEN INSERT *");
+    var want = rows(0, 390, 2).filter("id >= 50 AND name IS NOT NULL")
+        .selectExpr("id", "IF(id >= 350, 'u', name) AS name", "score")
+        .union(rows(390, 420, 2).selectExpr("id", "concat('m', id) AS name", "id * 0.5 AS score"));
+    assertThat(javelinRows(uri, "id", "name", "score")).isEqualTo(sparkRows(want));
+    assertThat(sparkRows(spark.sql("SELECT * FROM " + t))).isEqualTo(sparkRows(want));
+    assertThat(open(uri).versions().stream().map(VersionInfo::operation).toList()).hasSize(5)
+        .startsWith("Overwrite", "Append", "Delete", "Update");
+    assertThat(spark.sql("SELECT count(*) FROM " + t + " VERSION AS OF 1").first().getLong(0)).isEqualTo(300);
+    assertThat(sparkRows(spark.sql("SHOW TABLES IN " + catalog + ".db"))).containsExactly("db|people|false");
+    assertNoOrphans(uri);
+
+    spark.sql("DROP TABLE " + t);
+    ObjectStore store = Session.defaultSession().store(root, options());
+    assertThat(store.list("db/people.lance/")).isEmpty();
+    spark.sql("DROP NAMESPACE " + catalog + ".db");
+    assertThat(store.list("")).isEmpty();
   }
 
   @Test
