@@ -8,6 +8,7 @@ import dev.javelin.core.OptimizedIndex;
 import dev.javelin.core.exceptions.IndexExistsException;
 import dev.javelin.format.schema.LanceField;
 import dev.javelin.index.IndexType;
+import dev.javelin.index.IvfParams;
 import dev.javelin.index.IvfPqParams;
 import dev.javelin.index.internal.zonemap.ZoneMapIndex;
 import dev.javelin.io.PendingFiles;
@@ -62,6 +63,17 @@ public final class IndexBuild {
   public static Manifest createVector(Dataset ds, Table table, String column, IvfPqParams params, String name,
       boolean replace, ProgressListener progress, BufferAllocator allocator) {
     return create(ds, table, column, new IvfPqKind(params), name, replace, progress, allocator);
+  }
+
+  /**
+   * Builds an IVF index without trained sub-index parameters over a {@code fixed_size_list<float32>}
+   * column and commits it: {@code ivfFlat} true for IVF_FLAT (vectors stored as they are), false
+   * for IVF_SQ (8-bit scalar quantization).
+   */
+  public static Manifest createIvf(Dataset ds, Table table, String column, boolean ivfFlat, IvfParams params,
+      String name, boolean replace, ProgressListener progress, BufferAllocator allocator) {
+    IndexKind kind = ivfFlat ? new IvfFlatKind(params) : new IvfSqKind(params);
+    return create(ds, table, column, kind, name, replace, progress, allocator);
   }
 
   /**

@@ -1,0 +1,40 @@
+package dev.javelin.core.internal.index;
+
+import com.google.protobuf.Any;
+import dev.javelin.index.IvfParams;
+import dev.javelin.index.internal.ivf.IvfBuilder;
+import dev.javelin.index.internal.ivf.IvfSqBuilder;
+
+/** New IVF_SQ indices ({@link IvfKind}): IVF centroids and SQ bounds trained on the sample, 8-bit codes. */
+final class IvfSqKind extends IvfKind {
+  private final IvfParams params;
+
+  IvfSqKind(IvfParams params) {
+    this.params = params;
+  }
+
+  @Override
+  IvfBuilder newBuilder(int dim, long rows) {
+    return new IvfSqBuilder(dim, params);
+  }
+
+  @Override
+  void train(IvfBuilder builder, float[] sample, int sampleRows) {
+    ((IvfSqBuilder) builder).train(sample, sampleRows);
+  }
+
+  @Override
+  int sampleSize(int dim, long rows) {
+    return params.sampleSize();
+  }
+
+  @Override
+  long seed(int dim, long rows) {
+    return params.seed();
+  }
+
+  @Override
+  Any details(int dim, long rows) {
+    return IvfBuilder.details(params);
+  }
+}
