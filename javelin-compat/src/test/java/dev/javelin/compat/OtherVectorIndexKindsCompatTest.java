@@ -34,8 +34,6 @@ class OtherVectorIndexKindsCompatTest {
 
   /** A kind lance-core builds, the parameters it takes, and what Javelin calls it. */
   enum Kind {
-    IVF_FLAT(IndexType.IVF_FLAT, "IVF_FLAT"),
-    IVF_SQ(IndexType.IVF_SQ, "IVF_SQ"),
     IVF_RQ(IndexType.IVF_RQ, "IVF_RQ"),
     IVF_HNSW_SQ(IndexType.IVF_HNSW_SQ, "IVF_HNSW_SQ"),
     IVF_HNSW_PQ(IndexType.IVF_HNSW_PQ, "IVF_HNSW_PQ"),
@@ -55,8 +53,6 @@ class OtherVectorIndexKindsCompatTest {
       HnswBuildParams hnsw = new HnswBuildParams.Builder().build();
       SQBuildParams sq = new SQBuildParams.Builder().build();
       return switch (this) {
-        case IVF_FLAT -> VectorIndexParams.ivfFlat(4, DistanceType.L2);
-        case IVF_SQ -> new VectorIndexParams.Builder(ivf).setDistanceType(DistanceType.L2).setSqParams(sq).build();
         case IVF_RQ -> VectorIndexParams.ivfRq(4, (byte) 1, DistanceType.L2);
         case IVF_HNSW_SQ -> VectorIndexParams.withIvfHnswSqParams(DistanceType.L2, ivf, hnsw, sq);
         case IVF_HNSW_PQ -> VectorIndexParams.withIvfHnswPqParams(DistanceType.L2, ivf, hnsw, pq);

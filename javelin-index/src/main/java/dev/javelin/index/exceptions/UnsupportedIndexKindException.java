@@ -2,7 +2,7 @@ package dev.javelin.index.exceptions;
 
 
 /**
- * A vector index of a kind Javelin cannot read yet (lance-core's IVF_FLAT, IVF_SQ, IVF_RQ,
+ * A vector index of a kind Javelin cannot read yet (lance-core's IVF_RQ,
  * IVF_HNSW_*, or IVF_PQ with other than 8-bit codes). A query does not fail on it: it searches the
  * fragments the index covers exactly instead.
  */

@@ -35,6 +35,6 @@ final class IvfSqKind extends IvfKind {
 
   @Override
   Any details(int dim, long rows) {
-    return IvfBuilder.details(params);
+    return IvfBuilder.details(params, false);
   }
 }

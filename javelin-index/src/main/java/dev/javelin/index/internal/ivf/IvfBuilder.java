@@ -204,16 +204,25 @@ public abstract class IvfBuilder {
       throws IOException;
 
   /**
-   * The manifest {@code index_details} lance-core 7.0.0 writes for an IVF_FLAT or IVF_SQ index of
-   * these parameters: a {@code VectorIndexDetails} with the metric and the IVF build parameters.
+   * The manifest {@code index_details} lance-core 7.0.0 writes for an IVF_FLAT ({@code flat}) or
+   * IVF_SQ index of these parameters: a {@code VectorIndexDetails} with the metric, the kind's
+   * marker (an empty {@code flat}, or {@code sq} with 8 bits) and the build parameters it records.
    */
-  public static Any details(IvfParams params) {
-    IndexProtos.VectorIndexDetails d = IndexProtos.VectorIndexDetails.newBuilder()
+  public static Any details(IvfParams params, boolean flat) {
+    IndexProtos.VectorIndexDetails.Builder d = IndexProtos.VectorIndexDetails.newBuilder()
         .setMetricType(metric(params.distanceType()))
         .putBuildParams("lance.ivf.max_iters", Integer.toString(params.maxIterations()))
         .putBuildParams("lance.ivf.sample_rate", Integer.toString(params.sampleRate()))
-        .build();
-    return Any.newBuilder().setTypeUrl(IvfPqBuilder.DETAILS_TYPE_URL).setValue(d.toByteString()).build();
+        .putBuildParams("lance.ivf.shuffle_partition_batches", "10240")
+        .putBuildParams("lance.ivf.shuffle_partition_concurrency", "2")
+        .putBuildParams("lance.skip_transpose", "false");
+    if (flat) {
+      d.setFlat(IndexProtos.VectorIndexDetails.Flat.getDefaultInstance());
+    } else {
+      d.setSq(IndexProtos.VectorIndexDetails.ScalarQuantization.newBuilder().setNumBits(8))
+          .putBuildParams("lance.sq.sample_rate", Integer.toString(params.sampleRate()));
+    }
+    return Any.newBuilder().setTypeUrl(IvfPqBuilder.DETAILS_TYPE_URL).setValue(d.build().toByteString()).build();
   }
 
   static IndexProtos.VectorMetricType metric(DistanceType distance) {
