@@ -19,15 +19,15 @@ import picocli.CommandLine.Option;
 @Command(
     name = "search",
     header = "Find the rows whose vectors are nearest a query vector.",
-    description = {"Uses the column's IVF_PQ index when there is one (fragments it does not cover",
+    description = {"Uses the column's IVF_PQ, IVF_FLAT or IVF_SQ index when there is one (fragments it does not cover",
         "are searched exactly), else an exact search. Rows come nearest first, with a",
         "_distance column. The index search probes --nprobes partitions, then more",
         "(nearest first, up to --max-nprobes) while fewer than k rows are found, so a",
         "selective --prefilter still gets k rows.",
         "",
-        "_distance: as in lance-core, when the IVF_PQ index covers every fragment and no",
+        "_distance: as in lance-core, when an IVF_PQ or IVF_SQ index covers every fragment and no",
         "--refine-factor is given, rows are ranked by and shown with their",
-        "approximate (PQ code) distance. With --refine-factor, when some fragments are",
+        "approximate (PQ or SQ code) distance. With --refine-factor, when some fragments are",
         "searched exactly (the index's candidates are then re-ranked by their true",
         "vectors), and without an index, it is the true distance. The arrow output's",
         "_distance field metadata says which (javelin:distance = approximate or",
@@ -144,7 +144,8 @@ final class SearchCommand extends BaseCommand {
         out.report(out.writeOne(rows));
         Field distance = rows.getSchema().findField(VectorQuery.DISTANCE);
         if ("approximate".equals(distance.getMetadata().get(VectorQuery.DISTANCE_KIND_KEY))) {
-          err().println("note: _distance is approximate (IVF_PQ codes); --refine-factor gives true distances");
+          err().println("note: _distance is approximate (" + q.explain().index().kind()
+              + " codes); --refine-factor gives true distances");
         }
       } catch (VectorIndexException e) {
         throw new InvalidInputException(e.getMessage());

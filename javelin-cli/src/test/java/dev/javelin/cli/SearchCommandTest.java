@@ -94,6 +94,36 @@ class SearchCommandTest extends CliTestBase {
   }
 
   @Test
+  void indexCreateBuildsIvfFlatAndIvfSqThatSearchUses() {
+    String ds = create(false);
+    Result flat = run("index", "create", ds, "--column", "v", "--type", "ivf_flat", "--partitions", "2",
+        "--name", "flat");
+    assertThat(flat.code).as(flat.toString()).isZero();
+    assertThat(flat.err).isEqualTo("Created index flat (ivf_flat on v, 1 fragment): version 2\n");
+    // Exact within the probed partitions: true distances without a refine factor.
+    Result r = run("search", ds, "--column", "v", "--vector", "3,0,0,1", "--k", "3", "--columns", "id",
+        "--nprobes", "2", "--explain", "--format", "csv");
+    assertThat(r.out).isEqualTo("id,_distance\n3,1.0\n2,2.0\n4,2.0\n");
+    assertThat(r.err).contains("index: flat (IVF_FLAT, 2 partitions) for fragments 0: probes 2 partitions\n")
+        .contains("distances: exact\n").doesNotContain("note: _distance is approximate");
+    assertThat(run("index", "drop", ds, "flat").code).isZero();
+    Result sq = run("index", "create", ds, "--column", "v", "--type", "IVF_SQ", "--partitions", "2",
+        "--metric", "l2");
+    assertThat(sq.code).as(sq.toString()).isZero();
+    assertThat(sq.err).isEqualTo("Created index v_idx (ivf_sq on v, 1 fragment): version 4\n");
+    Result approx = run("search", ds, "--column", "v", "--vector", "3,0,0,1", "--k", "3", "--columns", "id",
+        "--nprobes", "2", "--format", "csv");
+    assertThat(approx.err).contains("note: _distance is approximate (IVF_SQ codes); --refine-factor gives true "
+        + "distances\n");
+    Result refined = run("search", ds, "--column", "v", "--vector", "3,0,0,1", "--k", "3", "--columns", "id",
+        "--nprobes", "2", "--refine-factor", "100", "--format", "csv");
+    assertThat(refined.out).isEqualTo("id,_distance\n3,1.0\n2,2.0\n4,2.0\n");
+    Result subVectors = run("index", "create", ds, "--column", "v", "--type", "ivf_flat", "--sub-vectors", "2");
+    assertThat(subVectors.code).isEqualTo(ExitCodes.INVALID_INPUT);
+    assertThat(subVectors.err).isEqualTo("javelin: --sub-vectors applies to --type ivf_pq only\n");
+  }
+
+  @Test
   void prefilterSearchesFurtherPartitionsUpToMaxNprobes() {
     String ds = create(true);
     // The 10 passing rows sit in the partition far from the query; the nearest one holds none.
