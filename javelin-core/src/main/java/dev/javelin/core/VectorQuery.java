@@ -62,14 +62,15 @@ import org.roaringbitmap.longlong.Roaring64NavigableMap;
  * A nearest-neighbour query over a vector column ({@code fixed_size_list<float32, d>}), as
  * Lance's {@code nearest}: start with {@link Dataset#nearest}, set options, then {@link #execute}.
  *
- * <p>With an IVF index on the column (IVF_PQ, IVF_FLAT or IVF_SQ, and a matching distance type)
+ * <p>With an IVF index on the column (IVF_PQ, IVF_FLAT, IVF_SQ or IVF_HNSW_SQ, and a matching
+ * distance type)
  * the fragments it covers
  * are searched through the index and the fragments it does not cover by brute force, and the two
  * are merged. The index search probes the {@link #nprobes} partitions nearest the query, then, as
  * Lance does, further partitions one at a time (nearest first, up to {@link #maximumNprobes})
  * while fewer than k rows have been found: so a selective prefilter still gets k rows when k rows
  * pass it. Without a usable index the search is exact; a vector index of a kind Javelin cannot
- * read yet (lance-core's IVF_RQ, IVF_HNSW_*, 4-bit IVF_PQ) does not make a query
+ * read yet (lance-core's IVF_RQ, IVF_HNSW_PQ, 4-bit IVF_PQ) does not make a query
  * fail: the fragments it covers are searched exactly, and {@link #explain} says so.
  *
  * <p><b>Distances.</b> As in lance-core 7.0.0: when the index covers every fragment and no
@@ -107,6 +108,7 @@ public final class VectorQuery {
   private int nprobes = DEFAULT_NPROBES;
   private int maximumNprobes = Integer.MAX_VALUE;
   private int refineFactor;
+  private int ef;
   private String filter;
   private boolean prefilter;
   private DistanceType distanceType;
@@ -172,6 +174,21 @@ public final class VectorQuery {
       throw new IllegalArgumentException("refineFactor must not be negative, got " + factor);
     }
     this.refineFactor = factor;
+    return this;
+  }
+
+  /**
+   * The width of the graph search in each probed partition of an HNSW index (Lance's {@code ef};
+   * default: 1.5 times the rows asked of the index, {@code k} times the refine factor). Wider
+   * finds more of the true nearest rows, slower. Ignored by indices without a graph.
+   *
+   * @throws IllegalArgumentException if {@code ef} is not positive
+   */
+  public VectorQuery ef(int ef) {
+    if (ef < 1) {
+      throw new IllegalArgumentException("ef must be at least 1, got " + ef);
+    }
+    this.ef = ef;
     return this;
   }
 
@@ -516,7 +533,7 @@ public final class VectorQuery {
 
   // The partitions to probe, as Lance: pruning and the late search go by k, not k * refine.
   private IvfIndex.Probes probes() {
-    return new IvfIndex.Probes(nprobes, maximumNprobes, k);
+    return new IvfIndex.Probes(nprobes, maximumNprobes, k, ef);
   }
 
   // Row ids for the caller: stable row ids on a dataset with them, else the addresses themselves.

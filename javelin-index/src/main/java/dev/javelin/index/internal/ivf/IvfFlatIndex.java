@@ -68,7 +68,7 @@ public final class IvfFlatIndex extends IvfIndex {
   }
 
   @Override
-  Object prepare(float[] q) {
+  Object prepare(float[] q, int k, int ef) {
     return q;
   }
 

@@ -21,8 +21,9 @@ import org.apache.arrow.memory.BufferAllocator;
 /**
  * An open IVF vector index of any kind Javelin reads ({@link #open}): the partitions and their
  * centroids, and the row ids, partition by partition, are handled here once; what a partition
- * stores per row (PQ codes, the vectors, SQ codes) and how a partition is scanned is the kind's
- * ({@link IvfPqIndex}, {@link IvfFlatIndex}, {@link IvfSqIndex}). Opening loads everything into
+ * stores per row (PQ codes, the vectors, SQ codes) and how a partition is searched (a scan, or an
+ * HNSW graph) is the kind's ({@link IvfPqIndex}, {@link IvfFlatIndex}, {@link IvfSqIndex},
+ * {@link IvfHnswSqIndex}). Opening loads everything into
  * Java arrays, so an index holds no Arrow memory and needs no closing; it is safe to search from
  * several threads, and a large search also runs on the CPU pool of the {@link ThreadPools} it was
  * opened with.
@@ -82,6 +83,7 @@ public abstract class IvfIndex {
       case IvfPqFiles.KIND -> IvfPqIndex.open(IvfPqFiles.read(store, dir, header, allocator), pools);
       case IvfFlatIndex.KIND -> IvfFlatIndex.open(store, dir, header, allocator, pools);
       case IvfSqIndex.KIND -> IvfSqIndex.open(store, dir, header, allocator, pools);
+      case IvfHnswSqIndex.KIND -> IvfHnswSqIndex.open(store, dir, header, allocator, pools);
       default -> throw new UnsupportedIndexKindException(header.kind(), "Index " + dir + " is an "
           + header.kind() + " index, which Javelin cannot read yet");
     };
@@ -152,13 +154,23 @@ public abstract class IvfIndex {
    *
    * @param queryK the query's k (before a refine factor multiplies the rows asked of the index),
    *     which Lance's pruning and late search go by
+   * @param ef the width of an HNSW partition's graph search (Lance's {@code ef}; 0: Lance's
+   *     default, 1.5 times the rows asked of the index)
    */
-  public record Probes(int minimum, int maximum, int queryK) {
+  public record Probes(int minimum, int maximum, int queryK, int ef) {
     public Probes {
       if (minimum < 1 || maximum < 1 || queryK < 1) {
         throw new IllegalArgumentException("nprobes and k must be at least 1, got minimum " + minimum + ", maximum "
             + maximum + ", k " + queryK);
       }
+      if (ef < 0) {
+        throw new IllegalArgumentException("ef must not be negative, got " + ef);
+      }
+    }
+
+    /** Probes without a graph search width (an HNSW partition then searches {@code 1.5 k} wide, as Lance). */
+    public Probes(int minimum, int maximum, int queryK) {
+      this(minimum, maximum, queryK, 0);
     }
   }
 
@@ -222,7 +234,7 @@ public abstract class IvfIndex {
     probes = Math.max(probes, Math.min(maxProbes, earlyPruning(orderedDist, dot, probeRange.queryK())));
     long[] probed = Arrays.copyOf(ordered, Math.min(probes, ordered.length));
     float[] probedDist = Arrays.copyOf(orderedDist, probed.length);
-    Object query0 = prepare(q);
+    Object query0 = prepare(q, k, probeRange.ef());
     NearestRows top = searchPartitions(query0, probed, probedDist, k, accept, parallelRows);
     // Lance's late search: one more partition at a time, nearest first, until the query's k rows
     // are found. (A row is only skipped by the top's bound once k rows are kept, so fewer kept
@@ -236,10 +248,11 @@ public abstract class IvfIndex {
   }
 
   /**
-   * What the kind's scans take for the (normalised if cosine) query {@code q}: computed once per
-   * search, shared by its threads (so read only).
+   * What the kind's scans take for the (normalised if cosine) query {@code q} asking {@code k}
+   * rows with graph search width {@code ef} (0: the default): computed once per search, shared by
+   * its threads (so read only).
    */
-  abstract Object prepare(float[] q);
+  abstract Object prepare(float[] q, int k, int ef);
 
   /**
    * The k nearest accepted rows (by position in {@link #rowIds}) of the probed partitions this

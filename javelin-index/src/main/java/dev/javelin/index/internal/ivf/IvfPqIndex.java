@@ -120,7 +120,7 @@ public final class IvfPqIndex extends IvfIndex {
   }
 
   @Override
-  Object prepare(float[] q) {
+  Object prepare(float[] q, int k, int ef) {
     return q;
   }
 

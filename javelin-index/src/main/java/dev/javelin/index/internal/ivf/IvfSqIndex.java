@@ -88,7 +88,7 @@ public final class IvfSqIndex extends IvfIndex {
   }
 
   @Override
-  Object prepare(float[] q) {
+  Object prepare(float[] q, int k, int ef) {
     byte[] code = new byte[dim];
     sq.encode(q, 0, dim, code, 0);
     return code;
