@@ -59,7 +59,7 @@ final class IndexCommand implements Callable<Integer> {
           "  javelin index create events --column country --type bitmap",
           "  javelin index create events --column ts --type zonemap --rows-per-zone 4096",
           "  javelin index create events --column user --type bloomfilter --items 4096",
-          "  javelin index create docs --column embedding --type ivf_flat --partitions 64 --metric cosine"})
+          "  javelin index create docs --column emb --type ivf_flat --metric cosine"})
   static final class Create extends BaseCommand {
     @Parameters(index = "0", paramLabel = "URI", description = "The dataset: a directory or file: URI.")
     String uri;
