@@ -69,7 +69,7 @@ final class IndexCommand implements Callable<Integer> {
 
     @Option(names = "--type", paramLabel = "TYPE", defaultValue = "btree",
         description = "btree, bitmap (low-cardinality columns), zonemap, bloomfilter (scalar columns), ivf_pq, "
-            + "ivf_flat or ivf_sq (fixed_size_list<float32> vectors); default: ${DEFAULT-VALUE}.")
+            + "ivf_flat, ivf_sq or ivf_hnsw_sq (fixed_size_list<float32> vectors); default: ${DEFAULT-VALUE}.")
     String type;
 
     @Option(names = "--rows-per-zone", paramLabel = "N",
@@ -96,6 +96,14 @@ final class IndexCommand implements Callable<Integer> {
         description = "ivf_pq, ivf_flat, ivf_sq: l2, cosine or dot (default: ${DEFAULT-VALUE}).")
     String metric;
 
+    @Option(names = "--m", paramLabel = "M",
+        description = "ivf_hnsw_sq: graph neighbours per node, twice that on the bottom level (default: 20).")
+    Integer m;
+
+    @Option(names = "--ef-construction", paramLabel = "N",
+        description = "ivf_hnsw_sq: the graph build's search width (default: 150).")
+    Integer efConstruction;
+
     @Option(names = "--name", paramLabel = "NAME", description = "The index name (default: COL_idx).")
     String name;
 
@@ -105,11 +113,15 @@ final class IndexCommand implements Callable<Integer> {
     @Override
     public Integer call() {
       String kind = type.toLowerCase(Locale.ROOT).replace("_", "");
-      if (!List.of("btree", "bitmap", "zonemap", "bloomfilter", "ivfpq", "ivfflat", "ivfsq").contains(kind)) {
+      if (!List.of("btree", "bitmap", "zonemap", "bloomfilter", "ivfpq", "ivfflat", "ivfsq", "ivfhnswsq")
+          .contains(kind)) {
         throw new InvalidInputException("Unsupported index type '" + type
-            + "': use btree, bitmap, zonemap, bloomfilter, ivf_pq, ivf_flat or ivf_sq");
+            + "': use btree, bitmap, zonemap, bloomfilter, ivf_pq, ivf_flat, ivf_sq or ivf_hnsw_sq");
       }
-      kind = kind.startsWith("ivf") ? "ivf_" + kind.substring(3) : kind;
+      kind = kind.equals("ivfhnswsq") ? "ivf_hnsw_sq" : kind.startsWith("ivf") ? "ivf_" + kind.substring(3) : kind;
+      if (!kind.equals("ivf_hnsw_sq") && (m != null || efConstruction != null)) {
+        throw new InvalidInputException("--m and --ef-construction apply to --type ivf_hnsw_sq only");
+      }
       if (!kind.startsWith("ivf_") && partitions != null) {
         throw new InvalidInputException("--partitions applies to --type ivf_pq, ivf_flat and ivf_sq only");
       }
@@ -152,13 +164,19 @@ final class IndexCommand implements Callable<Integer> {
               build.bloomFilter(items == null ? 8192 : items, probability == null ? 0.00057 : probability);
             }
           }
-          case "ivf_flat", "ivf_sq" -> {
+          case "ivf_flat", "ivf_sq", "ivf_hnsw_sq" -> {
             IvfPqParams d = vectorParams(this, ds);
             IvfParams p = IvfParams.of(d.numPartitions(), d.distanceType());
             if (kind.equals("ivf_flat")) {
               build.ivfFlat(p);
-            } else {
+            } else if (kind.equals("ivf_sq")) {
               build.ivfSq(p);
+            } else {
+              try {
+                build.ivfHnswSq(p, m == null ? 20 : m, efConstruction == null ? 150 : efConstruction);
+              } catch (IllegalArgumentException e) {
+                throw new InvalidInputException(e.getMessage());
+              }
             }
           }
           default -> build.ivfPq(vectorParams(this, ds));

@@ -74,6 +74,10 @@ final class SearchCommand extends BaseCommand {
       description = "Re-rank k*R index candidates with their true vectors; _distance is then the true distance.")
   Integer refineFactor;
 
+  @Option(names = "--ef", paramLabel = "N",
+      description = "IVF_HNSW_SQ: the graph search's width in each probed partition (default: 1.5 * k * R).")
+  Integer ef;
+
   @Option(names = {"-w", "--filter", "--where"}, paramLabel = "SQL", description = "Only rows where this is true.")
   String filter;
 
@@ -121,6 +125,9 @@ final class SearchCommand extends BaseCommand {
     if (refineFactor != null && refineFactor < 1) {
       throw new InvalidInputException("--refine-factor must be at least 1, got " + refineFactor);
     }
+    if (ef != null && ef < 1) {
+      throw new InvalidInputException("--ef must be at least 1, got " + ef);
+    }
     try (BufferAllocator allocator = new RootAllocator()) {
       Dataset ds = dataset.open(allocator);
       VectorQuery q = ds.nearest(column, vector).k(k).nprobes(nprobes).prefilter(prefilter).useIndex(!exact);
@@ -129,6 +136,9 @@ final class SearchCommand extends BaseCommand {
       }
       if (refineFactor != null) {
         q.refineFactor(refineFactor);
+      }
+      if (ef != null) {
+        q.ef(ef);
       }
       if (filter != null) {
         q.filter(filter);

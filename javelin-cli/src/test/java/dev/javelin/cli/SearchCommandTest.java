@@ -124,6 +124,29 @@ class SearchCommandTest extends CliTestBase {
   }
 
   @Test
+  void indexCreateBuildsIvfHnswSqThatSearchUsesWithEf() {
+    String ds = create(false);
+    Result c = run("index", "create", ds, "--column", "v", "--type", "ivf_hnsw_sq", "--partitions", "2", "--m", "8",
+        "--ef-construction", "40");
+    assertThat(c.code).as(c.toString()).isZero();
+    assertThat(c.err).isEqualTo("Created index v_idx (ivf_hnsw_sq on v, 1 fragment): version 2\n");
+    Result r = run("search", ds, "--column", "v", "--vector", "3,0,0,1", "--k", "3", "--columns", "id",
+        "--nprobes", "2", "--ef", "50", "--refine-factor", "10", "--explain", "--format", "csv");
+    assertThat(r.code).as(r.toString()).isZero();
+    assertThat(r.out).isEqualTo("id,_distance\n3,1.0\n2,2.0\n4,2.0\n");
+    assertThat(r.err).contains("index: v_idx (IVF_HNSW_SQ, 2 partitions)");
+    Result badEf = run("search", ds, "--column", "v", "--vector", "3,0,0,1", "--ef", "0");
+    assertThat(badEf.code).isEqualTo(ExitCodes.INVALID_INPUT);
+    assertThat(badEf.err).isEqualTo("javelin: --ef must be at least 1, got 0\n");
+    Result badM = run("index", "create", ds, "--column", "v", "--type", "ivf_hnsw_sq", "--m", "1", "--replace");
+    assertThat(badM.code).isEqualTo(ExitCodes.INVALID_INPUT);
+    assertThat(badM.err).isEqualTo("javelin: HNSW needs m >= 2, ef_construction >= 1 and max_level >= 1, got m 1, "
+        + "ef_construction 150, max_level 7\n");
+    Result notHnsw = run("index", "create", ds, "--column", "v", "--type", "ivf_sq", "--m", "8");
+    assertThat(notHnsw.err).isEqualTo("javelin: --m and --ef-construction apply to --type ivf_hnsw_sq only\n");
+  }
+
+  @Test
   void prefilterSearchesFurtherPartitionsUpToMaxNprobes() {
     String ds = create(true);
     // The 10 passing rows sit in the partition far from the query; the nearest one holds none.
@@ -169,6 +192,6 @@ class SearchCommandTest extends CliTestBase {
         (3 rows)
         """);
     Result help = run("search", "--help");
-    assertThat(help.out).contains("--max-nprobes").contains("approximate (PQ", "--refine-factor");
+    assertThat(help.out).contains("--max-nprobes").contains("approximate (code)", "--refine-factor", "--ef=N");
   }
 }

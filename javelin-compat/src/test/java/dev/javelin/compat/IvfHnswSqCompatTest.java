@@ -22,10 +22,12 @@ import org.lance.index.vector.VectorIndexParams;
 import org.lance.ipc.Query;
 
 /**
- * IVF_HNSW_SQ indices lance-core 7.0.0 builds, searched by Javelin: at equal settings
+ * IVF_HNSW_SQ both ways. Indices lance-core 7.0.0 builds, searched by Javelin: at equal settings
  * ({@code nprobes}, {@code ef}) Javelin walks the same graphs by the same SQ code distances; its
  * recall is at least lance-core's (equal at a wide {@code ef}); with a wide search and an exact
- * re-rank both find the exact answer.
+ * re-rank both find the exact answer. Graphs Javelin builds: lance-core lists them, searches them
+ * with the recall of its own build, and optimizes them; Javelin's optimize rebuilds them with
+ * appended rows, which both then find.
  */
 class IvfHnswSqCompatTest {
   static final int ROWS = 3000;
@@ -105,6 +107,91 @@ class IvfHnswSqCompatTest {
         long[] truth = DATA.truth(q, 10, r -> true);
         assertThat(javelin(ds, q, 10, PARTITIONS, 300, 30).rowIds()).containsExactly(truth);
         assertThat(lance(lance, q, 10, PARTITIONS, 300, 30).rowIds()).containsExactly(truth);
+      }
+    }
+  }
+
+  /** Recall@10 over the queries at these settings, by lance-core or (lance null) by Javelin. */
+  private double recall(org.lance.Dataset lance, Dataset ds, int rows, int nprobes, int ef) throws Exception {
+    double sum = 0;
+    for (int s = 0; s < QUERIES; s++) {
+      float[] q = DATA.query(s);
+      long[] truth = DATA.truth(q, 10, r -> r < rows);
+      sum += VectorCompatData.recall((lance != null ? lance(lance, q, 10, nprobes, ef, null)
+          : javelin(ds, q, 10, nprobes, ef, null)).rowIds(), truth);
+    }
+    return sum / QUERIES;
+  }
+
+  @Test
+  void lanceSearchesAndOptimizesTheGraphsJavelinBuilt() throws Exception {
+    int first = 2000;
+    int second = 2500;
+    Path javelins = dir.resolve("javelin");
+    Path lances = dir.resolve("lance");
+    DATA.lanceWrite(allocator, javelins, 0, first, 1000, false);
+    DATA.lanceWrite(allocator, lances, 0, first, 1000, false);
+    Dataset ds = Dataset.open(javelins, allocator).createIndex("v")
+        .ivfHnswSq(dev.javelin.index.IvfParams.of(PARTITIONS, dev.javelin.index.DistanceType.L2), 20, 150)
+        .commit().dataset();
+    IvfBuildParams ivf = new IvfBuildParams.Builder().setNumPartitions(PARTITIONS).setMaxIters(20).build();
+    try (org.lance.Dataset lance = org.lance.Dataset.open(lances.toString(), allocator)) {
+      lance.createIndex(List.of("v"), org.lance.index.IndexType.IVF_HNSW_SQ, Optional.of("v_idx"),
+          IndexParams.builder().setVectorIndexParams(VectorIndexParams.withIvfHnswSqParams(DistanceType.L2, ivf,
+              new HnswBuildParams.Builder().build(), new SQBuildParams.Builder().build())).build(), false);
+    }
+    assertThat(ds.nearest("v", DATA.query(0)).k(10).explain().index().kind()).isEqualTo("IVF_HNSW_SQ");
+    try (org.lance.Dataset lance = org.lance.Dataset.open(javelins.toString(), allocator);
+        org.lance.Dataset own = org.lance.Dataset.open(lances.toString(), allocator)) {
+      assertThat(lance.listIndexes()).containsExactly("v_idx");
+      assertThat(lance.getIndexStatistics("v_idx").get("index_type")).isEqualTo("IVF_HNSW_SQ");
+      double onJavelins = recall(lance, null, first, PARTITIONS, 40);
+      double onOwn = recall(own, null, first, PARTITIONS, 40);
+      double javelinOnJavelins = recall(null, ds, first, PARTITIONS, 40);
+      System.out.printf("IVF_HNSW_SQ recall@10 at ef 40: lance-core on Javelin's graphs %.3f, on its own %.3f; "
+          + "Javelin on its graphs %.3f%n", onJavelins, onOwn, javelinOnJavelins);
+      assertThat(onJavelins).isCloseTo(onOwn, within(0.03));
+      assertThat(javelinOnJavelins).isGreaterThanOrEqualTo(onJavelins - 0.01);
+      for (int s = 0; s < 5; s++) {
+        float[] q = DATA.query(s);
+        long[] truth = DATA.truth(q, 10, r -> r < first);
+        assertThat(lance(lance, q, 10, PARTITIONS, 300, 30).rowIds()).containsExactly(truth);
+        assertThat(javelin(ds, q, 10, PARTITIONS, 300, 30).rowIds()).containsExactly(truth);
+      }
+    }
+    // Appended rows: Javelin's optimize puts them into the partitions and rebuilds their graphs;
+    // lance-core then counts everything indexed and finds the new rows through the graphs.
+    DATA.lanceWrite(allocator, javelins, first, second, 1000, false);
+    dev.javelin.core.IndexOptimizeResult r = Dataset.open(javelins, allocator).optimizeIndices();
+    assertThat(r.indices()).extracting(dev.javelin.core.OptimizedIndex::outcome)
+        .containsExactly(dev.javelin.core.OptimizedIndex.Outcome.MERGED);
+    ds = r.dataset();
+    try (org.lance.Dataset lance = org.lance.Dataset.open(javelins.toString(), allocator)) {
+      java.util.Map<String, Object> stats = lance.getIndexStatistics("v_idx");
+      assertThat(((Number) stats.get("num_unindexed_rows")).longValue()).as(stats.toString()).isZero();
+      assertThat(((Number) stats.get("num_indexed_rows")).longValue()).as(stats.toString()).isEqualTo(second);
+      assertThat(recall(lance, null, second, PARTITIONS, 40)).isGreaterThanOrEqualTo(0.9);
+      assertThat(recall(null, ds, second, PARTITIONS, 40)).isGreaterThanOrEqualTo(0.9);
+      for (int s = 0; s < 5; s++) {
+        float[] q = DATA.query(s);
+        long[] truth = DATA.truth(q, 10, x -> x < second);
+        assertThat(lance(lance, q, 10, PARTITIONS, 300, 30).rowIds()).containsExactly(truth);
+      }
+    }
+    // And lance-core optimizes Javelin's index in turn.
+    DATA.lanceWrite(allocator, javelins, second, ROWS, 1000, false);
+    try (org.lance.Dataset lance = org.lance.Dataset.open(javelins.toString(), allocator)) {
+      lance.optimizeIndices(org.lance.index.OptimizeOptions.builder().build());
+    }
+    try (org.lance.Dataset lance = org.lance.Dataset.open(javelins.toString(), allocator)) {
+      java.util.Map<String, Object> stats = lance.getIndexStatistics("v_idx");
+      assertThat(((Number) stats.get("num_unindexed_rows")).longValue()).as(stats.toString()).isZero();
+      ds = Dataset.open(javelins, allocator);
+      for (int s = 0; s < 5; s++) {
+        float[] q = DATA.query(s);
+        long[] truth = DATA.truth(q, 10, x -> true);
+        assertThat(lance(lance, q, 10, PARTITIONS, 300, 30).rowIds()).containsExactly(truth);
+        assertThat(javelin(ds, q, 10, PARTITIONS, 300, 30).rowIds()).containsExactly(truth);
       }
     }
   }

@@ -5,6 +5,7 @@ import dev.javelin.core.internal.index.IndexBuild;
 import dev.javelin.index.DistanceType;
 import dev.javelin.index.IndexType;
 import dev.javelin.index.IvfParams;
+import dev.javelin.index.internal.ivf.IvfHnswSqIndex;
 import dev.javelin.table.Manifest;
 import dev.javelin.index.IvfPqParams;
 import java.util.Objects;
@@ -29,6 +30,8 @@ public final class IndexBuilder {
   // IVF_FLAT or IVF_SQ: their parameters, and which (null: neither).
   private IvfParams ivfParams;
   private boolean ivfFlat;
+  // IVF_HNSW_SQ: the graph parameters (null: not HNSW).
+  private IvfHnswSqIndex.HnswParams hnsw;
   private long rowsPerZone;
   private long bloomItems;
   private double bloomProbability;
@@ -152,11 +155,34 @@ public final class IndexBuilder {
     return this;
   }
 
+  /**
+   * An IVF_HNSW_SQ vector index: IVF_SQ's partitions and codes, and in each partition an HNSW
+   * graph searched {@code ef} wide (the low-latency choice), with Lance's graph defaults
+   * ({@code m} 20, {@code ef_construction} 150).
+   */
+  public IndexBuilder ivfHnswSq(int partitions, DistanceType distance) {
+    return ivfHnswSq(IvfParams.of(partitions, distance), 20, 150);
+  }
+
+  /**
+   * An IVF_HNSW_SQ vector index with these IVF parameters, {@code m} neighbours per node (twice
+   * that on the bottom level) and graph build width {@code efConstruction}, as Lance names them.
+   *
+   * @throws IllegalArgumentException if {@code m} is below 2 or {@code efConstruction} below 1
+   */
+  public IndexBuilder ivfHnswSq(IvfParams params, int m, int efConstruction) {
+    IvfHnswSqIndex.HnswParams graph = new IvfHnswSqIndex.HnswParams(m, efConstruction, 7);
+    ivfSq(params);
+    this.hnsw = graph;
+    return this;
+  }
+
   /** The kind of index ({@link IndexType#VECTOR}: IVF_PQ with Lance's default parameters). */
   public IndexBuilder type(IndexType type) {
     this.type = Objects.requireNonNull(type, "type");
     this.params = null;
     this.ivfParams = null;
+    this.hnsw = null;
     this.rowsPerZone = 0;
     this.bloomItems = 0;
     this.bloomProbability = 0;
@@ -198,7 +224,7 @@ public final class IndexBuilder {
     }
     Dataset after;
     if (ivfParams != null) {
-      Manifest m = IndexBuild.createIvf(dataset, dataset.table(), column, ivfFlat, ivfParams, name, replace,
+      Manifest m = IndexBuild.createIvf(dataset, dataset.table(), column, ivfFlat, ivfParams, hnsw, name, replace,
           progress, dataset.allocator());
       after = dataset.checkout(m.version());
     } else if (rowsPerZone > 0 || bloomItems > 0) {

@@ -63,7 +63,9 @@ public abstract class IvfBuilder {
     IvfBuilder b = switch (header.kind()) {
       case IvfPqFiles.KIND -> IvfPqBuilder.of(IvfPqFiles.read(store, dir, header, allocator).model());
       case IvfFlatIndex.KIND -> new IvfFlatBuilder(header);
-      case IvfSqIndex.KIND -> IvfSqBuilder.of(header, IvfSqIndex.storage(store, dir, allocator));
+      case IvfSqIndex.KIND -> IvfSqBuilder.of(header, IvfSqIndex.storage(store, dir, allocator), null);
+      case IvfHnswSqIndex.KIND -> IvfSqBuilder.of(header, IvfSqIndex.storage(store, dir, allocator),
+          IvfHnswSqIndex.params(store, dir, allocator));
       default -> throw new UnsupportedIndexKindException(header.kind(), "Index " + dir + " is an "
           + header.kind() + " index, which Javelin cannot extend");
     };
@@ -194,9 +196,15 @@ public abstract class IvfBuilder {
       throw new IllegalStateException(getClass().getSimpleName() + ".write before train");
     }
     IvfRows.Grouped g = rows.grouped(ivf.numPartitions);
-    IvfFiles.writeHeader(store, dir, kind(), distanceType, ivf.centroids, dim, ivf.loss);
+    writeIndexFile(store, dir, g, allocator);
     writeAux(store, dir, g, allocator);
     return IvfFiles.sizes(store, dir);
+  }
+
+  /** Writes index.idx: the kind, the distance and the centroids (and what else the kind keeps there). */
+  void writeIndexFile(ObjectStore store, String dir, IvfRows.Grouped g, BufferAllocator allocator)
+      throws IOException {
+    IvfFiles.writeHeader(store, dir, kind(), distanceType, ivf.centroids, dim, ivf.loss);
   }
 
   /** Writes auxiliary.idx: the rows as {@code g} lays them out, and what the kind stores besides. */
@@ -209,6 +217,21 @@ public abstract class IvfBuilder {
    * marker (an empty {@code flat}, or {@code sq} with 8 bits) and the build parameters it records.
    */
   public static Any details(IvfParams params, boolean flat) {
+    return any(detailsOf(params, flat));
+  }
+
+  /**
+   * The manifest {@code index_details} of an IVF_HNSW_SQ index: IVF_SQ's, with the graph's build
+   * parameters.
+   */
+  public static Any hnswDetails(IvfParams params, IvfHnswSqIndex.HnswParams hnsw) {
+    return any(detailsOf(params, false)
+        .putBuildParams("lance.hnsw.m", Integer.toString(hnsw.m()))
+        .putBuildParams("lance.hnsw.ef_construction", Integer.toString(hnsw.efConstruction()))
+        .putBuildParams("lance.hnsw.max_level", Integer.toString(hnsw.maxLevel())));
+  }
+
+  private static IndexProtos.VectorIndexDetails.Builder detailsOf(IvfParams params, boolean flat) {
     IndexProtos.VectorIndexDetails.Builder d = IndexProtos.VectorIndexDetails.newBuilder()
         .setMetricType(metric(params.distanceType()))
         .putBuildParams("lance.ivf.max_iters", Integer.toString(params.maxIterations()))
@@ -222,6 +245,10 @@ public abstract class IvfBuilder {
       d.setSq(IndexProtos.VectorIndexDetails.ScalarQuantization.newBuilder().setNumBits(8))
           .putBuildParams("lance.sq.sample_rate", Integer.toString(params.sampleRate()));
     }
+    return d;
+  }
+
+  private static Any any(IndexProtos.VectorIndexDetails.Builder d) {
     return Any.newBuilder().setTypeUrl(IvfPqBuilder.DETAILS_TYPE_URL).setValue(d.build().toByteString()).build();
   }
 

@@ -1,24 +1,37 @@
 package dev.javelin.index.internal.ivf;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.google.protobuf.InvalidProtocolBufferException;
+import dev.javelin.common.Json;
 import dev.javelin.common.ThreadPools;
 import dev.javelin.format.LanceFileReader;
+import dev.javelin.format.LanceFileWriter;
 import dev.javelin.format.ReadOptions;
+import dev.javelin.format.WriteOptions;
 import dev.javelin.index.DistanceType;
 import dev.javelin.index.exceptions.VectorIndexException;
 import dev.javelin.index.proto.IndexProtos;
 import dev.javelin.io.ObjectStore;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.LongPredicate;
 import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.Float4Vector;
 import org.apache.arrow.vector.UInt4Vector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.complex.ListVector;
 import org.apache.arrow.vector.ipc.ArrowReader;
+import org.apache.arrow.vector.types.FloatingPointPrecision;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.FieldType;
+import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
  * An open IVF_HNSW_SQ index ({@link IvfIndex}): auxiliary.idx is an IVF_SQ storage
@@ -205,6 +218,139 @@ public final class IvfHnswSqIndex extends IvfIndex {
       }
       return new Graph(levels, l0Start, l0, upperNodes, upperStart, upper);
     }
+  }
+
+  /** Lance's HNSW build parameters (its defaults: m 20, ef_construction 150, 7 levels). */
+  public record HnswParams(int m, int efConstruction, int maxLevel) {
+    public static final HnswParams DEFAULTS = new HnswParams(20, 150, 7);
+
+    public HnswParams {
+      if (m < 2 || efConstruction < 1 || maxLevel < 1) {
+        throw new IllegalArgumentException("HNSW needs m >= 2, ef_construction >= 1 and max_level >= 1, got m " + m
+            + ", ef_construction " + efConstruction + ", max_level " + maxLevel);
+      }
+    }
+
+    String json(int[] levelOffsets) {
+      ObjectNode doc = Json.object().put("entry_point", 0);
+      doc.putObject("params").put("max_level", maxLevel).put("m", m).put("ef_construction", efConstruction)
+          .put("prefetch_distance", 2);
+      ArrayNode offsets = doc.putArray("level_offsets");
+      for (int o : levelOffsets) {
+        offsets.add(o);
+      }
+      return Json.write(doc);
+    }
+  }
+
+  /** The build parameters the first non-empty partition's graph records (Lance's defaults when none). */
+  static HnswParams params(ObjectStore store, String dir, BufferAllocator allocator) throws IOException {
+    String location = dir + "/" + IvfFiles.INDEX_FILE;
+    try (LanceFileReader r = LanceFileReader.open(store.open(location), allocator)) {
+      JsonNode hnsw = IvfFiles.json(r.lanceSchema().metadata().get("lance:hnsw"), "lance:hnsw", location);
+      for (JsonNode part : hnsw) {
+        JsonNode p = IvfFiles.json(part.asText(), "lance:hnsw", location).path("params");
+        if (p.has("m") && p.has("ef_construction") && p.has("max_level")) {
+          return new HnswParams(p.get("m").asInt(), p.get("ef_construction").asInt(), p.get("max_level").asInt());
+        }
+      }
+      return HnswParams.DEFAULTS;
+    }
+  }
+
+  /**
+   * Writes index.idx: each partition's graph, level by level (the nodes present, ascending, with
+   * their neighbours nearest first), its rows in the IVF message and its levels in
+   * {@code lance:hnsw}.
+   */
+  static void writeIndexFile(ObjectStore store, String dir, DistanceType distance, float[] centroids, int dim,
+      double loss, HnswGraphBuilder[] graphs, HnswParams params, BufferAllocator allocator) throws IOException {
+    int p = graphs.length;
+    Map<String, String> meta = IvfFiles.indexMetadata(KIND, p, distance.lanceName());
+    meta.remove("lance:flat");
+    ArrayNode docs = Json.array();
+    IndexProtos.IVF.Builder ivf = IndexProtos.IVF.newBuilder().setCentroidsTensor(IvfFiles.tensor(centroids, p, dim))
+        .setLoss(loss);
+    long row = 0;
+    for (HnswGraphBuilder g : graphs) {
+      int[] levelOffsets = new int[params.maxLevel() + 1];
+      int rows = 0;
+      for (int l = 0; l < params.maxLevel(); l++) {
+        levelOffsets[l] = rows;
+        if (g != null) {
+          for (int v = 0; v < g.n; v++) {
+            rows += g.level[v] >= l ? 1 : 0;
+          }
+        }
+      }
+      levelOffsets[params.maxLevel()] = rows;
+      docs.add(params.json(levelOffsets));
+      ivf.addOffsets(row).addLengths(rows);
+      row += rows;
+    }
+    meta.put("lance:hnsw", Json.write(docs));
+    Field item = new Field("item", FieldType.nullable(new ArrowType.Int(32, false)), null);
+    Field dist = new Field("item", FieldType.nullable(new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE)),
+        null);
+    Schema schema = new Schema(List.of(
+        new Field("__vector_id", FieldType.nullable(new ArrowType.Int(32, false)), null),
+        new Field("__neighbors", FieldType.nullable(new ArrowType.List()), List.of(item)),
+        new Field("_distance", FieldType.nullable(new ArrowType.List()), List.of(dist))), meta);
+    try (LanceFileWriter w = LanceFileWriter.create(store.newOutputFile(dir + "/" + IvfFiles.INDEX_FILE), schema,
+        WriteOptions.defaults());
+        VectorSchemaRoot root = VectorSchemaRoot.create(schema, allocator)) {
+      w.addGlobalBuffer(ByteBuffer.wrap(ivf.build().toByteArray()));
+      UInt4Vector ids = (UInt4Vector) root.getVector(0);
+      ListVector neighbours = (ListVector) root.getVector(1);
+      ListVector distances = (ListVector) root.getVector(2);
+      int batch = 0;
+      root.allocateNew();
+      for (HnswGraphBuilder g : graphs) {
+        if (g == null) {
+          continue;
+        }
+        for (int l = 0; l < params.maxLevel(); l++) {
+          for (int v = 0; v < g.n; v++) {
+            if (g.level[v] < l) {
+              continue;
+            }
+            ids.setSafe(batch, v);
+            int from = neighbours.startNewValue(batch);
+            distances.startNewValue(batch);
+            UInt4Vector nv = (UInt4Vector) neighbours.getDataVector();
+            Float4Vector dv = (Float4Vector) distances.getDataVector();
+            int count = g.size[v][l];
+            for (int j = 0; j < count; j++) {
+              nv.setSafe(from + j, g.ids[v][l][j]);
+              dv.setSafe(from + j, g.dists[v][l][j]);
+            }
+            neighbours.endValue(batch, count);
+            distances.endValue(batch, count);
+            batch++;
+            if (batch == 8192) {
+              flush(w, root, batch);
+              batch = 0;
+              root.allocateNew();
+            }
+          }
+        }
+      }
+      if (batch > 0) {
+        flush(w, root, batch);
+      }
+    }
+  }
+
+  private static void flush(LanceFileWriter w, VectorSchemaRoot root, int rows) throws IOException {
+    for (int i = 1; i < 3; i++) {
+      ListVector list = (ListVector) root.getVector(i);
+      list.setValueCount(rows);
+      list.getDataVector().setValueCount(list.getOffsetBuffer().getInt((long) rows * 4));
+    }
+    root.getVector(0).setValueCount(rows);
+    root.setRowCount(rows);
+    w.write(root);
+    root.clear();
   }
 
   private static void checkNode(int node, int n, String location) {

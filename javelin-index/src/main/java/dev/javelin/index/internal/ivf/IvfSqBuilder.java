@@ -1,5 +1,6 @@
 package dev.javelin.index.internal.ivf;
 
+import dev.javelin.index.DistanceType;
 import dev.javelin.index.IvfParams;
 import dev.javelin.index.exceptions.VectorIndexException;
 import dev.javelin.io.ObjectStore;
@@ -7,38 +8,56 @@ import java.io.IOException;
 import java.util.List;
 import java.util.Random;
 import java.util.function.LongUnaryOperator;
+import java.util.stream.IntStream;
 import org.apache.arrow.memory.BufferAllocator;
 
 /**
  * Builds an IVF_SQ index ({@link IvfBuilder}): the bounds are the smallest and largest value of
  * the training sample (normalised for cosine), as Lance trains them; a row's record is its SQ
  * code, one byte per dimension. Extending an index keeps its bounds (values outside saturate).
+ *
+ * <p>With HNSW parameters it builds an IVF_HNSW_SQ index: the same storage, and at write an HNSW
+ * graph per partition over the SQ codes ({@link HnswGraphBuilder}, partitions in parallel); an
+ * extension rebuilds every partition's graph with its new rows.
  */
 public final class IvfSqBuilder extends IvfBuilder {
   // Null when extending an index: nothing is trained then.
   private final IvfParams params;
+  // Null for IVF_SQ.
+  private final IvfHnswSqIndex.HnswParams hnsw;
   private ScalarQuantizer sq;
 
   /**
    * @throws VectorIndexException if the dimension is not positive
    */
   public IvfSqBuilder(int dimension, IvfParams params) {
-    super(checked(dimension), params.distanceType(), new IvfRows(dimension, false));
-    this.params = params;
+    this(dimension, params, null);
   }
 
-  private IvfSqBuilder(IvfFiles.Header header, ScalarQuantizer sq) {
+  /**
+   * An IVF_HNSW_SQ index with these graph parameters (null: IVF_SQ).
+   *
+   * @throws VectorIndexException if the dimension is not positive
+   */
+  public IvfSqBuilder(int dimension, IvfParams params, IvfHnswSqIndex.HnswParams hnsw) {
+    super(checked(dimension), params.distanceType(), new IvfRows(dimension, false));
+    this.params = params;
+    this.hnsw = hnsw;
+  }
+
+  private IvfSqBuilder(IvfFiles.Header header, ScalarQuantizer sq, IvfHnswSqIndex.HnswParams hnsw) {
     super(header.dim(), header.distance(), new IvfRows(header.dim(), false));
     this.params = null;
+    this.hnsw = hnsw;
     this.sq = sq;
     this.ivf = new IvfCentroids(dim, header.centroids(), header.distance(), header.loss());
   }
 
-  static IvfSqBuilder of(IvfFiles.Header header, ScalarQuantizer sq) {
+  static IvfSqBuilder of(IvfFiles.Header header, ScalarQuantizer sq, IvfHnswSqIndex.HnswParams hnsw) {
     if (header.dim() < 1) {
-      throw new VectorIndexException("An IVF_SQ index without a centroid tensor cannot be extended");
+      throw new VectorIndexException("An " + header.kind() + " index without a centroid tensor cannot be extended");
     }
-    return new IvfSqBuilder(header, sq);
+    return new IvfSqBuilder(header, sq, hnsw);
   }
 
   private static int checked(int dimension) {
@@ -64,7 +83,7 @@ public final class IvfSqBuilder extends IvfBuilder {
 
   @Override
   String kind() {
-    return IvfSqIndex.KIND;
+    return hnsw == null ? IvfSqIndex.KIND : IvfHnswSqIndex.KIND;
   }
 
   @Override
@@ -96,6 +115,47 @@ public final class IvfSqBuilder extends IvfBuilder {
   @Override
   void encode(float[] v, int partition, byte[] out, int off, float[] scratch) {
     sq.encode(v, 0, dim, out, off);
+  }
+
+  @Override
+  void writeIndexFile(ObjectStore store, String dir, IvfRows.Grouped g, BufferAllocator allocator)
+      throws IOException {
+    if (hnsw == null) {
+      super.writeIndexFile(store, dir, g, allocator);
+      return;
+    }
+    int p = g.lengths().length;
+    byte[] codes = g.records();
+    float scale = sq.distanceScale();
+    boolean dot = distanceType == DistanceType.DOT;
+    HnswGraphBuilder[] graphs = new HnswGraphBuilder[p];
+    IntStream.range(0, p).parallel().forEach(part -> {
+      int n = g.lengths()[part];
+      if (n == 0) {
+        return;
+      }
+      int base = (int) g.offsets()[part];
+      HnswGraphBuilder.Distance d = (a, b) -> {
+        int oa = (base + a) * dim;
+        int ob = (base + b) * dim;
+        if (dot) {
+          long sum = 0;
+          for (int i = 0; i < dim; i++) {
+            sum += (codes[oa + i] & 0xFF) * (codes[ob + i] & 0xFF);
+          }
+          return (1f - sum) * scale;
+        }
+        int sum = 0;
+        for (int i = 0; i < dim; i++) {
+          int x = (codes[oa + i] & 0xFF) - (codes[ob + i] & 0xFF);
+          sum += x * x;
+        }
+        return sum * scale;
+      };
+      graphs[part] = new HnswGraphBuilder(n, hnsw.maxLevel(), hnsw.m(), hnsw.efConstruction(), d,
+          new Random(42L + part)).build();
+    });
+    IvfHnswSqIndex.writeIndexFile(store, dir, distanceType, ivf.centroids, dim, ivf.loss, graphs, hnsw, allocator);
   }
 
   @Override
