@@ -13,6 +13,7 @@ import dev.javelin.format.schema.LanceField;
 import dev.javelin.index.DistanceType;
 import dev.javelin.index.IndexType;
 import dev.javelin.io.ObjectInfo;
+import dev.javelin.index.IvfParams;
 import dev.javelin.index.IvfPqParams;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -57,7 +58,8 @@ final class IndexCommand implements Callable<Integer> {
           "  javelin index create people --column name --name by_name --replace",
           "  javelin index create events --column country --type bitmap",
           "  javelin index create events --column ts --type zonemap --rows-per-zone 4096",
-          "  javelin index create events --column user --type bloomfilter --items 4096"})
+          "  javelin index create events --column user --type bloomfilter --items 4096",
+          "  javelin index create docs --column emb --type ivf_flat --metric cosine"})
   static final class Create extends BaseCommand {
     @Parameters(index = "0", paramLabel = "URI", description = "The dataset: a directory or file: URI.")
     String uri;
@@ -66,8 +68,8 @@ final class IndexCommand implements Callable<Integer> {
     String column;
 
     @Option(names = "--type", paramLabel = "TYPE", defaultValue = "btree",
-        description = "btree, bitmap (low-cardinality columns), zonemap, bloomfilter (scalar columns) or ivf_pq "
-            + "(fixed_size_list<float32> vectors); default: ${DEFAULT-VALUE}.")
+        description = "btree, bitmap (low-cardinality columns), zonemap, bloomfilter (scalar columns), ivf_pq, "
+            + "ivf_flat, ivf_sq or ivf_hnsw_sq (fixed_size_list<float32> vectors); default: ${DEFAULT-VALUE}.")
     String type;
 
     @Option(names = "--rows-per-zone", paramLabel = "N",
@@ -82,7 +84,8 @@ final class IndexCommand implements Callable<Integer> {
         description = "bloomfilter: the filters' false positive rate, in (0, 1) (default: 0.00057).")
     Double probability;
 
-    @Option(names = "--partitions", paramLabel = "N", description = "ivf_pq: IVF partitions (default: sqrt(rows)).")
+    @Option(names = "--partitions", paramLabel = "N",
+        description = "ivf_pq, ivf_flat, ivf_sq: IVF partitions (default: sqrt(rows)).")
     Integer partitions;
 
     @Option(names = "--sub-vectors", paramLabel = "M",
@@ -90,8 +93,16 @@ final class IndexCommand implements Callable<Integer> {
     Integer subVectors;
 
     @Option(names = "--metric", paramLabel = "METRIC", defaultValue = "l2",
-        description = "ivf_pq: l2, cosine or dot (default: ${DEFAULT-VALUE}).")
+        description = "ivf_pq, ivf_flat, ivf_sq: l2, cosine or dot (default: ${DEFAULT-VALUE}).")
     String metric;
+
+    @Option(names = "--m", paramLabel = "M",
+        description = "ivf_hnsw_sq: graph neighbours per node, twice that on the bottom level (default: 20).")
+    Integer m;
+
+    @Option(names = "--ef-construction", paramLabel = "N",
+        description = "ivf_hnsw_sq: the graph build's search width (default: 150).")
+    Integer efConstruction;
 
     @Option(names = "--name", paramLabel = "NAME", description = "The index name (default: COL_idx).")
     String name;
@@ -102,13 +113,20 @@ final class IndexCommand implements Callable<Integer> {
     @Override
     public Integer call() {
       String kind = type.toLowerCase(Locale.ROOT).replace("_", "");
-      if (!List.of("btree", "bitmap", "zonemap", "bloomfilter", "ivfpq").contains(kind)) {
+      if (!List.of("btree", "bitmap", "zonemap", "bloomfilter", "ivfpq", "ivfflat", "ivfsq", "ivfhnswsq")
+          .contains(kind)) {
         throw new InvalidInputException("Unsupported index type '" + type
-            + "': use btree, bitmap, zonemap, bloomfilter or ivf_pq");
+            + "': use btree, bitmap, zonemap, bloomfilter, ivf_pq, ivf_flat, ivf_sq or ivf_hnsw_sq");
       }
-      kind = kind.equals("ivfpq") ? "ivf_pq" : kind;
-      if (!kind.equals("ivf_pq") && (partitions != null || subVectors != null)) {
-        throw new InvalidInputException("--partitions and --sub-vectors apply to --type ivf_pq only");
+      kind = kind.equals("ivfhnswsq") ? "ivf_hnsw_sq" : kind.startsWith("ivf") ? "ivf_" + kind.substring(3) : kind;
+      if (!kind.equals("ivf_hnsw_sq") && (m != null || efConstruction != null)) {
+        throw new InvalidInputException("--m and --ef-construction apply to --type ivf_hnsw_sq only");
+      }
+      if (!kind.startsWith("ivf_") && partitions != null) {
+        throw new InvalidInputException("--partitions applies to --type ivf_pq, ivf_flat and ivf_sq only");
+      }
+      if (!kind.equals("ivf_pq") && subVectors != null) {
+        throw new InvalidInputException("--sub-vectors applies to --type ivf_pq only");
       }
       if (!kind.equals("zonemap") && rowsPerZone != null) {
         throw new InvalidInputException("--rows-per-zone applies to --type zonemap only");
@@ -146,6 +164,21 @@ final class IndexCommand implements Callable<Integer> {
               build.bloomFilter(items == null ? 8192 : items, probability == null ? 0.00057 : probability);
             }
           }
+          case "ivf_flat", "ivf_sq", "ivf_hnsw_sq" -> {
+            IvfPqParams d = vectorParams(this, ds);
+            IvfParams p = IvfParams.of(d.numPartitions(), d.distanceType());
+            if (kind.equals("ivf_flat")) {
+              build.ivfFlat(p);
+            } else if (kind.equals("ivf_sq")) {
+              build.ivfSq(p);
+            } else {
+              try {
+                build.ivfHnswSq(p, m == null ? 20 : m, efConstruction == null ? 150 : efConstruction);
+              } catch (IllegalArgumentException e) {
+                throw new InvalidInputException(e.getMessage());
+              }
+            }
+          }
           default -> build.ivfPq(vectorParams(this, ds));
         }
         if (name != null) {
@@ -174,10 +207,10 @@ final class IndexCommand implements Callable<Integer> {
     LanceField field = ds.schema().fields().stream()
         .filter(f -> f.name().equals(c.column)).findFirst()
         .orElseThrow(() -> new InvalidInputException("Column '" + c.column + "' is not a top-level column: "
-            + "an ivf_pq index needs a top-level vector column"));
+            + "an " + c.type + " index needs a top-level vector column"));
     if (!field.isFixedSizeList()) {
       throw new InvalidInputException("Column '" + c.column + "' is " + field.logicalType()
-          + ", not a fixed_size_list<float32> vector: an ivf_pq index needs vectors");
+          + ", not a fixed_size_list<float32> vector: an " + c.type + " index needs vectors");
     }
     IvfPqParams d =
         IvfPqParams.defaults(ds.countRows(), field.fixedSizeListSize(), distance);

@@ -19,22 +19,24 @@ import picocli.CommandLine.Option;
 @Command(
     name = "search",
     header = "Find the rows whose vectors are nearest a query vector.",
-    description = {"Uses the column's IVF_PQ index when there is one (fragments it does not cover",
-        "are searched exactly), else an exact search. Rows come nearest first, with a",
-        "_distance column. The index search probes --nprobes partitions, then more",
-        "(nearest first, up to --max-nprobes) while fewer than k rows are found, so a",
-        "selective --prefilter still gets k rows.",
+    description = {"Uses the column's IVF_PQ, IVF_FLAT, IVF_SQ or IVF_HNSW_SQ index when there",
+        "is one (fragments it does not cover are searched exactly), else an exact",
+        "search. Rows come nearest first, with a _distance column. The index search",
+        "probes --nprobes partitions, then more (nearest first, up to --max-nprobes)",
+        "while fewer than k rows are found, so a selective --prefilter still gets k",
+        "rows.",
         "",
-        "_distance: as in lance-core, when the IVF_PQ index covers every fragment and no",
-        "--refine-factor is given, rows are ranked by and shown with their",
-        "approximate (PQ code) distance. With --refine-factor, when some fragments are",
-        "searched exactly (the index's candidates are then re-ranked by their true",
-        "vectors), and without an index, it is the true distance. The arrow output's",
-        "_distance field metadata says which (javelin:distance = approximate or",
-        "exact), and a note on standard error says when it is approximate.",
-        "Vector indices of kinds Javelin cannot read yet (IVF_FLAT, IVF_SQ, IVF_RQ,",
-        "IVF_HNSW_*, 4-bit IVF_PQ) do not fail a search: their fragments are searched",
-        "exactly (see --explain).", ""},
+        "_distance: as in lance-core, when a PQ or SQ index covers every fragment and",
+        "no --refine-factor is given, rows are ranked by and shown with their",
+        "approximate (code) distance; IVF_FLAT's are true distances. With",
+        "--refine-factor, when some fragments are searched exactly (the index's",
+        "candidates are then re-ranked by their true vectors), and without an index,",
+        "it is the true distance. The arrow output's _distance field metadata says",
+        "which (javelin:distance = approximate or exact), and a note on standard",
+        "error says when it is approximate.",
+        "Vector indices of kinds Javelin cannot read yet (IVF_RQ, IVF_HNSW_PQ, 4-bit",
+        "IVF_PQ) do not fail a search: their fragments are searched exactly (see",
+        "--explain).", ""},
     footer = {
       "",
       "Examples:",
@@ -71,6 +73,10 @@ final class SearchCommand extends BaseCommand {
   @Option(names = "--refine-factor", paramLabel = "R",
       description = "Re-rank k*R index candidates with their true vectors; _distance is then the true distance.")
   Integer refineFactor;
+
+  @Option(names = "--ef", paramLabel = "N",
+      description = "IVF_HNSW_SQ: the graph search's width in each probed partition (default: 1.5 * k * R).")
+  Integer ef;
 
   @Option(names = {"-w", "--filter", "--where"}, paramLabel = "SQL", description = "Only rows where this is true.")
   String filter;
@@ -119,6 +125,9 @@ final class SearchCommand extends BaseCommand {
     if (refineFactor != null && refineFactor < 1) {
       throw new InvalidInputException("--refine-factor must be at least 1, got " + refineFactor);
     }
+    if (ef != null && ef < 1) {
+      throw new InvalidInputException("--ef must be at least 1, got " + ef);
+    }
     try (BufferAllocator allocator = new RootAllocator()) {
       Dataset ds = dataset.open(allocator);
       VectorQuery q = ds.nearest(column, vector).k(k).nprobes(nprobes).prefilter(prefilter).useIndex(!exact);
@@ -127,6 +136,9 @@ final class SearchCommand extends BaseCommand {
       }
       if (refineFactor != null) {
         q.refineFactor(refineFactor);
+      }
+      if (ef != null) {
+        q.ef(ef);
       }
       if (filter != null) {
         q.filter(filter);
@@ -144,7 +156,8 @@ final class SearchCommand extends BaseCommand {
         out.report(out.writeOne(rows));
         Field distance = rows.getSchema().findField(VectorQuery.DISTANCE);
         if ("approximate".equals(distance.getMetadata().get(VectorQuery.DISTANCE_KIND_KEY))) {
-          err().println("note: _distance is approximate (IVF_PQ codes); --refine-factor gives true distances");
+          err().println("note: _distance is approximate (" + q.explain().index().kind()
+              + " codes); --refine-factor gives true distances");
         }
       } catch (VectorIndexException e) {
         throw new InvalidInputException(e.getMessage());

@@ -94,6 +94,59 @@ class SearchCommandTest extends CliTestBase {
   }
 
   @Test
+  void indexCreateBuildsIvfFlatAndIvfSqThatSearchUses() {
+    String ds = create(false);
+    Result flat = run("index", "create", ds, "--column", "v", "--type", "ivf_flat", "--partitions", "2",
+        "--name", "flat");
+    assertThat(flat.code).as(flat.toString()).isZero();
+    assertThat(flat.err).isEqualTo("Created index flat (ivf_flat on v, 1 fragment): version 2\n");
+    // Exact within the probed partitions: true distances without a refine factor.
+    Result r = run("search", ds, "--column", "v", "--vector", "3,0,0,1", "--k", "3", "--columns", "id",
+        "--nprobes", "2", "--explain", "--format", "csv");
+    assertThat(r.out).isEqualTo("id,_distance\n3,1.0\n2,2.0\n4,2.0\n");
+    assertThat(r.err).contains("index: flat (IVF_FLAT, 2 partitions) for fragments 0: probes 2 partitions\n")
+        .contains("distances: exact\n").doesNotContain("note: _distance is approximate");
+    assertThat(run("index", "drop", ds, "flat").code).isZero();
+    Result sq = run("index", "create", ds, "--column", "v", "--type", "IVF_SQ", "--partitions", "2",
+        "--metric", "l2");
+    assertThat(sq.code).as(sq.toString()).isZero();
+    assertThat(sq.err).isEqualTo("Created index v_idx (ivf_sq on v, 1 fragment): version 4\n");
+    Result approx = run("search", ds, "--column", "v", "--vector", "3,0,0,1", "--k", "3", "--columns", "id",
+        "--nprobes", "2", "--format", "csv");
+    assertThat(approx.err).contains("note: _distance is approximate (IVF_SQ codes); --refine-factor gives true "
+        + "distances\n");
+    Result refined = run("search", ds, "--column", "v", "--vector", "3,0,0,1", "--k", "3", "--columns", "id",
+        "--nprobes", "2", "--refine-factor", "100", "--format", "csv");
+    assertThat(refined.out).isEqualTo("id,_distance\n3,1.0\n2,2.0\n4,2.0\n");
+    Result subVectors = run("index", "create", ds, "--column", "v", "--type", "ivf_flat", "--sub-vectors", "2");
+    assertThat(subVectors.code).isEqualTo(ExitCodes.INVALID_INPUT);
+    assertThat(subVectors.err).isEqualTo("javelin: --sub-vectors applies to --type ivf_pq only\n");
+  }
+
+  @Test
+  void indexCreateBuildsIvfHnswSqThatSearchUsesWithEf() {
+    String ds = create(false);
+    Result c = run("index", "create", ds, "--column", "v", "--type", "ivf_hnsw_sq", "--partitions", "2", "--m", "8",
+        "--ef-construction", "40");
+    assertThat(c.code).as(c.toString()).isZero();
+    assertThat(c.err).isEqualTo("Created index v_idx (ivf_hnsw_sq on v, 1 fragment): version 2\n");
+    Result r = run("search", ds, "--column", "v", "--vector", "3,0,0,1", "--k", "3", "--columns", "id",
+        "--nprobes", "2", "--ef", "50", "--refine-factor", "10", "--explain", "--format", "csv");
+    assertThat(r.code).as(r.toString()).isZero();
+    assertThat(r.out).isEqualTo("id,_distance\n3,1.0\n2,2.0\n4,2.0\n");
+    assertThat(r.err).contains("index: v_idx (IVF_HNSW_SQ, 2 partitions)");
+    Result badEf = run("search", ds, "--column", "v", "--vector", "3,0,0,1", "--ef", "0");
+    assertThat(badEf.code).isEqualTo(ExitCodes.INVALID_INPUT);
+    assertThat(badEf.err).isEqualTo("javelin: --ef must be at least 1, got 0\n");
+    Result badM = run("index", "create", ds, "--column", "v", "--type", "ivf_hnsw_sq", "--m", "1", "--replace");
+    assertThat(badM.code).isEqualTo(ExitCodes.INVALID_INPUT);
+    assertThat(badM.err).isEqualTo("javelin: HNSW needs m >= 2, ef_construction >= 1 and max_level >= 1, got m 1, "
+        + "ef_construction 150, max_level 7\n");
+    Result notHnsw = run("index", "create", ds, "--column", "v", "--type", "ivf_sq", "--m", "8");
+    assertThat(notHnsw.err).isEqualTo("javelin: --m and --ef-construction apply to --type ivf_hnsw_sq only\n");
+  }
+
+  @Test
   void prefilterSearchesFurtherPartitionsUpToMaxNprobes() {
     String ds = create(true);
     // The 10 passing rows sit in the partition far from the query; the nearest one holds none.
@@ -139,6 +192,6 @@ class SearchCommandTest extends CliTestBase {
         (3 rows)
         """);
     Result help = run("search", "--help");
-    assertThat(help.out).contains("--max-nprobes").contains("approximate (PQ", "--refine-factor");
+    assertThat(help.out).contains("--max-nprobes").contains("approximate (code)", "--refine-factor", "--ef=N");
   }
 }

@@ -335,8 +335,8 @@ class CompactionIndexKindsCompatTest {
   }
 
   /** Indices Javelin remaps, and what the other kinds do with the fragments a rewrite removed. */
-  static final Set<String> REMAPPED = Set.of("id_idx", "pvec_idx");
-  static final Set<String> RETIRED = Set.of("doc_idx", "vec_idx");
+  static final Set<String> REMAPPED = Set.of("id_idx", "pvec_idx", "vec_idx");
+  static final Set<String> RETIRED = Set.of("doc_idx");
 
   enum Run { REWRITE, BINARY_COPY_REWRITE, REPACK, CLUSTER }
 
@@ -429,15 +429,9 @@ class CompactionIndexKindsCompatTest {
       lance.optimizeIndices(OptimizeOptions.builder().build());
       lance.checkoutLatest();
       checkAnswers(lance, run + ", then lance-core's optimize");
-      if (binary) {
-        // A vector index left covering only fragments that are gone is dropped by lance-core's
-        // next Delete (its rule for empty vector indices); its compaction and optimize keep it
-        // (optimize indexes the new fragments), as in the other runs.
-        assertThat(lance.listIndexes()).containsAll(names.stream().filter(n -> !n.equals("vec_idx")).toList())
-            .doesNotContain("vec_idx");
-      } else {
-        assertThat(lance.listIndexes()).containsAll(names);
-      }
+      // Both vector indices (IVF_PQ, IVF_HNSW_SQ) are remapped to the new fragments: lance-core
+      // keeps every index.
+      assertThat(lance.listIndexes()).containsAll(names);
     }
     Dataset latest = Dataset.open(path, allocator);
     for (Filter f : FILTERS.subList(0, 3)) {

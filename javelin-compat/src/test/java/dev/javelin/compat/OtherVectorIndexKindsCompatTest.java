@@ -20,7 +20,6 @@ import org.lance.index.IndexType;
 import org.lance.index.vector.HnswBuildParams;
 import org.lance.index.vector.IvfBuildParams;
 import org.lance.index.vector.PQBuildParams;
-import org.lance.index.vector.SQBuildParams;
 import org.lance.index.vector.VectorIndexParams;
 
 /**
@@ -34,10 +33,7 @@ class OtherVectorIndexKindsCompatTest {
 
   /** A kind lance-core builds, the parameters it takes, and what Javelin calls it. */
   enum Kind {
-    IVF_FLAT(IndexType.IVF_FLAT, "IVF_FLAT"),
-    IVF_SQ(IndexType.IVF_SQ, "IVF_SQ"),
     IVF_RQ(IndexType.IVF_RQ, "IVF_RQ"),
-    IVF_HNSW_SQ(IndexType.IVF_HNSW_SQ, "IVF_HNSW_SQ"),
     IVF_HNSW_PQ(IndexType.IVF_HNSW_PQ, "IVF_HNSW_PQ"),
     IVF_PQ_4BIT(IndexType.IVF_PQ, "IVF_PQ (4-bit codes)");
 
@@ -53,12 +49,8 @@ class OtherVectorIndexKindsCompatTest {
       IvfBuildParams ivf = new IvfBuildParams.Builder().setNumPartitions(4).setMaxIters(10).build();
       PQBuildParams pq = new PQBuildParams.Builder().setNumSubVectors(4).setNumBits(8).build();
       HnswBuildParams hnsw = new HnswBuildParams.Builder().build();
-      SQBuildParams sq = new SQBuildParams.Builder().build();
       return switch (this) {
-        case IVF_FLAT -> VectorIndexParams.ivfFlat(4, DistanceType.L2);
-        case IVF_SQ -> new VectorIndexParams.Builder(ivf).setDistanceType(DistanceType.L2).setSqParams(sq).build();
         case IVF_RQ -> VectorIndexParams.ivfRq(4, (byte) 1, DistanceType.L2);
-        case IVF_HNSW_SQ -> VectorIndexParams.withIvfHnswSqParams(DistanceType.L2, ivf, hnsw, sq);
         case IVF_HNSW_PQ -> VectorIndexParams.withIvfHnswPqParams(DistanceType.L2, ivf, hnsw, pq);
         case IVF_PQ_4BIT -> VectorIndexParams.ivfPq(4, 4, 4, DistanceType.L2, 10);
       };

@@ -2,7 +2,10 @@ package dev.javelin.core;
 
 import dev.javelin.common.ProgressListener;
 import dev.javelin.core.internal.index.IndexBuild;
+import dev.javelin.index.DistanceType;
 import dev.javelin.index.IndexType;
+import dev.javelin.index.IvfParams;
+import dev.javelin.index.internal.ivf.IvfHnswSqIndex;
 import dev.javelin.table.Manifest;
 import dev.javelin.index.IvfPqParams;
 import java.util.Objects;
@@ -14,6 +17,7 @@ import java.util.Objects;
  * <pre>{@code
  * dataset.createIndex("id").btree().name("id_idx").replace().commit();
  * dataset.createIndex("embedding").ivfPq(IvfPqParams.of(256, 16, DistanceType.L2)).commit();
+ * dataset.createIndex("embedding").ivfFlat(256, DistanceType.COSINE).commit();
  * dataset.createIndex("category").bitmap().commit();
  * dataset.createIndex("ts").zonemap(4096).commit();
  * }</pre>
@@ -23,6 +27,11 @@ public final class IndexBuilder {
   private final String column;
   private IndexType type;
   private IvfPqParams params;
+  // IVF_FLAT or IVF_SQ: their parameters, and which (null: neither).
+  private IvfParams ivfParams;
+  private boolean ivfFlat;
+  // IVF_HNSW_SQ: the graph parameters (null: not HNSW).
+  private IvfHnswSqIndex.HnswParams hnsw;
   private long rowsPerZone;
   private long bloomItems;
   private double bloomProbability;
@@ -110,10 +119,70 @@ public final class IndexBuilder {
     return this;
   }
 
+  /**
+   * An IVF_FLAT vector index: {@code partitions} k-means partitions, each storing its vectors as
+   * they are; a search is exact within the partitions it probes.
+   *
+   * @throws IllegalArgumentException if {@code partitions} is not positive
+   */
+  public IndexBuilder ivfFlat(int partitions, DistanceType distance) {
+    return ivfFlat(IvfParams.of(partitions, distance));
+  }
+
+  /** An IVF_FLAT vector index with these parameters. */
+  public IndexBuilder ivfFlat(IvfParams params) {
+    type(IndexType.VECTOR);
+    this.ivfParams = Objects.requireNonNull(params, "params");
+    this.ivfFlat = true;
+    return this;
+  }
+
+  /**
+   * An IVF_SQ vector index: {@code partitions} k-means partitions, each storing its vectors as
+   * 8-bit scalar-quantized codes (one byte per dimension).
+   *
+   * @throws IllegalArgumentException if {@code partitions} is not positive
+   */
+  public IndexBuilder ivfSq(int partitions, DistanceType distance) {
+    return ivfSq(IvfParams.of(partitions, distance));
+  }
+
+  /** An IVF_SQ vector index with these parameters. */
+  public IndexBuilder ivfSq(IvfParams params) {
+    type(IndexType.VECTOR);
+    this.ivfParams = Objects.requireNonNull(params, "params");
+    this.ivfFlat = false;
+    return this;
+  }
+
+  /**
+   * An IVF_HNSW_SQ vector index: IVF_SQ's partitions and codes, and in each partition an HNSW
+   * graph searched {@code ef} wide (the low-latency choice), with Lance's graph defaults
+   * ({@code m} 20, {@code ef_construction} 150).
+   */
+  public IndexBuilder ivfHnswSq(int partitions, DistanceType distance) {
+    return ivfHnswSq(IvfParams.of(partitions, distance), 20, 150);
+  }
+
+  /**
+   * An IVF_HNSW_SQ vector index with these IVF parameters, {@code m} neighbours per node (twice
+   * that on the bottom level) and graph build width {@code efConstruction}, as Lance names them.
+   *
+   * @throws IllegalArgumentException if {@code m} is below 2 or {@code efConstruction} below 1
+   */
+  public IndexBuilder ivfHnswSq(IvfParams params, int m, int efConstruction) {
+    IvfHnswSqIndex.HnswParams graph = new IvfHnswSqIndex.HnswParams(m, efConstruction, 7);
+    ivfSq(params);
+    this.hnsw = graph;
+    return this;
+  }
+
   /** The kind of index ({@link IndexType#VECTOR}: IVF_PQ with Lance's default parameters). */
   public IndexBuilder type(IndexType type) {
     this.type = Objects.requireNonNull(type, "type");
     this.params = null;
+    this.ivfParams = null;
+    this.hnsw = null;
     this.rowsPerZone = 0;
     this.bloomItems = 0;
     this.bloomProbability = 0;
@@ -154,7 +223,11 @@ public final class IndexBuilder {
           + "': btree(), bitmap(), zonemap(), bloomFilter(), vector(), ivfPq(params) or type(...)");
     }
     Dataset after;
-    if (rowsPerZone > 0 || bloomItems > 0) {
+    if (ivfParams != null) {
+      Manifest m = IndexBuild.createIvf(dataset, dataset.table(), column, ivfFlat, ivfParams, hnsw, name, replace,
+          progress, dataset.allocator());
+      after = dataset.checkout(m.version());
+    } else if (rowsPerZone > 0 || bloomItems > 0) {
       Manifest m = rowsPerZone > 0
           ? IndexBuild.createZoneMap(dataset, dataset.table(), column, rowsPerZone, name, replace, progress,
               dataset.allocator())

@@ -19,7 +19,7 @@ import dev.javelin.index.IndexType;
 import dev.javelin.index.exceptions.UnsupportedIndexKindException;
 import dev.javelin.index.exceptions.VectorIndexException;
 import dev.javelin.index.internal.ivf.FlatSearch;
-import dev.javelin.index.internal.ivf.IvfPqIndex;
+import dev.javelin.index.internal.ivf.IvfIndex;
 import dev.javelin.index.internal.ivf.Neighbors;
 import dev.javelin.io.RequestCounters;
 import dev.javelin.io.RequestCounts;
@@ -62,18 +62,21 @@ import org.roaringbitmap.longlong.Roaring64NavigableMap;
  * A nearest-neighbour query over a vector column ({@code fixed_size_list<float32, d>}), as
  * Lance's {@code nearest}: start with {@link Dataset#nearest}, set options, then {@link #execute}.
  *
- * <p>With an IVF_PQ index on the column (and a matching distance type) the fragments it covers
+ * <p>With an IVF index on the column (IVF_PQ, IVF_FLAT, IVF_SQ or IVF_HNSW_SQ, and a matching
+ * distance type)
+ * the fragments it covers
  * are searched through the index and the fragments it does not cover by brute force, and the two
  * are merged. The index search probes the {@link #nprobes} partitions nearest the query, then, as
  * Lance does, further partitions one at a time (nearest first, up to {@link #maximumNprobes})
  * while fewer than k rows have been found: so a selective prefilter still gets k rows when k rows
  * pass it. Without a usable index the search is exact; a vector index of a kind Javelin cannot
- * read yet (lance-core's IVF_FLAT, IVF_SQ, IVF_RQ, IVF_HNSW_*, 4-bit IVF_PQ) does not make a query
+ * read yet (lance-core's IVF_RQ, IVF_HNSW_PQ, 4-bit IVF_PQ) does not make a query
  * fail: the fragments it covers are searched exactly, and {@link #explain} says so.
  *
  * <p><b>Distances.</b> As in lance-core 7.0.0: when the index covers every fragment and no
  * {@link #refineFactor} is set, the rows come ranked by, and with the {@code _distance} of, their
- * approximate (PQ code) distances, not the distances of their true vectors. A refine factor (1 or
+ * approximate (PQ or SQ code) distances, not the distances of their true vectors (IVF_FLAT's are
+ * true distances, and are never re-ranked). A refine factor (1 or
  * more) re-ranks {@code k * factor} candidates by their true vectors and returns true distances;
  * when some fragments are searched by brute force, the index's k candidates are re-ranked by their
  * true vectors (as with factor 1) so that both kinds of rows compare by true distance. The
@@ -90,7 +93,7 @@ public final class VectorQuery {
   public static final String DISTANCE = "_distance";
   /**
    * The {@code _distance} field's metadata key: {@code approximate} when the distances are IVF_PQ
-   * code distances (an index that covers every fragment, no refine factor), else {@code exact}.
+   * or IVF_SQ code distances (an index that covers every fragment, no refine factor), else {@code exact}.
    */
   public static final String DISTANCE_KIND_KEY = "javelin:distance";
   /** The {@code _distance} field's metadata key naming the distance type ({@code l2}, ...). */
@@ -105,6 +108,7 @@ public final class VectorQuery {
   private int nprobes = DEFAULT_NPROBES;
   private int maximumNprobes = Integer.MAX_VALUE;
   private int refineFactor;
+  private int ef;
   private String filter;
   private boolean prefilter;
   private DistanceType distanceType;
@@ -170,6 +174,21 @@ public final class VectorQuery {
       throw new IllegalArgumentException("refineFactor must not be negative, got " + factor);
     }
     this.refineFactor = factor;
+    return this;
+  }
+
+  /**
+   * The width of the graph search in each probed partition of an HNSW index (Lance's {@code ef};
+   * default: 1.5 times the rows asked of the index, {@code k} times the refine factor). Wider
+   * finds more of the true nearest rows, slower. Ignored by indices without a graph.
+   *
+   * @throws IllegalArgumentException if {@code ef} is not positive
+   */
+  public VectorQuery ef(int ef) {
+    if (ef < 1) {
+      throw new IllegalArgumentException("ef must be at least 1, got " + ef);
+    }
+    this.ef = ef;
     return this;
   }
 
@@ -311,17 +330,19 @@ public final class VectorQuery {
     if (plan.index() != null) {
       int partitions = plan.index().numPartitions();
       int max = Math.min(maximumNprobes, partitions);
-      use = new VectorSearchPlan.IndexUse(plan.entry().name(), "IVF_PQ", partitions, Math.min(nprobes, max), max);
+      use = new VectorSearchPlan.IndexUse(plan.entry().name(), plan.index().kind(), partitions,
+          Math.min(nprobes, max), max);
     }
     return new VectorSearchPlan(column, k, plan.distanceType().lanceName(), filter, prefilter, use, indexed, exact,
-        refineFactor, plan.index() != null && refineFactor < 1 && plan.flat().isEmpty(), plan.notes());
+        refineFactor, plan.index() != null && plan.index().approximate() && refineFactor < 1 && plan.flat().isEmpty(),
+        plan.notes());
   }
 
   /**
    * What a search reads: the usable index (null: none) and its entry, the fragments it answers for
    * and those searched exactly, the distance type, and notes saying why an index is not used.
    */
-  private record Plan(IndexMetadata entry, IvfPqIndex index, IndexCoverage coverage,
+  private record Plan(IndexMetadata entry, IvfIndex index, IndexCoverage coverage,
       List<Fragment> indexed, List<Fragment> flat, DistanceType distanceType, List<String> notes) {}
 
   /** The rows found (addresses), whether some distances are the index's, and the distance type. */
@@ -336,7 +357,7 @@ public final class VectorQuery {
     }
     List<String> notes = new ArrayList<>();
     IndexMetadata entry = null;
-    IvfPqIndex index = null;
+    IvfIndex index = null;
     if (!useIndex) {
       notes.add("indices turned off: every fragment searched exactly");
     } else {
@@ -350,12 +371,12 @@ public final class VectorQuery {
         if (opened instanceof UnsupportedIndexKindException u) {
           notes.add("index '" + i.name() + "' (" + u.kind() + ") is not readable by Javelin yet; fragments "
               + fragments + " searched exactly");
-        } else if (distanceType != null && distanceType != ((IvfPqIndex) opened).distanceType()) {
-          notes.add("index '" + i.name() + "' ranks by " + ((IvfPqIndex) opened).distanceType().lanceName()
+        } else if (distanceType != null && distanceType != ((IvfIndex) opened).distanceType()) {
+          notes.add("index '" + i.name() + "' ranks by " + ((IvfIndex) opened).distanceType().lanceName()
               + ", the query by " + distanceType.lanceName() + ": fragments " + fragments + " searched exactly");
         } else if (index == null) {
           entry = i;
-          index = (IvfPqIndex) opened;
+          index = (IvfIndex) opened;
         }
       }
     }
@@ -394,13 +415,14 @@ public final class VectorQuery {
     Plan plan = plan();
     LanceField field = VectorColumn.field(ds, column);
     BoundExpression bound = filter == null ? null : Expression.parse(filter).bindFilter(ds.schema());
-    IvfPqIndex index = plan.index();
+    IvfIndex index = plan.index();
     DistanceType dt = plan.distanceType();
     int candidates = refineFactor >= 1 ? k * refineFactor : k;
     // As lance-core 7.0.0: the index's candidates are re-ranked by their true vectors with a refine
     // factor, and also when some fragments are searched by brute force, so that the two kinds of
-    // rows are compared by the same (true) distance. Otherwise their PQ distances are returned.
-    boolean rerank = refineFactor >= 1 || !plan.flat().isEmpty();
+    // rows are compared by the same (true) distance. Otherwise their code distances are returned.
+    // An index of the vectors themselves (IVF_FLAT) gives true distances: nothing to re-rank.
+    boolean rerank = index != null && index.approximate() && (refineFactor >= 1 || !plan.flat().isEmpty());
     try {
       BoundExpression pre = prefilter ? bound : null;
       Neighbors merged = new Neighbors(new long[0], new float[0]);
@@ -416,7 +438,7 @@ public final class VectorQuery {
           Neighbors found = ds.hasStableRowIds() ? searchByRowIds(index, plan.indexed(), candidates, accept)
               : searchIndex(index, plan.coverage(), candidates, accept);
           merged = rerank ? refine(found, field, dt, k) : Neighbors.merge(k, found);
-          approximate = !rerank && merged.size() > 0;
+          approximate = !rerank && merged.size() > 0 && index.approximate();
         }
       }
       if (!plan.flat().isEmpty()) {
@@ -440,7 +462,7 @@ public final class VectorQuery {
    * translated to their current addresses and tested; when too few survive (rows deleted at or
    * after the rewrite, or rejected by a prefilter), the search asks for more, doubling.
    */
-  private Neighbors searchIndex(IvfPqIndex index, IndexCoverage coverage, int candidates, LongPredicate accept)
+  private Neighbors searchIndex(IvfIndex index, IndexCoverage coverage, int candidates, LongPredicate accept)
       throws IOException {
     AddressTranslator translator = new AddressTranslator(SessionState.of(ds).rowMaps(), ds.store(),
         coverage.through());
@@ -479,7 +501,7 @@ public final class VectorQuery {
    * searched by brute force) and {@code accept} keeps that row's address; the result is in
    * addresses.
    */
-  private Neighbors searchByRowIds(IvfPqIndex index, List<Fragment> indexed, int candidates, LongPredicate accept) {
+  private Neighbors searchByRowIds(IvfIndex index, List<Fragment> indexed, int candidates, LongPredicate accept) {
     RowIdIndex ids = ds.rowIdIndex();
     List<Fragment> all = ds.manifest().fragments();
     Set<Long> covered = new HashSet<>();
@@ -510,8 +532,8 @@ public final class VectorQuery {
   }
 
   // The partitions to probe, as Lance: pruning and the late search go by k, not k * refine.
-  private IvfPqIndex.Probes probes() {
-    return new IvfPqIndex.Probes(nprobes, maximumNprobes, k);
+  private IvfIndex.Probes probes() {
+    return new IvfIndex.Probes(nprobes, maximumNprobes, k, ef);
   }
 
   // Row ids for the caller: stable row ids on a dataset with them, else the addresses themselves.
@@ -556,7 +578,7 @@ public final class VectorQuery {
     SessionState session = SessionState.of(ds);
     try (LeasedCache.Lease<Object> opened = session.vectorIndices().lease(ds.location() + "#" + uuid, k -> {
       try {
-        return IvfPqIndex.open(ds.manifest().basePaths().indexStore(ds.store(), entry), uuid, allocator,
+        return IvfIndex.open(ds.manifest().basePaths().indexStore(ds.store(), entry), uuid, allocator,
             session.pools());
       } catch (UnsupportedIndexKindException e) {
         return e;

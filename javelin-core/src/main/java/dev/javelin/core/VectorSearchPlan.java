@@ -4,7 +4,7 @@ import dev.javelin.core.VectorQuery;
 import java.util.List;
 
 /**
- * How a nearest-neighbour query searches ({@link VectorQuery#explain()}): which IVF_PQ index
+ * How a nearest-neighbour query searches ({@link VectorQuery#explain()}): which IVF index
  * answers for which fragments and how many partitions it probes, which fragments are searched
  * exactly, and why an index on the column is not used.
  *
@@ -17,7 +17,7 @@ import java.util.List;
  * @param indexedFragments ids of the fragments searched through the index
  * @param exactFragments ids of the fragments searched exactly (by brute force)
  * @param refineFactor the refine factor (0: none)
- * @param approximateDistances whether the rows come with their PQ code distances (an index covers
+ * @param approximateDistances whether the rows come with their PQ or SQ code distances (an index covers
  *     every fragment and no refine factor is set; as in lance-core, the index's candidates are
  *     re-ranked by their true vectors when some fragments are searched exactly)
  * @param notes why indices on the column are not used (for example a kind Javelin cannot read yet)
@@ -27,10 +27,10 @@ public record VectorSearchPlan(String column, int k, String distanceType, String
     boolean approximateDistances, List<String> notes) implements QueryPlan {
 
   /**
-   * The IVF_PQ index a query uses.
+   * The IVF index a query uses.
    *
    * @param name the index name
-   * @param kind its kind ({@code IVF_PQ})
+   * @param kind its kind ({@code IVF_PQ}, {@code IVF_FLAT}, {@code IVF_SQ})
    * @param partitions its partitions
    * @param minimumNprobes partitions always probed
    * @param maximumNprobes partitions probed at most, while fewer than k rows are found
@@ -74,7 +74,8 @@ public record VectorSearchPlan(String column, int k, String distanceType, String
     }
     b.append('\n');
     b.append("distances: ").append(approximateDistances
-        ? "approximate (PQ codes; a refine factor gives true distances)"
+        ? "approximate (" + (index != null && index.kind().equals("IVF_SQ") ? "SQ" : "PQ")
+            + " codes; a refine factor gives true distances)"
         : "exact").append('\n');
     return b.toString();
   }

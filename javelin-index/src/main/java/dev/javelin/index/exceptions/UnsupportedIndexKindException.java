@@ -2,8 +2,8 @@ package dev.javelin.index.exceptions;
 
 
 /**
- * A vector index of a kind Javelin cannot read yet (lance-core's IVF_FLAT, IVF_SQ, IVF_RQ,
- * IVF_HNSW_*, or IVF_PQ with other than 8-bit codes). A query does not fail on it: it searches the
+ * A vector index of a kind Javelin cannot read yet (lance-core's IVF_RQ, IVF_HNSW_PQ,
+ * or IVF_PQ with other than 8-bit codes). A query does not fail on it: it searches the
  * fragments the index covers exactly instead.
  */
 public class UnsupportedIndexKindException extends VectorIndexException {

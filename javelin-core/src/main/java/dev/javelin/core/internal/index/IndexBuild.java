@@ -8,7 +8,9 @@ import dev.javelin.core.OptimizedIndex;
 import dev.javelin.core.exceptions.IndexExistsException;
 import dev.javelin.format.schema.LanceField;
 import dev.javelin.index.IndexType;
+import dev.javelin.index.IvfParams;
 import dev.javelin.index.IvfPqParams;
+import dev.javelin.index.internal.ivf.IvfHnswSqIndex;
 import dev.javelin.index.internal.zonemap.ZoneMapIndex;
 import dev.javelin.io.PendingFiles;
 import dev.javelin.table.Fragment;
@@ -62,6 +64,18 @@ public final class IndexBuild {
   public static Manifest createVector(Dataset ds, Table table, String column, IvfPqParams params, String name,
       boolean replace, ProgressListener progress, BufferAllocator allocator) {
     return create(ds, table, column, new IvfPqKind(params), name, replace, progress, allocator);
+  }
+
+  /**
+   * Builds an IVF_FLAT (vectors stored as they are), IVF_SQ (8-bit scalar quantization) or
+   * IVF_HNSW_SQ (the same with an HNSW graph per partition: {@code hnsw} not null) index over a
+   * {@code fixed_size_list<float32>} column and commits it.
+   */
+  public static Manifest createIvf(Dataset ds, Table table, String column, boolean ivfFlat, IvfParams params,
+      IvfHnswSqIndex.HnswParams hnsw, String name, boolean replace, ProgressListener progress,
+      BufferAllocator allocator) {
+    IndexKind kind = ivfFlat ? new IvfFlatKind(params) : new IvfSqKind(params, hnsw);
+    return create(ds, table, column, kind, name, replace, progress, allocator);
   }
 
   /**

@@ -1,37 +1,13 @@
 package dev.javelin.core.internal.index;
 
 import com.google.protobuf.Any;
-import dev.javelin.core.Dataset;
-import dev.javelin.format.schema.LanceField;
 import dev.javelin.index.DistanceType;
 import dev.javelin.index.IvfPqParams;
-import dev.javelin.index.exceptions.VectorIndexException;
+import dev.javelin.index.internal.ivf.IvfBuilder;
 import dev.javelin.index.internal.ivf.IvfPqBuilder;
-import dev.javelin.io.ObjectStore;
-import dev.javelin.table.Fragment;
-import dev.javelin.table.IndexMetadata;
-import dev.javelin.table.Manifest;
-import java.io.IOException;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Random;
-import java.util.function.LongPredicate;
-import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.vector.FieldVector;
-import org.apache.arrow.vector.complex.FixedSizeListVector;
-import org.roaringbitmap.RoaringBitmap;
 
-/**
- * IVF_PQ vector indices over a {@code fixed_size_list<float32>} column ({@code index.idx} and
- * {@code auxiliary.idx}, listed in the entry with their sizes as lance-core 7.0.0 does). A new
- * index takes two passes over the live, non-null vectors: a reservoir sample to train the IVF
- * centroids and PQ codebook on, then every vector encoded. Optimize keeps the first entry's
- * centroids and codebook: new rows are assigned to its partitions and encoded with its codebook
- * (what lance-core's append mode writes as a delta index), and the entries' still-live rows are
- * carried over with their codes, all merged into one new index. Nothing is retrained or
- * re-partitioned; a delta whose centroids or codebook differ has its fragments' rows encoded anew.
- */
-final class IvfPqKind implements IndexKind {
+/** New IVF_PQ indices ({@link IvfKind}): IVF centroids and a PQ codebook trained on the sample, 8-bit codes. */
+final class IvfPqKind extends IvfKind {
   private final IvfPqParams given;
 
   /** @param given the build parameters, or null for Lance's defaults for the column */
@@ -39,197 +15,32 @@ final class IvfPqKind implements IndexKind {
     this.given = given;
   }
 
-  @Override
-  public LanceField field(Dataset ds, String column) {
-    return VectorColumn.field(ds, column);
+  private IvfPqParams params(int dim, long rows) {
+    return given != null ? given : IvfPqParams.defaults(rows, dim, DistanceType.L2);
   }
 
   @Override
-  public List<String> fileNames() {
-    return List.of("index.idx", "auxiliary.idx");
+  IvfBuilder newBuilder(int dim, long rows) {
+    return new IvfPqBuilder(dim, params(dim, rows));
   }
 
   @Override
-  public IndexKind.Builder create(Dataset ds, LanceField field, BufferAllocator allocator) {
-    int dim = VectorColumn.dimension(field.toArrow(), ds.location());
-    long rows = ds.manifest().countRows();
-    IvfPqParams params = given != null ? given : IvfPqParams.defaults(rows, dim, DistanceType.L2);
-    return new NewIndex(dim, params, rows, allocator);
-  }
-
-  /**
-   * {@inheritDoc}
-   *
-   * @throws VectorIndexException if an entry's files are not an IVF_PQ index Javelin reads
-   */
-  @Override
-  public Extension extend(Dataset ds, List<IndexMetadata> entries, LanceField field, List<Fragment> fresh,
-      BufferAllocator allocator) throws IOException {
-    Manifest m = ds.manifest();
-    List<Fragment> encode = new ArrayList<>(fresh);
-    RoaringBitmap covered = new RoaringBitmap();
-    IvfPqBuilder builder = null;
-    for (IndexMetadata e : entries) {
-      RoaringBitmap bitmap = e.fragmentBitmap();
-      LongPredicate keep = IndexRowIds.liveIn(ds, bitmap, allocator);
-      // A shallow clone's entries may be its source's; the extended index is the clone's own.
-      ObjectStore from = m.basePaths().indexStore(ds.store(), e);
-      if (builder == null) {
-        builder = IvfPqBuilder.extending(from, e.uuid(), keep, allocator);
-      } else if (!builder.addRowsOf(from, e.uuid(), keep, allocator)) {
-        for (Fragment f : m.fragments()) {
-          if (bitmap.contains((int) f.id()) && !covered.contains((int) f.id())) {
-            encode.add(f);
-          }
-        }
-      }
-      covered.or(bitmap);
-    }
-    // The column is checked when there are rows to encode (none to read: nothing to check).
-    int dim = encode.isEmpty() ? 0 : VectorColumn.dimension(field.toArrow(), ds.location());
-    return new Extension(new Extending(builder, dim, allocator), encode);
+  void train(IvfBuilder builder, float[] sample, int sampleRows) {
+    ((IvfPqBuilder) builder).train(sample, sampleRows);
   }
 
   @Override
-  public String skipReason(RuntimeException e) {
-    return e instanceof VectorIndexException ? e.getMessage() : null;
+  int sampleSize(int dim, long rows) {
+    return params(dim, rows).sampleSize();
   }
 
   @Override
-  public RuntimeException buildFailed(RuntimeException e, String indexName, String column, String location) {
-    return e instanceof VectorIndexException
-        ? new VectorIndexException("Creating index '" + indexName + "' on '" + column + "' failed: "
-            + e.getMessage() + ": " + location, e)
-        : e;
+  long seed(int dim, long rows) {
+    return params(dim, rows).seed();
   }
 
-  /** The index's vectors: what {@link IvfPqBuilder} takes from a batch, and its files. */
-  private abstract static class Vectors implements IndexKind.Builder {
-    final IvfPqBuilder builder;
-    final int dim;
-    final BufferAllocator allocator;
-    // The batch's non-null vectors, back to back, and their row ids.
-    float[] vectors = new float[0];
-    long[] ids = new long[0];
-
-    Vectors(IvfPqBuilder builder, int dim, BufferAllocator allocator) {
-      this.builder = builder;
-      this.dim = dim;
-      this.allocator = allocator;
-    }
-
-    // Copies the batch's non-null vectors and their ids; returns how many.
-    int nonNull(FieldVector values, long[] rowIds, int n) {
-      if (vectors.length < n * dim) {
-        vectors = new float[n * dim];
-        ids = new long[n];
-      }
-      FixedSizeListVector v = VectorColumn.asVectors(values);
-      int kept = VectorColumn.copy(v, dim, n, vectors);
-      int k = 0;
-      for (int i = 0; i < n; i++) {
-        if (!v.isNull(i)) {
-          ids[k++] = rowIds[i];
-        }
-      }
-      return kept;
-    }
-
-    @Override
-    public List<IndexMetadata.IndexFile> write(ObjectStore store, String directory) throws IOException {
-      long[] sizes = builder.write(store, directory, allocator);
-      return List.of(new IndexMetadata.IndexFile("index.idx", sizes[0]),
-          new IndexMetadata.IndexFile("auxiliary.idx", sizes[1]));
-    }
-
-    @Override
-    public long rowsDropped() {
-      return builder.rowsDropped();
-    }
-  }
-
-  /** A new index: a reservoir sample of the vectors (pass 0), training, then every vector encoded (pass 1). */
-  private static final class NewIndex extends Vectors {
-    private final IvfPqParams params;
-    private final float[] sample;
-    private final Random random;
-    private long seen;
-    private int pass;
-
-    NewIndex(int dim, IvfPqParams params, long rows, BufferAllocator allocator) {
-      super(new IvfPqBuilder(dim, params), dim, allocator);
-      this.params = params;
-      this.sample = new float[Math.min(params.sampleSize(), (int) Math.min(Integer.MAX_VALUE / 2, rows)) * dim];
-      this.random = new Random(params.seed());
-    }
-
-    @Override
-    public int passes() {
-      return 2;
-    }
-
-    @Override
-    public void startPass(int pass) {
-      this.pass = pass;
-      if (pass == 1) {
-        builder.train(sample, (int) Math.min(seen, sample.length / dim));
-      }
-    }
-
-    @Override
-    public void add(FieldVector values, long[] rowIds, int n) {
-      int k = nonNull(values, rowIds, n);
-      if (pass == 1) {
-        builder.add(vectors, k, ids);
-        return;
-      }
-      // A uniform sample (reservoir) of the non-null vectors.
-      for (int i = 0; i < k; i++) {
-        long s = seen++;
-        if (s < sample.length / dim) {
-          System.arraycopy(vectors, i * dim, sample, (int) s * dim, dim);
-        } else {
-          long j = (long) (random.nextDouble() * (s + 1));
-          if (j < sample.length / dim) {
-            System.arraycopy(vectors, i * dim, sample, (int) j * dim, dim);
-          }
-        }
-      }
-    }
-
-    @Override
-    public void describe(IndexMetadata.Builder entry) {
-      Any details = IvfPqBuilder.details(params);
-      entry.details(new IndexMetadata.Details(details.getTypeUrl(), details.getValue())).indexVersion(1);
-    }
-
-    @Override
-    public long rowsAdded() {
-      return builder.rows();
-    }
-  }
-
-  /** An extension of an index: its rows carried over, the scanned fragments' vectors encoded with its model. */
-  private static final class Extending extends Vectors {
-    private final long carried;
-
-    Extending(IvfPqBuilder builder, int dim, BufferAllocator allocator) {
-      super(builder, dim, allocator);
-      this.carried = builder.rows();
-    }
-
-    @Override
-    public void add(FieldVector values, long[] rowIds, int n) {
-      int k = nonNull(values, rowIds, n);
-      builder.add(vectors, k, ids);
-    }
-
-    @Override
-    public void describe(IndexMetadata.Builder entry) {}
-
-    @Override
-    public long rowsAdded() {
-      return builder.rows() - carried;
-    }
+  @Override
+  Any details(int dim, long rows) {
+    return IvfPqBuilder.details(params(dim, rows));
   }
 }

@@ -12,9 +12,7 @@ final class IvfPqModel {
   final int dim;
   final int numPartitions;
   final float[] centroids;
-  final float[] centroidNorms;
-  // [dim][partitions], for the SIMD-friendly assignment loop.
-  final float[][] centroidsT;
+  final IvfCentroids ivf;
   final ProductQuantizer pq;
   final DistanceType distanceType;
   final double loss;
@@ -23,8 +21,7 @@ final class IvfPqModel {
     this.dim = dim;
     this.numPartitions = centroids.length / dim;
     this.centroids = centroids;
-    this.centroidNorms = KMeans.norms(centroids, numPartitions, dim);
-    this.centroidsT = VectorMath.transpose(centroids, 0, numPartitions, dim);
+    this.ivf = new IvfCentroids(dim, centroids, distanceType, loss);
     this.pq = pq;
     this.distanceType = distanceType;
     this.loss = loss;
@@ -38,21 +35,5 @@ final class IvfPqModel {
 
   boolean residual() {
     return distanceType != DistanceType.DOT;
-  }
-
-  /** The partition of a (normalised if cosine) vector; {@code scratch} holds at least P floats. */
-  int partition(float[] v, int off, float[] scratch) {
-    VectorMath.dotsTransposed(v, off, dim, centroidsT, 0, numPartitions, scratch);
-    boolean dot = distanceType == DistanceType.DOT;
-    int best = 0;
-    float bestScore = Float.MAX_VALUE;
-    for (int c = 0; c < numPartitions; c++) {
-      float score = dot ? -scratch[c] : centroidNorms[c] - 2 * scratch[c];
-      if (score < bestScore) {
-        bestScore = score;
-        best = c;
-      }
-    }
-    return best;
   }
 }
