@@ -57,7 +57,9 @@ final class IndexCommand implements Callable<Integer> {
           "  javelin index create people --column name --name by_name --replace",
           "  javelin index create events --column country --type bitmap",
           "  javelin index create events --column ts --type zonemap --rows-per-zone 4096",
-          "  javelin index create events --column user --type bloomfilter --items 4096"})
+          "  javelin index create events --column user --type bloomfilter --items 4096",
+          "  javelin index create events --column tags --type labellist",
+          "  javelin index create events --column title --type ngram"})
   static final class Create extends BaseCommand {
     @Parameters(index = "0", paramLabel = "URI", description = "The dataset: a directory or file: URI.")
     String uri;
@@ -66,7 +68,8 @@ final class IndexCommand implements Callable<Integer> {
     String column;
 
     @Option(names = "--type", paramLabel = "TYPE", defaultValue = "btree",
-        description = "btree, bitmap (low-cardinality columns), zonemap, bloomfilter (scalar columns) or ivf_pq "
+        description = "btree, bitmap (low-cardinality columns), zonemap, bloomfilter (scalar columns), labellist"
+            + " (list columns), ngram (string columns: contains, LIKE) or ivf_pq "
             + "(fixed_size_list<float32> vectors); default: ${DEFAULT-VALUE}.")
     String type;
 
@@ -102,9 +105,9 @@ final class IndexCommand implements Callable<Integer> {
     @Override
     public Integer call() {
       String kind = type.toLowerCase(Locale.ROOT).replace("_", "");
-      if (!List.of("btree", "bitmap", "zonemap", "bloomfilter", "ivfpq").contains(kind)) {
+      if (!List.of("btree", "bitmap", "zonemap", "bloomfilter", "labellist", "ngram", "ivfpq").contains(kind)) {
         throw new InvalidInputException("Unsupported index type '" + type
-            + "': use btree, bitmap, zonemap, bloomfilter or ivf_pq");
+            + "': use btree, bitmap, zonemap, bloomfilter, labellist, ngram or ivf_pq");
       }
       kind = kind.equals("ivfpq") ? "ivf_pq" : kind;
       if (!kind.equals("ivf_pq") && (partitions != null || subVectors != null)) {
@@ -132,6 +135,8 @@ final class IndexCommand implements Callable<Integer> {
         switch (kind) {
           case "btree" -> build.btree();
           case "bitmap" -> build.bitmap();
+          case "labellist" -> build.labelList();
+          case "ngram" -> build.ngram();
           case "zonemap" -> {
             if (rowsPerZone == null) {
               build.zonemap();

@@ -90,8 +90,8 @@ class IndexCommandsTest extends CliTestBase {
     String ds = create();
     Result type = run("index", "create", ds, "--column", "id", "--type", "hash");
     assertThat(type.code).isEqualTo(ExitCodes.INVALID_INPUT);
-    assertThat(type.err).isEqualTo("javelin: Unsupported index type 'hash': use btree, bitmap, zonemap, bloomfilter "
-        + "or ivf_pq\n");
+    assertThat(type.err).isEqualTo("javelin: Unsupported index type 'hash': use btree, bitmap, zonemap, bloomfilter, "
+        + "labellist, ngram or ivf_pq\n");
     Result zone = run("index", "create", ds, "--column", "id", "--type", "bitmap", "--rows-per-zone", "8");
     assertThat(zone.code).isEqualTo(ExitCodes.INVALID_INPUT);
     assertThat(zone.err).isEqualTo("javelin: --rows-per-zone applies to --type zonemap only\n");

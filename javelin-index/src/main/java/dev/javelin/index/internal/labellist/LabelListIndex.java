@@ -1,0 +1,71 @@
+package dev.javelin.index.internal.labellist;
+
+import dev.javelin.index.internal.bitmap.BitmapIndex;
+import dev.javelin.index.internal.btree.ScalarQuery;
+import dev.javelin.io.ObjectStore;
+import java.io.IOException;
+import java.util.List;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.roaringbitmap.longlong.Roaring64NavigableMap;
+
+/**
+ * An open label list index: for each distinct list element, the rows whose list holds it (Lance
+ * stores it as a bitmap index over the unnested elements). Held in the heap; thread-safe.
+ */
+public final class LabelListIndex {
+  private final BitmapIndex labels;
+
+  private LabelListIndex(BitmapIndex labels) {
+    this.labels = labels;
+  }
+
+  /**
+   * Reads the label list index in {@code directory} of {@code store}.
+   *
+   * @throws IOException if its file cannot be read or is not one
+   */
+  public static LabelListIndex open(ObjectStore store, String directory, BufferAllocator allocator)
+      throws IOException {
+    return new LabelListIndex(BitmapIndex.open(store, directory, allocator));
+  }
+
+  /** The type of the list elements. */
+  public ArrowType labelType() {
+    return labels.valueType();
+  }
+
+  /**
+   * The rows whose list holds at least one of {@code values} (non-null, in the form
+   * {@link ScalarQuery} takes).
+   *
+   * @throws IllegalArgumentException if a value cannot be compared with the elements
+   */
+  public Roaring64NavigableMap hasAny(List<Object> values) {
+    return labels.search(ScalarQuery.in(values)).rows();
+  }
+
+  /**
+   * The rows whose list holds every one of {@code values} (at least one).
+   *
+   * @throws IllegalArgumentException if {@code values} is empty or a value cannot be compared
+   */
+  public Roaring64NavigableMap hasAll(List<Object> values) {
+    if (values.isEmpty()) {
+      throw new IllegalArgumentException("array_has_all needs at least one label to search a label list index");
+    }
+    Roaring64NavigableMap out = null;
+    for (Object v : values) {
+      Roaring64NavigableMap rows = labels.search(ScalarQuery.equalTo(v)).rows();
+      if (out == null) {
+        out = rows;
+      } else {
+        out.and(rows);
+      }
+      if (out.isEmpty()) {
+        break;
+      }
+    }
+    return out;
+  }
+}
