@@ -5,6 +5,7 @@ import dev.javelin.core.Dataset;
 import dev.javelin.format.schema.LanceField;
 import dev.javelin.index.IndexType;
 import dev.javelin.index.internal.bitmap.BitmapIndex;
+import dev.javelin.index.internal.labellist.LabelListIndex;
 import dev.javelin.index.internal.labellist.LabelListWriter;
 import dev.javelin.index.internal.scalar.ScalarValues;
 import dev.javelin.io.ObjectStore;
@@ -44,19 +45,22 @@ final class LabelListKind implements IndexKind {
 
   @Override
   public IndexKind.Builder create(Dataset ds, LanceField field, BufferAllocator allocator) {
-    return new Builder(field, true, allocator);
+    return new Builder(field, true, LabelListWriter.INDEX_VERSION, allocator);
   }
 
   @Override
   public Extension extend(Dataset ds, List<IndexMetadata> entries, LanceField field, List<Fragment> fresh,
       BufferAllocator allocator) throws IOException {
-    Builder b = new Builder(field, false, allocator);
+    // The extended index keeps its entry's version, and so its file's layout.
+    Builder b = new Builder(field, false, entries.get(0).indexVersion().orElse(0), allocator);
     try {
       for (IndexMetadata old : entries) {
         LongPredicate keep = IndexRowIds.liveIn(ds, old.fragmentBitmap(), allocator);
         ObjectStore from = ds.manifest().basePaths().indexStore(ds.store(), old);
-        BitmapIndex.scan(from, IndexBuild.directory(old.uuid()), allocator,
+        String directory = IndexBuild.directory(old.uuid());
+        BitmapIndex.scan(from, directory, allocator,
             (keys, i, rows) -> b.dropped += b.writer.addAll(keys, i, rows, keep));
+        b.writer.addNullLists(LabelListIndex.nullLists(from, directory, allocator), keep);
       }
     } catch (IOException | RuntimeException e) {
       b.close();
@@ -70,8 +74,8 @@ final class LabelListKind implements IndexKind {
     private final boolean created;
     private long dropped;
 
-    Builder(LanceField field, boolean created, BufferAllocator allocator) {
-      this.writer = new LabelListWriter(field.toArrow().getChildren().get(0).getType(), allocator);
+    Builder(LanceField field, boolean created, int indexVersion, BufferAllocator allocator) {
+      this.writer = new LabelListWriter(field.toArrow().getChildren().get(0).getType(), indexVersion, allocator);
       this.created = created;
     }
 
@@ -90,7 +94,7 @@ final class LabelListKind implements IndexKind {
     public void describe(IndexMetadata.Builder entry) {
       if (created) {
         entry.details(new IndexMetadata.Details(IndexType.LABEL_LIST_DETAILS_TYPE_URL, ByteString.EMPTY))
-            .indexVersion(0);
+            .indexVersion(LabelListWriter.INDEX_VERSION);
       }
     }
 

@@ -119,10 +119,22 @@ public final class BitmapIndexWriter implements AutoCloseable {
    * @return the file's size in bytes
    */
   public long write(ObjectStore store, String directory) throws IOException {
+    return write(store, directory, Map.of(), List.of());
+  }
+
+  /**
+   * Writes {@code directory/bitmap_page_lookup.lance} in {@code store} with {@code metadata} in its
+   * schema and {@code buffers} as its global buffers from 1 on (a label list records its null lists
+   * so).
+   *
+   * @return the file's size in bytes
+   */
+  public long write(ObjectStore store, String directory, Map<String, String> metadata, List<byte[]> buffers)
+      throws IOException {
     distinct.setValueCount(slots);
     String path = directory + "/" + BitmapIndex.FILE_NAME;
     Schema schema = new Schema(List.of(keyField, new Field("bitmaps", FieldType.nullable(ArrowType.Binary.INSTANCE),
-        null)));
+        null)), metadata);
     LanceFileWriter w = LanceFileWriter.create(store.newOutputFile(path), schema, WriteOptions.defaults());
     try (w; VectorSchemaRoot batch = VectorSchemaRoot.create(schema, distinct.getAllocator())) {
       batch.allocateNew();
@@ -151,6 +163,9 @@ public final class BitmapIndexWriter implements AutoCloseable {
       if (n > 0) {
         batch.setRowCount(n);
         w.write(batch);
+      }
+      for (byte[] b : buffers) {
+        w.addGlobalBuffer(java.nio.ByteBuffer.wrap(b));
       }
     }
     return w.fileSize();

@@ -1,9 +1,12 @@
 package dev.javelin.index.internal.labellist;
 
+import dev.javelin.format.LanceFileReader;
 import dev.javelin.index.internal.bitmap.BitmapIndex;
+import dev.javelin.index.internal.bitmap.RowIdTreeMaps;
 import dev.javelin.index.internal.btree.ScalarQuery;
 import dev.javelin.io.ObjectStore;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.types.pojo.ArrowType;
@@ -28,6 +31,32 @@ public final class LabelListIndex {
   public static LabelListIndex open(ObjectStore store, String directory, BufferAllocator allocator)
       throws IOException {
     return new LabelListIndex(BitmapIndex.open(store, directory, allocator));
+  }
+
+  /**
+   * The rows whose list is null, as the label list in {@code directory} of {@code store} records
+   * them (empty for a file that does not: lance-core before 7.0.0 recorded none).
+   *
+   * @throws IOException if its file cannot be read or the record is not a row set
+   */
+  public static Roaring64NavigableMap nullLists(ObjectStore store, String directory, BufferAllocator allocator)
+      throws IOException {
+    String path = directory + "/" + BitmapIndex.FILE_NAME;
+    try (LanceFileReader r = LanceFileReader.open(store.open(path), allocator)) {
+      String buffer = r.schema().getCustomMetadata().get(LabelListWriter.NULLS_KEY);
+      if (buffer == null) {
+        return new Roaring64NavigableMap();
+      }
+      try {
+        ByteBuffer b = r.readGlobalBuffer(Integer.parseInt(buffer));
+        byte[] bytes = new byte[b.remaining()];
+        b.get(bytes);
+        return RowIdTreeMaps.read(bytes);
+      } catch (NumberFormatException e) {
+        throw new IOException("Not a global buffer index in " + path + ": " + LabelListWriter.NULLS_KEY + "="
+            + buffer, e);
+      }
+    }
   }
 
   /** The type of the list elements. */
