@@ -335,7 +335,7 @@ class CompactionIndexKindsCompatTest {
   }
 
   /** Indices Javelin remaps, and what the other kinds do with the fragments a rewrite removed. */
-  static final Set<String> REMAPPED = Set.of("id_idx", "pvec_idx");
+  static final Set<String> REMAPPED = Set.of("id_idx", "cat_idx", "labels_idx", "text_idx", "pvec_idx");
   static final Set<String> RETIRED = Set.of("doc_idx", "vec_idx");
 
   enum Run { REWRITE, BINARY_COPY_REWRITE, REPACK, CLUSTER }

@@ -221,10 +221,16 @@ class IndexedScanTest {
     assertThat(ds.indices()).extracting(IndexInfo::type).containsOnly(IndexType.valueOf(kind.name()));
     assertThat(ds.explain("i IS NULL").scannedFragments()).isEmpty();
     assertSameAsFullScan(ds, rnd, 40);
-    // Compaction leaves the rewritten fragments uncovered (scanned); optimize covers them again.
     ds = ds.compact().targetRowsPerFragment(5000).commit().dataset();
     assertThat(ds.manifest().fragments()).hasSize(1);
-    assertThat(ds.explain("i IS NULL").usesIndex()).isFalse();
+    if (kind == Kind.BITMAP) {
+      // Compaction remaps a bitmap to the new fragment.
+      assertThat(ds.explain("i IS NULL").scannedFragments()).isEmpty();
+      assertSameAsFullScan(ds, rnd, 30);
+    } else {
+      // Compaction leaves a zone index's rewritten fragments uncovered (scanned); optimize covers them again.
+      assertThat(ds.explain("i IS NULL").usesIndex()).isFalse();
+    }
     ds = ds.optimizeIndices().dataset();
     assertThat(ds.explain("i IS NULL").scannedFragments()).isEmpty();
     assertSameAsFullScan(ds, rnd, 30);

@@ -232,6 +232,24 @@ class ListAndTextIndexTest {
         .containsExactlyInAnyOrder(IndexType.LABEL_LIST, IndexType.LABEL_LIST, IndexType.NGRAM);
     assertThat(ds.explain("array_has(tags, 't11') AND contains(title, 'fig')").scannedFragments()).isEmpty();
     checkAfterRewrite(ds, live);
+
+    // Compaction remaps both kinds to the new fragments: they still answer for every fragment.
+    Dataset compacted = ds.compact().targetRowsPerFragment(5000).commit().dataset();
+    assertThat(compacted.manifest().fragments()).hasSizeLessThan(ds.manifest().fragments().size());
+    assertThat(compacted.indices()).extracting(IndexInfo::uuid).doesNotContainAnyElementsOf(
+        ds.indices().stream().map(IndexInfo::uuid).toList());
+    assertThat(compacted.explain("array_has(tags, 't11') OR contains(title, 'fig no')").scannedFragments()).isEmpty();
+    checkAfterRewrite(compacted, live);
+
+    // A clustering answers through its row maps until settled, then directly.
+    Dataset clustered = compacted.cluster().by("id").targetRowsPerFragment(900).commit().dataset();
+    checkAfterRewrite(clustered, live);
+    IndexSettleResult settled = clustered.settleIndices();
+    assertThat(settled.remapped()).containsExactlyInAnyOrder("tags_idx", "nums_idx", "title_idx");
+    ScanPlan settledPlan = settled.dataset().explain("array_has(tags, 't11') OR contains(title, 'fig no')");
+    assertThat(settledPlan.scannedFragments()).isEmpty();
+    assertThat(settledPlan.indices()).allSatisfy(u -> assertThat(u.throughRowMaps()).isEmpty());
+    checkAfterRewrite(settled.dataset(), live);
   }
 
   // Indexed answers equal unindexed ones, and every row returned that was not updated (rows whose

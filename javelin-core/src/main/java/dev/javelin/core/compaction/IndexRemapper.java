@@ -5,9 +5,14 @@ import dev.javelin.core.exceptions.IndexRemapUnsupportedException;
 import dev.javelin.index.IndexType;
 import dev.javelin.index.RowAddressMap;
 import dev.javelin.index.exceptions.UnsupportedIndexKindException;
+import dev.javelin.index.internal.bitmap.BitmapIndex;
+import dev.javelin.index.internal.bitmap.BitmapIndexWriter;
 import dev.javelin.index.internal.btree.BTreeIndex;
 import dev.javelin.index.internal.btree.BTreeIndexBuilder;
 import dev.javelin.index.internal.ivf.IvfPqIndex;
+import dev.javelin.index.internal.labellist.LabelListIndex;
+import dev.javelin.index.internal.ngram.NGramIndex;
+import dev.javelin.index.internal.ngram.NGramWriter;
 import dev.javelin.io.ObjectStore;
 import dev.javelin.table.BasePaths;
 import dev.javelin.table.IndexMetadata;
@@ -22,20 +27,21 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import org.apache.arrow.memory.BufferAllocator;
 
 /**
- * Keeps the indices covering rewritten fragments right (as Lance's {@code IndexRemapper}). BTree
- * and IVF_PQ indices Javelin reads are remapped: copied under a new uuid with their row addresses
- * passed through the rewrite's address map. Javelin cannot rewrite the files of the other kinds,
- * so a rewrite leaves each of those as {@link #action} says, which is what keeps lance-core's
- * answers right for that kind (each choice proven in javelin-compat's
- * {@code CompactionIndexKindsCompatTest}; docs/compaction-indices.md has the table):
+ * Keeps the indices covering rewritten fragments right (as Lance's {@code IndexRemapper}). BTree,
+ * bitmap, label list, n-gram and IVF_PQ indices Javelin reads are remapped: copied under a new
+ * uuid with their row addresses passed through the rewrite's address map. A rewrite leaves each
+ * of the other kinds as {@link #action} says, which is what keeps lance-core's answers right for
+ * that kind (each choice proven in javelin-compat's {@code CompactionIndexKindsCompatTest};
+ * docs/compaction-indices.md has the table):
  * <ul>
- *   <li>{@link Action#UNCOVER} (bitmap, label list, n-gram, zone map, bloom filter): the old
+ *   <li>{@link Action#UNCOVER} (zone map, bloom filter): the old
  *       fragments leave the index's fragment bitmap. lance-core then scans the new fragments with
  *       the filter, and applies the index's answers fragment by fragment to the fragments it
  *       covers, so its entries for the old (gone) fragments are never read.
@@ -82,10 +88,10 @@ public final class IndexRemapper {
     switch (detailsKind(index)) {
       case "BTreeIndexDetails":
       case "VectorIndexDetails":
-        return Action.REMAP;
       case "BitmapIndexDetails":
       case "LabelListIndexDetails":
       case "NGramIndexDetails":
+        return Action.REMAP;
       case "ZoneMapIndexDetails":
       case "BloomFilterIndexDetails":
         return Action.UNCOVER;
@@ -183,7 +189,8 @@ public final class IndexRemapper {
   }
 
   /**
-   * Writes a remapped copy of {@code index} if it is a BTree or an IVF_PQ index Javelin reads;
+   * Writes a remapped copy of {@code index} if it is a BTree, bitmap, label list, n-gram or an
+   * IVF_PQ index Javelin reads;
    * empty for any other kind (nothing written).
    */
   public Optional<RewrittenIndex> tryRemap(ObjectStore store, BasePaths bases, IndexMetadata index, RowAddressMap map,
@@ -231,6 +238,18 @@ public final class IndexRemapper {
             written.add(dir + "/index.idx");
             written.add(dir + "/auxiliary.idx");
             IvfPqIndex.remap(from, store, oldUuid, newUuid, map, allocator);
+            break;
+          case BITMAP:
+            written.add(dir + "/" + BitmapIndex.FILE_NAME);
+            BitmapIndexWriter.remap(from, BTreeIndex.directory(oldUuid), store, dir, map, Map.of(), List.of(), allocator);
+            break;
+          case LABEL_LIST:
+            written.add(dir + "/" + BitmapIndex.FILE_NAME);
+            LabelListIndex.remap(from, BTreeIndex.directory(oldUuid), store, dir, map, allocator);
+            break;
+          case NGRAM:
+            written.add(dir + "/" + NGramIndex.FILE_NAME);
+            NGramWriter.remap(from, BTreeIndex.directory(oldUuid), store, dir, map, allocator);
             break;
           default:
             throw new IndexRemapUnsupportedException("Javelin cannot remap index '" + i.name() + "': " + location);

@@ -1,7 +1,9 @@
 package dev.javelin.index.internal.bitmap;
 
+import dev.javelin.format.LanceFileReader;
 import dev.javelin.format.LanceFileWriter;
 import dev.javelin.format.WriteOptions;
+import dev.javelin.index.RowAddressMap;
 import dev.javelin.index.internal.scalar.ScalarValues;
 import dev.javelin.io.ObjectStore;
 import java.io.IOException;
@@ -85,6 +87,44 @@ public final class BitmapIndexWriter implements AutoCloseable {
       }
     }
     return dropped;
+  }
+
+  /**
+   * Adds the rows of {@code rows}, at the addresses {@code map} gives them (deleted ones left out),
+   * as holding {@code values[i]}.
+   */
+  public void addMapped(FieldVector values, int i, Roaring64NavigableMap rows, RowAddressMap map) {
+    TreeMap<Integer, RoaringBitmap> set = set(values, i);
+    LongIterator it = rows.getLongIterator();
+    while (it.hasNext()) {
+      long address = map.map(it.next());
+      if (address != RowAddressMap.DELETED) {
+        set.computeIfAbsent((int) (address >>> 32), k -> new RoaringBitmap()).add((int) address);
+        this.rows++;
+      }
+    }
+  }
+
+  /**
+   * Writes a copy of the bitmap index in {@code from}'s {@code oldDirectory} to {@code to}'s
+   * {@code newDirectory} with every row at the address {@code map} gives it (deleted rows left
+   * out), and {@code metadata} and {@code buffers} as {@link #write(ObjectStore, String, Map, List)}
+   * takes them.
+   *
+   * @return the new file's size in bytes
+   * @throws IOException if the old file cannot be read or the new one written
+   */
+  public static long remap(ObjectStore from, String oldDirectory, ObjectStore to, String newDirectory,
+      RowAddressMap map, Map<String, String> metadata, List<byte[]> buffers, BufferAllocator allocator)
+      throws IOException {
+    ArrowType type;
+    try (LanceFileReader r = LanceFileReader.open(from.open(oldDirectory + "/" + BitmapIndex.FILE_NAME), allocator)) {
+      type = r.schema().getFields().get(0).getType();
+    }
+    try (BitmapIndexWriter w = new BitmapIndexWriter(type, allocator)) {
+      BitmapIndex.scan(from, oldDirectory, allocator, (keys, i, rows) -> w.addMapped(keys, i, rows, map));
+      return w.write(to, newDirectory, metadata, buffers);
+    }
   }
 
   // The row set of the value values[i], made empty on first sight.

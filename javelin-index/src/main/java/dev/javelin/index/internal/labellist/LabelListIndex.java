@@ -1,13 +1,16 @@
 package dev.javelin.index.internal.labellist;
 
 import dev.javelin.format.LanceFileReader;
+import dev.javelin.index.RowAddressMap;
 import dev.javelin.index.internal.bitmap.BitmapIndex;
+import dev.javelin.index.internal.bitmap.BitmapIndexWriter;
 import dev.javelin.index.internal.bitmap.RowIdTreeMaps;
 import dev.javelin.index.internal.btree.ScalarQuery;
 import dev.javelin.io.ObjectStore;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.List;
+import java.util.Map;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.roaringbitmap.longlong.Roaring64NavigableMap;
@@ -57,6 +60,34 @@ public final class LabelListIndex {
             + buffer, e);
       }
     }
+  }
+
+  /**
+   * Writes a copy of the label list in {@code from}'s {@code oldDirectory} to {@code to}'s
+   * {@code newDirectory} with every row at the address {@code map} gives it (deleted rows left
+   * out), in the old file's layout (its null lists too when it records them).
+   *
+   * @return the new file's size in bytes
+   * @throws IOException if the old file cannot be read or the new one written
+   */
+  public static long remap(ObjectStore from, String oldDirectory, ObjectStore to, String newDirectory,
+      RowAddressMap map, BufferAllocator allocator) throws IOException {
+    boolean recordsNulls;
+    try (LanceFileReader r = LanceFileReader.open(from.open(oldDirectory + "/" + BitmapIndex.FILE_NAME), allocator)) {
+      recordsNulls = r.schema().getCustomMetadata().containsKey(LabelListWriter.NULLS_KEY);
+    }
+    if (!recordsNulls) {
+      return BitmapIndexWriter.remap(from, oldDirectory, to, newDirectory, map, Map.of(), List.of(), allocator);
+    }
+    Roaring64NavigableMap nulls = new Roaring64NavigableMap();
+    nullLists(from, oldDirectory, allocator).forEach(a -> {
+      long moved = map.map(a);
+      if (moved != RowAddressMap.DELETED) {
+        nulls.addLong(moved);
+      }
+    });
+    return BitmapIndexWriter.remap(from, oldDirectory, to, newDirectory, map, Map.of(LabelListWriter.NULLS_KEY, "1"),
+        List.of(RowIdTreeMaps.write(nulls)), allocator);
   }
 
   /** The type of the list elements. */

@@ -2,6 +2,7 @@ package dev.javelin.index.internal.ngram;
 
 import dev.javelin.format.LanceFileWriter;
 import dev.javelin.format.WriteOptions;
+import dev.javelin.index.RowAddressMap;
 import dev.javelin.io.ObjectStore;
 import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;
@@ -91,6 +92,35 @@ public final class NGramWriter implements AutoCloseable {
       byToken.remove(token);
     }
     return dropped;
+  }
+
+  /**
+   * Writes a copy of the n-gram index in {@code from}'s {@code oldDirectory} to {@code to}'s
+   * {@code newDirectory} with every row at the address {@code map} gives it (deleted rows left out).
+   *
+   * @return the new file's size in bytes
+   * @throws IOException if the old file cannot be read or the new one written
+   */
+  public static long remap(ObjectStore from, String oldDirectory, ObjectStore to, String newDirectory,
+      RowAddressMap map, BufferAllocator allocator) throws IOException {
+    try (NGramWriter w = new NGramWriter(allocator)) {
+      NGramIndex.scan(from, oldDirectory, allocator, (token, rows) -> {
+        Roaring64NavigableMap moved = new Roaring64NavigableMap();
+        rows.forEach(a -> {
+          long address = map.map(a);
+          if (address != RowAddressMap.DELETED) {
+            moved.addLong(address);
+          }
+        });
+        if (!moved.isEmpty()) {
+          w.byToken.merge(token, moved, (a, b) -> {
+            a.or(b);
+            return a;
+          });
+        }
+      });
+      return w.write(to, newDirectory);
+    }
   }
 
   /** Rows added by {@link #add} (null texts included). */
