@@ -59,6 +59,8 @@ final class IndexCommand implements Callable<Integer> {
           "  javelin index create events --column country --type bitmap",
           "  javelin index create events --column ts --type zonemap --rows-per-zone 4096",
           "  javelin index create events --column user --type bloomfilter --items 4096",
+          "  javelin index create events --column tags --type labellist",
+          "  javelin index create events --column title --type ngram",
           "  javelin index create docs --column emb --type ivf_flat --metric cosine"})
   static final class Create extends BaseCommand {
     @Parameters(index = "0", paramLabel = "URI", description = "The dataset: a directory or file: URI.")
@@ -68,8 +70,9 @@ final class IndexCommand implements Callable<Integer> {
     String column;
 
     @Option(names = "--type", paramLabel = "TYPE", defaultValue = "btree",
-        description = "btree, bitmap (low-cardinality columns), zonemap, bloomfilter (scalar columns), ivf_pq, "
-            + "ivf_flat, ivf_sq or ivf_hnsw_sq (fixed_size_list<float32> vectors); default: ${DEFAULT-VALUE}.")
+        description = "btree, bitmap (low-cardinality columns), zonemap, bloomfilter (scalar columns), labellist"
+            + " (list columns), ngram (string columns: contains, LIKE), ivf_pq, ivf_flat, ivf_sq or ivf_hnsw_sq"
+            + " (fixed_size_list<float32> vectors); default: ${DEFAULT-VALUE}.")
     String type;
 
     @Option(names = "--rows-per-zone", paramLabel = "N",
@@ -113,10 +116,10 @@ final class IndexCommand implements Callable<Integer> {
     @Override
     public Integer call() {
       String kind = type.toLowerCase(Locale.ROOT).replace("_", "");
-      if (!List.of("btree", "bitmap", "zonemap", "bloomfilter", "ivfpq", "ivfflat", "ivfsq", "ivfhnswsq")
-          .contains(kind)) {
-        throw new InvalidInputException("Unsupported index type '" + type
-            + "': use btree, bitmap, zonemap, bloomfilter, ivf_pq, ivf_flat, ivf_sq or ivf_hnsw_sq");
+      if (!List.of("btree", "bitmap", "zonemap", "bloomfilter", "labellist", "ngram", "ivfpq", "ivfflat", "ivfsq",
+          "ivfhnswsq").contains(kind)) {
+        throw new InvalidInputException("Unsupported index type '" + type + "': use btree, bitmap, zonemap, "
+            + "bloomfilter, labellist, ngram, ivf_pq, ivf_flat, ivf_sq or ivf_hnsw_sq");
       }
       kind = kind.equals("ivfhnswsq") ? "ivf_hnsw_sq" : kind.startsWith("ivf") ? "ivf_" + kind.substring(3) : kind;
       if (!kind.equals("ivf_hnsw_sq") && (m != null || efConstruction != null)) {
@@ -150,6 +153,8 @@ final class IndexCommand implements Callable<Integer> {
         switch (kind) {
           case "btree" -> build.btree();
           case "bitmap" -> build.bitmap();
+          case "labellist" -> build.labelList();
+          case "ngram" -> build.ngram();
           case "zonemap" -> {
             if (rowsPerZone == null) {
               build.zonemap();

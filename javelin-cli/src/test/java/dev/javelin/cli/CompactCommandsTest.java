@@ -108,9 +108,13 @@ class CompactCommandsTest extends CliTestBase {
   @Test
   void compactRewritesFragmentsIndicesOfOtherKindsCover() throws Exception {
     String ds = create();
+    Result bitmap = run("index", "create", ds, "--column", "name", "--type", "bitmap", "--name", "name_bitmap");
+    assertThat(bitmap.code).as(bitmap.toString()).isZero();
+    Result ngram = run("index", "create", ds, "--column", "name", "--type", "ngram", "--name", "name_ngram");
+    assertThat(ngram.code).as(ngram.toString()).isZero();
+    assertThat(ngram.err).startsWith("Created index name_ngram (ngram on name, 3 fragments)");
     dev.javelin.core.Dataset d = dev.javelin.core.Dataset.open(java.nio.file.Path.of(ds), allocator);
     dev.javelin.table.Table.at(d.store()).newCommit(dev.javelin.table.Transaction.createIndex(d.version(), java.util.List.of(
-        foreignIndex("name_bitmap", 1, "/lance.table.BitmapIndexDetails", d.version()),
         foreignIndex("name_fts", 1, "/lance.table.InvertedIndexDetails", d.version())), java.util.List.of()))
         .commit();
     assertThat(run("delete", ds, "--filter", "id = 5").code).isZero();
@@ -120,9 +124,11 @@ class CompactCommandsTest extends CliTestBase {
     dev.javelin.core.Dataset after = dev.javelin.core.Dataset.open(java.nio.file.Path.of(ds), allocator);
     java.util.Map<String, java.util.Set<Long>> coverage = new java.util.HashMap<>();
     after.indices().forEach(i -> coverage.put(i.name(), i.fragments()));
-    // The bitmap index stops covering the rewritten fragments; the inverted one keeps them as
-    // retired ids (lance-core searches it through a prefilter that skips fragments that are gone).
-    assertThat(coverage).containsEntry("name_bitmap", java.util.Set.of())
+    // The bitmap and n-gram indices are remapped to the new fragment; the inverted one keeps the
+    // old ones as retired ids (lance-core searches it through a prefilter that skips fragments
+    // that are gone).
+    assertThat(coverage).containsEntry("name_bitmap", java.util.Set.of(3L))
+        .containsEntry("name_ngram", java.util.Set.of(3L))
         .containsEntry("name_fts", java.util.Set.of(0L, 1L, 2L));
     assertThat(after.countRows("name = 'n2'")).isEqualTo(2); // ids 2 and 8 (5 is deleted)
   }

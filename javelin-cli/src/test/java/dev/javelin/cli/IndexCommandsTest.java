@@ -91,7 +91,7 @@ class IndexCommandsTest extends CliTestBase {
     Result type = run("index", "create", ds, "--column", "id", "--type", "hash");
     assertThat(type.code).isEqualTo(ExitCodes.INVALID_INPUT);
     assertThat(type.err).isEqualTo("javelin: Unsupported index type 'hash': use btree, bitmap, zonemap, bloomfilter, "
-        + "ivf_pq, ivf_flat, ivf_sq or ivf_hnsw_sq\n");
+        + "labellist, ngram, ivf_pq, ivf_flat, ivf_sq or ivf_hnsw_sq\n");
     Result zone = run("index", "create", ds, "--column", "id", "--type", "bitmap", "--rows-per-zone", "8");
     assertThat(zone.code).isEqualTo(ExitCodes.INVALID_INPUT);
     assertThat(zone.err).isEqualTo("javelin: --rows-per-zone applies to --type zonemap only\n");

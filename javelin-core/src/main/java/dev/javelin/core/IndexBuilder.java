@@ -20,6 +20,7 @@ import java.util.Objects;
  * dataset.createIndex("embedding").ivfFlat(256, DistanceType.COSINE).commit();
  * dataset.createIndex("category").bitmap().commit();
  * dataset.createIndex("ts").zonemap(4096).commit();
+ * dataset.createIndex("tags").labelList().commit();
  * }</pre>
  */
 public final class IndexBuilder {
@@ -105,6 +106,23 @@ public final class IndexBuilder {
     this.bloomItems = items;
     this.bloomProbability = probability;
     return this;
+  }
+
+  /**
+   * A label list index over a list column: the rows holding each element. Answers
+   * {@code array_has_any}, {@code array_has_all} and {@code array_has} / {@code array_contains}.
+   */
+  public IndexBuilder labelList() {
+    return type(IndexType.LABEL_LIST);
+  }
+
+  /**
+   * An n-gram index over a string column: the rows holding each trigram of letters and digits
+   * (lower-cased). Narrows {@code contains(col, 'x')} and {@code LIKE} filters to candidate rows,
+   * which the scan checks again.
+   */
+  public IndexBuilder ngram() {
+    return type(IndexType.NGRAM);
   }
 
   /** An IVF_PQ vector index with Lance's default parameters for the column's size and width. */
@@ -220,7 +238,8 @@ public final class IndexBuilder {
   public CreateIndexResult commit() {
     if (type == null) {
       throw new IllegalStateException("Choose the kind of index on '" + column
-          + "': btree(), bitmap(), zonemap(), bloomFilter(), vector(), ivfPq(params) or type(...)");
+          + "': btree(), bitmap(), zonemap(), bloomFilter(), labelList(), ngram(), vector(), ivfPq(params)"
+          + " or type(...)");
     }
     Dataset after;
     if (ivfParams != null) {

@@ -99,7 +99,7 @@ class OperationBuildersTest {
     assertThat(replaced.dataset().createIndex("x", IndexType.BTREE).indices()).extracting(IndexInfo::name)
         .containsExactlyInAnyOrder("by_id", "x_idx");
     assertThatThrownBy(() -> ds.createIndex("id").name("n").commit()).isInstanceOf(IllegalStateException.class)
-        .hasMessage("Choose the kind of index on 'id': btree(), bitmap(), zonemap(), bloomFilter(), vector(), ivfPq(params) or type(...)");
+        .hasMessage("Choose the kind of index on 'id': btree(), bitmap(), zonemap(), bloomFilter(), labelList(), ngram(), vector(), ivfPq(params) or type(...)");
   }
 
   @Test

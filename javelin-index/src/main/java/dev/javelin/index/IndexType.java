@@ -21,7 +21,17 @@ public enum IndexType {
    * zones for equality, IN and IS NULL (the rows kept are checked again).
    */
   BLOOM_FILTER,
-  /** Any other index (label list, n-gram, inverted, system indices, ...): listed only. */
+  /**
+   * A label list index ({@code /lance.table.LabelListIndexDetails}): a bitmap over the elements of
+   * a list column; answers {@code array_has_any}, {@code array_has_all} and {@code array_has} exactly.
+   */
+  LABEL_LIST,
+  /**
+   * An n-gram index ({@code /lance.table.NGramIndexDetails}): the rows holding each trigram of a
+   * string column; narrows {@code contains} and {@code LIKE} filters (the rows kept are checked again).
+   */
+  NGRAM,
+  /** Any other index (inverted, system indices, ...): listed only. */
   OTHER;
 
   /** The {@code index_details} type URL Lance writes for a BTree. */
@@ -32,6 +42,11 @@ public enum IndexType {
   public static final String ZONEMAP_DETAILS_TYPE_URL = "/lance.table.ZoneMapIndexDetails";
   /** The {@code index_details} type URL Lance writes for a bloom filter index. */
   public static final String BLOOM_FILTER_DETAILS_TYPE_URL = "/lance.index.pb.BloomFilterIndexDetails";
+
+  /** The {@code index_details} type URL Lance writes for a label list index. */
+  public static final String LABEL_LIST_DETAILS_TYPE_URL = "/lance.table.LabelListIndexDetails";
+  /** The {@code index_details} type URL Lance writes for an n-gram index. */
+  public static final String NGRAM_DETAILS_TYPE_URL = "/lance.table.NGramIndexDetails";
 
   /** The kind an {@code index_details} type URL names. */
   public static IndexType fromDetailsTypeUrl(String typeUrl) {
@@ -49,6 +64,12 @@ public enum IndexType {
     }
     if (typeUrl.endsWith(".BloomFilterIndexDetails")) {
       return BLOOM_FILTER;
+    }
+    if (typeUrl.endsWith(".LabelListIndexDetails")) {
+      return LABEL_LIST;
+    }
+    if (typeUrl.endsWith(".NGramIndexDetails")) {
+      return NGRAM;
     }
     return OTHER;
   }

@@ -6,6 +6,7 @@ import dev.javelin.common.ProgressStage;
 import dev.javelin.common.Tasks;
 import dev.javelin.core.Dataset;
 import dev.javelin.core.exceptions.CompactionException;
+import dev.javelin.core.internal.index.ZonedRebuild;
 import dev.javelin.io.PendingFiles;
 import dev.javelin.table.DataFile;
 import dev.javelin.table.FeatureFlags;
@@ -287,7 +288,23 @@ public final class Compaction {
       });
       groups.add(new RewriteAddressMap.Group(ids, physical, deleted, newIds, newRows));
     }
-    IndexRemapper remapper = new IndexRemapper();
+    // A zone map or bloom filter is built again over the fragments it covers after the rewrite:
+    // those it covered and kept, and the new ones of the groups it covered.
+    Set<Long> removed = new HashSet<>(oldIds);
+    IndexRemapper remapper = new IndexRemapper((index, directory) -> {
+      List<Fragment> after = new ArrayList<>();
+      for (Fragment f : read.fragments()) {
+        if (!removed.contains(f.id()) && DefaultCompactionPlanner.covers(index, f.id())) {
+          after.add(f);
+        }
+      }
+      for (int g = 0; g < olds.size(); g++) {
+        if (olds.get(g).stream().allMatch(f -> DefaultCompactionPlanner.covers(index, f.id()))) {
+          after.addAll(news.get(g));
+        }
+      }
+      return ZonedRebuild.write(dataset, index, after, dataset.store(), directory, dataset.allocator());
+    });
     try {
       return remapper.rewrite(dataset.store(), dataset.manifest().basePaths(), covering,
           new RewriteAddressMap(groups), dataset.allocator(),

@@ -5,9 +5,17 @@ import dev.javelin.core.exceptions.IndexRemapUnsupportedException;
 import dev.javelin.index.IndexType;
 import dev.javelin.index.RowAddressMap;
 import dev.javelin.index.exceptions.UnsupportedIndexKindException;
+import dev.javelin.core.internal.index.ZonedRebuild;
+import dev.javelin.index.internal.bitmap.BitmapIndex;
+import dev.javelin.index.internal.bitmap.BitmapIndexWriter;
 import dev.javelin.index.internal.btree.BTreeIndex;
 import dev.javelin.index.internal.btree.BTreeIndexBuilder;
+import dev.javelin.index.internal.bloom.BloomFilterIndex;
 import dev.javelin.index.internal.ivf.IvfPqIndex;
+import dev.javelin.index.internal.labellist.LabelListIndex;
+import dev.javelin.index.internal.ngram.NGramIndex;
+import dev.javelin.index.internal.ngram.NGramWriter;
+import dev.javelin.index.internal.zonemap.ZoneMapIndex;
 import dev.javelin.io.ObjectStore;
 import dev.javelin.table.BasePaths;
 import dev.javelin.table.IndexMetadata;
@@ -22,20 +30,23 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import org.apache.arrow.memory.BufferAllocator;
 
 /**
- * Keeps the indices covering rewritten fragments right (as Lance's {@code IndexRemapper}). BTree
- * and IVF_PQ indices Javelin reads are remapped: copied under a new uuid with their row addresses
- * passed through the rewrite's address map. Javelin cannot rewrite the files of the other kinds,
- * so a rewrite leaves each of those as {@link #action} says, which is what keeps lance-core's
- * answers right for that kind (each choice proven in javelin-compat's
- * {@code CompactionIndexKindsCompatTest}; docs/compaction-indices.md has the table):
+ * Keeps the indices covering rewritten fragments right (as Lance's {@code IndexRemapper}). BTree,
+ * bitmap, label list, n-gram and IVF_PQ indices Javelin reads are remapped: copied under a new
+ * uuid with their row addresses passed through the rewrite's address map. Zone maps and bloom
+ * filters are remapped by building their zones again from the rewritten data (a
+ * {@link ZoneRebuilder}), since a zone names a fragment and row offsets. A rewrite leaves each
+ * of the other kinds as {@link #action} says, which is what keeps lance-core's answers right for
+ * that kind (each choice proven in javelin-compat's {@code CompactionIndexKindsCompatTest};
+ * docs/compaction-indices.md has the table):
  * <ul>
- *   <li>{@link Action#UNCOVER} (bitmap, label list, n-gram, zone map, bloom filter): the old
+ *   <li>{@link Action#UNCOVER} (zone map, bloom filter, when the remapper has no rebuilder): the old
  *       fragments leave the index's fragment bitmap. lance-core then scans the new fragments with
  *       the filter, and applies the index's answers fragment by fragment to the fragments it
  *       covers, so its entries for the old (gone) fragments are never read.
@@ -64,10 +75,35 @@ public final class IndexRemapper {
     RETIRE
   }
 
-  private final List<String> written = new ArrayList<>();
+  /**
+   * Writes the copy of a zone map or bloom filter for the fragments it covers after the rewrite
+   * under a new directory (its zones are built again from the rewritten data).
+   */
+  @FunctionalInterface
+  public interface ZoneRebuilder {
+    /**
+     * Writes the copy of {@code index} under {@code directory}.
+     *
+     * @return the keys of the files written
+     */
+    List<String> write(IndexMetadata index, String directory) throws IOException;
+  }
 
-  /** A remapper that has written nothing yet. */
-  public IndexRemapper() {}
+  private final List<String> written = new ArrayList<>();
+  private final ZoneRebuilder zones;
+
+  /** A remapper that has written nothing yet and leaves zone maps and bloom filters uncovered. */
+  public IndexRemapper() {
+    this(null);
+  }
+
+  /**
+   * A remapper that has written nothing yet and rebuilds zone maps and bloom filters with
+   * {@code zones} (null: they are uncovered).
+   */
+  public IndexRemapper(ZoneRebuilder zones) {
+    this.zones = zones;
+  }
 
   /** The keys of the index files written so far (to delete if the commit fails). */
   public List<String> written() {
@@ -76,19 +112,19 @@ public final class IndexRemapper {
 
   /**
    * What a rewrite does to {@code index}, by its kind. A vector index is REMAP here but turns
-   * RETIRE when its files are not an IVF_PQ index Javelin reads ({@link #tryRemap}).
+   * RETIRE when its files are not an IVF_PQ index Javelin reads ({@link #tryRemap}); a zone map or
+   * bloom filter is REMAP here but UNCOVER for a remapper without a {@link ZoneRebuilder}.
    */
   public static Action action(IndexMetadata index) {
     switch (detailsKind(index)) {
       case "BTreeIndexDetails":
       case "VectorIndexDetails":
-        return Action.REMAP;
       case "BitmapIndexDetails":
       case "LabelListIndexDetails":
       case "NGramIndexDetails":
       case "ZoneMapIndexDetails":
       case "BloomFilterIndexDetails":
-        return Action.UNCOVER;
+        return Action.REMAP;
       default:
         return Action.RETIRE;
     }
@@ -175,6 +211,10 @@ public final class IndexRemapper {
           retired.add(i.uuid());
           break;
         default:
+          if (zones == null && ZonedRebuild.applies(i)) {
+            uncovered.add(i.uuid());
+            break;
+          }
           tryRemap(store, bases, i, map, allocator, location).ifPresentOrElse(remapped::add,
               () -> retired.add(i.uuid()));
       }
@@ -183,7 +223,8 @@ public final class IndexRemapper {
   }
 
   /**
-   * Writes a remapped copy of {@code index} if it is a BTree or an IVF_PQ index Javelin reads;
+   * Writes a remapped copy of {@code index} if it is a BTree, bitmap, label list, n-gram or an
+   * IVF_PQ index Javelin reads;
    * empty for any other kind (nothing written).
    */
   public Optional<RewrittenIndex> tryRemap(ObjectStore store, BasePaths bases, IndexMetadata index, RowAddressMap map,
@@ -198,7 +239,7 @@ public final class IndexRemapper {
         return Optional.empty();
       }
     }
-    if (action(index) != Action.REMAP) {
+    if (action(index) != Action.REMAP || zones == null && ZonedRebuild.applies(index)) {
       return Optional.empty();
     }
     return Optional.of(remap(store, bases, List.of(index), map, allocator, location).get(0));
@@ -231,6 +272,25 @@ public final class IndexRemapper {
             written.add(dir + "/index.idx");
             written.add(dir + "/auxiliary.idx");
             IvfPqIndex.remap(from, store, oldUuid, newUuid, map, allocator);
+            break;
+          case BITMAP:
+            written.add(dir + "/" + BitmapIndex.FILE_NAME);
+            BitmapIndexWriter.remap(from, BTreeIndex.directory(oldUuid), store, dir, map, Map.of(), List.of(), allocator);
+            break;
+          case LABEL_LIST:
+            written.add(dir + "/" + BitmapIndex.FILE_NAME);
+            LabelListIndex.remap(from, BTreeIndex.directory(oldUuid), store, dir, map, allocator);
+            break;
+          case NGRAM:
+            written.add(dir + "/" + NGramIndex.FILE_NAME);
+            NGramWriter.remap(from, BTreeIndex.directory(oldUuid), store, dir, map, allocator);
+            break;
+          case ZONEMAP:
+          case BLOOM_FILTER:
+            // Registered first: a rebuild that fails part way may leave its file behind.
+            written.add(dir + "/" + (IndexType.fromDetailsTypeUrl(i.details().typeUrl()) == IndexType.ZONEMAP
+                ? ZoneMapIndex.FILE_NAME : BloomFilterIndex.FILE_NAME));
+            zones.write(i, dir);
             break;
           default:
             throw new IndexRemapUnsupportedException("Javelin cannot remap index '" + i.name() + "': " + location);

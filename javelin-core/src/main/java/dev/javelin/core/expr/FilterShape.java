@@ -31,6 +31,20 @@ public sealed interface FilterShape {
    */
   record Compare(String column, Op op, List<Object> values, String sql) implements FilterShape {}
 
+  /**
+   * {@code array_has_any(column, [values])} ({@code all} false) or {@code array_has_all(column,
+   * [values])} ({@code all} true); {@code array_has(column, value)} and {@code array_contains} are
+   * the one-value any. Values as for {@link Compare}, at least one, none null.
+   */
+  record ArrayHas(String column, boolean all, List<Object> values, String sql) implements FilterShape {}
+
+  /**
+   * A string predicate that holds only for values containing every one of {@code literals} as a
+   * substring: {@code contains(column, 'x')}, and {@code column LIKE 'pattern'} (the pattern's
+   * runs between wildcards, none empty).
+   */
+  record Substrings(String column, List<String> literals, String sql) implements FilterShape {}
+
   /** A part no simple predicate describes (its source text). */
   record Other(String sql) implements FilterShape {}
 
@@ -103,7 +117,81 @@ public sealed interface FilterShape {
       return col == null || lo == null || hi == null || bt.negated() ? new Other(text)
           : new Compare(col, Op.BETWEEN, List.of(lo, hi), text);
     }
+    if (n instanceof Node.Call call) {
+      return call(call, text);
+    }
+    if (n instanceof Node.Like like) {
+      String col = column(like.arg());
+      if (col == null || like.negated() || like.caseless()) {
+        return new Other(text);
+      }
+      List<String> runs = likeRuns(like.pattern());
+      return runs.isEmpty() ? new Other(text) : new Substrings(col, runs, text);
+    }
     return new Other(text);
+  }
+
+  // The list and substring functions an index can answer.
+  private static FilterShape call(Node.Call call, String text) {
+    String name = call.name().toLowerCase(java.util.Locale.ROOT);
+    if (call.args().size() != 2) {
+      return new Other(text);
+    }
+    String col = column(call.args().get(0));
+    Node arg = call.args().get(1);
+    if (col == null) {
+      return new Other(text);
+    }
+    switch (name) {
+      case "array_has", "array_contains": {
+        Object v = literal(arg);
+        return v == null ? new Other(text) : new ArrayHas(col, false, List.of(v), text);
+      }
+      case "array_has_any", "array_has_all": {
+        if (!(arg instanceof Node.Array a) || a.items().isEmpty()) {
+          return new Other(text);
+        }
+        List<Object> values = new ArrayList<>();
+        for (Node item : a.items()) {
+          Object v = literal(item);
+          if (v == null) {
+            return new Other(text);
+          }
+          values.add(v);
+        }
+        return new ArrayHas(col, name.equals("array_has_all"), List.copyOf(values), text);
+      }
+      case "contains": {
+        Object v = literal(arg);
+        return v instanceof String str && !str.isEmpty() ? new Substrings(col, List.of(str), text) : new Other(text);
+      }
+      default:
+        return new Other(text);
+    }
+  }
+
+  // The literal runs of a LIKE pattern between its wildcards (% and _; a backslash makes the next
+  // character literal), as Like reads it.
+  private static List<String> likeRuns(String pattern) {
+    List<String> out = new ArrayList<>();
+    StringBuilder run = new StringBuilder();
+    for (int i = 0; i < pattern.length(); i++) {
+      char c = pattern.charAt(i);
+      if (c == '\\' && i + 1 < pattern.length()) {
+        run.append(pattern.charAt(++i));
+      } else if (c == '%' || c == '_') {
+        if (run.length() > 0) {
+          out.add(run.toString());
+          run.setLength(0);
+        }
+      } else {
+        run.append(c);
+      }
+    }
+    if (run.length() > 0) {
+      out.add(run.toString());
+    }
+    return List.copyOf(out);
   }
 
   // The parts of a chain, with parenthesised chains of the same operator taken in.

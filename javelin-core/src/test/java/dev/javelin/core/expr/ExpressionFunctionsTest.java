@@ -417,11 +417,30 @@ class ExpressionFunctionsTest {
   }
 
   @Test
+  void listAndSubstringPredicatesAreIndexShapes() {
+    assertThat(Expression.parse("array_has_any(tags, ['a', 'b'])").shape()).isEqualTo(
+        new FilterShape.ArrayHas("tags", false, List.of("a", "b"), "array_has_any(tags, ['a', 'b'])"));
+    assertThat(Expression.parse("ARRAY_HAS_ALL(n, [1, -2])").shape()).isEqualTo(
+        new FilterShape.ArrayHas("n", true, List.of(1L, -2L), "ARRAY_HAS_ALL(n, [1, -2])"));
+    assertThat(Expression.parse("array_contains(tags, 'x')").shape()).isEqualTo(
+        new FilterShape.ArrayHas("tags", false, List.of("x"), "array_contains(tags, 'x')"));
+    assertThat(Expression.parse("contains(s, 'abc')").shape()).isEqualTo(
+        new FilterShape.Substrings("s", List.of("abc"), "contains(s, 'abc')"));
+    assertThat(Expression.parse("s LIKE '%ab_cd%e\\%f'").shape()).isEqualTo(
+        new FilterShape.Substrings("s", List.of("ab", "cd", "e%f"), "s LIKE '%ab_cd%e\\%f'"));
+    assertThat(Expression.parse("s NOT LIKE '%abc%'").shape()).isInstanceOf(FilterShape.Other.class);
+    assertThat(Expression.parse("s ILIKE '%abc%'").shape()).isInstanceOf(FilterShape.Other.class);
+    assertThat(Expression.parse("s LIKE '%'").shape()).isInstanceOf(FilterShape.Other.class);
+  }
+
+  @Test
   void functionsOverColumnsAreNotIndexShapes() {
     assertThat(Expression.parse("lower(s) = 'a' AND i = 3").shape()).isEqualTo(new FilterShape.And(List.of(
         new FilterShape.Other("lower(s) = 'a'"), new FilterShape.Compare("i", FilterShape.Op.EQ, List.of(3L), "i = 3"))));
-    assertThat(Expression.parse("array_has_any(tags, ['a'])").shape())
-        .isEqualTo(new FilterShape.Other("array_has_any(tags, ['a'])"));
+    assertThat(Expression.parse("array_has_any(tags, [lower('A')])").shape())
+        .isEqualTo(new FilterShape.Other("array_has_any(tags, [lower('A')])"));
+    assertThat(Expression.parse("contains(lower(s), 'abc')").shape())
+        .isEqualTo(new FilterShape.Other("contains(lower(s), 'abc')"));
     assertThat(Expression.parse("CAST(i AS BIGINT) = 3").shape())
         .isEqualTo(new FilterShape.Other("CAST(i AS BIGINT) = 3"));
     assertThat(Expression.parse("lower(s) = 'a' OR tags[1] = 'x' OR CASE WHEN i > 0 THEN st.a END = 1").columns())

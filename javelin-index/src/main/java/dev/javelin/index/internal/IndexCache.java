@@ -5,6 +5,8 @@ import dev.javelin.index.IndexType;
 import dev.javelin.index.internal.bitmap.BitmapIndex;
 import dev.javelin.index.internal.bloom.BloomFilterIndex;
 import dev.javelin.index.internal.btree.BTreeIndex;
+import dev.javelin.index.internal.labellist.LabelListIndex;
+import dev.javelin.index.internal.ngram.NGramIndex;
 import dev.javelin.index.internal.scalar.ScalarIndex;
 import dev.javelin.index.internal.zonemap.ZoneMapIndex;
 import dev.javelin.io.ObjectStore;
@@ -27,6 +29,9 @@ public final class IndexCache implements AutoCloseable {
   private final LeasedCache<String, BTreeIndex> open;
   // Bitmaps, zone maps and bloom filters: read whole into the heap, nothing to free.
   private final LeasedCache<String, ScalarIndex> scalar;
+  // Label lists and n-grams: read whole into the heap too.
+  private final LeasedCache<String, LabelListIndex> labelLists;
+  private final LeasedCache<String, NGramIndex> ngrams;
 
   /**
    * @param allocator where the indices' memory comes from (closed by the caller after this cache)
@@ -36,6 +41,8 @@ public final class IndexCache implements AutoCloseable {
     this.allocator = allocator;
     this.open = LeasedCache.<String, BTreeIndex>builder().maximumSize(capacity).build();
     this.scalar = LeasedCache.<String, ScalarIndex>builder().maximumSize(capacity).build();
+    this.labelLists = LeasedCache.<String, LabelListIndex>builder().maximumSize(capacity).build();
+    this.ngrams = LeasedCache.<String, NGramIndex>builder().maximumSize(capacity).build();
   }
 
   public int capacity() {
@@ -81,15 +88,41 @@ public final class IndexCache implements AutoCloseable {
     }
   }
 
+  /**
+   * The label list index with this uuid in the dataset at {@code store}, read now or earlier.
+   *
+   * @throws IOException if its file cannot be read
+   */
+  public LabelListIndex openLabelList(ObjectStore store, String uuid) throws IOException {
+    try (LeasedCache.Lease<LabelListIndex> lease = labelLists.lease(store.location() + "#" + uuid,
+        k -> LabelListIndex.open(store, BTreeIndex.directory(uuid), allocator))) {
+      return lease.value();
+    }
+  }
+
+  /**
+   * The n-gram index with this uuid in the dataset at {@code store}, read now or earlier.
+   *
+   * @throws IOException if its file cannot be read
+   */
+  public NGramIndex openNGram(ObjectStore store, String uuid) throws IOException {
+    try (LeasedCache.Lease<NGramIndex> lease = ngrams.lease(store.location() + "#" + uuid,
+        k -> NGramIndex.open(store, BTreeIndex.directory(uuid), allocator))) {
+      return lease.value();
+    }
+  }
+
   /** The number of indices cached. */
   public long size() {
-    return open.size() + scalar.size();
+    return open.size() + scalar.size() + labelLists.size() + ngrams.size();
   }
 
   /** Closes every cached index (each freed once its current users close it). */
   public void clear() {
     open.invalidateAll();
     scalar.invalidateAll();
+    labelLists.invalidateAll();
+    ngrams.invalidateAll();
   }
 
   /** Closes every cached index as {@link #clear()} does, and refuses later opens. */
@@ -97,5 +130,7 @@ public final class IndexCache implements AutoCloseable {
   public void close() {
     open.close();
     scalar.close();
+    labelLists.close();
+    ngrams.close();
   }
 }

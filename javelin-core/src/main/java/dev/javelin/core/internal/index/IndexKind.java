@@ -32,6 +32,10 @@ interface IndexKind {
         return new ZoneMapKind(0);
       case BLOOM_FILTER:
         return new BloomFilterKind(0, 0);
+      case LABEL_LIST:
+        return new LabelListKind();
+      case NGRAM:
+        return new NGramKind();
       default:
         return null;
     }

@@ -30,9 +30,10 @@ import org.apache.arrow.memory.BufferAllocator;
 import org.roaringbitmap.RoaringBitmap;
 
 /**
- * Settles indices after reordered rewrites: every BTree and IVF_PQ index Javelin reads that answers for some
- * fragments through row maps is remapped (a copy under a new uuid, its row addresses passed
- * through the row maps, as compaction remaps) so its bitmap names the destinations directly; then
+ * Settles indices after reordered rewrites: every BTree, bitmap, label list, n-gram and IVF_PQ
+ * index Javelin reads that answers for some fragments through row maps is remapped (a copy under
+ * a new uuid, its row addresses passed through the row maps, as compaction remaps; a zone map or
+ * bloom filter is built again over the fragments it then covers) so its bitmap names the destinations directly; then
  * the stable partition transitions no index answers through any more are dropped, and the
  * {@code __lance_stable_partition} entry with them when none is left. One CreateIndex commits it
  * all (remapped indices in, old ones and the entry out, or the entry replaced by one holding the
@@ -94,7 +95,18 @@ public final class IndexSettler {
     if (toRemap.isEmpty() && needed.size() == transitions.size()) {
       return new IndexSettleResult(ds, List.of(), 0, transitions.size());
     }
-    IndexRemapper remapper = new IndexRemapper();
+    // A zone map or bloom filter is built again over the fragments its settled bitmap names.
+    Map<String, RoaringBitmap> settledBitmaps = new HashMap<>();
+    IndexRemapper remapper = new IndexRemapper((index, directory) -> {
+      RoaringBitmap bitmap = settledBitmaps.get(index.uuid());
+      List<dev.javelin.table.Fragment> fragments = new ArrayList<>();
+      for (dev.javelin.table.Fragment f : m.fragments()) {
+        if (f.id() <= 0xFFFFFFFFL && bitmap.contains((int) f.id())) {
+          fragments.add(f);
+        }
+      }
+      return ZonedRebuild.write(ds, index, fragments, ds.store(), directory, allocator);
+    });
     try (PendingFiles written = new PendingFiles(ds.store());
         ProgressStage stage = ProgressStage.start(progress, "settle indices", "remap indices", toRemap.size(),
             Progress.Unit.INDICES)) {
@@ -112,6 +124,13 @@ public final class IndexSettler {
             map = new TransitionAddressMap(ds.store(), c.through(), allocator);
             maps.put(c.through(), map);
           }
+          // The transitions' sources are retired and every row they held now has an address in a
+          // destination (or none): the new bitmap names the destinations instead.
+          RoaringBitmap bitmap = c.fragments();
+          for (StablePartitionTransition t : c.through()) {
+            t.sources().forEach(s -> bitmap.remove((int) s.id()));
+          }
+          settledBitmaps.put(old.uuid(), bitmap);
           Optional<RewrittenIndex> remapped = remapper.tryRemap(ds.store(), ds.manifest().basePaths(), old, map,
               allocator, ds.location());
           stage.advance(1);
@@ -121,12 +140,6 @@ public final class IndexSettler {
           }
           RewrittenIndex r = remapped.get();
           removed.add(old);
-          // The transitions' sources are retired and every row they held now has an address in a
-          // destination (or none): the new bitmap names the destinations instead.
-          RoaringBitmap bitmap = c.fragments();
-          for (StablePartitionTransition t : c.through()) {
-            t.sources().forEach(s -> bitmap.remove((int) s.id()));
-          }
           added.add(old.renewed(IndexUuids.toText(r.getNewId().getUuid()))
               .fragmentBitmap(bitmap)
               .build());

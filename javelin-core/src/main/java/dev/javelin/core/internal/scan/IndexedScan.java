@@ -11,6 +11,9 @@ import dev.javelin.format.schema.LanceField;
 import dev.javelin.index.IndexType;
 import dev.javelin.index.internal.btree.BTreeIndex;
 import dev.javelin.index.internal.btree.ScalarQuery;
+import dev.javelin.index.internal.labellist.LabelListIndex;
+import dev.javelin.index.internal.ngram.NGramIndex;
+import dev.javelin.index.internal.ngram.NGramTokens;
 import dev.javelin.index.internal.scalar.ScalarIndex;
 import dev.javelin.index.internal.scalar.ScalarSearch;
 import dev.javelin.index.internal.scalar.ScalarValues;
@@ -38,8 +41,9 @@ import org.roaringbitmap.longlong.LongIterator;
 import org.roaringbitmap.longlong.Roaring64NavigableMap;
 
 /**
- * Plans a filtered scan over scalar indices (BTree, bitmap, zone map, bloom filter): the filter's
- * AND/OR of column-vs-literal parts that indices answer gives, for the fragments every used index
+ * Plans a filtered scan over scalar indices (BTree, bitmap, zone map, bloom filter; label lists for
+ * {@code array_has_any/all}, n-grams for {@code contains} and {@code LIKE}): the filter's AND/OR of
+ * column-vs-literal parts that indices answer gives, for the fragments every used index
  * covers, a superset of the matching rows (exactly the matching rows of a BTree or bitmap, the
  * rows of every zone a zone map or bloom filter cannot rule out); only those (live) rows are read,
  * and the caller applies the whole filter to them again, so results equal a full scan. Other
@@ -87,7 +91,8 @@ public final class IndexedScan {
     }
     Map<String, IndexCoverage> coverage = new HashMap<>();
     Map<String, IndexMetadata> byColumn = scalarIndices(ds, coverage);
-    if (filter.columns().stream().noneMatch(byColumn::containsKey)) {
+    if (filter.columns().stream().noneMatch(c -> byColumn.containsKey(c) || byColumn.containsKey(c + LIST_SLOT)
+        || byColumn.containsKey(c + TEXT_SLOT))) {
       return none(filter.sql(), all, "no scalar index on a column of the filter");
     }
     Map<String, ColumnIndex> opened = new HashMap<>();
@@ -132,7 +137,7 @@ public final class IndexedScan {
         IndexCoverage c = coverage.get(e.getKey());
         List<Long> translated = indexed.stream().filter(id -> !c.direct(id)).toList();
         long[] zones = p.zones.getOrDefault(e.getKey(), new long[2]);
-        uses.add(new ScanPlan.IndexUse(byColumn.get(e.getKey()).name(), e.getKey(), List.copyOf(e.getValue()),
+        uses.add(new ScanPlan.IndexUse(byColumn.get(e.getKey()).name(), column(e.getKey()), List.copyOf(e.getValue()),
             translated, opened.get(e.getKey()).type(), zones[0], zones[1]));
       }
       return new IndexedScan(new ScanPlan(filter.sql(), List.copyOf(uses), List.copyOf(indexed),
@@ -166,33 +171,69 @@ public final class IndexedScan {
     return new IndexedScan(new ScanPlan(sql, List.of(), List.of(), List.copyOf(all), 0, note), Map.of());
   }
 
-  // Top-level column name -> the scalar index on it answering for the most live fragments (through
-  // transitions too); on a tie an exact kind (BTree, bitmap) before a zone map or bloom filter,
-  // then the one answering for more of them directly (an index rebuilt after a reorder needs no
-  // translation).
+  // The slot of a column's label list index, whose predicates (array_has_any ...) no other kind
+  // answers; a column's comparisons use the slot named by the column alone.
+  private static final String LIST_SLOT = "\u0000label_list";
+  // The slot of a column's n-gram index (substring predicates).
+  private static final String TEXT_SLOT = "\u0000ngram";
+
+  // The column a slot is for.
+  private static String column(String slot) {
+    int cut = slot.indexOf('\u0000');
+    return cut < 0 ? slot : slot.substring(0, cut);
+  }
+
+  // The slot of an index of `type` on a column named `column`.
+  private static String slot(String column, IndexType type) {
+    return type == IndexType.LABEL_LIST ? column + LIST_SLOT : type == IndexType.NGRAM ? column + TEXT_SLOT : column;
+  }
+
+  // Whether an index of `type` on a column of `arrow` answers predicates Javelin evaluates the way
+  // the index was built: BTrees always; label lists over lists of values Javelin compares (floats
+  // left out: their zeros and NaNs compare differently in lists); n-grams over strings; the other
+  // kinds over types Javelin compares.
+  private static boolean usable(IndexType type, org.apache.arrow.vector.types.pojo.Field arrow) {
+    switch (type) {
+      case BTREE:
+        return true;
+      case LABEL_LIST:
+        return (arrow.getType() instanceof ArrowType.List || arrow.getType() instanceof ArrowType.LargeList)
+            && arrow.getChildren().size() == 1 && ScalarValues.supports(arrow.getChildren().get(0).getType())
+            && !(arrow.getChildren().get(0).getType() instanceof ArrowType.FloatingPoint);
+      case NGRAM:
+        return arrow.getType() instanceof ArrowType.Utf8 || arrow.getType() instanceof ArrowType.LargeUtf8;
+      default:
+        return type.isScalar() && ScalarValues.supports(arrow.getType());
+    }
+  }
+
+  // Slot (a top-level column name, or one with the slot of a label list or n-gram index) -> the
+  // index for it answering for the most live fragments (through transitions too); on a tie an
+  // exact kind (BTree, bitmap) before a zone map or bloom filter, then the one answering for more
+  // of them directly (an index rebuilt after a reorder needs no translation).
   private static Map<String, IndexMetadata> scalarIndices(Dataset ds, Map<String, IndexCoverage> coverage) {
     Map<String, IndexMetadata> out = new HashMap<>();
     Map<String, long[]> sizes = new HashMap<>();
     List<Fragment> live = ds.manifest().fragments();
     for (IndexMetadata m : ds.manifest().indices()) {
       IndexType type = IndexType.fromDetailsTypeUrl(m.details().typeUrl());
-      if (m.fields().size() != 1 || !type.isScalar()) {
+      if (m.fields().size() != 1) {
         continue;
       }
       for (LanceField f : ds.schema().fields()) {
-        // A bitmap, zone map or bloom filter over a type Javelin cannot compare is left to scans.
-        if (f.id() == m.fields().get(0)
-            && (type == IndexType.BTREE || ScalarValues.supports(f.toArrow().getType()))) {
+        // An index over a type Javelin cannot compare is left to scans.
+        if (f.id() == m.fields().get(0) && usable(type, f.toArrow())) {
+          String slot = slot(f.name(), type);
           IndexCoverage c = IndexCoverage.of(ds, m);
           if (c.covered(live).isEmpty()) {
             continue; // answers for no live fragment: nothing to open
           }
           long[] size = {c.covered(live).size(), type.isExact() ? 1 : 0, -c.translated(live).size()};
-          long[] best = sizes.get(f.name());
+          long[] best = sizes.get(slot);
           if (best == null || Arrays.compare(size, best) > 0) {
-            out.put(f.name(), m);
-            sizes.put(f.name(), size);
-            coverage.put(f.name(), c);
+            out.put(slot, m);
+            sizes.put(slot, size);
+            coverage.put(slot, c);
           }
         }
       }
@@ -262,21 +303,50 @@ public final class IndexedScan {
 
   private record Leaf(String column, ScalarQuery query) implements Q {}
 
-  /** The index of a column, whatever its kind. */
+  /** {@code array_has_any} ({@code all} false) or {@code array_has_all} of {@code labels}, by a label list index. */
+  private record ListLeaf(String slot, boolean all, List<Object> labels) implements Q {}
+
+  /** Values holding every one of {@code literals}, by an n-gram index. */
+  private record TextLeaf(String slot, List<String> literals) implements Q {}
+
+  /** The index of a slot, whatever its kind. */
   private interface ColumnIndex {
     IndexType type();
 
+    void close();
+  }
+
+  /** An index answering comparisons (BTree, bitmap, zone map, bloom filter). */
+  private interface CompareIndex extends ColumnIndex {
     /** The type of the values it holds. */
     ArrowType valueType();
 
     boolean answers(ScalarQuery q);
 
     ScalarSearch search(ScalarQuery q) throws IOException;
-
-    void close();
   }
 
-  private record BTreeColumn(BTreeIndex index) implements ColumnIndex {
+  private record LabelListColumn(LabelListIndex index) implements ColumnIndex {
+    @Override
+    public IndexType type() {
+      return IndexType.LABEL_LIST;
+    }
+
+    @Override
+    public void close() {} // cached whole in the heap: nothing to free
+  }
+
+  private record NGramColumn(NGramIndex index) implements ColumnIndex {
+    @Override
+    public IndexType type() {
+      return IndexType.NGRAM;
+    }
+
+    @Override
+    public void close() {} // cached whole in the heap: nothing to free
+  }
+
+  private record BTreeColumn(BTreeIndex index) implements CompareIndex {
     @Override
     public IndexType type() {
       return IndexType.BTREE;
@@ -303,7 +373,7 @@ public final class IndexedScan {
     }
   }
 
-  private record OtherColumn(ScalarIndex index) implements ColumnIndex {
+  private record OtherColumn(ScalarIndex index) implements CompareIndex {
     @Override
     public IndexType type() {
       return index.type();
@@ -379,7 +449,7 @@ public final class IndexedScan {
       }
       if (s instanceof FilterShape.Compare c && byColumn.containsKey(c.column())) {
         ArrowType columnType = ds.fields(List.of(c.column())).get(0).toArrow().getType();
-        ColumnIndex index = open(c.column(), columnType);
+        CompareIndex index = (CompareIndex) open(c.column(), columnType);
         if (!index.valueType().equals(columnType)) {
           return null;
         }
@@ -388,6 +458,24 @@ public final class IndexedScan {
           used.computeIfAbsent(c.column(), k -> new ArrayList<>()).add(c.sql());
           return new Leaf(c.column(), q);
         }
+      }
+      if (s instanceof FilterShape.ArrayHas a && byColumn.containsKey(a.column() + LIST_SLOT)) {
+        String slot = a.column() + LIST_SLOT;
+        LanceField field = ds.fields(List.of(a.column())).get(0);
+        ArrowType labelType = field.toArrow().getChildren().get(0).getType();
+        LabelListIndex index = ((LabelListColumn) open(slot, field.toArrow().getType())).index();
+        ScalarQuery q = index.labelType().equals(labelType) ? query(FilterShape.Op.IN, a.values(), labelType) : null;
+        if (q != null) {
+          used.computeIfAbsent(slot, k -> new ArrayList<>()).add(a.sql());
+          return new ListLeaf(slot, a.all(), q.values());
+        }
+      }
+      if (s instanceof FilterShape.Substrings t && byColumn.containsKey(t.column() + TEXT_SLOT)
+          && NGramTokens.any(t.literals())) {
+        String slot = t.column() + TEXT_SLOT;
+        open(slot, null);
+        used.computeIfAbsent(slot, k -> new ArrayList<>()).add(t.sql());
+        return new TextLeaf(slot, t.literals());
       }
       return null;
     }
@@ -402,6 +490,10 @@ public final class IndexedScan {
         var store = ds.manifest().basePaths().indexStore(ds.store(), m);
         if (type == IndexType.BTREE) {
           i = new BTreeColumn(cache.open(store, m.uuid()));
+        } else if (type == IndexType.LABEL_LIST) {
+          i = new LabelListColumn(cache.openLabelList(store, m.uuid()));
+        } else if (type == IndexType.NGRAM) {
+          i = new NGramColumn(cache.openNGram(store, m.uuid()));
         } else {
           i = new OtherColumn(cache.openScalar(store, m.uuid(), type, columnType));
         }
@@ -410,19 +502,30 @@ public final class IndexedScan {
       return i;
     }
 
+    private AddressTranslator translator(String slot) {
+      return translators.computeIfAbsent(slot,
+          c -> new AddressTranslator(SessionState.of(ds).rowMaps(), ds.store(), coverage.get(c).through()));
+    }
+
     // Each leaf's rows are translated to current addresses before they meet another index's
     // rows: indices built before and after a reorder record the same row at different addresses.
     Roaring64NavigableMap search(Q q) throws IOException {
       if (q instanceof Leaf l) {
-        AddressTranslator t = translators.computeIfAbsent(l.column(),
-            c -> new AddressTranslator(SessionState.of(ds).rowMaps(), ds.store(), coverage.get(c).through()));
-        ScalarSearch found = opened.get(l.column()).search(l.query());
+        AddressTranslator t = translator(l.column());
+        ScalarSearch found = ((CompareIndex) opened.get(l.column())).search(l.query());
         if (found.zones() > 0) {
           long[] z = zones.computeIfAbsent(l.column(), k -> new long[2]);
           z[0] += found.zones();
           z[1] += found.zonesSkipped();
         }
         return t.translate(found.rows());
+      }
+      if (q instanceof ListLeaf l) {
+        LabelListIndex index = ((LabelListColumn) opened.get(l.slot())).index();
+        return translator(l.slot()).translate(l.all() ? index.hasAll(l.labels()) : index.hasAny(l.labels()));
+      }
+      if (q instanceof TextLeaf t) {
+        return translator(t.slot()).translate(((NGramColumn) opened.get(t.slot())).index().candidates(t.literals()));
       }
       List<Q> parts = q instanceof All a ? a.parts() : ((Any) q).parts();
       Roaring64NavigableMap out = search(parts.get(0));

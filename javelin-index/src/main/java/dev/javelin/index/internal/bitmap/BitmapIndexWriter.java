@@ -1,7 +1,9 @@
 package dev.javelin.index.internal.bitmap;
 
+import dev.javelin.format.LanceFileReader;
 import dev.javelin.format.LanceFileWriter;
 import dev.javelin.format.WriteOptions;
+import dev.javelin.index.RowAddressMap;
 import dev.javelin.index.internal.scalar.ScalarValues;
 import dev.javelin.io.ObjectStore;
 import java.io.IOException;
@@ -87,6 +89,44 @@ public final class BitmapIndexWriter implements AutoCloseable {
     return dropped;
   }
 
+  /**
+   * Adds the rows of {@code rows}, at the addresses {@code map} gives them (deleted ones left out),
+   * as holding {@code values[i]}.
+   */
+  public void addMapped(FieldVector values, int i, Roaring64NavigableMap rows, RowAddressMap map) {
+    TreeMap<Integer, RoaringBitmap> set = set(values, i);
+    LongIterator it = rows.getLongIterator();
+    while (it.hasNext()) {
+      long address = map.map(it.next());
+      if (address != RowAddressMap.DELETED) {
+        set.computeIfAbsent((int) (address >>> 32), k -> new RoaringBitmap()).add((int) address);
+        this.rows++;
+      }
+    }
+  }
+
+  /**
+   * Writes a copy of the bitmap index in {@code from}'s {@code oldDirectory} to {@code to}'s
+   * {@code newDirectory} with every row at the address {@code map} gives it (deleted rows left
+   * out), and {@code metadata} and {@code buffers} as {@link #write(ObjectStore, String, Map, List)}
+   * takes them.
+   *
+   * @return the new file's size in bytes
+   * @throws IOException if the old file cannot be read or the new one written
+   */
+  public static long remap(ObjectStore from, String oldDirectory, ObjectStore to, String newDirectory,
+      RowAddressMap map, Map<String, String> metadata, List<byte[]> buffers, BufferAllocator allocator)
+      throws IOException {
+    ArrowType type;
+    try (LanceFileReader r = LanceFileReader.open(from.open(oldDirectory + "/" + BitmapIndex.FILE_NAME), allocator)) {
+      type = r.schema().getFields().get(0).getType();
+    }
+    try (BitmapIndexWriter w = new BitmapIndexWriter(type, allocator)) {
+      BitmapIndex.scan(from, oldDirectory, allocator, (keys, i, rows) -> w.addMapped(keys, i, rows, map));
+      return w.write(to, newDirectory, metadata, buffers);
+    }
+  }
+
   // The row set of the value values[i], made empty on first sight.
   private TreeMap<Integer, RoaringBitmap> set(FieldVector values, int i) {
     Object key = ScalarValues.read(values, i);
@@ -119,10 +159,22 @@ public final class BitmapIndexWriter implements AutoCloseable {
    * @return the file's size in bytes
    */
   public long write(ObjectStore store, String directory) throws IOException {
+    return write(store, directory, Map.of(), List.of());
+  }
+
+  /**
+   * Writes {@code directory/bitmap_page_lookup.lance} in {@code store} with {@code metadata} in its
+   * schema and {@code buffers} as its global buffers from 1 on (a label list records its null lists
+   * so).
+   *
+   * @return the file's size in bytes
+   */
+  public long write(ObjectStore store, String directory, Map<String, String> metadata, List<byte[]> buffers)
+      throws IOException {
     distinct.setValueCount(slots);
     String path = directory + "/" + BitmapIndex.FILE_NAME;
     Schema schema = new Schema(List.of(keyField, new Field("bitmaps", FieldType.nullable(ArrowType.Binary.INSTANCE),
-        null)));
+        null)), metadata);
     LanceFileWriter w = LanceFileWriter.create(store.newOutputFile(path), schema, WriteOptions.defaults());
     try (w; VectorSchemaRoot batch = VectorSchemaRoot.create(schema, distinct.getAllocator())) {
       batch.allocateNew();
@@ -151,6 +203,9 @@ public final class BitmapIndexWriter implements AutoCloseable {
       if (n > 0) {
         batch.setRowCount(n);
         w.write(batch);
+      }
+      for (byte[] b : buffers) {
+        w.addGlobalBuffer(java.nio.ByteBuffer.wrap(b));
       }
     }
     return w.fileSize();

@@ -13,8 +13,15 @@ import org.roaringbitmap.longlong.Roaring64NavigableMap;
  * per fragment in ascending order its id (u32), the size in bytes of its bitmap (u32; 0 means
  * every row of the fragment) and the bitmap in the portable Roaring format.
  */
-final class RowIdTreeMaps {
+public final class RowIdTreeMaps {
   private RowIdTreeMaps() {}
+
+  /** Serializes a set of row addresses ({@code fragment << 32 | offset}). */
+  public static byte[] write(Roaring64NavigableMap rows) {
+    java.util.TreeMap<Integer, RoaringBitmap> byFragment = new java.util.TreeMap<>(Integer::compareUnsigned);
+    rows.forEach(a -> byFragment.computeIfAbsent((int) (a >>> 32), k -> new RoaringBitmap()).add((int) a));
+    return write(byFragment);
+  }
 
   /** Serializes one bitmap of row offsets per fragment id (unsigned order, none empty). */
   static byte[] write(SortedMap<Integer, RoaringBitmap> byFragment) {
@@ -40,7 +47,7 @@ final class RowIdTreeMaps {
    *
    * @throws IOException if the bytes are not one
    */
-  static Roaring64NavigableMap read(byte[] bytes) throws IOException {
+  public static Roaring64NavigableMap read(byte[] bytes) throws IOException {
     ByteBuffer in = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
     Roaring64NavigableMap out = new Roaring64NavigableMap();
     try {
