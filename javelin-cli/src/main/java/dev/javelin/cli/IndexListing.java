@@ -7,6 +7,7 @@ import dev.javelin.common.Json;
 import dev.javelin.core.Dataset;
 import dev.javelin.core.IndexInfo;
 import dev.javelin.format.LanceFileReader;
+import dev.javelin.index.IndexType;
 import dev.javelin.table.Fragment;
 import dev.javelin.table.IndexMetadata;
 import dev.javelin.table.stablepartition.StablePartitionEntry;
@@ -16,6 +17,7 @@ import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import org.apache.arrow.memory.BufferAllocator;
@@ -29,16 +31,6 @@ import org.apache.arrow.memory.BufferAllocator;
 final class IndexListing {
   /** The system entry of a compaction that deferred its index remap ({@code deferIndexRemap}). */
   static final String FRAG_REUSE = "__lance_frag_reuse";
-
-  // The details message names of the scalar kinds lance-core 7.0.0 writes, and their index types.
-  private static final Map<String, String> SCALAR_KINDS = Map.of(
-      "BTreeIndexDetails", "BTREE",
-      "BitmapIndexDetails", "BITMAP",
-      "LabelListIndexDetails", "LABEL_LIST",
-      "NGramIndexDetails", "NGRAM",
-      "ZoneMapIndexDetails", "ZONEMAP",
-      "BloomFilterIndexDetails", "BLOOM_FILTER",
-      "InvertedIndexDetails", "INVERTED");
 
   /**
    * One index entry.
@@ -130,16 +122,17 @@ final class IndexListing {
     if (!m.hasDetails()) {
       return "UNKNOWN";
     }
-    String details = detailsName(m);
-    String scalar = SCALAR_KINDS.get(details);
-    if (scalar != null) {
-      return scalar;
-    }
-    if (details.equals("VectorIndexDetails")) {
+    IndexType type = IndexType.fromDetailsTypeUrl(m.details().typeUrl());
+    if (type == IndexType.VECTOR) {
       return vectorKind(ds, m, allocator);
     }
-    return details.endsWith("IndexDetails") ? details.substring(0, details.length() - "IndexDetails".length())
-        : details;
+    if (type != IndexType.OTHER) {
+      return type.name();
+    }
+    // Kinds Javelin does not read, by their details message: InvertedIndexDetails is INVERTED.
+    String details = detailsName(m);
+    return details.endsWith("IndexDetails")
+        ? details.substring(0, details.length() - "IndexDetails".length()).toUpperCase(Locale.ROOT) : details;
   }
 
   private static String detailsName(IndexMetadata m) {
