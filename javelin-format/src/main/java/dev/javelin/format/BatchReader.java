@@ -1,5 +1,6 @@
 package dev.javelin.format;
 
+import dev.javelin.common.Tasks;
 import dev.javelin.format.internal.encoding.FieldDecoder;
 import dev.javelin.format.internal.encoding.RowRanges;
 import java.io.IOException;
@@ -202,16 +203,7 @@ final class BatchReader extends ArrowReader {
     }
     if (failure != null) {
       closeAll(out);
-      if (failure instanceof IOException io) {
-        throw io;
-      }
-      if (failure instanceof RuntimeException re) {
-        throw re;
-      }
-      if (failure instanceof Error err) {
-        throw err;
-      }
-      throw new UncheckedIOException(new IOException(failure));
+      throw Tasks.rethrow(failure, "decoding " + location);
     }
     return out;
   }
