@@ -13,12 +13,14 @@ import java.util.stream.Collectors;
 /**
  * Finds fields that no protobuf writer could have produced: a message's field number declared
  * with one type but read with another (protobuf keeps such a field as unknown), or one unknown
- * field number read with two wire types. Unknown fields are otherwise kept and ignored, as
+ * field number read with two wire types, or an unknown field numbered far past any Lance uses. Unknown fields are otherwise kept and ignored, as
  * Lance's readers do, so that a newer writer's additions do not stop a read; but a damaged byte
  * that shifts the parse usually leaves exactly these traces, and without them a fragment's data
  * file or a whole fragment can silently vanish into unknown fields.
  */
 final class WireTypeCheck {
+  /** The highest field number a table message (manifest, index section) may carry, unknown ones included. */
+  static final int MAX_FIELD_NUMBER = 100;
   private static final Map<Descriptor, List<FieldDescriptor>> MESSAGE_FIELDS = new ConcurrentHashMap<>();
 
   private WireTypeCheck() {}
@@ -48,6 +50,13 @@ final class WireTypeCheck {
       }
       if (fixedKinds > 1) {
         return Optional.of(path + " has unknown field " + number + " with two wire types");
+      }
+      // Lance numbers the fields of its table messages densely from 1 (21 is the highest so far): a
+      // field numbered past MAX_FIELD_NUMBER is damage, typically a flipped tag byte whose
+      // continuation bit took in the next byte and made a known field (a fragment's data file)
+      // an unknown one, while a newer writer's additions stay well below it.
+      if (declared == null && number > MAX_FIELD_NUMBER) {
+        return Optional.of(path + " has unknown field " + number + ", past any field number Lance uses");
       }
     }
     // Only message-typed fields can hold more unknown fields; read through the descriptor rather

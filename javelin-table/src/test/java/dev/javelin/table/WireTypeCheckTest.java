@@ -16,8 +16,8 @@ class WireTypeCheckTest {
   @Test
   void newerWritersFieldsAreFine() throws Exception {
     UnknownFieldSet added = UnknownFieldSet.newBuilder()
-        .addField(900, UnknownFieldSet.Field.newBuilder().addVarint(7).addVarint(8).build())
-        .addField(901, UnknownFieldSet.Field.newBuilder().addFixed64(1).build()).build();
+        .addField(30, UnknownFieldSet.Field.newBuilder().addVarint(7).addVarint(8).build())
+        .addField(31, UnknownFieldSet.Field.newBuilder().addFixed64(1).build()).build();
     TableProtos.DataFragment f = TableProtos.DataFragment.parseFrom(fragment(added).toByteArray());
     assertThat(WireTypeCheck.problem(f)).isEmpty();
     assertThat(WireTypeCheck.problem(TableProtos.Manifest.newBuilder().addFragments(f).build())).isEmpty();
@@ -39,5 +39,19 @@ class WireTypeCheckTest {
         .addField(77, UnknownFieldSet.Field.newBuilder().addVarint(56).addFixed64(9).build()).build();
     TableProtos.DataFragment f = TableProtos.DataFragment.parseFrom(fragment(mixed).toByteArray());
     assertThat(WireTypeCheck.problem(f)).contains("DataFragment has unknown field 77 with two wire types");
+  }
+
+  @Test
+  void anUnknownFieldFarPastLancesNumbersIsReported() throws Exception {
+    // A data file's tag byte 0x12 flipped to 0xED took the file's length byte into the tag: field
+    // 941, fixed32, and the file's own fields read as the fragment's. Seen in ManifestByteFlipTest.
+    UnknownFieldSet shifted = UnknownFieldSet.newBuilder()
+        .addField(941, UnknownFieldSet.Field.newBuilder().addFixed32(5).build()).build();
+    TableProtos.DataFragment f = TableProtos.DataFragment.parseFrom(fragment(shifted).toByteArray());
+    assertThat(WireTypeCheck.problem(TableProtos.Manifest.newBuilder().addFragments(f).build()))
+        .contains("Manifest.fragments[0] has unknown field 941, past any field number Lance uses");
+    UnknownFieldSet highest = UnknownFieldSet.newBuilder()
+        .addField(WireTypeCheck.MAX_FIELD_NUMBER, UnknownFieldSet.Field.newBuilder().addVarint(1).build()).build();
+    assertThat(WireTypeCheck.problem(TableProtos.DataFragment.parseFrom(fragment(highest).toByteArray()))).isEmpty();
   }
 }
