@@ -3,9 +3,12 @@ package dev.javelin.compat;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.javelin.common.Json;
 import dev.javelin.core.Dataset;
 import dev.javelin.core.VectorSearchPlan;
 import dev.javelin.index.internal.ivf.Neighbors;
+import dev.javelin.index.proto.IndexProtos;
 import dev.javelin.testing.TestAllocator;
 import java.nio.file.Path;
 import java.util.List;
@@ -147,6 +150,45 @@ class IvfHnswSqCompatTest {
         jr / QUERIES, lr / QUERIES);
     assertThat(jr / QUERIES).isEqualTo(lr / QUERIES);
     assertThat(jr / QUERIES).isGreaterThanOrEqualTo(0.9);
+  }
+
+  @Test
+  void buildParametersAreRecordedAsLanceCoreRecordsThem() throws Exception {
+    Path javelins = dir.resolve("javelin");
+    Path lances = dir.resolve("lance");
+    DATA.lanceWrite(allocator, javelins, 0, 1000, 1000, false);
+    DATA.lanceWrite(allocator, lances, 0, 1000, 1000, false);
+    // Not lance-core's defaults (m 20, ef_construction 150), so that each number is seen in its place.
+    Dataset ds = Dataset.open(javelins, allocator).createIndex("v")
+        .ivfHnswSq(dev.javelin.index.IvfParams.of(2, dev.javelin.index.DistanceType.L2), 12, 90).commit().dataset();
+    IvfBuildParams ivf = new IvfBuildParams.Builder().setNumPartitions(2).build();
+    try (org.lance.Dataset lance = org.lance.Dataset.open(lances.toString(), allocator)) {
+      lance.createIndex(List.of("v"), org.lance.index.IndexType.IVF_HNSW_SQ, Optional.of("v_idx"),
+          IndexParams.builder().setVectorIndexParams(VectorIndexParams.withIvfHnswSqParams(DistanceType.L2, ivf,
+              new HnswBuildParams.Builder().setM(12).setEfConstruction(90).build(),
+              new SQBuildParams.Builder().build())).build(), false);
+    }
+    Dataset theirsDs = Dataset.open(lances, allocator);
+    IndexProtos.VectorIndexDetails mine = IvfFlatSqCompatTest.details(ds);
+    IndexProtos.VectorIndexDetails theirs = IvfFlatSqCompatTest.details(theirsDs);
+    // The manifest's details: the same message, field by field (no field Javelin does not know of).
+    assertThat(theirs.getUnknownFields().asMap()).as(theirs.toString()).isEmpty();
+    assertThat(theirs.getHnsw()).isEqualTo(IndexProtos.VectorIndexDetails.Hnsw.newBuilder().setM(12)
+        .setEfConstruction(90).setMaxLevel(7).build());
+    assertThat(mine).isEqualTo(theirs);
+    // index.idx: each partition's graph document records the same parameters.
+    for (Dataset d : List.of(ds, theirsDs)) {
+      Path file = (d == ds ? javelins : lances).resolve("_indices").resolve(d.manifest().indices().get(0).uuid())
+          .resolve("index.idx");
+      try (dev.javelin.format.LanceFileReader r = dev.javelin.format.LanceFileReader.open(file, allocator)) {
+        JsonNode graphs = Json.tree(r.lanceSchema().metadata().get("lance:hnsw"));
+        assertThat(graphs.size()).isEqualTo(2);
+        for (JsonNode graph : graphs) {
+          assertThat(Json.tree(graph.asText()).get("params")).as(file.toString())
+              .isEqualTo(Json.tree("{\"max_level\":7,\"m\":12,\"ef_construction\":90,\"prefetch_distance\":2}"));
+        }
+      }
+    }
   }
 
   /** Recall@10 over the queries at these settings, by lance-core or (lance null) by Javelin. */
