@@ -138,6 +138,19 @@ class SearchCommandTest extends CliTestBase {
     Result badEf = run("search", ds, "--column", "v", "--vector", "3,0,0,1", "--ef", "0");
     assertThat(badEf.code).isEqualTo(ExitCodes.INVALID_INPUT);
     assertThat(badEf.err).isEqualTo("javelin: --ef must be at least 1, got 0\n");
+    // As lance-core: a graph search narrower than the rows asked of the index is refused.
+    Result narrow = run("search", ds, "--column", "v", "--vector", "3,0,0,1", "--k", "3", "--ef", "2");
+    assertThat(narrow.code).isEqualTo(ExitCodes.INVALID_INPUT);
+    assertThat(narrow.err).isEqualTo("javelin: ef must be greater than or equal to k (3) for an IVF_HNSW_SQ index, "
+        + "got ef 2\n");
+    Result refined = run("search", ds, "--column", "v", "--vector", "3,0,0,1", "--k", "3", "--ef", "10",
+        "--refine-factor", "4");
+    assertThat(refined.code).isEqualTo(ExitCodes.INVALID_INPUT);
+    assertThat(refined.err).isEqualTo("javelin: ef must be greater than or equal to k times the refine factor "
+        + "(3 * 4 = 12) for an IVF_HNSW_SQ index, got ef 10\n");
+    Result equal = run("search", ds, "--column", "v", "--vector", "3,0,0,1", "--k", "3", "--ef", "3", "--columns",
+        "id", "--nprobes", "2", "--format", "csv");
+    assertThat(equal.code).as(equal.toString()).isZero();
     Result badM = run("index", "create", ds, "--column", "v", "--type", "ivf_hnsw_sq", "--m", "1", "--replace");
     assertThat(badM.code).isEqualTo(ExitCodes.INVALID_INPUT);
     assertThat(badM.err).isEqualTo("javelin: HNSW needs m >= 2, ef_construction >= 1 and max_level >= 1, got m 1, "

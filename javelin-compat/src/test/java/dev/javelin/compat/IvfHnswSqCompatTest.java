@@ -3,9 +3,12 @@ package dev.javelin.compat;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.javelin.common.Json;
 import dev.javelin.core.Dataset;
 import dev.javelin.core.VectorSearchPlan;
 import dev.javelin.index.internal.ivf.Neighbors;
+import dev.javelin.index.proto.IndexProtos;
 import dev.javelin.testing.TestAllocator;
 import java.nio.file.Path;
 import java.util.List;
@@ -107,6 +110,83 @@ class IvfHnswSqCompatTest {
         long[] truth = DATA.truth(q, 10, r -> true);
         assertThat(javelin(ds, q, 10, PARTITIONS, 300, 30).rowIds()).containsExactly(truth);
         assertThat(lance(lance, q, 10, PARTITIONS, 300, 30).rowIds()).containsExactly(truth);
+      }
+    }
+  }
+
+  @Test
+  void selectivePrefilterSearchesPartitionsFlatOnBothSides() throws Exception {
+    Path path = dir.resolve("ds");
+    DATA.lanceWrite(allocator, path, 0, ROWS, 1000, false);
+    IvfBuildParams ivf = new IvfBuildParams.Builder().setNumPartitions(PARTITIONS).setMaxIters(20).build();
+    try (org.lance.Dataset lance = org.lance.Dataset.open(path.toString(), allocator)) {
+      lance.createIndex(List.of("v"), org.lance.index.IndexType.IVF_HNSW_SQ, Optional.of("v_idx"),
+          IndexParams.builder().setVectorIndexParams(VectorIndexParams.withIvfHnswSqParams(DistanceType.L2, ivf,
+              new HnswBuildParams.Builder().build(), new SQBuildParams.Builder().build())).build(), false);
+    }
+    Dataset ds = Dataset.open(path, allocator);
+    // 150 of 3000 rows pass (ids are independent of the vectors): well below a tenth of each
+    // partition, so both rank every passing row of the probed partitions by its SQ code, even at
+    // the narrowest ef: the same rows at the same distances, and the recall of the codes.
+    String filter = "id < 150";
+    double jr = 0;
+    double lr = 0;
+    for (int s = 0; s < QUERIES; s++) {
+      float[] q = DATA.query(s);
+      long[] truth = DATA.truth(q, 10, r -> r < 150);
+      Neighbors j = VectorCompatData.javelinNearest(ds.nearest("v", q).k(10).nprobes(PARTITIONS)
+          .maximumNprobes(PARTITIONS).ef(10).filter(filter).prefilter(true));
+      Neighbors l;
+      try (org.lance.Dataset lance = org.lance.Dataset.open(path.toString(), allocator)) {
+        l = VectorCompatData.lanceNearest(lance, new Query.Builder().setColumn("v").setKey(q).setK(10)
+            .setNprobes(PARTITIONS).setEf(10).build(), filter, true, null);
+      }
+      assertThat(j.rowIds()).containsExactly(l.rowIds());
+      assertThat(j.distances()).containsExactly(l.distances());
+      jr += VectorCompatData.recall(j.rowIds(), truth);
+      lr += VectorCompatData.recall(l.rowIds(), truth);
+    }
+    System.out.printf("IVF_HNSW_SQ recall@10 with a 5%% prefilter at ef 10: javelin %.3f, lance-core %.3f%n",
+        jr / QUERIES, lr / QUERIES);
+    assertThat(jr / QUERIES).isEqualTo(lr / QUERIES);
+    assertThat(jr / QUERIES).isGreaterThanOrEqualTo(0.9);
+  }
+
+  @Test
+  void buildParametersAreRecordedAsLanceCoreRecordsThem() throws Exception {
+    Path javelins = dir.resolve("javelin");
+    Path lances = dir.resolve("lance");
+    DATA.lanceWrite(allocator, javelins, 0, 1000, 1000, false);
+    DATA.lanceWrite(allocator, lances, 0, 1000, 1000, false);
+    // Not lance-core's defaults (m 20, ef_construction 150), so that each number is seen in its place.
+    Dataset ds = Dataset.open(javelins, allocator).createIndex("v")
+        .ivfHnswSq(dev.javelin.index.IvfParams.of(2, dev.javelin.index.DistanceType.L2), 12, 90).commit().dataset();
+    IvfBuildParams ivf = new IvfBuildParams.Builder().setNumPartitions(2).build();
+    try (org.lance.Dataset lance = org.lance.Dataset.open(lances.toString(), allocator)) {
+      lance.createIndex(List.of("v"), org.lance.index.IndexType.IVF_HNSW_SQ, Optional.of("v_idx"),
+          IndexParams.builder().setVectorIndexParams(VectorIndexParams.withIvfHnswSqParams(DistanceType.L2, ivf,
+              new HnswBuildParams.Builder().setM(12).setEfConstruction(90).build(),
+              new SQBuildParams.Builder().build())).build(), false);
+    }
+    Dataset theirsDs = Dataset.open(lances, allocator);
+    IndexProtos.VectorIndexDetails mine = IvfFlatSqCompatTest.details(ds);
+    IndexProtos.VectorIndexDetails theirs = IvfFlatSqCompatTest.details(theirsDs);
+    // The manifest's details: the same message, field by field (no field Javelin does not know of).
+    assertThat(theirs.getUnknownFields().asMap()).as(theirs.toString()).isEmpty();
+    assertThat(theirs.getHnsw()).isEqualTo(IndexProtos.VectorIndexDetails.Hnsw.newBuilder().setM(12)
+        .setEfConstruction(90).setMaxLevel(7).build());
+    assertThat(mine).isEqualTo(theirs);
+    // index.idx: each partition's graph document records the same parameters.
+    for (Dataset d : List.of(ds, theirsDs)) {
+      Path file = (d == ds ? javelins : lances).resolve("_indices").resolve(d.manifest().indices().get(0).uuid())
+          .resolve("index.idx");
+      try (dev.javelin.format.LanceFileReader r = dev.javelin.format.LanceFileReader.open(file, allocator)) {
+        JsonNode graphs = Json.tree(r.lanceSchema().metadata().get("lance:hnsw"));
+        assertThat(graphs.size()).isEqualTo(2);
+        for (JsonNode graph : graphs) {
+          assertThat(Json.tree(graph.asText()).get("params")).as(file.toString())
+              .isEqualTo(Json.tree("{\"max_level\":7,\"m\":12,\"ef_construction\":90,\"prefetch_distance\":2}"));
+        }
       }
     }
   }

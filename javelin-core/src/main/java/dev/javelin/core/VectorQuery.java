@@ -180,7 +180,9 @@ public final class VectorQuery {
   /**
    * The width of the graph search in each probed partition of an HNSW index (Lance's {@code ef};
    * default: 1.5 times the rows asked of the index, {@code k} times the refine factor). Wider
-   * finds more of the true nearest rows, slower. Ignored by indices without a graph.
+   * finds more of the true nearest rows, slower. Ignored by indices without a graph; with one, a
+   * search whose {@code ef} is below the rows asked of the index fails with a
+   * {@link VectorIndexException}, as in lance-core.
    *
    * @throws IllegalArgumentException if {@code ef} is not positive
    */
@@ -423,6 +425,13 @@ public final class VectorQuery {
     // rows are compared by the same (true) distance. Otherwise their code distances are returned.
     // An index of the vectors themselves (IVF_FLAT) gives true distances: nothing to re-rank.
     boolean rerank = index != null && index.approximate() && (refineFactor >= 1 || !plan.flat().isEmpty());
+    // As lance-core, a graph search narrower than the rows it is asked for is refused.
+    if (index != null && index.searchesGraphs() && ef > 0 && ef < candidates) {
+      String asked = refineFactor >= 1 ? "k times the refine factor (" + k + " * " + refineFactor + " = "
+          + candidates + ")" : "k (" + k + ")";
+      throw new VectorIndexException("ef must be greater than or equal to " + asked + " for an " + index.kind()
+          + " index, got ef " + ef);
+    }
     try {
       BoundExpression pre = prefilter ? bound : null;
       Neighbors merged = new Neighbors(new long[0], new float[0]);

@@ -221,14 +221,15 @@ public abstract class IvfBuilder {
   }
 
   /**
-   * The manifest {@code index_details} of an IVF_HNSW_SQ index: IVF_SQ's, with the graph's build
-   * parameters.
+   * The manifest {@code index_details} of an IVF_HNSW_SQ index as lance-core 7.0.0 writes it:
+   * IVF_SQ's, with the graph's build parameters in its {@code hnsw} message and the search's
+   * prefetch distance (always 2) among the build parameters.
    */
   public static Any hnswDetails(IvfParams params, IvfHnswSqIndex.HnswParams hnsw) {
     return any(detailsOf(params, false)
-        .putBuildParams("lance.hnsw.m", Integer.toString(hnsw.m()))
-        .putBuildParams("lance.hnsw.ef_construction", Integer.toString(hnsw.efConstruction()))
-        .putBuildParams("lance.hnsw.max_level", Integer.toString(hnsw.maxLevel())));
+        .setHnsw(IndexProtos.VectorIndexDetails.Hnsw.newBuilder().setM(hnsw.m())
+            .setEfConstruction(hnsw.efConstruction()).setMaxLevel(hnsw.maxLevel()))
+        .putBuildParams("lance.hnsw.prefetch_distance", "2"));
   }
 
   private static IndexProtos.VectorIndexDetails.Builder detailsOf(IvfParams params, boolean flat) {

@@ -44,7 +44,9 @@ import org.apache.arrow.vector.types.pojo.Schema;
  *
  * <p>A partition is searched as lance-core 7.0.0 does: from node 0, a greedy descent through the
  * upper levels, then a beam search of width {@code ef} on level 0, by SQ code distance; rows a
- * search may not return (a prefilter, deleted rows) are walked through but not kept. Levels are
+ * search may not return (a prefilter, deleted rows) are walked through but not kept, and a
+ * partition of which fewer than a tenth of the rows may be returned is searched flat over the SQ
+ * codes of those rows instead (as lance-core, whose walk would miss them). Levels are
  * read as the offsets say (lance-core's offsets leave out node 0's rows of the upper levels, and
  * so does its reader; so does this one, to answer as it does).
  *
@@ -370,6 +372,11 @@ public final class IvfHnswSqIndex extends IvfIndex {
     return true;
   }
 
+  @Override
+  public boolean searchesGraphs() {
+    return true;
+  }
+
   /** The query's code, the rows a partition's search keeps, and its width. */
   private record Query(byte[] code, int k, int ef) {}
 
@@ -408,6 +415,29 @@ public final class IvfHnswSqIndex extends IvfIndex {
     float scale = sq.distanceScale();
     boolean dot = distanceType == DistanceType.DOT;
     byte[] code = q.code();
+    if (accept != null) {
+      // As lance-core: when fewer than a tenth of the partition's rows may be returned, a graph
+      // walk would pass through mostly rejected nodes and miss accepted ones, so those rows are
+      // ranked exactly by their code distances instead. Counting stops once a tenth is reached.
+      int threshold = (int) ((long) n * FLAT_PERCENT / 100);
+      int[] passing = s.passing;
+      int count = 0;
+      for (int v = 0; v < n && count < threshold; v++) {
+        if (accept.test(rowIds[base + v])) {
+          passing[count++] = v;
+        }
+      }
+      if (count < threshold) {
+        for (int i = 0; i < count; i++) {
+          int v = passing[i];
+          float d = distance(code, base, v, scale, dot);
+          if (d <= top.bound()) {
+            top.offer(d, base + v);
+          }
+        }
+        return;
+      }
+    }
     // Greedy descent through the upper levels, from node 0.
     int current = 0;
     float closest = distance(code, base, 0, scale, dot);
@@ -490,12 +520,16 @@ public final class IvfHnswSqIndex extends IvfIndex {
     }
   }
 
+  // Below this percentage of a partition's rows accepted, it is searched flat (lance-core's rule).
+  static final int FLAT_PERCENT = 10;
+
   private static final ThreadLocal<Scratch> SCRATCH = ThreadLocal.withInitial(Scratch::new);
 
   // Per-thread search state, reused: the visited stamps (a node is visited when its stamp is the
   // search's), the two heaps and a sort buffer.
   private static final class Scratch {
     int[] visited = new int[0];
+    int[] passing = new int[0];
     int stamp;
     final LongHeap candidates = new LongHeap();
     final LongHeap results = new LongHeap();
@@ -504,6 +538,7 @@ public final class IvfHnswSqIndex extends IvfIndex {
     Scratch ensure(int nodes) {
       if (visited.length < nodes) {
         visited = new int[nodes];
+        passing = new int[nodes];
         stamp = 0;
       }
       return this;

@@ -117,6 +117,11 @@ public abstract class IvfIndex {
    */
   public abstract boolean approximate();
 
+  /** Whether a partition is searched through a graph (HNSW), whose width {@link Probes#ef} sets. */
+  public boolean searchesGraphs() {
+    return false;
+  }
+
   public int dimension() {
     return dim;
   }

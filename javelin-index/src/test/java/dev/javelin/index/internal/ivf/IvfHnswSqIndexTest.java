@@ -81,6 +81,44 @@ class IvfHnswSqIndexTest {
   }
 
   @Test
+  void selectivePrefilterSearchesPartitionsFlat() throws Exception {
+    int rows = 8000;
+    float[] v = IvfPqIndexTest.data(rows, false, 23);
+    IvfIndex hnsw = build(v, rows, "h");
+    LocalObjectStore store = new LocalObjectStore(dir);
+    IvfParams params = IvfParams.of(4, DistanceType.L2).withIterations(10);
+    IvfSqBuilder plain = new IvfSqBuilder(DIM, params);
+    plain.train(v, Math.min(rows, params.sampleSize()));
+    plain.add(v, rows, IvfPqIndexTest.ids(rows));
+    plain.write(store, "_indices/s", allocator);
+    IvfIndex sq = IvfIndex.open(store, "s", allocator);
+    Random r = new Random(5);
+    // 2% of the rows pass: below a tenth of every partition, so each probed partition ranks its
+    // passing rows by their codes, exactly what a scan of the SQ codes finds, even at a narrow ef.
+    java.util.function.LongPredicate rare = id -> id % 50 == 7;
+    int graphHits = 0;
+    for (int s = 0; s < 20; s++) {
+      float[] q = IvfFlatAndSqIndexTest.query(v, rows, r);
+      Neighbors want = sq.search(q, 10, 4, rare);
+      Neighbors got = hnsw.search(q, 10, new IvfIndex.Probes(4, 4, 10, 10), rare);
+      assertThat(got.rowIds()).containsExactly(want.rowIds());
+      assertThat(got.distances()).containsExactly(want.distances());
+      // Half the rows pass: the graph is walked (at ef 10 it need not find exactly the scan's rows).
+      java.util.function.LongPredicate half = id -> (id & 1) == 0;
+      Set<Long> truth = new HashSet<>();
+      for (long id : sq.search(q, 10, 4, half).rowIds()) {
+        truth.add(id);
+      }
+      Neighbors walked = hnsw.search(q, 10, new IvfIndex.Probes(4, 4, 10, 10), half);
+      assertThat(Arrays.stream(walked.rowIds()).allMatch(id -> (id & 1) == 0)).isTrue();
+      for (long id : walked.rowIds()) {
+        graphHits += truth.contains(id) ? 1 : 0;
+      }
+    }
+    assertThat(graphHits / 200.0).isGreaterThanOrEqualTo(0.8);
+  }
+
+  @Test
   void badGraphParametersAreRefused() {
     assertThatThrownBy(() -> new IvfHnswSqIndex.HnswParams(1, 150, 7))
         .isInstanceOf(IllegalArgumentException.class)
