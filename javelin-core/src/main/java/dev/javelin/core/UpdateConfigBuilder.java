@@ -71,7 +71,21 @@ public final class UpdateConfigBuilder {
             key, null);
       }
     }
-    for (Map.Entry<String, String> e : upserts.entrySet()) {
+    checkValues(upserts);
+    Transaction txn = Transaction.updateConfig(dataset.version(), upserts, deletes);
+    return dataset.at(dataset.table().newCommit(txn).commit());
+  }
+
+  /**
+   * Checks config values as {@link #commit()} does, without a dataset: for what creates a dataset
+   * and then sets its config (a Spark {@code CREATE TABLE ... TBLPROPERTIES}).
+   *
+   * @throws InvalidConfigException naming the first key that is blank or whose value Javelin
+   *     cannot use
+   */
+  public static void checkValues(Map<String, String> values) {
+    for (Map.Entry<String, String> e : values.entrySet()) {
+      checkKey(e.getKey());
       try {
         // Parsed as compaction parses it, so a value compaction cannot use is refused now.
         CompactionOptions.defaults().withTableConfig(Map.of(e.getKey(), e.getValue()));
@@ -79,8 +93,6 @@ public final class UpdateConfigBuilder {
         throw new InvalidConfigException(ex.getMessage(), e.getKey(), ex);
       }
     }
-    Transaction txn = Transaction.updateConfig(dataset.version(), upserts, deletes);
-    return dataset.at(dataset.table().newCommit(txn).commit());
   }
 
   private static void checkKey(String key) {
