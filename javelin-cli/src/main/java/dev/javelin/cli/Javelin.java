@@ -44,7 +44,7 @@ import picocli.CommandLine.Spec;
         CreateCommand.class, AppendCommand.class, OverwriteCommand.class, ScanCommand.class, TakeCommand.class,
         CountCommand.class, DeleteCommand.class, UpdateCommand.class, MergeCommand.class, AddColumnsCommand.class, DropColumnsCommand.class,
         AlterColumnsCommand.class, DescribeCommand.class, VersionsCommand.class, TagCommand.class, RestoreCommand.class,
-        CleanupCommand.class, BranchCommand.class, CloneCommand.class, CompactCommand.class, ClusterCommand.class, LayoutCommand.class, IndexCommand.class,
+        CleanupCommand.class, BranchCommand.class, CloneCommand.class, ConfigCommand.class, CompactCommand.class, ClusterCommand.class, LayoutCommand.class, IndexCommand.class,
         SearchCommand.class, FileCommand.class, DemoCommand.class})
 public final class Javelin implements Callable<Integer> {
   @Spec

@@ -57,7 +57,7 @@ class CommandLineTest extends CliTestBase {
     Result r = run("fiel");
     assertThat(r.code).isEqualTo(ExitCodes.INVALID_INPUT);
     assertThat(r.err).isEqualTo("javelin: Unmatched argument at index 0: 'fiel'\n"
-        + "Did you mean: javelin file or javelin delete?\n"
+        + "Did you mean: javelin file or javelin config?\n"
         + "Try 'javelin --help' for more information.\n");
     r = run("--bogus");
     assertThat(r.code).isEqualTo(ExitCodes.INVALID_INPUT);

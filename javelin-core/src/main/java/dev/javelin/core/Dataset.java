@@ -875,6 +875,22 @@ public final class Dataset {
     return new Dataset(table, DatasetIndexes.drop(this, table, name), allocator, session);
   }
 
+  /**
+   * This version's config map (Lance's table config: string keys and values, the {@code lance.*}
+   * keys reserved by Lance), unmodifiable.
+   */
+  public Map<String, String> config() {
+    return manifest.config();
+  }
+
+  /**
+   * Starts a change of the config map: {@code updateConfig().set(k, v).remove(k2).commit()},
+   * one commit (see {@link UpdateConfigBuilder}).
+   */
+  public UpdateConfigBuilder updateConfig() {
+    return new UpdateConfigBuilder(this);
+  }
+
   /** The manifest of this version (fragments, flags, config). */
   public Manifest manifest() {
     return manifest;

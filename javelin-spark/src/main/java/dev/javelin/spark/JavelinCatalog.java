@@ -3,6 +3,7 @@ package dev.javelin.spark;
 import dev.javelin.core.Dataset;
 import dev.javelin.core.DistributedWrite;
 import dev.javelin.core.Session;
+import dev.javelin.core.UpdateConfigBuilder;
 import dev.javelin.core.VersionInfo;
 import dev.javelin.format.LanceFileVersion;
 import dev.javelin.format.schema.LanceSchema;
@@ -65,7 +66,10 @@ public final class JavelinCatalog implements StagingTableCatalog, SupportsNamesp
   public static final String PATH_CATALOG = "javelin";
   /** The empty object that marks a namespace's directory. */
   static final String NAMESPACE_MARKER = ".javelin-namespace";
-  /** Table properties that set how a new dataset is written (not Lance config). */
+  /**
+   * Table properties that set how a new dataset is written (not Lance config); every other
+   * property a table is created or altered with is Lance config.
+   */
   static final Set<String> CREATE_PROPERTIES = Set.of("file_version", "enable_stable_row_ids");
 
   private String name;
@@ -258,6 +262,7 @@ public final class JavelinCatalog implements StagingTableCatalog, SupportsNamesp
     } catch (dev.javelin.table.exceptions.DatasetExistsException e) {
       throw new TableAlreadyExistsException(ident);
     }
+    spec.applyConfig(at.uri(), at.storage());
     try {
       return loadTable(ident);
     } catch (NoSuchTableException e) {
@@ -473,10 +478,12 @@ public final class JavelinCatalog implements StagingTableCatalog, SupportsNamesp
   // ---- a new dataset's schema and write settings
 
   /** The schema and settings of a table to create, from its columns and table properties. */
-  record NewDataset(StructType sparkSchema, LanceSchema schema, LanceFileVersion fileVersion, boolean stableRowIds) {
+  record NewDataset(StructType sparkSchema, LanceSchema schema, LanceFileVersion fileVersion, boolean stableRowIds,
+      Map<String, String> config) {
     static NewDataset of(StructType columns, Map<String, String> properties, String uri) {
       LanceFileVersion fileVersion = LanceFileVersion.V2_1;
       boolean stableRowIds = false;
+      Map<String, String> config = new TreeMap<>();
       for (Map.Entry<String, String> e : properties.entrySet()) {
         String k = e.getKey();
         if (k.equals("file_version")) {
@@ -496,12 +503,23 @@ public final class JavelinCatalog implements StagingTableCatalog, SupportsNamesp
           }
         } else if (!k.equals(TableCatalog.PROP_OWNER) && !k.startsWith(TableCatalog.OPTION_PREFIX)
             && !k.equals(TableCatalog.PROP_IS_MANAGED_LOCATION)) {
-          throw new IllegalArgumentException("Table property '" + k + "' is not supported: a new table takes "
-              + String.join(", ", new TreeSet<>(CREATE_PROPERTIES)));
+          config.put(k, e.getValue());
         }
       }
+      // Checked before anything is written, so a bad value creates no table.
+      UpdateConfigBuilder.checkValues(config);
       return new NewDataset(columns, LanceSchema.fromArrow(ArrowUtils.toArrowSchema(columns, "UTC", true, false)),
-          fileVersion, stableRowIds);
+          fileVersion, stableRowIds, Map.copyOf(config));
+    }
+
+    /**
+     * Sets the other table properties as the new dataset's Lance config, in one commit after the
+     * one that created it (none if there are none).
+     */
+    void applyConfig(String uri, Map<String, String> storage) {
+      if (!config.isEmpty()) {
+        JavelinTable.open(uri, storage, null, null).updateConfig().set(config).commit();
+      }
     }
   }
 }

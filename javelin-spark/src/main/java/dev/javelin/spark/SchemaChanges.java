@@ -2,6 +2,7 @@ package dev.javelin.spark;
 
 import dev.javelin.core.ColumnAlteration;
 import dev.javelin.core.Dataset;
+import dev.javelin.core.UpdateConfigBuilder;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.arrow.vector.types.pojo.Field;
@@ -10,7 +11,8 @@ import org.apache.spark.sql.util.ArrowUtils;
 
 /**
  * {@code ALTER TABLE} on a dataset: columns added (nullable, reading as nulls: metadata only),
- * dropped, renamed or made nullable. One statement's changes of one kind are one commit.
+ * dropped, renamed or made nullable; table properties set or unset (Lance config). One
+ * statement's changes of one kind are one commit.
  */
 final class SchemaChanges {
   private SchemaChanges() {}
@@ -75,8 +77,22 @@ final class SchemaChanges {
       }
       return ds.alterColumns(alterations);
     } else if (first instanceof TableChange.SetProperty || first instanceof TableChange.RemoveProperty) {
-      throw new UnsupportedOperationException("Javelin cannot change a table's properties (Lance config) yet: "
-          + run);
+      // Table properties are Lance config; one statement's changes are one UpdateConfig.
+      UpdateConfigBuilder config = ds.updateConfig();
+      for (TableChange c : run) {
+        String key = c instanceof TableChange.SetProperty set ? set.property()
+            : ((TableChange.RemoveProperty) c).property();
+        if (JavelinCatalog.CREATE_PROPERTIES.contains(key)) {
+          throw new UnsupportedOperationException("Table property '" + key + "' is set when a table is created;"
+              + " ALTER TABLE cannot change it");
+        }
+        if (c instanceof TableChange.SetProperty set) {
+          config.set(key, set.value());
+        } else {
+          config.remove(key);
+        }
+      }
+      return config.commit();
     }
     throw new UnsupportedOperationException("Javelin cannot make this table change: " + first);
   }

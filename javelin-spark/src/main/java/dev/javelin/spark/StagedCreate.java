@@ -61,6 +61,7 @@ final class StagedCreate implements StagedTable, SupportsWrite {
       DistributedWrite.commitFragments(Session.defaultSession().store(uri, storage), 0, spec.schema(),
           spec.fileVersion(), spec.stableRowIds(), java.util.List.of(), ArrowUtils.rootAllocator());
     }
+    spec.applyConfig(uri, storage);
   }
 
   /** Nothing to undo: a failed write commits nothing and its journal removes its files. */

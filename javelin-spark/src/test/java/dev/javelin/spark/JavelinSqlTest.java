@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -234,18 +235,65 @@ class JavelinSqlTest {
   }
 
   @Test
-  void tablePropertiesSetHowTheDatasetIsWrittenAndOthersAreRefused() {
+  void fileVersionAndStableRowIdsSetHowTheDatasetIsWritten() {
     sql("CREATE TABLE lake.v20 (id BIGINT) TBLPROPERTIES ('file_version' = '2.0')");
     assertThat(Dataset.open(table("v20"), allocator).fileVersion().toString()).isEqualTo("2.0");
     sql("CREATE TABLE lake.stable TBLPROPERTIES ('enable_stable_row_ids' = 'true') AS SELECT id FROM range(0, 5)");
     assertThat(Dataset.open(table("stable"), allocator).hasStableRowIds()).isTrue();
     assertThat(javelinRows(table("stable"), "id")).containsExactly("0", "1", "2", "3", "4");
-    assertThatThrownBy(() -> sql("CREATE TABLE lake.odd (id BIGINT) TBLPROPERTIES ('color' = 'red')"))
-        .hasMessage("Table property 'color' is not supported: a new table takes enable_stable_row_ids, "
-            + "file_version");
-    assertThat(table("odd")).doesNotExist();
+    assertThat(Dataset.open(table("v20"), allocator).config()).isEmpty();
     assertThatThrownBy(() -> sql("CREATE TABLE lake.parted (id BIGINT, d INT) PARTITIONED BY (d)"))
         .hasMessage("Javelin tables are not partitioned; drop PARTITIONED BY from the definition of parted");
+  }
+
+  @Test
+  void otherTablePropertiesAreLanceConfig() {
+    sql("CREATE TABLE lake.props (id BIGINT) TBLPROPERTIES ('file_version' = '2.0', 'color' = 'red',"
+        + " 'lance.compaction.max_data_files_per_fragment' = '2')");
+    Path p = table("props");
+    Dataset created = Dataset.open(p, allocator);
+    assertThat(created.fileVersion().toString()).isEqualTo("2.0");
+    assertThat(created.config()).containsExactlyInAnyOrderEntriesOf(Map.of("color", "red",
+        "lance.compaction.max_data_files_per_fragment", "2"));
+    assertThat(operations(p)).containsExactly("Overwrite", "UpdateConfig");
+
+    sql("ALTER TABLE lake.props SET TBLPROPERTIES ('color' = 'blue', 'owner_team' = 'ml')");
+    assertThat(Dataset.open(p, allocator).config()).containsExactlyInAnyOrderEntriesOf(Map.of("color", "blue",
+        "owner_team", "ml", "lance.compaction.max_data_files_per_fragment", "2"));
+    sql("ALTER TABLE lake.props UNSET TBLPROPERTIES ('color', 'lance.compaction.max_data_files_per_fragment')");
+    assertThat(Dataset.open(p, allocator).config()).containsExactlyEntriesOf(Map.of("owner_team", "ml"));
+    assertThat(operations(p)).containsExactly("Overwrite", "UpdateConfig", "UpdateConfig", "UpdateConfig");
+
+    assertThat(sparkRows(sql("SHOW TBLPROPERTIES lake.props"))).contains("owner_team|ml")
+        .noneMatch(r -> r.startsWith("color|"));
+    assertThat(sparkRows(sql("SHOW TBLPROPERTIES lake.props (owner_team)"))).containsExactly("owner_team|ml");
+    assertThat(sparkRows(sql("DESCRIBE TABLE EXTENDED lake.props").where("col_name = 'Table Properties'")
+        .select("data_type"))).singleElement().asString().contains("owner_team=ml");
+
+    // CREATE TABLE ... AS SELECT: the rows, then the config.
+    sql("CREATE TABLE lake.props_copy TBLPROPERTIES ('color' = 'green') AS SELECT id FROM range(0, 3)");
+    Path copy = table("props_copy");
+    assertThat(Dataset.open(copy, allocator).config()).containsExactlyEntriesOf(Map.of("color", "green"));
+    assertThat(javelinRows(copy, "id")).containsExactly("0", "1", "2");
+    assertThat(operations(copy)).containsExactly("Overwrite", "UpdateConfig");
+  }
+
+  @Test
+  void badTablePropertiesAreRefusedAndChangeNothing() {
+    assertThatThrownBy(() -> sql("CREATE TABLE lake.badprops (id BIGINT) TBLPROPERTIES"
+        + " ('lance.compaction.max_data_files_per_fragment' = 'many')"))
+        .hasMessage("Table config lance.compaction.max_data_files_per_fragment is not a positive integer: 'many'");
+    assertThat(table("badprops")).doesNotExist();
+    sql("CREATE TABLE lake.altered (id BIGINT)");
+    Path p = table("altered");
+    assertThatThrownBy(() -> sql("ALTER TABLE lake.altered SET TBLPROPERTIES ('file_version' = '2.1')"))
+        .hasMessage("Table property 'file_version' is set when a table is created; ALTER TABLE cannot change it");
+    assertThatThrownBy(() -> sql("ALTER TABLE lake.altered SET TBLPROPERTIES"
+        + " ('lance.compaction.column_groups' = 'id')"))
+        .hasMessage("Table config lance.compaction.column_groups is not a JSON array of arrays of column names:"
+            + " 'id'");
+    assertThat(operations(p)).containsExactly("Overwrite");
+    assertThat(Dataset.open(p, allocator).config()).isEmpty();
   }
 
   // ---- DML

@@ -91,6 +91,10 @@ public final class ConflictRules {
     // A data replacement is applied to the fragments as they stand at commit, so most changes
     // of other columns or rows are kept; fragment and field cases are decided below.
     CONFLICTS.put(DATA_REPLACEMENT, EnumSet.of(OVERWRITE, RESTORE, UPDATE_MEM_WAL_STATE, UNKNOWN));
+    // A config update changes only config keys: it loses to a concurrent change of a key it sets
+    // or removes (checked below: another config update, or an overwrite's config upserts), as in
+    // Lance's check_update_config_txn; any other change leaves its keys alone.
+    CONFLICTS.put(UPDATE_CONFIG, EnumSet.of(UNKNOWN));
   }
 
   /**
@@ -148,8 +152,9 @@ public final class ConflictRules {
     if (mine.kind() == DATA_REPLACEMENT) {
       return checkDataReplacement(mine, committed);
     }
-    if (mine.kind() == OVERWRITE && (committed.kind() == OVERWRITE || committed.kind() == UPDATE_CONFIG)
-        && upsertKeysOverlap(mine, committed)) {
+    if ((mine.kind() == OVERWRITE || mine.kind() == UPDATE_CONFIG)
+        && (committed.kind() == OVERWRITE || committed.kind() == UPDATE_CONFIG)
+        && (configKeysConflict(mine, committed) || metadataConflict(mine, committed))) {
       return Resolution.CONFLICT;
     }
     if (mine.kind() == CREATE_INDEX && CreateIndexConflicts.conflicts(mine, committed)) {
@@ -444,21 +449,48 @@ public final class ConflictRules {
     }
   }
 
-  // Two writers setting the same config key would silently lose one value.
-  private static boolean upsertKeysOverlap(Transaction mine, Transaction committed) {
-    Set<String> mineKeys = mine.proto().getOverwrite().getConfigUpsertValuesMap().keySet();
-    if (mineKeys.isEmpty()) {
+  // Two writers changing the same config key would silently lose one change (Lance's
+  // upsert_key_conflict): a key one sets that the other sets or removes. Two removals of a key
+  // agree, so they do not conflict.
+  private static boolean configKeysConflict(Transaction mine, Transaction committed) {
+    Set<String> myUpserts = configKeys(mine, true);
+    Set<String> theirUpserts = configKeys(committed, true);
+    Set<String> myDeletes = configKeys(mine, false);
+    Set<String> theirDeletes = configKeys(committed, false);
+    return myUpserts.stream().anyMatch(k -> theirUpserts.contains(k) || theirDeletes.contains(k))
+        || theirUpserts.stream().anyMatch(myDeletes::contains);
+  }
+
+  // The config keys an Overwrite or UpdateConfig sets (upserts) or removes (!upserts), from the
+  // current fields and the deprecated ones older writers used.
+  private static Set<String> configKeys(Transaction t, boolean upserts) {
+    Set<String> keys = new HashSet<>();
+    if (t.kind() == OVERWRITE) {
+      if (upserts) {
+        keys.addAll(t.proto().getOverwrite().getConfigUpsertValuesMap().keySet());
+      }
+      return keys;
+    }
+    TransactionProtos.Transaction.UpdateConfig op = t.proto().getUpdateConfig();
+    op.getConfigUpdates().getUpdateEntriesList().stream().filter(e -> e.hasValue() == upserts)
+        .forEach(e -> keys.add(e.getKey()));
+    keys.addAll(upserts ? op.getUpsertValuesMap().keySet() : op.getDeleteKeysList());
+    return keys;
+  }
+
+  // Lance's check_update_config_txn for the metadata parts of an UpdateConfig (which Javelin
+  // does not make, but reads): schema or field metadata changes lose to any overwrite, and to a
+  // concurrent change of the schema metadata or of the same field's metadata.
+  private static boolean metadataConflict(Transaction mine, Transaction committed) {
+    if (mine.kind() != UPDATE_CONFIG) {
       return false;
     }
-    var theirs = committed.proto();
-    Set<String> theirKeys = new HashSet<>();
+    TransactionProtos.Transaction.UpdateConfig me = mine.proto().getUpdateConfig();
     if (committed.kind() == OVERWRITE) {
-      theirKeys.addAll(theirs.getOverwrite().getConfigUpsertValuesMap().keySet());
-    } else {
-      theirKeys.addAll(theirs.getUpdateConfig().getUpsertValuesMap().keySet());
-      theirKeys.addAll(theirs.getUpdateConfig().getDeleteKeysList());
-      theirs.getUpdateConfig().getConfigUpdates().getUpdateEntriesList().forEach(e -> theirKeys.add(e.getKey()));
+      return me.hasSchemaMetadataUpdates() || me.getFieldMetadataUpdatesCount() > 0;
     }
-    return mineKeys.stream().anyMatch(theirKeys::contains);
+    TransactionProtos.Transaction.UpdateConfig theirs = committed.proto().getUpdateConfig();
+    return me.hasSchemaMetadataUpdates() && theirs.hasSchemaMetadataUpdates()
+        || me.getFieldMetadataUpdatesMap().keySet().stream().anyMatch(theirs::containsFieldMetadataUpdates);
   }
 }

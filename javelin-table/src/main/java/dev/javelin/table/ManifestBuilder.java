@@ -202,6 +202,17 @@ public final class ManifestBuilder {
         nextId = 0;
         break;
       }
+      case UPDATE_CONFIG: {
+        if (current == null) {
+          throw TableErrors.noDataset(location);
+        }
+        m = current.proto().toBuilder();
+        applyConfig(m, txn.proto().getUpdateConfig(), location);
+        indices = current.indices();
+        fragments.addAll(current.proto().getFragmentsList());
+        nextId = 0; // adds no fragment
+        break;
+      }
       default:
         throw new UnsupportedOperationException("Javelin cannot commit a " + txn.kind().displayName() + " yet");
     }
@@ -314,6 +325,33 @@ public final class ManifestBuilder {
         .setTransactionFile(txn.fileName());
     applyFeatureFlags(m);
     return new Manifest(m.build(), indices, txn);
+  }
+
+  // Lance's UpdateConfig on the config map: the entries of config_updates (a replacing map first
+  // clears it), then the deprecated upsert_values / delete_keys older writers used. Table, schema
+  // and field metadata updates are Lance's too, but nothing in Javelin makes them yet.
+  private static void applyConfig(TableProtos.Manifest.Builder m, TransactionProtos.Transaction.UpdateConfig op,
+      String location) {
+    if (op.hasTableMetadataUpdates() || op.hasSchemaMetadataUpdates() || op.getFieldMetadataUpdatesCount() > 0
+        || op.getSchemaMetadataCount() > 0 || op.getFieldMetadataCount() > 0) {
+      throw new UnsupportedOperationException(
+          "Javelin cannot commit an UpdateConfig of table, schema or field metadata yet: " + location);
+    }
+    if (op.hasConfigUpdates()) {
+      TransactionProtos.Transaction.UpdateMap updates = op.getConfigUpdates();
+      if (updates.getReplace()) {
+        m.clearConfig();
+      }
+      for (TransactionProtos.Transaction.UpdateMapEntry e : updates.getUpdateEntriesList()) {
+        if (e.hasValue()) {
+          m.putConfig(e.getKey(), e.getValue());
+        } else {
+          m.removeConfig(e.getKey());
+        }
+      }
+    }
+    m.putAllConfig(op.getUpsertValuesMap());
+    op.getDeleteKeysList().forEach(m::removeConfig);
   }
 
   // Lance refuses a manifest whose data files mix file versions.

@@ -10,7 +10,10 @@ import dev.javelin.table.stablepartition.StablePartition;
 import dev.javelin.table.stablepartition.StablePartitionFold;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
+import java.util.TreeMap;
 import java.util.UUID;
 
 /**
@@ -356,6 +359,38 @@ public final class Transaction {
           .setFragmentId(fragmentIds.get(i)).setNewFile(newFiles.get(i).proto()));
     }
     return new Transaction(base(readVersion).setDataReplacement(op).build());
+  }
+
+  /**
+   * Sets the {@code upserts} and removes the {@code deletes} keys of the dataset's config map,
+   * nothing else, as lance-core's {@code Dataset.updateConfig} / {@code deleteConfigKeys} write
+   * it: one {@code config_updates} map (a removal is an entry without a value), merged into the
+   * config, entries in key order.
+   *
+   * @throws IllegalArgumentException if nothing changes or a key is both set and removed
+   */
+  public static Transaction updateConfig(long readVersion, Map<String, String> upserts, Set<String> deletes) {
+    if (upserts.isEmpty() && deletes.isEmpty()) {
+      throw new IllegalArgumentException("A config update sets or removes at least one key");
+    }
+    TreeMap<String, String> entries = new TreeMap<>(upserts);
+    for (String key : deletes) {
+      if (entries.containsKey(key)) {
+        throw new IllegalArgumentException("Config key '" + key + "' is both set and removed");
+      }
+      entries.put(key, null);
+    }
+    TransactionProtos.Transaction.UpdateMap.Builder map = TransactionProtos.Transaction.UpdateMap.newBuilder();
+    entries.forEach((key, value) -> {
+      TransactionProtos.Transaction.UpdateMapEntry.Builder e =
+          TransactionProtos.Transaction.UpdateMapEntry.newBuilder().setKey(key);
+      if (value != null) {
+        e.setValue(value);
+      }
+      map.addUpdateEntries(e);
+    });
+    return new Transaction(base(readVersion).setUpdateConfig(
+        TransactionProtos.Transaction.UpdateConfig.newBuilder().setConfigUpdates(map)).build());
   }
 
   /**

@@ -9,6 +9,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.javelin.table.proto.TableProtos;
 import dev.javelin.table.proto.TransactionProtos;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.api.Test;
@@ -103,6 +105,84 @@ class ConflictRulesTest {
         .setOverwrite(TransactionProtos.Transaction.Overwrite.newBuilder().putConfigUpsertValues("b", "2")).build());
     assertThat(ConflictRules.check(mine, sameKey)).isEqualTo(CONFLICT);
     assertThat(ConflictRules.check(mine, otherKey)).isEqualTo(COMPATIBLE);
+  }
+
+  // ---- UpdateConfig (Lance's check_update_config_txn, and its column in every other row)
+
+  private static Transaction config(Map<String, String> upserts, Set<String> deletes) {
+    return Transaction.updateConfig(1, upserts, deletes);
+  }
+
+  private static Transaction overwriteSetting(String key) {
+    return with(OperationKind.OVERWRITE, b -> b.setOverwrite(
+        TransactionProtos.Transaction.Overwrite.newBuilder().putConfigUpsertValues(key, "v")));
+  }
+
+  @ParameterizedTest
+  @EnumSource(OperationKind.class)
+  void aConfigUpdateIsCompatibleWithEverythingButUnknownWhenNoKeyIsShared(OperationKind committed) {
+    Transaction mine = config(Map.of("a", "1"), Set.of("b"));
+    assertThat(ConflictRules.check(mine, of(committed)))
+        .isEqualTo(committed == OperationKind.UNKNOWN ? CONFLICT : COMPATIBLE);
+  }
+
+  @Test
+  void twoConfigUpdatesConflictWhenOneSetsAKeyTheOtherSetsOrRemoves() {
+    Transaction setA = config(Map.of("a", "1"), Set.of());
+    assertThat(ConflictRules.check(setA, config(Map.of("a", "2"), Set.of()))).isEqualTo(CONFLICT);
+    assertThat(ConflictRules.check(setA, config(Map.of(), Set.of("a")))).isEqualTo(CONFLICT);
+    assertThat(ConflictRules.check(config(Map.of(), Set.of("a")), setA)).isEqualTo(CONFLICT);
+    assertThat(ConflictRules.check(setA, config(Map.of("b", "2"), Set.of("c"))))
+        .isEqualTo(COMPATIBLE);
+    // Removing the same key twice ends the same either way (Lance does not count it).
+    assertThat(ConflictRules.check(config(Map.of(), Set.of("a")),
+        config(Map.of(), Set.of("a")))).isEqualTo(COMPATIBLE);
+    // Keys in the deprecated fields older writers used count too.
+    Transaction legacy = with(OperationKind.UPDATE_CONFIG, b -> b.setUpdateConfig(
+        TransactionProtos.Transaction.UpdateConfig.newBuilder().putUpsertValues("a", "3")));
+    assertThat(ConflictRules.check(setA, legacy)).isEqualTo(CONFLICT);
+    Transaction legacyDelete = with(OperationKind.UPDATE_CONFIG, b -> b.setUpdateConfig(
+        TransactionProtos.Transaction.UpdateConfig.newBuilder().addDeleteKeys("a")));
+    assertThat(ConflictRules.check(setA, legacyDelete)).isEqualTo(CONFLICT);
+  }
+
+  @Test
+  void aConfigUpdateAndAnOverwriteConflictOnlyOverAKeyTheOverwriteSets() {
+    Transaction setA = config(Map.of("a", "1"), Set.of());
+    Transaction removeA = config(Map.of(), Set.of("a"));
+    assertThat(ConflictRules.check(setA, overwriteSetting("a"))).isEqualTo(CONFLICT);
+    assertThat(ConflictRules.check(removeA, overwriteSetting("a"))).isEqualTo(CONFLICT);
+    assertThat(ConflictRules.check(setA, overwriteSetting("b"))).isEqualTo(COMPATIBLE);
+    assertThat(ConflictRules.check(overwriteSetting("a"), setA)).isEqualTo(CONFLICT);
+    assertThat(ConflictRules.check(overwriteSetting("a"), removeA)).isEqualTo(CONFLICT);
+    assertThat(ConflictRules.check(overwriteSetting("b"), setA)).isEqualTo(COMPATIBLE);
+  }
+
+  @Test
+  void schemaOrFieldMetadataUpdatesLoseToAnOverwriteAndToTheSameMetadata() {
+    Transaction schemaMeta = with(OperationKind.UPDATE_CONFIG, b -> b.setUpdateConfig(
+        TransactionProtos.Transaction.UpdateConfig.newBuilder().setSchemaMetadataUpdates(
+            TransactionProtos.Transaction.UpdateMap.getDefaultInstance())));
+    Transaction fieldMeta = with(OperationKind.UPDATE_CONFIG, b -> b.setUpdateConfig(
+        TransactionProtos.Transaction.UpdateConfig.newBuilder().putFieldMetadataUpdates(3,
+            TransactionProtos.Transaction.UpdateMap.getDefaultInstance())));
+    assertThat(ConflictRules.check(schemaMeta, overwriteSetting("z"))).isEqualTo(CONFLICT);
+    assertThat(ConflictRules.check(fieldMeta, overwriteSetting("z"))).isEqualTo(CONFLICT);
+    assertThat(ConflictRules.check(schemaMeta, schemaMeta)).isEqualTo(CONFLICT);
+    assertThat(ConflictRules.check(fieldMeta, fieldMeta)).isEqualTo(CONFLICT);
+    assertThat(ConflictRules.check(schemaMeta, fieldMeta)).isEqualTo(COMPATIBLE);
+    assertThat(ConflictRules.check(config(Map.of("a", "1"), Set.of()), schemaMeta))
+        .isEqualTo(COMPATIBLE);
+  }
+
+  // Every operation Javelin commits builds on a committed config update (an overwrite unless it
+  // sets one of its keys, above).
+  @ParameterizedTest
+  @EnumSource(value = OperationKind.class, names = {"APPEND", "OVERWRITE", "RESTORE", "DELETE", "MERGE", "PROJECT",
+      "CREATE_INDEX", "UPDATE", "RESERVE_FRAGMENTS", "REWRITE", "DATA_REPLACEMENT"})
+  void everyOperationBuildsOnACommittedConfigUpdate(OperationKind mine) {
+    assertThat(ConflictRules.check(of(mine), config(Map.of("a", "1"), Set.of("b"))))
+        .isEqualTo(COMPATIBLE);
   }
 
   @Test
